@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { listAll } from "./pagination";
+import { parseResponse } from "./parse";
+import type { HttpClient } from "./transport";
+
+export const CollectionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().optional(),
+  organization: z.string(),
+  parent: z.string().nullish(),
+  /** A role, `inherit` or null (no default access). */
+  defaultLevel: z.string().nullish(),
+  urls: z.object({ location: z.string().optional(), app: z.string().optional() }).partial().optional(),
+});
+export type ApiCollection = z.infer<typeof CollectionSchema>;
+
+export interface CollectionPatch {
+  title?: string;
+  description?: string;
+  defaultLevel?: string | null;
+}
+
+const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
+  parseResponse(CollectionSchema, body, method, `${client.baseUrl.pathname}${path}`);
+
+export function collectionPath(id: string): string {
+  return `/collections/${encodeURIComponent(id)}`;
+}
+
+export async function getCollection(client: HttpClient, id: string): Promise<ApiCollection> {
+  const path = collectionPath(id);
+  return one(client, "GET", path)(await client.get(path));
+}
+
+export async function createCollection(
+  client: HttpClient,
+  organizationId: string,
+  body: { title?: string; parent?: string },
+): Promise<ApiCollection> {
+  const path = `/orgs/${encodeURIComponent(organizationId)}/collections`;
+  return one(client, "POST", path)(await client.post(path, body));
+}
+
+export async function updateCollection(client: HttpClient, id: string, patch: CollectionPatch): Promise<ApiCollection> {
+  const path = collectionPath(id);
+  return one(client, "PATCH", path)(await client.patch(path, patch));
+}
+
+/** `parent: null` moves the collection to the organization's top level. */
+export async function moveCollection(client: HttpClient, id: string, parent: string | null): Promise<ApiCollection> {
+  const path = `${collectionPath(id)}/move`;
+  return one(client, "POST", path)(await client.post(path, { parent }));
+}
+
+export async function transferCollection(client: HttpClient, id: string, organization: string): Promise<ApiCollection> {
+  const path = `${collectionPath(id)}/transfer`;
+  return one(client, "POST", path)(await client.post(path, { organization }));
+}
+
+export function deleteCollection(client: HttpClient, id: string): Promise<void> {
+  return client.delete(collectionPath(id));
+}
+
+export function listCollections(client: HttpClient, organizationId: string): Promise<ApiCollection[]> {
+  const path = `/orgs/${encodeURIComponent(organizationId)}/collections`;
+  return listAll(client, path, {}, one(client, "GET", path));
+}

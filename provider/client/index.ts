@@ -1,0 +1,5 @@
+export * from "./collections";
+export * from "./errors";
+export * from "./pagination";
+export * from "./parse";
+export * from "./transport";

@@ -1,0 +1,16 @@
+import type { z } from "zod";
+import { UnexpectedResponseError } from "./errors";
+
+/**
+ * Reads an API answer tolerantly: unknown fields are dropped, missing optional ones are fine, but a body without the
+ * fields the provider relies on is an error that names the call, rather than an `undefined` deep in a mapper.
+ */
+export function parseResponse<S extends z.ZodType>(schema: S, value: unknown, method: string, path: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`)
+    .join("; ");
+  throw new UnexpectedResponseError({ method, path, attempts: 1 }, `unexpected response body (${problems})`);
+}

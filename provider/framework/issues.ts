@@ -1,0 +1,34 @@
+import type { z } from "zod";
+
+/** States the rule a value broke, in the words of the API's limits table, e.g. "must be at most 50 characters". */
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "too_big":
+      return `must be at most ${String(issue.maximum)}${unit(issue.origin, issue.maximum)}`;
+    case "too_small":
+      return `must be at least ${String(issue.minimum)}${unit(issue.origin, issue.minimum)}`;
+    case "invalid_format":
+      return issue.format === "regex" && "pattern" in issue && issue.pattern
+        ? `must match the pattern ${issue.pattern}`
+        : `must be a valid ${issue.format}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_type":
+      return `must be ${article(issue.expected)}`;
+    case "unrecognized_keys":
+      return `unknown propert${issue.keys.length > 1 ? "ies" : "y"} ${issue.keys.join(", ")}; check the spelling`;
+    default:
+      return issue.message;
+  }
+}
+
+function unit(origin: string, bound: number | bigint): string {
+  const many = Number(bound) !== 1;
+  if (origin === "string") return many ? " characters" : " character";
+  if (origin === "array" || origin === "set") return many ? " items" : " item";
+  return "";
+}
+
+function article(expected: string): string {
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}

@@ -1,0 +1,225 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { DocsApiError, NotFoundError } from "../client";
+import { ENV_KEYS, CONFIG_KEYS } from "./connection";
+import { describeIssue } from "./issues";
+import type { Found, Props, ResourceContext, ResourceSpec } from "./spec";
+import { containsUnknown, pathTouchesUnknown } from "./unknown";
+
+/** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
+const PROVIDER_KEY = "__provider";
+export const IMPORT_ID = "importId";
+
+type SpecInfo = Pick<ResourceSpec, "kind" | "idFormat" | "inputs">;
+
+const importIdSchema = z.string().min(1).optional();
+
+/**
+ * The one generic implementation of the dynamic provider contract, driven by a ResourceSpec. It runs inside the
+ * provider process (see ../runtime.ts); check and diff stay offline because the engine calls them one at a time.
+ */
+export class Lifecycle<Inputs extends Props, State extends Props> {
+  private readonly inputKeys: readonly string[];
+  private readonly setProperties: ReadonlySet<string>;
+  private readonly replaceOnChanges: ReadonlySet<string>;
+
+  constructor(
+    readonly spec: ResourceSpec<Inputs, State>,
+    private readonly context: () => ResourceContext,
+  ) {
+    this.inputKeys = inputKeysOf(spec);
+    this.setProperties = new Set(spec.setProperties ?? []);
+    this.replaceOnChanges = new Set(spec.replaceOnChanges ?? []);
+  }
+
+  async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, ...declared } = news;
+    const failures: pulumi.dynamic.CheckFailure[] = [];
+    const importCheck = importIdSchema.safeParse(importId);
+    if (!importCheck.success && !containsUnknown(importId)) {
+      failures.push({ property: IMPORT_ID, reason: `${this.spec.kind}.${IMPORT_ID}: must be a non-empty id` });
+    }
+    const parsed = this.spec.inputs.safeParse(declared);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        // A value only known after apply may still turn out valid: judge it then, in create or update.
+        if (pathTouchesUnknown(declared, issue.path)) continue;
+        const property = issue.path.length > 0 ? issue.path.map(String).join(".") : (unrecognizedKey(issue) ?? "");
+        failures.push({ property, reason: `${this.spec.kind}.${property || "(inputs)"}: ${describeIssue(issue)}` });
+      }
+    }
+    if (failures.length > 0) return { failures };
+    const inputs = parsed.success ? parsed.data : declared;
+    return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };
+  }
+
+  async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+    const changed = this.changedProperties(olds, news);
+    const replaces = changed.filter((key) => this.replaceOnChanges.has(key));
+    return {
+      changes: changed.length > 0,
+      replaces,
+      deleteBeforeReplace: replaces.length > 0 && this.spec.deleteBeforeReplace === true,
+    };
+  }
+
+  async create(news: Props): Promise<pulumi.dynamic.CreateResult> {
+    const inputs = this.inputsOf(news);
+    const importId = news[IMPORT_ID] as string | undefined;
+    const found = await this.guard("create", importId, async (ctx) =>
+      importId === undefined ? this.spec.create(ctx, inputs) : this.adopt(ctx, importId, inputs),
+    );
+    return { id: found.id, outs: this.outputs(found.state, importId) };
+  }
+
+  async read(id: string, props: Props = {}): Promise<pulumi.dynamic.ReadResult> {
+    const found = await this.guard("read", id, (ctx) => this.spec.read(ctx, id, props));
+    // An empty id tells the engine the object is gone, so refresh drops it and the next `up` recreates it.
+    if (found === undefined) return { id: "", props: {} };
+    const { state } = found;
+    const importId = props[IMPORT_ID] as string | undefined;
+    const inputs: Props = {};
+    for (const key of this.inputKeys) if (state[key] !== undefined) inputs[key] = state[key];
+    if (importId !== undefined) inputs[IMPORT_ID] = importId;
+    return { id: found.id, props: this.outputs(state, importId), inputs };
+  }
+
+  async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+    const previous = this.stateOf(id, olds);
+    const inputs = this.inputsOf(news);
+    const changed = new Set(this.changedProperties(olds, news));
+    const state =
+      changed.size === 0
+        ? previous
+        : await this.guard("update", id, (ctx) => this.spec.update(ctx, id, previous, inputs, changed));
+    return { outs: this.outputs(state, news[IMPORT_ID] as string | undefined) };
+  }
+
+  async delete(id: string, props: Props): Promise<void> {
+    const state = this.stateOf(id, props);
+    await this.guard("delete", id, async (ctx) => {
+      try {
+        await this.spec.delete(ctx, id, state);
+      } catch (error) {
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+    });
+  }
+
+  /** Declared (non-undefined) inputs whose value differs from the state; unknown values count as changed. */
+  changedProperties(olds: Props, news: Props): string[] {
+    const changed: string[] = [];
+    for (const [key, value] of Object.entries(news)) {
+      if (key === PROVIDER_KEY || key === IMPORT_ID || value === undefined) continue;
+      if (containsUnknown(value) || !sameValue(value, olds[key], this.setProperties.has(key))) changed.push(key);
+    }
+    return changed;
+  }
+
+  /** Takes over an existing object: read it, then bring it to the declared inputs. */
+  private async adopt(ctx: ResourceContext, importId: string, inputs: Inputs): Promise<Found<State>> {
+    let found: Found<State> | undefined;
+    try {
+      found = await this.spec.read(ctx, importId, inputs);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+    if (found === undefined) {
+      throw new Error(
+        `${this.spec.kind}: importId "${importId}" names no existing ${this.spec.kind} (the API answered 404). ` +
+          `Fix importId (format: ${this.spec.idFormat}) or remove it to create a new ${this.spec.kind}.`,
+      );
+    }
+    const changed = new Set(this.changedProperties(found.state, inputs));
+    if (changed.size === 0) return found;
+    return { id: found.id, state: await this.spec.update(ctx, found.id, found.state, inputs, changed) };
+  }
+
+  private async guard<T>(operation: string, id: string | undefined, run: (ctx: ResourceContext) => Promise<T>) {
+    try {
+      return await run(this.context());
+    } catch (error) {
+      throw explain(this.spec, operation, id, error);
+    }
+  }
+
+  private inputsOf(news: Props): Inputs {
+    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: _importId, ...inputs } = news;
+    return inputs as Inputs;
+  }
+
+  private stateOf(id: string, props: Props): State {
+    const parsed = this.spec.state.safeParse(props);
+    if (parsed.success) return parsed.data;
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${describeIssue(issue)}`);
+    throw new Error(`${this.spec.kind} "${id}": the stored state cannot be read (${problems.join("; ")}).`);
+  }
+
+  private outputs(state: State, importId: string | undefined): Props {
+    return importId === undefined ? { ...state } : { ...state, [IMPORT_ID]: importId };
+  }
+}
+
+function inputKeysOf(spec: SpecInfo): string[] {
+  const shape = (spec.inputs as unknown as { shape?: Record<string, unknown> }).shape;
+  if (!shape) throw new Error(`${spec.kind}: the input schema must be a zod object`);
+  return Object.keys(shape);
+}
+
+function unrecognizedKey(issue: z.core.$ZodIssue): string | undefined {
+  return issue.code === "unrecognized_keys" ? issue.keys.join(", ") : undefined;
+}
+
+/** Equality as the API sees it: null and absent are the same, key order is irrelevant, sets ignore order. */
+export function sameValue(a: unknown, b: unknown, asSet = false): boolean {
+  return canonical(a, asSet) === canonical(b, asSet);
+}
+
+function canonical(value: unknown, asSet = false): string {
+  return JSON.stringify(normalize(value, asSet)) ?? "null";
+}
+
+function normalize(value: unknown, asSet: boolean): unknown {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => normalize(item, false));
+    return asSet ? items.map((item) => JSON.stringify(item)).sort() : items;
+  }
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Props)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+      .map(([k, v]) => [k, normalize(v, false)]);
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
+/** Turns a failure into an error that names the kind, the object, the operation, the API's answer and the fix. */
+export function explain(spec: SpecInfo, operation: string, id: string | undefined, error: unknown) {
+  if (!(error instanceof DocsApiError)) return error;
+  const subject = `${spec.kind}${id ? ` "${id}"` : ""} ${operation}`;
+  const fix = hintFor(spec, operation, error);
+  const wrapped = new Error(`${subject}: ${error.message}.${fix ? ` ${fix}` : ""}`, { cause: error });
+  wrapped.name = error.name;
+  return wrapped;
+}
+
+function hintFor(spec: SpecInfo, operation: string, error: DocsApiError): string | undefined {
+  switch (error.status) {
+    case 401:
+      return `Check the API token: \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}.`;
+    case 403:
+      return "The token's user lacks the permission this operation needs; use a token of an organization admin.";
+    case 404:
+      return operation === "create"
+        ? "A parent object named in the inputs does not exist: check the ids passed to this resource."
+        : `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` recreates it.`;
+    case 409:
+      return `It conflicts with an existing object: adopt that object with importId (${spec.idFormat}) instead.`;
+    case 429:
+      return "The API kept rate limiting after every retry; run again later or with a lower --parallel.";
+    default:
+      return undefined;
+  }
+}

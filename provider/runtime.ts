@@ -1,0 +1,46 @@
+/**
+ * The code the serialized providers load at call time (`require("pulumi-docs-platform/runtime")`), in the provider
+ * process. Its module scope is that process's cache: one HTTP client per API and token, one set of shared listings.
+ * It must keep accepting every state shape older versions wrote, since `__provider` texts never change.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { apiClient, CONFIG_KEYS, setStackConfig } from "./framework/connection";
+import { Lifecycle } from "./framework/lifecycle";
+import { Listings } from "./framework/listings";
+import type { ResourceContext, ResourceSpec } from "./framework/spec";
+import { collectionSpec } from "./resources/collection";
+
+// biome-ignore lint/suspicious/noExplicitAny: specs of different kinds have different input and state types.
+const specs: Record<string, ResourceSpec<any, any>> = {
+  [collectionSpec.kind]: collectionSpec,
+};
+
+const listings = new Listings();
+// biome-ignore lint/suspicious/noExplicitAny: as above.
+const lifecycles = new Map<string, Lifecycle<any, any>>();
+
+function context(): ResourceContext {
+  return { client: apiClient(), listings };
+}
+
+export function lifecycle(kind: string) {
+  let found = lifecycles.get(kind);
+  if (!found) {
+    const spec = specs[kind];
+    if (!spec) throw new Error(`pulumi-docs-platform: unknown resource kind "${kind}"; upgrade the package?`);
+    found = new Lifecycle(spec, context);
+    lifecycles.set(kind, found);
+  }
+  return found;
+}
+
+export function configure(req: pulumi.dynamic.ConfigureRequest): void {
+  setStackConfig({ apiUrl: req.config.get(CONFIG_KEYS.apiUrl), apiToken: req.config.get(CONFIG_KEYS.apiToken) });
+}
+
+/** Forgets shared listings; tests use it between out-of-band changes. */
+export function resetCaches(): void {
+  listings.clear();
+}
+
+export const kinds = Object.keys(specs);
