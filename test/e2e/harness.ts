@@ -1,0 +1,106 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { toolchainVars, toolsDir } from "../../tools/toolchain.mjs";
+import type { RunningEmulator } from "../../emulator";
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(__dirname, "../..");
+const workRoot = path.join(repoRoot, ".e2e");
+const pulumiVersion: string = require("@pulumi/pulumi/package.json").version;
+
+let tarball: Promise<string> | undefined;
+
+/** The package as users get it: `npm pack` of the built dist/ (npm test builds before it runs vitest). */
+export function packedPackage(): Promise<string> {
+  tarball ??= (async () => {
+    if (!existsSync(path.join(repoRoot, "dist/provider/runtime.js"))) {
+      throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
+    }
+    const destination = path.join(workRoot, "pack");
+    rmSync(destination, { recursive: true, force: true });
+    mkdirSync(destination, { recursive: true });
+    await run("npm", ["pack", "--silent", "--pack-destination", destination], { cwd: repoRoot });
+    const file = readdirSync(destination).find((name) => name.endsWith(".tgz"));
+    if (!file) throw new Error("npm pack produced no tarball");
+    return path.join(destination, file);
+  })();
+  return tarball;
+}
+
+/**
+ * A Pulumi project on disk whose program depends on the packed package and on @pulumi/pulumi, installed with npm
+ * (from the local cache after the first run), so the engine loads the provider exactly as in a user's project.
+ */
+export async function makeProject(name: string, program: string): Promise<string> {
+  const dir = path.join(workRoot, `${name}-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+  );
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify(
+      {
+        name,
+        private: true,
+        dependencies: { "@pulumi/pulumi": pulumiVersion, "pulumi-docs-platform": `file:${await packedPackage()}` },
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(path.join(dir, "index.js"), program);
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    env: { ...process.env, ...toolchainVars() },
+  });
+  return dir;
+}
+
+export interface StackOptions {
+  /** Give the API URL and token as stack config (token as a secret) instead of environment variables. */
+  credentialsInConfig?: boolean;
+}
+
+/** A stack on a local file backend, driven by the real CLI from .tools/, talking to the emulator. */
+export async function makeStack(dir: string, emulator: RunningEmulator, options: StackOptions = {}): Promise<Stack> {
+  const pulumiCommand = await PulumiCommand.get({ root: toolsDir });
+  const stateDir = path.join(dir, ".state");
+  mkdirSync(stateDir, { recursive: true });
+  const envVars: Record<string, string> = {
+    ...toolchainVars(),
+    PULUMI_BACKEND_URL: `file://${stateDir}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_HOME: path.join(dir, ".pulumi-home"),
+    // Keep test runs from waiting long on retries of injected faults.
+    DOCS_API_MAX_ATTEMPTS: "3",
+  };
+  if (!options.credentialsInConfig) {
+    envVars.DOCS_API_URL = emulator.url;
+    envVars.DOCS_API_TOKEN = emulator.token;
+  }
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "e2e", workDir: dir },
+    { pulumiCommand, envVars, secretsProvider: "passphrase" },
+  );
+  await stack.setConfig("organizationId", { value: emulator.organizationId });
+  if (options.credentialsInConfig) {
+    await stack.setConfig("docs:apiUrl", { value: emulator.url });
+    await stack.setConfig("docs:apiToken", { value: emulator.token, secret: true });
+  }
+  return stack;
+}
+
+/** Change counts that matter for "no changes", as `engine.HasChanges` counts them. */
+export function changes(summary: Record<string, number | undefined> | undefined): Record<string, number> {
+  const result: Record<string, number> = {};
+  for (const [op, count] of Object.entries(summary ?? {})) {
+    if (count && !["same", "read", "discard", "read-replacement"].includes(op)) result[op] = count;
+  }
+  return result;
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { lifecycle } from "../../provider/runtime";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { useEmulator } from "../support/emulator";
+import { created, describeLifecycle } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+
+async function makeCollection(title: string, parent?: string): Promise<string> {
+  const answer = await fixture.api("POST", `/orgs/${org()}/collections`, { title, ...(parent ? { parent } : {}) });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+describeLifecycle(
+  {
+    kind: "Collection",
+    inputs: () => ({ organizationId: org(), title: "Handbook", description: "How we work" }),
+    created: (state) => {
+      expect(state).toMatchObject({ organizationId: org(), title: "Handbook", description: "How we work", parentId: null });
+      expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
+    },
+    updates: [
+      {
+        name: "title",
+        inputs: (_f, prev) => ({ ...prev, title: "Playbook" }),
+        expect: (state) => expect(state.title).toBe("Playbook"),
+      },
+      {
+        name: "description",
+        inputs: (_f, prev) => ({ ...prev, description: "" }),
+        expect: (state) => expect(state.description).toBe(""),
+      },
+      {
+        name: "defaultLevel",
+        inputs: (_f, prev) => ({ ...prev, defaultLevel: "read" }),
+        expect: (state) => expect(state.defaultLevel).toBe("read"),
+      },
+      {
+        name: "parentId (move)",
+        inputs: async (_f, prev) => ({ ...prev, parentId: await makeCollection("Parent") }),
+        expect: async (state) => {
+          const requests = fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
+          expect(requests.some((r) => /^POST \/v1\/collections\/[^/]+\/move$/.test(r))).toBe(true);
+          expect(state.parentId).toBeTruthy();
+        },
+      },
+      {
+        name: "organizationId (transfer)",
+        inputs: (_f, prev) => ({ ...prev, organizationId: fixture.emulator.secondOrganizationId }),
+        expect: (state) => {
+          expect(state.organizationId).toBe(fixture.emulator.secondOrganizationId);
+          const requests = fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
+          expect(requests.some((r) => /^POST \/v1\/collections\/[^/]+\/transfer$/.test(r))).toBe(true);
+        },
+      },
+    ],
+    replaces: [],
+    outOfBand: {
+      change: async (id) => {
+        expect((await fixture.api("PATCH", `/collections/${id}`, { title: "Renamed by hand" })).status).toBe(200);
+      },
+      expect: (state) => expect(state.title).toBe("Renamed by hand"),
+    },
+    adopt: {
+      existing: () => makeCollection("Legacy"),
+      inputs: () => ({ organizationId: org(), title: "Adopted" }),
+      expect: (state) => expect(state.title).toBe("Adopted"),
+    },
+  },
+  fixture,
+);
+
+describe("Collection check", () => {
+  const check = (news: Record<string, unknown>) => lifecycle("Collection").check({}, news);
+
+  it("rejects each limit with the property and the rule, without calling the API", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ title: "x".repeat(51) }, "title", /at most 50 characters/],
+      [{ description: "x".repeat(101) }, "description", /at most 100 characters/],
+      [{ defaultLevel: "owner" }, "defaultLevel", /must be one of/],
+      [{ titel: "typo" }, "titel", /unknown property titel/],
+      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+    ];
+    for (const [change, property, reason] of cases) {
+      const result = await check({ organizationId: org(), title: "ok", ...change });
+      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(result.failures?.[0].reason).toMatch(new RegExp(`^Collection\\.${property}: `));
+    }
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("accepts values at the exact limits and defaults parentId to the top level", async () => {
+    const result = await check({ organizationId: org(), title: "x".repeat(50), description: "y".repeat(100) });
+    expect(result.failures).toBeUndefined();
+    expect(result.inputs).toMatchObject({ parentId: null });
+  });
+
+  it("lets unknown values through during preview", async () => {
+    const result = await check({ organizationId: UNKNOWN, title: "ok", parentId: UNKNOWN });
+    expect(result.failures).toBeUndefined();
+  });
+});
+
+describe("Collection diff", () => {
+  const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    lifecycle("Collection").diff("c1", olds, news);
+  const olds = { organizationId: "o", title: "T", description: "", defaultLevel: null, parentId: null, urls: {} };
+
+  it("ignores __provider, importId and undeclared properties", async () => {
+    const result = await diff(olds, { organizationId: "o", title: "T", parentId: null, importId: "x", __provider: "p" });
+    expect(result).toMatchObject({ changes: false, replaces: [] });
+  });
+
+  it("treats an unknown value as a change, and nothing as a replacement", async () => {
+    expect(await diff(olds, { organizationId: "o", title: "T", parentId: UNKNOWN })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+  });
+
+  it("sees a parent set out of band as drift", async () => {
+    expect((await diff({ ...olds, parentId: "p1" }, { organizationId: "o", title: "T", parentId: null })).changes).toBe(
+      true,
+    );
+  });
+});
+
+describe("Collection errors", () => {
+  it("names the kind, the operation, the HTTP status, the API's answer and the fix on 404", async () => {
+    const { id, state } = await created("Collection", { organizationId: org(), title: "Gone soon" });
+    await fixture.api("DELETE", `/collections/${id}`);
+    const news = { ...state, title: "New" };
+    await expect(lifecycle("Collection").update(id, state, news)).rejects.toThrow(
+      new RegExp(`Collection "${id}" update: PATCH /v1/collections/${id} failed with 404 Not Found: .+pulumi refresh`),
+    );
+  });
+
+  it("names the token settings on 401 and never shows the token", async () => {
+    const saved = process.env.DOCS_API_TOKEN;
+    process.env.DOCS_API_TOKEN = "wrong-token-value";
+    try {
+      const error = await lifecycle("Collection")
+        .create({ organizationId: org(), title: "x", parentId: null })
+        .catch((e: Error) => e);
+      expect(String(error)).toMatch(/401 Unauthorized.*docs:apiToken.*DOCS_API_TOKEN/);
+      expect(String(error)).not.toContain("wrong-token-value");
+    } finally {
+      process.env.DOCS_API_TOKEN = saved;
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import type { Props } from "../../provider/framework/spec";
+import { lifecycle } from "../../provider/runtime";
+import type { EmulatorFixture } from "./emulator";
+
+type Step<T> = (fixture: EmulatorFixture, previous: Props) => T | Promise<T>;
+
+/**
+ * The lifecycle table every kind fills in: create, read, each in-place update, each replace field, an out-of-band
+ * change seen by read, adoption with importId, delete and read after delete. Each row runs against a fresh emulator.
+ */
+export interface LifecycleTable {
+  kind: string;
+  /** Inputs to create with; may create parent objects through `fixture.api` first. */
+  inputs: Step<Props>;
+  created?: (state: Props, fixture: EmulatorFixture) => void;
+  updates: { name: string; inputs: Step<Props>; expect: (state: Props, fixture: EmulatorFixture) => unknown }[];
+  replaces: { property: string; inputs: Step<Props> }[];
+  outOfBand: { change: (id: string, fixture: EmulatorFixture) => Promise<void>; expect: (state: Props) => void };
+  adopt: { existing: (fixture: EmulatorFixture) => Promise<string>; inputs: Step<Props>; expect: (state: Props) => void };
+}
+
+export async function checked(kind: string, news: Props): Promise<Props> {
+  const result = await lifecycle(kind).check({}, news);
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs as Props;
+}
+
+export async function created(kind: string, news: Props): Promise<{ id: string; state: Props; inputs: Props }> {
+  const inputs = await checked(kind, news);
+  const result = await lifecycle(kind).create(inputs);
+  expect(result.id).toBeTruthy();
+  return { id: result.id, state: result.outs as Props, inputs };
+}
+
+export function describeLifecycle(table: LifecycleTable, fixture: EmulatorFixture): void {
+  const kind = table.kind;
+  const provider = () => lifecycle(kind);
+
+  describe(`${kind} lifecycle`, () => {
+    it("creates, and read returns the same state and the inputs", async () => {
+      const { id, state, inputs } = await created(kind, await table.inputs(fixture, {}));
+      table.created?.(state, fixture);
+      const read = await provider().read(id, state);
+      expect(read.id).toBe(id);
+      expect(read.props).toEqual(state);
+      for (const [key, value] of Object.entries(inputs)) if (value !== undefined) expect(read.inputs).toHaveProperty(key);
+      expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
+    });
+
+    for (const update of table.updates) {
+      it(`updates ${update.name} in place`, async () => {
+        const { id, state, inputs } = await created(kind, await table.inputs(fixture, {}));
+        const next = await checked(kind, await update.inputs(fixture, inputs));
+        const diff = await provider().diff(id, state, next);
+        expect(diff.changes).toBe(true);
+        expect(diff.replaces).toEqual([]);
+        const { outs } = await provider().update(id, state, next);
+        await update.expect(outs as Props, fixture);
+        const read = await provider().read(id, outs as Props);
+        expect(read.props).toEqual(outs);
+        expect((await provider().diff(id, read.props as Props, next)).changes).toBe(false);
+      });
+    }
+
+    for (const replace of table.replaces) {
+      it(`replaces on a change of ${replace.property}`, async () => {
+        const { id, state, inputs } = await created(kind, await table.inputs(fixture, {}));
+        const next = await checked(kind, await replace.inputs(fixture, inputs));
+        const diff = await provider().diff(id, state, next);
+        expect(diff.changes).toBe(true);
+        expect(diff.replaces).toContain(replace.property);
+      });
+    }
+
+    it("sees an out-of-band change on read, and diff reports it", async () => {
+      const { id, state, inputs } = await created(kind, await table.inputs(fixture, {}));
+      await table.outOfBand.change(id, fixture);
+      const read = await provider().read(id, state);
+      expect(read.id).toBe(id);
+      table.outOfBand.expect(read.props as Props);
+      expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(true);
+    });
+
+    it("adopts an existing object with importId, and ignores a later change of importId", async () => {
+      const existing = await table.adopt.existing(fixture);
+      const inputs = await checked(kind, { ...(await table.adopt.inputs(fixture, {})), importId: existing });
+      const result = await provider().create(inputs);
+      expect(result.id).toBe(existing);
+      table.adopt.expect(result.outs as Props);
+      const diff = await provider().diff(result.id, result.outs as Props, { ...inputs, importId: "something-else" });
+      expect(diff.changes).toBe(false);
+    });
+
+    it("fails adoption of an unknown id with a message naming importId", async () => {
+      const inputs = await checked(kind, { ...(await table.adopt.inputs(fixture, {})), importId: "does-not-exist" });
+      await expect(provider().create(inputs)).rejects.toThrow(/importId "does-not-exist"/);
+    });
+
+    it("deletes, after which read returns an empty id and a second delete succeeds", async () => {
+      const { id, state } = await created(kind, await table.inputs(fixture, {}));
+      await provider().delete(id, state);
+      expect((await provider().read(id, state)).id).toBe("");
+      await provider().delete(id, state);
+    });
+  });
+}
