@@ -1,5 +1,4 @@
 import * as pulumi from "@pulumi/pulumi";
-import { providerFor } from "./dynamic";
 import type { ResourceSpec } from "./spec";
 
 /** Program-side argument types: every property may be a plain value, a promise or an Output, at any depth. */
@@ -34,6 +33,8 @@ export abstract class DocsResource extends pulumi.dynamic.Resource {
     Object.assign(props, args);
     const secrets = spec.secretOutputs ?? [];
     const options = secrets.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] }) : opts;
-    super(providerFor(spec.kind), name, props, options, "docs", spec.kind);
+    // Loaded here rather than imported: the kind module loads the runtime, which loads every resource module.
+    const provider: pulumi.dynamic.ResourceProvider = require(`../kinds/${spec.kind}`);
+    super(provider, name, props, options, "docs", spec.kind);
   }
 }

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
@@ -94,6 +94,14 @@ export async function makeStack(dir: string, emulator: RunningEmulator, options:
     await stack.setConfig("docs:apiToken", { value: emulator.token, secret: true });
   }
   return stack;
+}
+
+/** Every file of a project's local backend: checkpoints, their backups and history. */
+export function stateFiles(dir: string): string[] {
+  const root = path.join(dir, ".state");
+  return (readdirSync(root, { recursive: true }) as string[])
+    .map((file) => path.join(root, file))
+    .filter((file) => statSync(file).isFile());
 }
 
 /** Change counts that matter for "no changes", as `engine.HasChanges` counts them. */

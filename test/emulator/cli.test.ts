@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = join(__dirname, "../..");
+let outDir: string;
+
+/** Compiles emulator/ to CommonJS the way tsc does (without type checking) into a temporary directory. */
+function transpileEmulator(): string {
+  const dir = mkdtempSync(join(tmpdir(), "emulator-cli-"));
+  const walk = (d: string): string[] =>
+    readdirSync(d).flatMap((f) => {
+      const p = join(d, f);
+      return statSync(p).isDirectory() ? walk(p) : p.endsWith(".ts") ? [p] : [];
+    });
+  for (const file of walk(join(root, "emulator"))) {
+    const out = ts.transpileModule(readFileSync(file, "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+      fileName: file,
+    });
+    const target = join(dir, relative(root, file)).replace(/\.ts$/, ".js");
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, out.outputText);
+  }
+  return dir;
+}
+
+function startCli(args: string[]): Promise<{ child: ChildProcess; info: any }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(outDir, "emulator/cli.js"), ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf("\n");
+      if (nl >= 0) {
+        try {
+          resolve({ child, info: JSON.parse(out.slice(0, nl)) });
+        } catch (e) {
+          reject(e);
+        }
+      }
+    });
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`cli exited with ${code}: ${err}`)));
+  });
+}
+
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+beforeAll(() => {
+  outDir = transpileEmulator();
+});
+
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+describe("docs-platform-emulator CLI", () => {
+  it("starts with a shebang line", () => {
+    expect(readFileSync(join(root, "emulator/cli.ts"), "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
+  });
+
+  it("prints one JSON line, serves the API and exits 0 on SIGTERM", async () => {
+    const { child, info } = await startCli(["--port", "0", "--token", "cli-token"]);
+    try {
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      expect(info.token).toBe("cli-token");
+      expect(typeof info.organizationId).toBe("string");
+      expect(info.spaceIds.length).toBeGreaterThanOrEqual(3);
+      expect(info.userIds.length).toBeGreaterThanOrEqual(3);
+      const res = await fetch(`${info.url}/orgs/${info.organizationId}`, {
+        headers: { authorization: "Bearer cli-token" },
+      });
+      expect(res.status).toBe(200);
+      const bad = await fetch(`${info.url}/orgs`, { headers: { authorization: "Bearer test-token" } });
+      expect(bad.status).toBe(401);
+    } finally {
+      const exited = exitCode(child);
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it("exits 0 on SIGINT too", async () => {
+    const { child } = await startCli([]);
+    const exited = exitCode(child);
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+  });
+
+  it("rejects unknown arguments with a non-zero exit", async () => {
+    await expect(startCli(["--colour", "red"])).rejects.toThrow(/exited with 2/);
+  });
+});

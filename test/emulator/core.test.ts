@@ -1,0 +1,294 @@
+import { describe, expect, it } from "vitest";
+import { call, useEmulator } from "./helpers/harness";
+
+const h = useEmulator();
+
+describe("auth", () => {
+  it("answers 401 with the official error body when the token is missing", async () => {
+    const res = await h.call("GET", "/orgs", undefined, { noAuth: true });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: { code: 401, message: expect.any(String) } });
+  });
+
+  it("answers 401 for a wrong token or a non-bearer scheme", async () => {
+    const wrong = await h.call("GET", "/orgs", undefined, { noAuth: true, headers: { authorization: "Bearer nope" } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error.code).toBe(401);
+    const basic = await h.call("GET", "/orgs", undefined, {
+      noAuth: true,
+      headers: { authorization: `Basic ${h.emu.token}` },
+    });
+    expect(basic.status).toBe(401);
+  });
+
+  it("requires auth on every /v1 route, including unknown ones and writes", async () => {
+    const unknown = await h.call("GET", "/nope", undefined, { noAuth: true });
+    expect(unknown.status).toBe(401);
+    const write = await h.call("POST", `/orgs/${h.emu.organizationId}/collections`, { title: "x" }, { noAuth: true });
+    expect(write.status).toBe(401);
+    expect(h.emu.store.collections.size).toBe(0);
+  });
+
+  it("honours a custom token", async () => {
+    const { startEmulator } = await import("../../emulator");
+    const emu = await startEmulator({ token: "s3cret" });
+    try {
+      expect((await call(emu, "GET", "/orgs")).status).toBe(200);
+      expect((await call({ url: emu.url, token: "test-token" }, "GET", "/orgs")).status).toBe(401);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe("routing and errors", () => {
+  it("answers 404 with an error body for unknown routes", async () => {
+    const res = await h.call("GET", "/does/not/exist");
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 404, message: expect.stringContaining("/v1/does/not/exist") } });
+    const outside = await h.call("GET", `${h.emu.origin}/v2/orgs`);
+    expect(outside.status).toBe(404);
+  });
+
+  it("answers 404 for a known path with an unsupported method", async () => {
+    const res = await h.call("PUT", `/collections/abc`, {});
+    expect(res.status).toBe(404);
+    expect(res.body.error.message).toContain("allowed methods");
+  });
+
+  it("answers 404 for unknown ids", async () => {
+    for (const path of [
+      "/orgs/unknownOrg",
+      "/spaces/unknownSpace",
+      "/collections/unknownCollection",
+      `/orgs/${h.emu.organizationId}/members/unknownUser`,
+      "/orgs/unknownOrg/collections",
+    ]) {
+      const res = await h.call("GET", path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.error.code).toBe(404);
+    }
+  });
+
+  it("answers 400 for malformed JSON, a non-JSON content type and a non-object body", async () => {
+    const path = `/orgs/${h.emu.organizationId}/collections`;
+    const malformed = await h.call("POST", path, undefined, { raw: '{"title": "x"' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.message).toMatch(/malformed JSON/);
+    const text = await h.call("POST", path, undefined, { raw: "title=x", headers: { "content-type": "text/plain" } });
+    expect(text.status).toBe(400);
+    expect(text.body.error.message).toMatch(/Content-Type/);
+    const array = await h.call("POST", path, [1, 2]);
+    expect(array.status).toBe(400);
+    expect(array.body.error.message).toMatch(/^body: must be a JSON object/);
+    expect(h.emu.store.collections.size).toBe(0);
+  });
+
+  it("rejects unknown body fields naming the field", async () => {
+    const res = await h.call("POST", `/orgs/${h.emu.organizationId}/collections`, { title: "x", colour: "red" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^colour: unknown field/);
+  });
+
+  it("never crashes on garbage paths and bodies", async () => {
+    const org = h.emu.organizationId;
+    const paths = [
+      `/orgs/${org}/collections`,
+      "/collections/%E0%A4%A",
+      `/orgs/${org}/sites`,
+      `/orgs/${org}/teams`,
+      `/orgs/${org}/openapi`,
+      `/orgs/${org}/saml`,
+      "/collections/x/move",
+      "/collections/x/transfer",
+      "/orgs/%00/collections",
+      "/orgs//sites",
+      "/../../etc/passwd",
+      `/orgs/${org}/sites/x/sections`,
+      `/orgs/${org}/sites/x/site-spaces?limit=abc`,
+    ];
+    const bodies = [
+      "null",
+      "[]",
+      "1",
+      '"str"',
+      "{}",
+      '{"title":null}',
+      '{"title":{"a":1}}',
+      '{"title":["x"]}',
+      '{"parent":123}',
+      '{"__proto__":{"polluted":true}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+      "{".repeat(50),
+      "\u0000\u0001",
+      '{"title":"' + "x".repeat(5000) + '"}',
+    ];
+    let seed = 42;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+    for (let i = 0; i < 120; i++) {
+      const method = methods[rand(methods.length)]!;
+      const path = paths[rand(paths.length)]!;
+      const raw = method === "GET" || method === "DELETE" ? undefined : bodies[rand(bodies.length)];
+      const res = await h.call(method, path, undefined, raw === undefined ? {} : { raw });
+      expect(res.status, `${method} ${path} ${raw}`).toBeLessThan(500);
+      if (res.status >= 400) expect(res.body.error.code).toBe(res.status);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // still healthy
+    expect((await h.call("GET", "/orgs")).status).toBe(200);
+  });
+});
+
+describe("organizations, members and spaces", () => {
+  it("lists both organizations the token can reach", async () => {
+    const res = await h.call("GET", "/orgs");
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((o: { id: string }) => o.id)).toEqual([h.emu.organizationId, h.emu.secondOrganizationId]);
+    expect(res.body.count).toBe(2);
+    expect(res.body.next).toBeUndefined();
+  });
+
+  it("gets an organization", async () => {
+    const res = await h.call("GET", `/orgs/${h.emu.organizationId}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: "organization", id: h.emu.organizationId });
+  });
+
+  it("lists members with emails, filters and single lookup", async () => {
+    const org = h.emu.organizationId;
+    const all = await h.call("GET", `/orgs/${org}/members`);
+    expect(all.status).toBe(200);
+    expect(all.body.items).toHaveLength(3);
+    const emails = all.body.items.map((m: { user: { email: string } }) => m.user.email).sort();
+    expect(emails).toEqual(["ada@example.com", "grace@example.com", "linus@example.com"]);
+    const admins = await h.call("GET", `/orgs/${org}/members?role=admin`);
+    expect(admins.body.items.map((m: { id: string }) => m.id)).toEqual([h.emu.userIds[0]]);
+    const search = await h.call("GET", `/orgs/${org}/members?search=GRACE`);
+    expect(search.body.items).toHaveLength(1);
+    const byName = await h.call("GET", `/orgs/${org}/members?sort=name&order=asc`);
+    expect(byName.body.items.map((m: { user: { displayName: string } }) => m.user.displayName)).toEqual([
+      "Ada Lovelace",
+      "Grace Hopper",
+      "Linus Torvalds",
+    ]);
+    const badRole = await h.call("GET", `/orgs/${org}/members?role=owner`);
+    expect(badRole.status).toBe(400);
+    const one = await h.call("GET", `/orgs/${org}/members/${h.emu.userIds[1]}`);
+    expect(one.body).toMatchObject({ object: "member", id: h.emu.userIds[1], role: "create" });
+  });
+
+  it("lets the second organization share the first user", async () => {
+    const res = await h.call("GET", `/orgs/${h.emu.secondOrganizationId}/members`);
+    expect(res.body.items.map((m: { id: string }) => m.id)).toContain(h.emu.userIds[0]);
+    expect(res.body.items.map((m: { id: string }) => m.id)).not.toContain(h.emu.userIds[1]);
+  });
+
+  it("updates a member role", async () => {
+    const path = `/orgs/${h.emu.organizationId}/members/${h.emu.userIds[2]}`;
+    const res = await h.call("PATCH", path, { role: "edit" });
+    expect(res.status).toBe(200);
+    expect(res.body.role).toBe("edit");
+    expect((await h.call("PATCH", path, { role: "boss" })).status).toBe(400);
+    expect((await h.call("GET", path)).body.role).toBe("edit");
+  });
+
+  it("gets the fixture spaces", async () => {
+    expect(h.emu.spaceIds.length).toBeGreaterThanOrEqual(3);
+    for (const id of h.emu.spaceIds) {
+      const res = await h.call("GET", `/spaces/${id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ object: "space", id, organization: h.emu.organizationId });
+    }
+    const list = await h.call("GET", `/orgs/${h.emu.organizationId}/spaces`);
+    expect(list.body.items.map((s: { id: string }) => s.id)).toEqual(h.emu.spaceIds);
+  });
+
+  it("keeps fixture ids stable across resets and emulator instances", async () => {
+    const before = { org: h.emu.organizationId, spaces: [...h.emu.spaceIds], users: [...h.emu.userIds] };
+    h.emu.reset();
+    expect(h.emu.store.fixtures.organizationId).toBe(before.org);
+    expect((await h.call("GET", `/spaces/${before.spaces[0]}`)).status).toBe(200);
+    const { startEmulator } = await import("../../emulator");
+    const other = await startEmulator();
+    try {
+      expect(other.organizationId).toBe(before.org);
+      expect(other.spaceIds).toEqual(before.spaces);
+      expect(other.userIds).toEqual(before.users);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("pagination", () => {
+  async function createCollections(n: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const res = await h.call("POST", `/orgs/${h.emu.organizationId}/collections`, { title: `C${i}` });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    }
+    return ids;
+  }
+
+  it("uses a default page size of 20 and walks all items with cursors", async () => {
+    const ids = await createCollections(45);
+    const path = `/orgs/${h.emu.organizationId}/collections`;
+    const first = await h.call("GET", path);
+    expect(first.body.items).toHaveLength(20);
+    expect(first.body.count).toBe(45);
+    expect(typeof first.body.next.page).toBe("string");
+    const all = await h.listAll(path);
+    expect(all.map((c) => c.id)).toEqual(ids);
+    const small = await h.listAll(path, 7);
+    expect(small.map((c) => c.id)).toEqual(ids);
+  });
+
+  it("omits next on the last page and honours limit", async () => {
+    await createCollections(5);
+    const res = await h.call("GET", `/orgs/${h.emu.organizationId}/collections?limit=5`);
+    expect(res.body.items).toHaveLength(5);
+    expect(res.body).not.toHaveProperty("next");
+    const two = await h.call("GET", `/orgs/${h.emu.organizationId}/collections?limit=2`);
+    expect(two.body.items).toHaveLength(2);
+    expect(two.body.next).toBeDefined();
+  });
+
+  it("keeps walking correctly when an already-returned item is deleted between pages", async () => {
+    const ids = await createCollections(6);
+    const path = `/orgs/${h.emu.organizationId}/collections`;
+    const first = await h.call("GET", `${path}?limit=3`);
+    expect((await h.call("DELETE", `/collections/${ids[0]}`)).status).toBe(205);
+    const second = await h.call("GET", `${path}?limit=3&page=${encodeURIComponent(first.body.next.page)}`);
+    expect(second.body.items.map((c: { id: string }) => c.id)).toEqual(ids.slice(3));
+  });
+
+  it("rejects a limit above 1000, negative or non-numeric, and a bad cursor", async () => {
+    const path = `/orgs/${h.emu.organizationId}/collections`;
+    const over = await h.call("GET", `${path}?limit=1001`);
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toBe("limit: must be at most 1000");
+    expect((await h.call("GET", `${path}?limit=1000`)).status).toBe(200);
+    expect((await h.call("GET", `${path}?limit=-1`)).status).toBe(400);
+    expect((await h.call("GET", `${path}?limit=ten`)).status).toBe(400);
+    const cursor = await h.call("GET", `${path}?page=not-a-cursor`);
+    expect(cursor.status).toBe(400);
+    expect(cursor.body.error.message).toMatch(/^page:/);
+  });
+
+  it("honours the pageSize option", async () => {
+    const { startEmulator } = await import("../../emulator");
+    const emu = await startEmulator({ pageSize: 2 });
+    try {
+      const res = await call(emu, "GET", `/orgs/${emu.organizationId}/members`);
+      expect(res.body.items).toHaveLength(2);
+      expect(res.body.next).toBeDefined();
+    } finally {
+      await emu.close();
+    }
+  });
+});
