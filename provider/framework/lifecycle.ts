@@ -22,6 +22,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   private readonly inputKeys: readonly string[];
   private readonly setProperties: ReadonlySet<string>;
   private readonly replaceOnChanges: ReadonlySet<string>;
+  private readonly settings: ReadonlySet<string>;
 
   constructor(
     readonly spec: ResourceSpec<Inputs, State>,
@@ -30,6 +31,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     this.inputKeys = inputKeysOf(spec);
     this.setProperties = new Set(spec.setProperties ?? []);
     this.replaceOnChanges = new Set(spec.replaceOnChanges ?? []);
+    this.settings = new Set(spec.settings ?? []);
   }
 
   async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
@@ -69,7 +71,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const found = await this.guard("create", importId, async (ctx) =>
       importId === undefined ? this.spec.create(ctx, inputs) : this.adopt(ctx, importId, inputs),
     );
-    return { id: found.id, outs: this.outputs(found.state, importId) };
+    return { id: found.id, outs: this.outputs(found.state, news) };
   }
 
   async read(id: string, props: Props = {}): Promise<pulumi.dynamic.ReadResult> {
@@ -79,9 +81,12 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const { state } = found;
     const importId = props[IMPORT_ID] as string | undefined;
     const inputs: Props = {};
-    for (const key of this.inputKeys) if (state[key] !== undefined) inputs[key] = state[key];
+    for (const key of this.inputKeys) {
+      const value = this.settings.has(key) ? props[key] : state[key];
+      if (value !== undefined) inputs[key] = value;
+    }
     if (importId !== undefined) inputs[IMPORT_ID] = importId;
-    return { id: found.id, props: this.outputs(state, importId), inputs };
+    return { id: found.id, props: this.outputs(state, props), inputs };
   }
 
   async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
@@ -92,7 +97,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       changed.size === 0
         ? previous
         : await this.guard("update", id, (ctx) => this.spec.update(ctx, id, previous, inputs, changed));
-    return { outs: this.outputs(state, news[IMPORT_ID] as string | undefined) };
+    return { outs: this.outputs(state, news) };
   }
 
   async delete(id: string, props: Props): Promise<void> {
@@ -110,7 +115,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   changedProperties(olds: Props, news: Props): string[] {
     const changed: string[] = [];
     for (const [key, value] of Object.entries(news)) {
-      if (key === PROVIDER_KEY || key === IMPORT_ID || value === undefined) continue;
+      if (key === PROVIDER_KEY || key === IMPORT_ID || this.settings.has(key) || value === undefined) continue;
       if (containsUnknown(value) || !sameValue(value, olds[key], this.setProperties.has(key))) changed.push(key);
     }
     return changed;
@@ -155,8 +160,11 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     throw new Error(`${this.spec.kind} "${id}": the stored state cannot be read (${problems.join("; ")}).`);
   }
 
-  private outputs(state: State, importId: string | undefined): Props {
-    return importId === undefined ? { ...state } : { ...state, [IMPORT_ID]: importId };
+  /** The state plus what only the program knows: the adoption id and the provider settings. */
+  private outputs(state: State, source: Props): Props {
+    const outputs: Props = { ...state };
+    for (const key of [IMPORT_ID, ...this.settings]) if (source[key] !== undefined) outputs[key] = source[key];
+    return outputs;
   }
 }
 

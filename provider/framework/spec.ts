@@ -30,6 +30,11 @@ export interface ResourceSpec<Inputs extends Props = Props, State extends Props 
   replaceOnChanges?: readonly (keyof Inputs & string)[];
   /** Delete the old object before creating its replacement (unique names, one-per-parent objects). */
   deleteBeforeReplace?: boolean;
+  /**
+   * Input properties that only steer the provider (such as how long to wait for processing): kept in the state,
+   * passed to the CRUD functions, never sent to the API and never a reason for a diff.
+   */
+  settings?: readonly (keyof Inputs & string)[];
   /** Array input properties compared as sets (order-insensitive). */
   setProperties?: readonly (keyof Inputs & string)[];
   /** Output-only properties: they must be registered as `undefined` props or the engine never resolves them. */

@@ -1,0 +1,317 @@
+/**
+ * Renders internal records into API objects carrying every field the official response schemas require.
+ */
+import type {
+  CollectionRec,
+  MemberRec,
+  OrgRec,
+  SamlRec,
+  SectionGroupRec,
+  SectionRec,
+  ShareLinkRec,
+  SiteRec,
+  SiteSpaceRec,
+  SpaceRec,
+  Store,
+  TeamRec,
+  UserRec,
+} from "./store";
+import type { Env } from "./types";
+
+type Json = Record<string, unknown>;
+
+const enc = encodeURIComponent;
+
+export function renderUser(env: Env, u: UserRec): Json {
+  const out: Json = { object: "user", id: u.id, displayName: u.displayName, email: u.email };
+  if (u.photoURL) out.photoURL = u.photoURL;
+  out.urls = { location: `${env.apiBase}/users/${enc(u.id)}` };
+  return out;
+}
+
+export function renderOrg(env: Env, o: OrgRec): Json {
+  return {
+    object: "organization",
+    id: o.id,
+    title: o.title,
+    createdAt: o.createdAt,
+    emailDomains: [...o.emailDomains],
+    hostname: o.hostname,
+    type: "business",
+    useCase: "productDocs",
+    defaultRole: o.defaultRole,
+    sso: false,
+    ai: true,
+    inviteLinks: o.inviteLinks,
+    plan: "free_2024",
+    mergeRules: { type: "none" },
+    urls: { location: `${env.apiBase}/orgs/${enc(o.id)}`, app: `${env.appBase}/o/${enc(o.id)}/` },
+    trial: { status: "notapplicable", count: 0 },
+    permissions: {
+      view: true,
+      access: true,
+      admin: true,
+      ownTeam: true,
+      createContent: true,
+      createOpenAPISpec: true,
+      viewBilling: true,
+      listMembers: true,
+      listTeams: true,
+      listIntegrations: true,
+      listInstallations: true,
+      installIntegration: true,
+    },
+  };
+}
+
+export function renderMember(env: Env, store: Store, m: MemberRec): Json {
+  const user = store.users.get(m.userId)!;
+  const out: Json = {
+    object: "member",
+    id: m.userId,
+    role: m.role,
+    user: renderUser(env, user),
+    disabled: m.disabled,
+    joinedAt: m.joinedAt,
+  };
+  if (m.lastSeenAt) out.lastSeenAt = m.lastSeenAt;
+  out.sso = m.sso;
+  out.spaces = 0;
+  out.teams = store.teamCountForMember(m.orgId, m.userId);
+  out.sites = 0;
+  return out;
+}
+
+export function spaceLocation(env: Env, id: string): string {
+  return `${env.apiBase}/spaces/${enc(id)}`;
+}
+
+export function renderSpace(env: Env, s: SpaceRec): Json {
+  const out: Json = {
+    object: "space",
+    id: s.id,
+    title: s.title,
+    emoji: s.emoji,
+    visibility: s.visibility,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+  if (s.deletedAt) out.deletedAt = s.deletedAt;
+  out.editMode = s.editMode;
+  out.mergeRules = { type: "inherit" };
+  out.urls = { location: spaceLocation(env, s.id), app: `${env.appBase}/s/${enc(s.id)}/` };
+  out.organization = s.orgId;
+  if (s.parentId) out.parent = s.parentId;
+  out.revision = s.revision;
+  out.defaultLevel = s.defaultLevel;
+  out.comments = 0;
+  out.changeRequests = 0;
+  out.changeRequestsOpen = 0;
+  out.changeRequestsDraft = 0;
+  out.permissions = {
+    view: true,
+    access: true,
+    admin: true,
+    viewInviteLinks: true,
+    edit: true,
+    triggerGitSync: true,
+    comment: true,
+    merge: true,
+    review: true,
+    installIntegration: true,
+  };
+  return out;
+}
+
+export function collectionLocation(env: Env, id: string): string {
+  return `${env.apiBase}/collections/${enc(id)}`;
+}
+
+export function renderCollection(env: Env, c: CollectionRec): Json {
+  const out: Json = { object: "collection", id: c.id, title: c.title };
+  if (c.description !== undefined) out.description = c.description;
+  out.organization = c.orgId;
+  if (c.parentId) out.parent = c.parentId;
+  out.defaultLevel = c.defaultLevel;
+  out.urls = { location: collectionLocation(env, c.id), app: `${env.appBase}/o/${enc(c.orgId)}/c/${enc(c.id)}/` };
+  out.permissions = { view: true, admin: true, viewInviteLinks: true, create: true };
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sites
+
+export function siteLocation(env: Env, site: SiteRec): string {
+  return `${env.apiBase}/orgs/${enc(site.orgId)}/sites/${enc(site.id)}`;
+}
+
+/** Public base URL of a site (whether or not it is published): https://<org-host>.gitbook.example/<basename|id> */
+export function siteBaseUrl(store: Store, site: SiteRec): string {
+  const org = store.orgs.get(site.orgId);
+  const host = `${org?.hostname ?? "docs"}.gitbook.example`;
+  return `https://${host}/${enc(site.basename ?? site.id)}`;
+}
+
+function sectionBaseUrl(store: Store, site: SiteRec, section: SectionRec): string {
+  const base = siteBaseUrl(store, site);
+  return section.isDefault ? base : `${base}/${enc(section.path)}`;
+}
+
+export function renderSite(env: Env, store: Store, site: SiteRec): Json {
+  const out: Json = {
+    object: "site",
+    id: site.id,
+    type: site.type,
+    appliedType: site.type,
+    title: site.title,
+  };
+  if (site.basename !== undefined) out.basename = site.basename;
+  if (site.proxy !== undefined) out.proxy = { origin: site.proxy, target: siteBaseUrl(store, site) };
+  out.visibility = site.visibility;
+  out.defaultLevel = site.defaultLevel;
+  out.permissions = {
+    view: true,
+    access: true,
+    edit: true,
+    create: true,
+    admin: true,
+    installIntegration: true,
+    viewAdaptiveSchema: true,
+    editAdaptiveSchema: true,
+  };
+  out.published = site.published;
+  out.siteSpaces = store.siteSpacesOf(site.id).length;
+  out.createdAt = site.createdAt;
+  if (site.adaptiveContent !== undefined) out.adaptiveContent = { enabled: site.adaptiveContent };
+  if (site.styleguideSpaceId) out.styleguide = { kind: "space", space: site.styleguideSpaceId };
+  out.agentsContext = site.agentsContext;
+  out.features = [];
+  const urls: Json = {
+    location: siteLocation(env, site),
+    app: `${env.appBase}/o/${enc(site.orgId)}/sites/${enc(site.id)}`,
+    preview: `${env.appBase}/o/${enc(site.orgId)}/sites/${enc(site.id)}/preview`,
+  };
+  if (site.published) urls.published = siteBaseUrl(store, site);
+  out.urls = urls;
+  return out;
+}
+
+export function renderSiteSpace(env: Env, store: Store, ss: SiteSpaceRec): Json {
+  const site = store.sites.get(ss.siteId)!;
+  const space = store.spaces.get(ss.spaceId)!;
+  const out: Json = { object: "site-space", id: ss.id, path: ss.path };
+  if (ss.sectionId) out.section = ss.sectionId;
+  out.space = renderSpace(env, space);
+  out.title = ss.title ?? space.title;
+  out.default = ss.isDefault;
+  if (ss.condition !== undefined) out.condition = ss.condition;
+  if (ss.pageId !== undefined) out.pageId = ss.pageId;
+  out.draft = ss.draft;
+  if (ss.hidden !== undefined) out.hidden = ss.hidden;
+  const urls: Json = {};
+  if (site.published) {
+    const section = ss.sectionId ? store.sections.get(ss.sectionId) : undefined;
+    const base = section ? sectionBaseUrl(store, site, section) : siteBaseUrl(store, site);
+    urls.published = ss.isDefault ? base : `${base}/${enc(ss.path)}`;
+  }
+  out.urls = urls;
+  return out;
+}
+
+export function renderSection(env: Env, store: Store, section: SectionRec): Json {
+  const site = store.sites.get(section.siteId)!;
+  const out: Json = { object: "site-section", id: section.id, title: section.title };
+  if (section.localizedTitle) out.localizedTitle = { ...section.localizedTitle };
+  if (section.description !== undefined) out.description = section.description;
+  if (section.localizedDescription) out.localizedDescription = { ...section.localizedDescription };
+  out.default = section.isDefault;
+  out.draft = section.draft;
+  out.path = section.path;
+  if (section.condition !== undefined) out.condition = section.condition;
+  if (section.groupId) out.sectionGroup = section.groupId;
+  out.siteSpaces = store.siteSpacesIn(section.siteId, section.id).map((ss) => renderSiteSpace(env, store, ss));
+  out.urls = site.published ? { published: sectionBaseUrl(store, site, section) } : {};
+  if (section.icon !== undefined) out.icon = section.icon;
+  return out;
+}
+
+export function renderSectionGroup(env: Env, store: Store, group: SectionGroupRec, depth = 0): Json {
+  const sections = store.sectionsOf(group.siteId).filter((s) => s.groupId === group.id);
+  const childGroups = store.groupsOf(group.siteId).filter((g) => g.parentGroupId === group.id);
+  const children = [
+    ...sections.map((s) => ({ position: s.position, render: () => renderSection(env, store, s) })),
+    ...childGroups.map((g) => ({
+      position: g.position,
+      render: () => renderSectionGroup(env, store, g, depth + 1),
+    })),
+  ]
+    .sort((a, b) => a.position - b.position)
+    .map((c) => c.render());
+  const out: Json = { object: "site-section-group", id: group.id, title: group.title };
+  if (group.localizedTitle) out.localizedTitle = { ...group.localizedTitle };
+  out.sections = sections.map((s) => renderSection(env, store, s));
+  if (group.parentGroupId) out.sectionGroup = group.parentGroupId;
+  out.draft = group.draft;
+  out.children = depth > 20 ? [] : children;
+  if (group.icon !== undefined) out.icon = group.icon;
+  return out;
+}
+
+export function renderShareLink(store: Store, link: ShareLinkRec): Json {
+  const site = store.sites.get(link.siteId)!;
+  return {
+    object: "share-link",
+    id: link.id,
+    createdAt: link.createdAt,
+    name: link.name,
+    active: link.active,
+    urls: { published: `${siteBaseUrl(store, site)}/?token=${link.token}` },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Teams, SAML
+
+export function renderTeam(_store: Store, t: TeamRec): Json {
+  return {
+    object: "team",
+    id: t.id,
+    title: t.title,
+    members: t.members.size,
+    spaces: 0,
+    createdAt: t.createdAt,
+    permissions: { admin: true, view: true },
+  };
+}
+
+export function samlService(env: Env, p: SamlRec): { acsURL: string; startURL: string; entityID: string } {
+  const base = `${env.appBase}/__/auth/saml/${enc(p.orgId)}/${enc(p.id)}`;
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
+}
+
+/** `active` once the identity provider is fully configured (ssoURL, entityID and certificate), else `pending`. */
+export function samlStatus(p: SamlRec): "active" | "pending" {
+  return p.ssoURL && p.entityID && p.certificate ? "active" : "pending";
+}
+
+/** Placeholder reported for `ssoURL` until one is set (the official schema requires a URI). */
+export const UNSET_SSO_URL = "about:blank";
+
+export function renderSaml(env: Env, store: Store, p: SamlRec): Json {
+  const out: Json = {
+    object: "saml-provider",
+    id: p.id,
+    label: p.label,
+    ssoURL: p.ssoURL ?? UNSET_SSO_URL,
+    entityID: p.entityID,
+    certificate: p.certificate,
+  };
+  const team = p.defaultTeamId ? store.teams.get(p.defaultTeamId) : undefined;
+  if (team) out.defaultTeam = renderTeam(store, team);
+  out.defaultRole = p.defaultRole;
+  out.createdAt = p.createdAt;
+  out.status = samlStatus(p);
+  out.service = samlService(env, p);
+  out.urls = { location: `${env.apiBase}/orgs/${enc(p.orgId)}/saml/${enc(p.id)}` };
+  return out;
+}

@@ -1,0 +1,148 @@
+/**
+ * Collections: GET/PATCH/DELETE /collections/{id}, GET /collections/{id}/spaces, POST …/move, POST …/transfer,
+ * GET/POST /orgs/{organizationId}/collections.
+ */
+import { BadRequestError, ConflictError, NotFoundError } from "../errors";
+import { paginate } from "../pagination";
+import { collectionLocation, renderCollection, renderSpace } from "../render";
+import type { CollectionRec } from "../store";
+import type { Route } from "../types";
+import { defaultLevel, opt, parseBody, queryBool, req, str } from "../validate";
+import { created, deleted, ok, param, requireCollection, requireOrg } from "./common";
+import { moveBodyShape, placeItem, resolveParent } from "./contentTree";
+
+const collectionTitle = str({ max: 50 });
+const collectionDescription = str({ min: 0, max: 100 });
+
+export const collectionRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/v1/collections/{collectionId}",
+    handler: (ctx) => ok(renderCollection(ctx.env, requireCollection(ctx))),
+  },
+  {
+    method: "PATCH",
+    path: "/v1/collections/{collectionId}",
+    handler: (ctx) => {
+      const c = requireCollection(ctx);
+      const body = parseBody(
+        ctx.body,
+        { title: opt(collectionTitle), description: opt(collectionDescription), defaultLevel: opt(defaultLevel) },
+        { required: true },
+      );
+      if (body.title !== undefined) c.title = body.title;
+      if (body.description !== undefined) c.description = body.description;
+      if (body.defaultLevel !== undefined) c.defaultLevel = body.defaultLevel;
+      return ok(renderCollection(ctx.env, c));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/collections/{collectionId}",
+    handler: (ctx) => deleted(ctx.store.deleteCollection(param(ctx, "collectionId"))),
+  },
+  {
+    method: "GET",
+    path: "/v1/collections/{collectionId}/spaces",
+    handler: (ctx) => {
+      const c = requireCollection(ctx);
+      const spaces = [...ctx.store.spaces.values()]
+        .filter((s) => s.parentId === c.id && !s.deletedAt)
+        .sort((a, b) => a.position - b.position);
+      return ok(
+        paginate(
+          ctx,
+          spaces,
+          (s) => renderSpace(ctx.env, s),
+          (s) => s.id,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/collections/{collectionId}/move",
+    handler: (ctx) => {
+      const c = requireCollection(ctx);
+      const body = parseBody(ctx.body, moveBodyShape, { required: true, minProperties: 1 });
+      const parentId = resolveParent(ctx.store, c.orgId, body.parent, c.parentId);
+      if (parentId !== undefined && ctx.store.collectionSubtree(c.id).some((x) => x.id === parentId)) {
+        throw new BadRequestError(
+          `parent: cannot move collection "${c.id}" into itself or one of its descendant collections ("${parentId}")`,
+        );
+      }
+      placeItem(ctx.store, { kind: "collection", rec: c }, parentId, body.position);
+      return ok(renderCollection(ctx.env, c));
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/collections/{collectionId}/transfer",
+    handler: (ctx) => {
+      const c = requireCollection(ctx);
+      const body = parseBody(ctx.body, { organization: req(str({ min: 1 })) }, { required: true });
+      const target = ctx.store.orgs.get(body.organization);
+      if (!target) throw new NotFoundError(`organization: organization "${body.organization}" not found`);
+      if (target.id === c.orgId) {
+        throw new ConflictError(`organization: collection "${c.id}" already belongs to organization "${target.id}"`);
+      }
+      const subtree = ctx.store.collectionSubtree(c.id);
+      const ids = new Set(subtree.map((x) => x.id));
+      for (const x of subtree) x.orgId = target.id;
+      for (const s of ctx.store.spaces.values()) {
+        if (s.parentId && ids.has(s.parentId)) {
+          s.orgId = target.id;
+          s.updatedAt = ctx.store.now();
+        }
+      }
+      // The transferred collection lands at the top level of the target organization.
+      c.parentId = undefined;
+      c.position = ctx.store.nextPosition();
+      return ok(renderCollection(ctx.env, c));
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/collections",
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const nested = queryBool(ctx.query, "nested") ?? true;
+      const all = [...ctx.store.collections.values()].filter(
+        (c) => c.orgId === org.id && (nested || c.parentId === undefined),
+      );
+      return ok(
+        paginate(
+          ctx,
+          all,
+          (c) => renderCollection(ctx.env, c),
+          (c) => c.id,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/collections",
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const body = parseBody(ctx.body, { title: opt(collectionTitle), parent: opt(str({ min: 1 })) });
+      if (body.parent !== undefined) {
+        const p = ctx.store.collections.get(body.parent);
+        if (!p || p.orgId !== org.id) {
+          throw new BadRequestError(`parent: collection "${body.parent}" not found in organization "${org.id}"`);
+        }
+      }
+      const c: CollectionRec = {
+        id: ctx.store.newId(),
+        orgId: org.id,
+        title: body.title ?? "Untitled",
+        parentId: body.parent,
+        defaultLevel: "inherit",
+        createdAt: ctx.store.now(),
+        position: ctx.store.nextPosition(),
+      };
+      ctx.store.collections.set(c.id, c);
+      return created(renderCollection(ctx.env, c), collectionLocation(ctx.env, c.id));
+    },
+  },
+];

@@ -1,0 +1,3 @@
+import type { Route } from "../types";
+
+export const shareLinkRoutes: Route[] = [];

@@ -1,0 +1,181 @@
+/**
+ * Site structure helpers shared by sites, sections, section groups and site spaces: lookups, adding site
+ * spaces with their default/path rules, and reordering among siblings.
+ */
+import { BadRequestError, ConflictError, NotFoundError } from "../errors";
+import type { SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec, Store } from "../store";
+import { slugify } from "../store";
+import type { RouteContext } from "../types";
+import { type Check, isPlainObject, obj, opt, record, req, str } from "../validate";
+import { param } from "./common";
+
+export function requireSection(ctx: RouteContext, site: SiteRec, id = param(ctx, "siteSectionId")): SectionRec {
+  const s = ctx.store.sections.get(id);
+  if (!s || s.siteId !== site.id) throw new NotFoundError(`Site section "${id}" not found in site "${site.id}"`);
+  return s;
+}
+
+export function requireGroup(ctx: RouteContext, site: SiteRec, id = param(ctx, "siteSectionGroupId")): SectionGroupRec {
+  const g = ctx.store.sectionGroups.get(id);
+  if (!g || g.siteId !== site.id) throw new NotFoundError(`Site section group "${id}" not found in site "${site.id}"`);
+  return g;
+}
+
+export function requireSiteSpace(ctx: RouteContext, site: SiteRec, id = param(ctx, "siteSpaceId")): SiteSpaceRec {
+  const s = ctx.store.siteSpaces.get(id);
+  if (!s || s.siteId !== site.id) throw new NotFoundError(`Site space "${id}" not found in site "${site.id}"`);
+  return s;
+}
+
+/** A section of the site referenced from a body field (unknown → 400 naming the field). */
+export function sectionRef(store: Store, site: SiteRec, id: string, field: string): SectionRec {
+  const s = store.sections.get(id);
+  if (!s || s.siteId !== site.id) throw new BadRequestError(`${field}: site section "${id}" not found in site "${site.id}"`);
+  return s;
+}
+
+export function groupRef(store: Store, site: SiteRec, id: string, field: string): SectionGroupRec {
+  const g = store.sectionGroups.get(id);
+  if (!g || g.siteId !== site.id) {
+    throw new BadRequestError(`${field}: site section group "${id}" not found in site "${site.id}"`);
+  }
+  return g;
+}
+
+/**
+ * Resolves a `spaceId` of a body: a live space of the site's organization, or — when null, as the official
+ * document allows — a new space created in that organization.
+ */
+export function spaceForSite(store: Store, site: SiteRec, spaceId: string | null, field: string, title?: string): SpaceRec {
+  if (spaceId === null) {
+    const now = store.now();
+    const space: SpaceRec = {
+      id: store.newId(),
+      orgId: site.orgId,
+      title: (title ?? "Untitled").slice(0, 50),
+      emoji: "1f4c4",
+      visibility: "private",
+      createdAt: now,
+      updatedAt: now,
+      revision: store.newId(),
+      defaultLevel: "inherit",
+      editMode: "live",
+      position: store.nextPosition(),
+    };
+    store.spaces.set(space.id, space);
+    return space;
+  }
+  const space = store.liveSpace(spaceId);
+  if (!space || space.orgId !== site.orgId) {
+    throw new BadRequestError(`${field}: space "${spaceId}" not found in organization "${site.orgId}"`);
+  }
+  return space;
+}
+
+/** Adds a site space for `space` to a level (a section, or the root when sectionId is undefined). */
+export function addSiteSpace(
+  store: Store,
+  site: SiteRec,
+  space: SpaceRec,
+  sectionId: string | undefined,
+  extra: Partial<Pick<SiteSpaceRec, "draft" | "pageId" | "title">> = {},
+): SiteSpaceRec {
+  const level = store.siteSpacesIn(site.id, sectionId);
+  if (level.some((s) => s.spaceId === space.id)) {
+    throw new ConflictError(
+      `spaceId: space "${space.id}" is already in ${sectionId ? `site section "${sectionId}"` : "the root level of the site"}`,
+    );
+  }
+  const ss: SiteSpaceRec = {
+    id: store.newId(),
+    siteId: site.id,
+    sectionId,
+    spaceId: space.id,
+    path: store.uniquePath(
+      slugify(space.title, "space"),
+      level.map((s) => s.path),
+    ),
+    isDefault: level.length === 0,
+    draft: extra.draft ?? false,
+    position: store.nextPosition(),
+  };
+  if (extra.pageId !== undefined) ss.pageId = extra.pageId;
+  if (extra.title !== undefined) ss.title = extra.title;
+  store.siteSpaces.set(ss.id, ss);
+  return ss;
+}
+
+/** Structural siblings (sections and groups) under a group, or the site root when parent is undefined. */
+export function structureSiblings(store: Store, siteId: string, parentGroupId: string | undefined) {
+  const items: { kind: "site-section" | "site-section-group"; rec: SectionRec | SectionGroupRec }[] = [];
+  for (const s of store.sectionsOf(siteId)) if (s.groupId === parentGroupId) items.push({ kind: "site-section", rec: s });
+  for (const g of store.groupsOf(siteId)) {
+    if (g.parentGroupId === parentGroupId) items.push({ kind: "site-section-group", rec: g });
+  }
+  return items.sort((a, b) => a.rec.position - b.rec.position);
+}
+
+export interface Pointer {
+  kind: string;
+  id: string;
+}
+
+/**
+ * Moves `item` among `siblings` (which must contain it) before/after a sibling pointer. Unknown pointer ids → 404,
+ * pointers to items that are not siblings → 400.
+ */
+export function reorder<T extends { rec: { id: string; position: number }; kind: string }>(
+  store: Store,
+  siblings: T[],
+  item: T,
+  position: { before?: Pointer; after?: Pointer } | undefined,
+  exists: (p: Pointer) => boolean,
+): void {
+  const others = siblings.filter((s) => s.rec.id !== item.rec.id);
+  let index = others.length;
+  const pointer = position?.before ?? position?.after;
+  if (pointer) {
+    const field = position?.before ? "position.before" : "position.after";
+    if (pointer.id === item.rec.id) throw new BadRequestError(`${field}: cannot position an item relative to itself`);
+    const at = others.findIndex((s) => s.kind === pointer.kind && s.rec.id === pointer.id);
+    if (at < 0) {
+      if (!exists(pointer)) throw new NotFoundError(`${field}: ${pointer.kind} "${pointer.id}" not found`);
+      throw new BadRequestError(`${field}: ${pointer.kind} "${pointer.id}" is not at the same level`);
+    }
+    index = position?.before ? at : at + 1;
+  }
+  others.splice(index, 0, item);
+  for (const s of others) s.rec.position = store.nextPosition();
+}
+
+/** `{ before?: {type, <idKey>}, after?: ... }` of the deprecated move operations, as pointers. */
+export function movePosition(types: readonly string[], idKey: string | ((type: string) => string)): Check<{ before?: Pointer; after?: Pointer }> {
+  const pointer: Check<Pointer> = (value, path) => {
+    if (!isPlainObject(value)) throw new BadRequestError(`${path}: must be an object`);
+    if (typeof value.type !== "string" || !types.includes(value.type)) {
+      throw new BadRequestError(`${path}.type: must be one of ${types.join(", ")}`);
+    }
+    const key = typeof idKey === "string" ? idKey : idKey(value.type);
+    const parsed = obj({ type: req(str()), [key]: req(str({ min: 1 })) })(value, path) as Record<string, string>;
+    return { kind: value.type, id: parsed[key]! };
+  };
+  return obj({ before: opt(pointer), after: opt(pointer) });
+}
+
+/** Official `ApplySpaceTemplate` (accepted, not applied: the emulator has no templates). */
+export const spaceTemplate = obj({
+  id: req(str({ min: 1 })),
+  params: opt(
+    obj({
+      contentRefs: opt(
+        record((v, p) => {
+          if (!isPlainObject(v) || typeof v.kind !== "string") throw new BadRequestError(`${p}: must be a content reference`);
+          return v;
+        }),
+      ),
+    }),
+  ),
+});
+
+export const localized128 = record(str({ max: 128 }));
+export const localized256 = record(str({ max: 256 }));

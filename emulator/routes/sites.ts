@@ -1,0 +1,262 @@
+/**
+ * Sites: list (filters), create, get, update, delete (cascade), publish/unpublish, structure and its sort.
+ */
+import { BadRequestError } from "../errors";
+import { paginate } from "../pagination";
+import { renderSection, renderSectionGroup, renderSite, renderSiteSpace, siteLocation } from "../render";
+import type { SiteRec, Store } from "../store";
+import type { Env, Route } from "../types";
+import {
+  arr,
+  bool,
+  defaultLevel,
+  expectNoBody,
+  nullable,
+  obj,
+  oneOfValues,
+  opt,
+  parseBody,
+  queryBool,
+  queryList,
+  queryString,
+  req,
+  SITE_TYPES,
+  SITE_VISIBILITIES,
+  str,
+} from "../validate";
+import { created, deleted, ok, param, requireOrg, requireSite } from "./common";
+import {
+  addSiteSpace,
+  type Pointer,
+  reorder,
+  requireSiteSpace,
+  sectionRef,
+  spaceForSite,
+  structureSiblings,
+} from "./siteCommon";
+
+const siteTitle = str({ min: 2, max: 128 });
+const siteBasename = str({ min: 1, max: 100 });
+/** SiteProxyOrigin: a host name followed by one or more path segments, max 512. */
+const siteProxy = str({
+  max: 512,
+  pattern: /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/,
+  patternLabel: "must be a host name followed by one or more path segments (e.g. example.com/docs)",
+});
+
+export function siteStructure(env: Env, store: Store, site: SiteRec): unknown {
+  const sections = store.sectionsOf(site.id);
+  if (sections.length === 0) {
+    return { type: "siteSpaces", structure: store.siteSpacesIn(site.id, undefined).map((s) => renderSiteSpace(env, store, s)) };
+  }
+  return {
+    type: "sections",
+    structure: structureSiblings(store, site.id, undefined).map((item) =>
+      item.kind === "site-section"
+        ? renderSection(env, store, store.sections.get(item.rec.id)!)
+        : renderSectionGroup(env, store, store.sectionGroups.get(item.rec.id)!),
+    ),
+  };
+}
+
+const structurePointer = obj({
+  type: req(oneOfValues(["site-space", "site-section", "site-section-group", "site-external-link"] as const)),
+  id: req(str({ min: 1 })),
+});
+
+export const siteRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/sites",
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const { store } = ctx;
+      const space = queryString(ctx.query, "space");
+      const title = queryString(ctx.query, "title")?.toLowerCase();
+      const published = queryBool(ctx.query, "published");
+      const types = queryList(ctx.query, "type");
+      for (const t of types) {
+        if (!(SITE_TYPES as readonly string[]).includes(t)) {
+          throw new BadRequestError(`type: must be one of ${SITE_TYPES.join(", ")}`);
+        }
+      }
+      const sites = [...store.sites.values()].filter(
+        (s) =>
+          s.orgId === org.id &&
+          (!space || store.siteSpacesOf(s.id).some((ss) => ss.spaceId === space)) &&
+          (!title || s.title.toLowerCase().includes(title)) &&
+          (published === undefined || s.published === published) &&
+          (types.length === 0 || types.includes(s.type)),
+      );
+      return ok(paginate(ctx, sites, (s) => renderSite(ctx.env, store, s), (s) => s.id));
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites",
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const { store } = ctx;
+      const body = parseBody(ctx.body, {
+        type: opt(oneOfValues(SITE_TYPES)),
+        title: opt(siteTitle),
+        visibility: opt(oneOfValues(SITE_VISIBILITIES)),
+        spaces: opt(arr(str({ min: 1 }))),
+      });
+      const site: SiteRec = {
+        id: store.newId(),
+        orgId: org.id,
+        title: body.title ?? "Untitled site",
+        type: body.type ?? "basic",
+        visibility: body.visibility ?? "public",
+        published: false,
+        createdAt: store.now(),
+        agentsContext: "excluded",
+        defaultLevel: "inherit",
+      };
+      // Validate every space before creating anything.
+      const spaces = (body.spaces ?? []).map((id, i) => spaceForSite(store, site, id, `spaces[${i}]`));
+      const seen = new Set<string>();
+      spaces.forEach((s, i) => {
+        if (seen.has(s.id)) throw new BadRequestError(`spaces[${i}]: space "${s.id}" is listed twice`);
+        seen.add(s.id);
+      });
+      store.sites.set(site.id, site);
+      for (const space of spaces) addSiteSpace(store, site, space, undefined);
+      return created(renderSite(ctx.env, store, site), siteLocation(ctx.env, site));
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}",
+    handler: (ctx) => ok(renderSite(ctx.env, ctx.store, requireSite(ctx))),
+  },
+  {
+    method: "PATCH",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const { store } = ctx;
+      const body = parseBody(
+        ctx.body,
+        {
+          title: opt(siteTitle),
+          visibility: opt(oneOfValues(SITE_VISIBILITIES)),
+          basename: opt(siteBasename),
+          adaptiveContent: opt(obj({ enabled: req(bool()) })),
+          defaultLevel: opt(defaultLevel),
+          defaultSiteSpace: opt(str({ min: 1 })),
+          defaultSiteSection: opt(str({ min: 1 })),
+          proxy: opt(nullable(siteProxy)),
+          styleguide: opt(nullable(str({ min: 1 }))),
+          // spec-only (absent from the official document)
+          agentsContext: opt(oneOfValues(["excluded", "included"] as const)),
+        },
+        { required: true },
+      );
+      // Validate references before changing anything.
+      const section = body.defaultSiteSection !== undefined ? sectionRef(store, site, body.defaultSiteSection, "defaultSiteSection") : undefined;
+      let siteSpace;
+      if (body.defaultSiteSpace !== undefined) {
+        const ss = store.siteSpaces.get(body.defaultSiteSpace);
+        if (!ss || ss.siteId !== site.id) {
+          throw new BadRequestError(`defaultSiteSpace: site space "${body.defaultSiteSpace}" not found in site "${site.id}"`);
+        }
+        const defaultSectionId = (section ?? store.defaultSection(site.id))?.id;
+        if (ss.sectionId !== defaultSectionId) {
+          throw new BadRequestError(
+            `defaultSiteSpace: site space "${ss.id}" must be in the ${defaultSectionId ? "default section" : "root level"} of the site`,
+          );
+        }
+        siteSpace = ss;
+      }
+      if (body.styleguide) spaceForSite(store, site, body.styleguide, "styleguide");
+
+      if (body.title !== undefined) site.title = body.title;
+      if (body.visibility !== undefined) site.visibility = body.visibility;
+      if (body.basename !== undefined) site.basename = body.basename;
+      if (body.adaptiveContent !== undefined) site.adaptiveContent = body.adaptiveContent.enabled;
+      if (body.defaultLevel !== undefined) site.defaultLevel = body.defaultLevel;
+      if (body.proxy !== undefined) site.proxy = body.proxy ?? undefined;
+      if (body.styleguide !== undefined) site.styleguideSpaceId = body.styleguide ?? undefined;
+      if (body.agentsContext !== undefined) site.agentsContext = body.agentsContext;
+      if (section) store.setDefaultSection(section);
+      if (siteSpace) store.setDefaultSiteSpace(siteSpace);
+      return ok(renderSite(ctx.env, store, site));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}",
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const site = ctx.store.sites.get(param(ctx, "siteId"));
+      return deleted(site !== undefined && site.orgId === org.id && ctx.store.deleteSite(site.id));
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/publish",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      expectNoBody(ctx.body);
+      site.published = true;
+      return ok(renderSite(ctx.env, ctx.store, site));
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/unpublish",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      expectNoBody(ctx.body);
+      site.published = false;
+      return ok(renderSite(ctx.env, ctx.store, site));
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/structure",
+    handler: (ctx) => ok(siteStructure(ctx.env, ctx.store, requireSite(ctx))),
+  },
+  {
+    method: "PATCH",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/structure/sort",
+    preferMinimal: true,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const { store, env } = ctx;
+      const body = parseBody(
+        ctx.body,
+        { item: req(structurePointer), position: req(obj({ before: opt(structurePointer), after: opt(structurePointer) })) },
+        { required: true },
+      );
+      const toPointer = (p?: { type: string; id: string }): Pointer | undefined => (p ? { kind: p.type, id: p.id } : undefined);
+      const position = { before: toPointer(body.position.before), after: toPointer(body.position.after) };
+      const exists = (p: Pointer): boolean => {
+        const map = p.kind === "site-space" ? store.siteSpaces : p.kind === "site-section" ? store.sections : store.sectionGroups;
+        const rec = (map as Map<string, { siteId: string }>).get(p.id);
+        return rec !== undefined && rec.siteId === site.id;
+      };
+      const { item } = body;
+      if (item.type === "site-external-link") throw new BadRequestError("item.type: site external links are not supported by the emulator");
+      if (item.type === "site-space") {
+        const ss = requireSiteSpace(ctx, site, item.id);
+        const siblings = store.siteSpacesIn(site.id, ss.sectionId).map((rec) => ({ kind: "site-space", rec }));
+        reorder(store, siblings, { kind: "site-space", rec: ss }, position, exists);
+        return ok(renderSiteSpace(env, store, ss));
+      }
+      if (!exists({ kind: item.type, id: item.id })) throw new BadRequestError(`item: ${item.type} "${item.id}" not found in site "${site.id}"`);
+      const parent =
+        item.type === "site-section" ? store.sections.get(item.id)!.groupId : store.sectionGroups.get(item.id)!.parentGroupId;
+      const siblings = structureSiblings(store, site.id, parent);
+      const self = siblings.find((s) => s.rec.id === item.id)!;
+      reorder(store, siblings, self, position, exists);
+      return ok(
+        item.type === "site-section"
+          ? renderSection(env, store, store.sections.get(item.id)!)
+          : renderSectionGroup(env, store, store.sectionGroups.get(item.id)!),
+      );
+    },
+  },
+];

@@ -1,0 +1,277 @@
+/**
+ * Small, dependency-free request validators. Every failure throws a BadRequestError whose message names the
+ * field and the rule, e.g. `title: must be at most 50 characters`.
+ */
+import { BadRequestError } from "./errors";
+
+export type Check<T> = (value: unknown, path: string) => T;
+
+export interface Field<T, R extends boolean> {
+  readonly check: Check<T>;
+  readonly required: R;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: generic field shape
+export type Shape = Record<string, Field<any, boolean>>;
+
+type FieldType<F> = F extends Field<infer T, boolean> ? T : never;
+type RequiredKeys<S extends Shape> = { [K in keyof S]: S[K]["required"] extends true ? K : never }[keyof S];
+type OptionalKeys<S extends Shape> = Exclude<keyof S, RequiredKeys<S>>;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+export type Parsed<S extends Shape> = Simplify<
+  { [K in RequiredKeys<S>]: FieldType<S[K]> } & { [K in OptionalKeys<S>]?: FieldType<S[K]> }
+>;
+
+export function req<T>(check: Check<T>): Field<T, true> {
+  return { check, required: true };
+}
+
+export function opt<T>(check: Check<T>): Field<T, false> {
+  return { check, required: false };
+}
+
+function fail(path: string, rule: string): never {
+  throw new BadRequestError(`${path || "body"}: ${rule}`);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/** Length in Unicode code points, as JSON Schema counts it. */
+export function charLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+export interface StringOptions {
+  min?: number;
+  max?: number;
+  pattern?: RegExp;
+  /** Human description of the pattern used in the message instead of the regex source. */
+  patternLabel?: string;
+  uri?: boolean;
+}
+
+export function isUri(value: string): boolean {
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]*$/.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function str(options: StringOptions = {}): Check<string> {
+  return (value, path) => {
+    if (typeof value !== "string") fail(path, `must be a string (got ${typeName(value)})`);
+    const len = charLength(value);
+    if (options.min !== undefined && len < options.min) {
+      fail(path, options.min === 1 ? "must not be empty" : `must be at least ${options.min} characters`);
+    }
+    if (options.max !== undefined && len > options.max) fail(path, `must be at most ${options.max} characters`);
+    if (options.pattern && !options.pattern.test(value)) {
+      fail(path, options.patternLabel ?? `must match pattern ${options.pattern.source}`);
+    }
+    if (options.uri && !isUri(value)) fail(path, "must be a valid absolute URI");
+    return value;
+  };
+}
+
+export function bool(): Check<boolean> {
+  return (value, path) => {
+    if (typeof value !== "boolean") fail(path, `must be a boolean (got ${typeName(value)})`);
+    return value;
+  };
+}
+
+export function num(options: { min?: number; max?: number; integer?: boolean } = {}): Check<number> {
+  return (value, path) => {
+    if (typeof value !== "number" || !Number.isFinite(value)) fail(path, `must be a number (got ${typeName(value)})`);
+    if (options.integer && !Number.isInteger(value)) fail(path, "must be an integer");
+    if (options.min !== undefined && value < options.min) fail(path, `must be at least ${options.min}`);
+    if (options.max !== undefined && value > options.max) fail(path, `must be at most ${options.max}`);
+    return value;
+  };
+}
+
+export function oneOfValues<const T extends string>(values: readonly T[]): Check<T> {
+  return (value, path) => {
+    if (typeof value !== "string" || !(values as readonly string[]).includes(value)) {
+      fail(path, `must be one of ${values.join(", ")}`);
+    }
+    return value as T;
+  };
+}
+
+export function literal<const T extends string | boolean>(expected: T): Check<T> {
+  return (value, path) => {
+    if (value !== expected) fail(path, `must be ${JSON.stringify(expected)}`);
+    return expected;
+  };
+}
+
+export function nullable<T>(check: Check<T>): Check<T | null> {
+  return (value, path) => (value === null ? null : check(value, path));
+}
+
+export function arr<T>(check: Check<T>, options: { min?: number; max?: number } = {}): Check<T[]> {
+  return (value, path) => {
+    if (!Array.isArray(value)) fail(path, `must be an array (got ${typeName(value)})`);
+    if (options.min !== undefined && value.length < options.min) fail(path, `must have at least ${options.min} items`);
+    if (options.max !== undefined && value.length > options.max) fail(path, `must have at most ${options.max} items`);
+    return value.map((item, i) => check(item, `${path}[${i}]`));
+  };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function record<T>(check: Check<T>): Check<Record<string, T>> {
+  return (value, path) => {
+    if (!isPlainObject(value)) fail(path, `must be an object (got ${typeName(value)})`);
+    const out: Record<string, T> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = check(v, path ? `${path}.${k}` : k);
+    return out;
+  };
+}
+
+export interface ObjectOptions {
+  /** Minimum number of properties (official `minProperties`). */
+  minProperties?: number;
+  /** Allow properties not listed in the shape (default false: unknown fields are rejected). */
+  allowUnknown?: boolean;
+}
+
+export function obj<S extends Shape>(shape: S, options: ObjectOptions = {}): Check<Parsed<S>> {
+  return (value, path) => {
+    if (!isPlainObject(value)) fail(path, `must be a JSON object (got ${typeName(value)})`);
+    const out: Record<string, unknown> = {};
+    const prefix = path ? `${path}.` : "";
+    if (!options.allowUnknown) {
+      for (const key of Object.keys(value)) {
+        if (!Object.hasOwn(shape, key)) {
+          const known = Object.keys(shape);
+          fail(
+            `${prefix}${key}`,
+            `unknown field${known.length ? ` (allowed: ${known.join(", ")})` : " (no fields allowed)"}`,
+          );
+        }
+      }
+    }
+    for (const [key, field] of Object.entries(shape)) {
+      if (!Object.hasOwn(value, key) || value[key] === undefined) {
+        if (field.required) fail(`${prefix}${key}`, "is required");
+        continue;
+      }
+      out[key] = field.check(value[key], `${prefix}${key}`);
+    }
+    if (options.minProperties !== undefined && Object.keys(value).length < options.minProperties) {
+      fail(path, `must have at least ${options.minProperties} propert${options.minProperties === 1 ? "y" : "ies"}`);
+    }
+    return out as Parsed<S>;
+  };
+}
+
+/** Validates a request body against a shape. `body` is `undefined` when the request had no body. */
+export function parseBody<S extends Shape>(
+  body: unknown,
+  shape: S,
+  options: ObjectOptions & { required?: boolean } = {},
+): Parsed<S> {
+  if (body === undefined) {
+    if (options.required) throw new BadRequestError("body: a JSON object is required");
+    body = {};
+  }
+  return obj(shape, options)(body, "");
+}
+
+/** For operations that take no body: accept nothing, `{}` or `null`. */
+export function expectNoBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (isPlainObject(body) && Object.keys(body).length === 0) return;
+  if (isPlainObject(body)) fail(Object.keys(body)[0] ?? "body", "unknown field (this operation takes no body)");
+  fail("body", "this operation takes no body");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Query helpers
+
+export type Query = Record<string, string | string[]>;
+
+export function queryString(query: Query, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (Array.isArray(v)) return v[v.length - 1];
+  return v;
+}
+
+export function queryList(query: Query, name: string): string[] {
+  const v = query[name];
+  if (v === undefined) return [];
+  const values = Array.isArray(v) ? v : [v];
+  return values.flatMap((x) => x.split(",")).filter((x) => x !== "");
+}
+
+export function queryBool(query: Query, name: string): boolean | undefined {
+  const v = queryString(query, name);
+  if (v === undefined || v === "") return undefined;
+  if (v === "true" || v === "1") return true;
+  if (v === "false" || v === "0") return false;
+  throw new BadRequestError(`${name}: must be a boolean (true or false)`);
+}
+
+export function queryEnum<const T extends string>(query: Query, name: string, values: readonly T[]): T | undefined {
+  const v = queryString(query, name);
+  if (v === undefined || v === "") return undefined;
+  if (!(values as readonly string[]).includes(v))
+    throw new BadRequestError(`${name}: must be one of ${values.join(", ")}`);
+  return v as T;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared field rules (limits of the spec, widened to what the official document accepts)
+
+export const MEMBER_ROLES = ["admin", "create", "edit", "review", "comment", "read"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+export type DefaultLevel = MemberRole | null | "inherit";
+
+export const memberRoleOrGuest: Check<MemberRole | null> = nullable(oneOfValues(MEMBER_ROLES));
+
+export const defaultLevel: Check<DefaultLevel> = (value, path) => {
+  if (value === null) return null;
+  if (typeof value === "string" && (value === "inherit" || (MEMBER_ROLES as readonly string[]).includes(value))) {
+    return value as DefaultLevel;
+  }
+  fail(path, `must be null or one of ${[...MEMBER_ROLES, "inherit"].join(", ")}`);
+};
+
+export const SITE_VISIBILITIES = ["public", "unlisted", "share-link", "visitor-auth"] as const;
+export const SITE_TYPES = ["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"] as const;
+export const SPACE_VISIBILITIES = [
+  "public",
+  "unlisted",
+  "share-link",
+  "visitor-auth",
+  "in-collection",
+  "private",
+] as const;
+
+/** Icon: string (format `icon`), max 50. */
+export const icon = str({ max: 50 });
+/** Expression: official 0..1024 (the spec says 1..1024; the official document accepts the empty string). */
+export const expression = str({ min: 0, max: 1024 });
+/** URL: string, format uri, max 2048. */
+export const url = str({ max: 2048, uri: true });
+/** Entity id as used in paths. */
+export const entityId = str({
+  min: 1,
+  pattern: /^[a-zA-Z0-9_-]+$/,
+  patternLabel: "must be an id made of a-z, A-Z, 0-9, _ and -",
+});
