@@ -284,7 +284,10 @@ function provideNode(stamp) {
 /** Go build with the flags of Pulumi's own releases (.goreleaser.yml), into `output` atomically. */
 function goBuild(moduleDir, pkg, output, version, what) {
   const go = findAllOnPath("go")[0];
-  if (!go) return { ok: false, why: "Go is not installed (need Go >= the go line of the go.mod)" };
+  if (!go) {
+    const goLine = readFileSync(path.join(moduleDir, "go.mod"), "utf8").match(/^go\s+(\S+)/m)?.[1];
+    return { ok: false, why: `no \`go\` on PATH: install Go >= ${goLine} (the go line of ${rel(moduleDir)}/go.mod)` };
+  }
   log(`building ${what} with ${run(go, ["version"]).stdout || "go"} ...`);
   const tmp = `${output}.tmp-${process.pid}`;
   const r = spawnSync(

@@ -9,6 +9,11 @@ import { containsUnknown, pathTouchesUnknown } from "./unknown";
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
 const PROVIDER_KEY = "__provider";
 export const IMPORT_ID = "importId";
+/**
+ * Output listing the input properties the program declared. `read` returns only those as the refreshed inputs: an
+ * input the program never set must not show up as `+description` in every refresh of an unchanged resource.
+ */
+const DECLARED = "__declared";
 
 type SpecInfo = Pick<ResourceSpec, "kind" | "idFormat" | "inputs">;
 
@@ -80,8 +85,9 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     if (found === undefined) return { id: "", props: {} };
     const { state } = found;
     const importId = props[IMPORT_ID] as string | undefined;
+    const declared = Array.isArray(props[DECLARED]) ? (props[DECLARED] as string[]) : this.inputKeys;
     const inputs: Props = {};
-    for (const key of this.inputKeys) {
+    for (const key of declared) {
       const value = this.settings.has(key) ? props[key] : state[key];
       if (value !== undefined) inputs[key] = value;
     }
@@ -115,7 +121,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   changedProperties(olds: Props, news: Props): string[] {
     const changed: string[] = [];
     for (const [key, value] of Object.entries(news)) {
-      if (key === PROVIDER_KEY || key === IMPORT_ID || this.settings.has(key) || value === undefined) continue;
+      if (!this.inputKeys.includes(key) || this.settings.has(key) || value === undefined) continue;
       if (containsUnknown(value) || !sameValue(value, olds[key], this.setProperties.has(key))) changed.push(key);
     }
     return changed;
@@ -160,10 +166,13 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     throw new Error(`${this.spec.kind} "${id}": the stored state cannot be read (${problems.join("; ")}).`);
   }
 
-  /** The state plus what only the program knows: the adoption id and the provider settings. */
+  /** The state plus what only the program knows: the adoption id, the provider settings and what it declared. */
   private outputs(state: State, source: Props): Props {
     const outputs: Props = { ...state };
     for (const key of [IMPORT_ID, ...this.settings]) if (source[key] !== undefined) outputs[key] = source[key];
+    outputs[DECLARED] = Array.isArray(source[DECLARED])
+      ? source[DECLARED]
+      : this.inputKeys.filter((key) => source[key] !== undefined);
     return outputs;
   }
 }
