@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { lifecycle } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+
+const fixture = useEmulator();
+const collections = () => lifecycle("Collection");
+const inputs = () => ({ organizationId: fixture.emulator.organizationId, title: "Docs", parentId: null });
+const failure = (promise: Promise<unknown>) => promise.then(
+  () => {
+    throw new Error("expected a failure");
+  },
+  (error: Error) => error.message,
+);
+
+/** Every API error names the resource kind, the operation, the HTTP call and status, the API's words and the fix. */
+describe("errors users can act on", () => {
+  it("401 names both token settings", async () => {
+    fixture.emulator.injectFault({ method: "POST", count: 1, status: 401 });
+    const message = await failure(collections().create(inputs()));
+    expect(message).toMatch(/^Collection create: POST \/v1\/orgs\/\S+\/collections failed with 401 Unauthorized: /);
+    expect(message).toContain("docs:apiToken");
+    expect(message).toContain("DOCS_API_TOKEN");
+  });
+
+  it("403 passes on the permission the API names", async () => {
+    fixture.emulator.injectFault({
+      method: "POST",
+      count: 1,
+      status: 403,
+      body: { error: { code: 403, message: "Missing permission: createContent" } },
+    });
+    const message = await failure(collections().create(inputs()));
+    expect(message).toMatch(/403 Forbidden: Missing permission: createContent\. .*permission/);
+  });
+
+  it("409 suggests adopting the existing object with importId", async () => {
+    fixture.emulator.injectFault({ method: "POST", count: 1, status: 409 });
+    const message = await failure(collections().create(inputs()));
+    expect(message).toMatch(/409 Conflict: .*importId/);
+  });
+
+  it("404 on adoption names importId and its format", async () => {
+    const message = await failure(collections().create({ ...inputs(), importId: "missing-collection" }));
+    expect(message).toMatch(/importId "missing-collection" names no existing Collection.*Fix importId \(format: /);
+  });
+
+  it("a missing token fails at call time with both settings, never in check", async () => {
+    const saved = process.env.DOCS_API_TOKEN;
+    delete process.env.DOCS_API_TOKEN;
+    try {
+      expect((await collections().check({}, inputs())).failures).toBeUndefined();
+      const message = await failure(collections().read("any", inputs()));
+      expect(message).toMatch(/No API token: .*docs:apiToken.*DOCS_API_TOKEN/);
+    } finally {
+      process.env.DOCS_API_TOKEN = saved;
+    }
+  });
+
+  it("a server that keeps failing is reported with the attempt count", async () => {
+    fixture.emulator.injectFault({ method: "GET", count: 10, status: 503, retryAfter: "0" });
+    const message = await failure(collections().read("anything", inputs()));
+    expect(message).toMatch(/^Collection "anything" read: GET \/v1\/collections\/anything failed with 503 .*\(after 3 attempts\)/);
+  });
+});
