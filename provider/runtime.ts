@@ -9,10 +9,18 @@ import { Lifecycle } from "./framework/lifecycle";
 import { Listings } from "./framework/listings";
 import type { ResourceContext, ResourceSpec } from "./framework/spec";
 import { collectionSpec } from "./resources/collection";
+import { openApiSpecSpec } from "./resources/openApiSpec";
+import { samlProviderSpec } from "./resources/samlProvider";
+import { teamSpec } from "./resources/team";
+import { teamMemberSpec } from "./resources/teamMember";
 
 // biome-ignore lint/suspicious/noExplicitAny: specs of different kinds have different input and state types.
 const specs: Record<string, ResourceSpec<any, any>> = {
   [collectionSpec.kind]: collectionSpec,
+  [samlProviderSpec.kind]: samlProviderSpec,
+  [teamSpec.kind]: teamSpec,
+  [teamMemberSpec.kind]: teamMemberSpec,
+  [openApiSpecSpec.kind]: openApiSpecSpec,
 };
 
 const listings = new Listings();

@@ -23,7 +23,11 @@ function step(title) {
 /** Runs the CLI without blocking: the emulator answering it lives in this same process. */
 async function pulumi(args, env, { check = true, capture = false } = {}) {
   console.log(`$ pulumi ${args.join(" ")}`);
-  const child = spawn("pulumi", args, { cwd: repoRoot, env, stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit" });
+  const child = spawn("pulumi", args, {
+    cwd: repoRoot,
+    env,
+    stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit",
+  });
   let stdout = "";
   child.stdout?.on("data", (chunk) => {
     stdout += chunk;

@@ -5,7 +5,12 @@ import { UnexpectedResponseError } from "./errors";
  * Reads an API answer tolerantly: unknown fields are dropped, missing optional ones are fine, but a body without the
  * fields the provider relies on is an error that names the call, rather than an `undefined` deep in a mapper.
  */
-export function parseResponse<S extends z.ZodType>(schema: S, value: unknown, method: string, path: string): z.infer<S> {
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  method: string,
+  path: string,
+): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const problems = result.error.issues

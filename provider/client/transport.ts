@@ -1,11 +1,5 @@
 import { Agent, type Dispatcher, request } from "undici";
-import {
-  ConnectionError,
-  DocsApiError,
-  errorForStatus,
-  redact,
-  TimeoutError,
-} from "./errors";
+import { ConnectionError, DocsApiError, errorForStatus, redact, TimeoutError } from "./errors";
 
 export const DEFAULT_API_URL = "https://api.gitbook.com/v1";
 

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { DocsApiError, NotFoundError } from "../client";
-import { ENV_KEYS, CONFIG_KEYS } from "./connection";
+import { CONFIG_KEYS, ENV_KEYS } from "./connection";
 import { describeIssue } from "./issues";
 import type { Found, Props, ResourceContext, ResourceSpec } from "./spec";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";

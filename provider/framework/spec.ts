@@ -23,9 +23,9 @@ export interface ResourceSpec<Inputs extends Props = Props, State extends Props 
   /** The resource kind: the type token is `pulumi-nodejs:dynamic/docs:<kind>`. */
   kind: string;
   /** Validates and defaults the program's inputs in `check`. A property left `undefined` is not managed. */
-  inputs: z.ZodType<Inputs, any>;
+  inputs: z.ZodType<Inputs, unknown>;
   /** Reads old outputs tolerantly: state written by older versions of this package must still load. */
-  state: z.ZodType<State, any>;
+  state: z.ZodType<State, unknown>;
   /** Input properties whose change the API cannot apply in place. */
   replaceOnChanges?: readonly (keyof Inputs & string)[];
   /** Delete the old object before creating its replacement (unique names, one-per-parent objects). */

@@ -137,7 +137,9 @@ describe("errors", () => {
     const error = await http.get("/collections/nope").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).apiMessage).toBeTruthy();
-    expect(String(error)).toContain(`GET /v1/collections/nope failed with 404 Not Found: ${(error as NotFoundError).apiMessage}`);
+    expect(String(error)).toContain(
+      `GET /v1/collections/nope failed with 404 Not Found: ${(error as NotFoundError).apiMessage}`,
+    );
   });
 
   it("maps 400 and keeps the API's explanation", async () => {

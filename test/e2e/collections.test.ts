@@ -53,7 +53,9 @@ describe("Collection through the Pulumi CLI", () => {
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, token: "e2e-secret-token-4f9c" });
-    stack = await makeStack(await makeProject("collections", program), emulator, { credentialsInConfig: true });
+    stack = await makeStack(await makeProject("collections", { "index.js": program }), emulator, {
+      credentialsInConfig: true,
+    });
   });
   afterAll(async () => {
     await stack?.destroy().catch(() => undefined);

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { toolchainVars, toolsDir } from "../../tools/toolchain.mjs";
 import type { RunningEmulator } from "../../emulator";
+import { toolchainVars, toolsDir } from "../../tools/toolchain.mjs";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(__dirname, "../..");
@@ -30,18 +30,27 @@ export function packedPackage(): Promise<string> {
   return tarball;
 }
 
+export interface ProjectOptions {
+  /** Run the program as TypeScript through ts-node, as `pulumi new typescript` projects do. */
+  typescript?: boolean;
+}
+
 /**
  * A Pulumi project on disk whose program depends on the packed package and on @pulumi/pulumi, installed with npm
  * (from the local cache after the first run), so the engine loads the provider exactly as in a user's project.
+ * `files` maps file names to contents; the entry point is index.js or index.ts.
  */
-export async function makeProject(name: string, program: string): Promise<string> {
+export async function makeProject(name: string, files: Record<string, string>, options: ProjectOptions = {}) {
   const dir = path.join(workRoot, `${name}-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  const typescript = options.typescript === true;
   writeFileSync(
     path.join(dir, "Pulumi.yaml"),
-    `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+    `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: ${typescript}\n` +
+      (typescript ? "" : "main: index.js\n"),
   );
+  const example = require(path.join(repoRoot, "examples/docs-site/package.json"));
   writeFileSync(
     path.join(dir, "package.json"),
     JSON.stringify(
@@ -49,12 +58,13 @@ export async function makeProject(name: string, program: string): Promise<string
         name,
         private: true,
         dependencies: { "@pulumi/pulumi": pulumiVersion, "pulumi-docs-platform": `file:${await packedPackage()}` },
+        devDependencies: typescript ? example.devDependencies : {},
       },
       null,
       2,
     ),
   );
-  writeFileSync(path.join(dir, "index.js"), program);
+  for (const [file, content] of Object.entries(files)) writeFileSync(path.join(dir, file), content);
   await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd: dir,
     env: { ...process.env, ...toolchainVars() },

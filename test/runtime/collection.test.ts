@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle } from "../support/lifecycle";
 
@@ -18,7 +18,12 @@ describeLifecycle(
     kind: "Collection",
     inputs: () => ({ organizationId: org(), title: "Handbook", description: "How we work" }),
     created: (state) => {
-      expect(state).toMatchObject({ organizationId: org(), title: "Handbook", description: "How we work", parentId: null });
+      expect(state).toMatchObject({
+        organizationId: org(),
+        title: "Handbook",
+        description: "How we work",
+        parentId: null,
+      });
       expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
     },
     updates: [
@@ -109,7 +114,13 @@ describe("Collection diff", () => {
   const olds = { organizationId: "o", title: "T", description: "", defaultLevel: null, parentId: null, urls: {} };
 
   it("ignores __provider, importId and undeclared properties", async () => {
-    const result = await diff(olds, { organizationId: "o", title: "T", parentId: null, importId: "x", __provider: "p" });
+    const result = await diff(olds, {
+      organizationId: "o",
+      title: "T",
+      parentId: null,
+      importId: "x",
+      __provider: "p",
+    });
     expect(result).toMatchObject({ changes: false, replaces: [] });
   });
 

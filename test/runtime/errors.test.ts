@@ -5,12 +5,13 @@ import { useEmulator } from "../support/emulator";
 const fixture = useEmulator();
 const collections = () => lifecycle("Collection");
 const inputs = () => ({ organizationId: fixture.emulator.organizationId, title: "Docs", parentId: null });
-const failure = (promise: Promise<unknown>) => promise.then(
-  () => {
-    throw new Error("expected a failure");
-  },
-  (error: Error) => error.message,
-);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: Error) => error.message,
+  );
 
 /** Every API error names the resource kind, the operation, the HTTP call and status, the API's words and the fix. */
 describe("errors users can act on", () => {
@@ -59,6 +60,8 @@ describe("errors users can act on", () => {
   it("a server that keeps failing is reported with the attempt count", async () => {
     fixture.emulator.injectFault({ method: "GET", count: 10, status: 503, retryAfter: "0" });
     const message = await failure(collections().read("anything", inputs()));
-    expect(message).toMatch(/^Collection "anything" read: GET \/v1\/collections\/anything failed with 503 .*\(after 3 attempts\)/);
+    expect(message).toMatch(
+      /^Collection "anything" read: GET \/v1\/collections\/anything failed with 503 .*\(after 3 attempts\)/,
+    );
   });
 });

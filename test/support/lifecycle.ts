@@ -17,7 +17,11 @@ export interface LifecycleTable {
   updates: { name: string; inputs: Step<Props>; expect: (state: Props, fixture: EmulatorFixture) => unknown }[];
   replaces: { property: string; inputs: Step<Props> }[];
   outOfBand: { change: (id: string, fixture: EmulatorFixture) => Promise<void>; expect: (state: Props) => void };
-  adopt: { existing: (fixture: EmulatorFixture) => Promise<string>; inputs: Step<Props>; expect: (state: Props) => void };
+  adopt: {
+    existing: (fixture: EmulatorFixture) => Promise<string>;
+    inputs: Step<Props>;
+    expect: (state: Props) => void;
+  };
 }
 
 export async function checked(kind: string, news: Props): Promise<Props> {
@@ -44,7 +48,8 @@ export function describeLifecycle(table: LifecycleTable, fixture: EmulatorFixtur
       const read = await provider().read(id, state);
       expect(read.id).toBe(id);
       expect(read.props).toEqual(state);
-      for (const [key, value] of Object.entries(inputs)) if (value !== undefined) expect(read.inputs).toHaveProperty(key);
+      for (const [key, value] of Object.entries(inputs))
+        if (value !== undefined) expect(read.inputs).toHaveProperty(key);
       expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
     });
 
