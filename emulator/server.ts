@@ -43,6 +43,11 @@ export interface EmulatorOptions {
   openApiStepMs?: number;
   /** Called for every /v1 request and its response (not for dropped connections). */
   onExchange?: (exchange: Exchange) => void;
+  /**
+   * Clock of the emulated API in milliseconds since the epoch (default Date.now): timestamps it writes and the
+   * OpenAPI processing states follow it, so tests can advance time by hand. Latency faults use real time.
+   */
+  clock?: () => number;
 }
 
 export interface Exchange {
@@ -109,6 +114,8 @@ export interface RequestLogEntry {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** The request log keeps the most recent entries only. */
+const MAX_LOG_ENTRIES = 100_000;
 
 interface CompiledRoute {
   route: Route;
@@ -195,7 +202,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 export class EmulatorServer {
-  readonly store = new Store();
+  readonly store: Store;
   readonly token: string;
   readonly options: EmulatorOptions;
   env!: Env;
@@ -210,6 +217,7 @@ export class EmulatorServer {
 
   constructor(options: EmulatorOptions = {}) {
     this.options = options;
+    this.store = new Store(options.clock);
     this.token = options.token ?? "test-token";
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
@@ -364,8 +372,8 @@ export class EmulatorServer {
 
     const query = queryRecord(url.searchParams);
     const requestHeaders = headerRecord(req);
-    const match =
-      path === "/v1" || path.startsWith("/v1/") ? this.matchRoute(method, path) : { allowed: [] as string[] };
+    const isApi = path === "/v1" || path.startsWith("/v1/");
+    const match = isApi ? this.matchRoute(method, path) : { allowed: [] as string[] };
     const routeTemplate = "compiled" in match ? match.compiled.route.path : null;
     const counterKey = `${method} ${routeTemplate ?? path}`;
     this.counterMap.set(counterKey, (this.counterMap.get(counterKey) ?? 0) + 1);
@@ -392,6 +400,7 @@ export class EmulatorServer {
     if (requestHeaders["user-agent"]) entry.userAgent = requestHeaders["user-agent"];
     if (requestHeaders["idempotency-key"]) entry.idempotencyKey = requestHeaders["idempotency-key"];
     this.log.push(entry);
+    if (this.log.length > MAX_LOG_ENTRIES) this.log.splice(0, this.log.length - MAX_LOG_ENTRIES);
     const finish = (status: number | "dropped") => {
       entry.status = status;
       entry.durationMs = Date.now() - started;
@@ -406,8 +415,11 @@ export class EmulatorServer {
       return;
     }
 
+    const loggedBody = safeParse(bodyRead.buffer);
+    if (loggedBody !== undefined) entry.requestBody = loggedBody;
+
     // ---- fault injection
-    const fault = this.takeFault(method, path);
+    const fault = isApi ? this.takeFault(method, path) : undefined;
     if (fault) {
       entry.fault = { id: fault.id };
       if (fault.status !== undefined) entry.fault.status = fault.status;
@@ -432,7 +444,7 @@ export class EmulatorServer {
           path,
           query,
           requestHeaders,
-          requestBody: safeParse(bodyRead.buffer),
+          requestBody: loggedBody,
           status: fault.status,
           responseHeaders: sent,
           responseBody: fault.status === 204 || fault.status === 205 ? undefined : body,
@@ -447,6 +459,7 @@ export class EmulatorServer {
     let result: HandlerResult;
     let requestBody: unknown;
     try {
+      if (!isApi) throw new NotFoundError(`No route for ${method} ${path} (the API is served under /v1)`);
       if (!authorized) {
         throw new UnauthorizedError(
           authHeader
@@ -498,12 +511,13 @@ export class EmulatorServer {
     }
     const sent = this.send(res, result.status, result.body, result.headers);
     finish(result.status);
+    if (!isApi) return;
     this.emitExchange({
       method,
       path,
       query,
       requestHeaders,
-      requestBody: requestBody ?? safeParse(bodyRead.buffer),
+      requestBody: requestBody ?? loggedBody,
       status: result.status,
       responseHeaders: sent,
       responseBody: result.status === 204 || result.status === 205 ? undefined : result.body,

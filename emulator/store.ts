@@ -276,7 +276,11 @@ export class Store {
   readonly fixtures: FixtureInfo;
   private positionCounter = 0;
 
-  constructor() {
+  /** Milliseconds since the epoch; replaceable (EmulatorOptions.clock) so tests can drive time. */
+  readonly clock: () => number;
+
+  constructor(clock: () => number = Date.now) {
+    this.clock = clock;
     this.fixtures = this.loadFixtures();
   }
 
@@ -334,8 +338,9 @@ export class Store {
     return this.positionCounter;
   }
 
+  /** Current time as an ISO 8601 timestamp (from the clock). */
   now(): string {
-    return new Date().toISOString();
+    return new Date(this.clock()).toISOString();
   }
 
   private loadFixtures(): FixtureInfo {

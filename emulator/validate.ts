@@ -137,7 +137,15 @@ export function record<T>(check: Check<T>): Check<Record<string, T>> {
   return (value, path) => {
     if (!isPlainObject(value)) fail(path, `must be an object (got ${typeName(value)})`);
     const out: Record<string, T> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = check(v, path ? `${path}.${k}` : k);
+    for (const [k, v] of Object.entries(value)) {
+      // defineProperty: a "__proto__" key stays a plain own property
+      Object.defineProperty(out, k, {
+        value: check(v, path ? `${path}.${k}` : k),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
     return out;
   };
 }

@@ -11,6 +11,12 @@ import type { ResourceContext, ResourceSpec } from "./framework/spec";
 import { collectionSpec } from "./resources/collection";
 import { openApiSpecSpec } from "./resources/openApiSpec";
 import { samlProviderSpec } from "./resources/samlProvider";
+import { siteSpec } from "./resources/site";
+import { siteAdaptiveSchemaSpec } from "./resources/siteAdaptiveSchema";
+import { siteSectionSpec } from "./resources/siteSection";
+import { siteSectionGroupSpec } from "./resources/siteSectionGroup";
+import { siteShareLinkSpec } from "./resources/siteShareLink";
+import { siteSpaceSpec } from "./resources/siteSpace";
 import { teamSpec } from "./resources/team";
 import { teamMemberSpec } from "./resources/teamMember";
 
@@ -21,6 +27,12 @@ const specs: Record<string, ResourceSpec<any, any>> = {
   [teamSpec.kind]: teamSpec,
   [teamMemberSpec.kind]: teamMemberSpec,
   [openApiSpecSpec.kind]: openApiSpecSpec,
+  [siteSpec.kind]: siteSpec,
+  [siteSectionSpec.kind]: siteSectionSpec,
+  [siteSectionGroupSpec.kind]: siteSectionGroupSpec,
+  [siteSpaceSpec.kind]: siteSpaceSpec,
+  [siteShareLinkSpec.kind]: siteShareLinkSpec,
+  [siteAdaptiveSchemaSpec.kind]: siteAdaptiveSchemaSpec,
 };
 
 const listings = new Listings();

@@ -63,6 +63,7 @@ async function main() {
   console.log(`API: ${emulator.url}  organization: ${emulator.organizationId}`);
 
   rmSync(demoDir, { recursive: true, force: true });
+  rmSync(path.join(repoRoot, "Pulumi.demo.yaml"), { force: true });
   mkdirSync(path.join(demoDir, "state"), { recursive: true });
   const env = {
     ...process.env,

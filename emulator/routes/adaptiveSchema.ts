@@ -133,7 +133,10 @@ function templateConditions(schema: unknown): TemplateCondition[] {
         out.push({ description: `Visitors for whom "${label}" is true`, condition: `${ref} === true` });
       } else if (def.type === "string" && Array.isArray(def.enum)) {
         for (const value of def.enum) {
-          out.push({ description: `Visitors whose "${label}" is ${JSON.stringify(value)}`, condition: `${ref} === ${JSON.stringify(value)}` });
+          out.push({
+            description: `Visitors whose "${label}" is ${JSON.stringify(value)}`,
+            condition: `${ref} === ${JSON.stringify(value)}`,
+          });
         }
       } else if (def.type === "string") {
         out.push({ description: `Visitors with a "${label}"`, condition: `Boolean(${ref})` });
@@ -179,7 +182,11 @@ export const adaptiveSchemaRoutes: Route[] = [
       const body = parseBody(ctx.body, { jsonSchema: req(checkAdaptiveJsonSchema) }, { required: true });
       const rec = { siteId: site.id, jsonSchema: structuredClone(body.jsonSchema), updatedAt: ctx.store.now() };
       ctx.store.adaptiveSchemas.set(site.id, rec);
-      return ok({ object: "site-adaptive-schema", jsonSchema: structuredClone(rec.jsonSchema), updatedAt: rec.updatedAt });
+      return ok({
+        object: "site-adaptive-schema",
+        jsonSchema: structuredClone(rec.jsonSchema),
+        updatedAt: rec.updatedAt,
+      });
     },
   },
   {

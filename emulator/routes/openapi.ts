@@ -1,3 +1,362 @@
-import type { Route } from "../types";
+/**
+ * OpenAPI specs: list, create (POST), get, create-or-update (PUT: 201 created / 200 updated), visibility (PATCH),
+ * delete; versions: list, latest, by id, content, latest content (and raw).
+ *
+ * Processing is simulated over time: every accepted source starts a job that is `pending` for one step
+ * (`openApiStepMs`), `progress` for a second one and then `complete`. A successful job records a version; a
+ * failed one sets `lastProcessErrorCode`. Nothing is fetched: a `url` source succeeds unless its host is
+ * `*.unreachable.invalid` / `unreachable.invalid` (FETCH_ERROR) or `timeout.invalid` (FETCH_TIMEOUT); a `text`
+ * source must be a JSON object or YAML whose first statement is `openapi:` / `swagger:` (else PARSE_ERROR).
+ * State is settled lazily when a spec is read, so no timers are left behind.
+ */
+import { BadRequestError, ConflictError, NotFoundError } from "../errors";
+import { paginate } from "../pagination";
+import type { OpenApiErrorCode, OpenApiSource, OpenApiSpecRec, OpenApiVersionRec, OrgRec, Store } from "../store";
+import type { Env, Route, RouteContext } from "../types";
+import { type Check, isPlainObject, oneOfValues, parseBody, req, str, url } from "../validate";
+import { created, deleted, ok, param, requireOrg } from "./common";
 
-export const openApiRoutes: Route[] = [];
+const SLUG_PATTERN = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/;
+const slug = str({
+  min: 1,
+  max: 100,
+  pattern: SLUG_PATTERN,
+  patternLabel: "must match ^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$ (letters and digits separated by single hyphens)",
+});
+
+const source: Check<OpenApiSource> = (value, path) => {
+  if (!isPlainObject(value)) throw new BadRequestError(`${path}: must be an object with either url or text`);
+  const keys = Object.keys(value);
+  for (const k of keys) {
+    if (k !== "url" && k !== "text") throw new BadRequestError(`${path}.${k}: unknown field (allowed: url, text)`);
+  }
+  if (keys.length !== 1) throw new BadRequestError(`${path}: must have exactly one of url, text`);
+  if (keys[0] === "url") return { url: url(value.url, `${path}.url`) };
+  return { text: str({ min: 1 })(value.text, `${path}.text`) };
+};
+
+const enc = encodeURIComponent;
+
+function specLocation(env: Env, s: OpenApiSpecRec): string {
+  return `${env.apiBase}/orgs/${enc(s.orgId)}/openapi/${enc(s.slug)}`;
+}
+
+interface Outcome {
+  ok: boolean;
+  code?: OpenApiErrorCode;
+  message?: string;
+  format: "json" | "yaml";
+  parsed?: unknown;
+}
+
+function processSource(src: OpenApiSource): Outcome {
+  if ("url" in src) {
+    const host = new URL(src.url).hostname.toLowerCase();
+    const format = /\.ya?ml(\?|#|$)/i.test(src.url) ? "yaml" : "json";
+    if (host === "unreachable.invalid" || host.endsWith(".unreachable.invalid")) {
+      return { ok: false, code: "FETCH_ERROR", message: `Could not fetch ${src.url}`, format };
+    }
+    if (host === "timeout.invalid" || host.endsWith(".timeout.invalid")) {
+      return { ok: false, code: "FETCH_TIMEOUT", message: `Timed out fetching ${src.url}`, format };
+    }
+    return { ok: true, format };
+  }
+  const text = src.text;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isPlainObject(parsed)) return { ok: true, format: "json", parsed };
+    return { ok: false, code: "PARSE_ERROR", message: "The document must be a JSON object", format: "json" };
+  } catch {
+    // not JSON: maybe YAML
+  }
+  const firstStatement = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l !== "" && !l.startsWith("#") && l !== "---");
+  if (firstStatement && /^(openapi|swagger)\s*:/.test(firstStatement)) return { ok: true, format: "yaml" };
+  return {
+    ok: false,
+    code: "PARSE_ERROR",
+    message: "The document is neither valid JSON nor OpenAPI YAML",
+    format: "json",
+  };
+}
+
+function complete(store: Store, spec: OpenApiSpecRec, atMs: number): void {
+  const job = spec.job;
+  if (!job) return;
+  const at = new Date(atMs).toISOString();
+  const outcome = processSource(job.source);
+  if (outcome.ok) {
+    const version: OpenApiVersionRec = {
+      id: job.versionId,
+      specId: spec.id,
+      createdAt: at,
+      source: job.source,
+      format: outcome.format,
+      parsed: outcome.parsed,
+    };
+    store.openApiVersions.set(version.id, version);
+    spec.lastVersionId = version.id;
+    spec.lastProcessErrorCode = undefined;
+    spec.lastProcessedErrors = undefined;
+  } else {
+    spec.lastProcessErrorCode = outcome.code;
+    spec.lastProcessedErrors = [{ message: outcome.message ?? "Processing failed", code: outcome.code }];
+  }
+  spec.lastProcessedAt = at;
+  spec.job = undefined;
+}
+
+/** Completes the job of `spec` if its time has come. */
+export function settle(store: Store, env: Env, spec: OpenApiSpecRec, nowMs = store.clock()): void {
+  if (spec.job && nowMs >= spec.job.acceptedAtMs + 2 * env.openApiStepMs) {
+    complete(store, spec, spec.job.acceptedAtMs + 2 * env.openApiStepMs);
+  }
+}
+
+function accept(store: Store, spec: OpenApiSpecRec, src: OpenApiSource): void {
+  const nowMs = store.clock();
+  // A job still running is superseded: it completes now, so every accepted source is processed.
+  if (spec.job) complete(store, spec, nowMs);
+  spec.job = { acceptedAtMs: nowMs, source: src, versionId: store.newId() };
+  spec.sourceURL = "url" in src ? src.url : undefined;
+  spec.updatedAt = new Date(nowMs).toISOString();
+}
+
+function processingState(env: Env, store: Store, spec: OpenApiSpecRec): "pending" | "progress" | "complete" {
+  if (!spec.job) return "complete";
+  return store.clock() < spec.job.acceptedAtMs + env.openApiStepMs ? "pending" : "progress";
+}
+
+function renderSpec(env: Env, store: Store, spec: OpenApiSpecRec): Record<string, unknown> {
+  settle(store, env, spec);
+  const out: Record<string, unknown> = {
+    object: "openapi-spec",
+    id: spec.id,
+    createdAt: spec.createdAt,
+    updatedAt: spec.updatedAt,
+    slug: spec.slug,
+  };
+  if (spec.sourceURL) out.sourceURL = spec.sourceURL;
+  out.processingState = processingState(env, store, spec);
+  if (spec.visibility) out.visibility = spec.visibility;
+  if (spec.lastVersionId) out.lastVersion = spec.lastVersionId;
+  if (spec.lastProcessedAt) out.lastProcessedAt = spec.lastProcessedAt;
+  if (spec.lastProcessErrorCode) out.lastProcessErrorCode = spec.lastProcessErrorCode;
+  if (spec.lastProcessedErrors) out.lastProcessedErrors = spec.lastProcessedErrors.map((e) => ({ ...e }));
+  out.lastProcessedErrorCount = spec.lastProcessedErrors?.length ?? 0;
+  out.permissions = { view: true, edit: true };
+  const urls: Record<string, string> = {
+    location: specLocation(env, spec),
+    app: `${env.appBase}/o/${enc(spec.orgId)}/openapi/${enc(spec.slug)}`,
+  };
+  if (spec.visibility === "public") {
+    const org = store.orgs.get(spec.orgId);
+    urls.published = `https://${org?.hostname ?? "docs"}.gitbook.example/openapi/${enc(spec.slug)}`;
+  }
+  out.urls = urls;
+  return out;
+}
+
+function versionUrl(v: OpenApiVersionRec): string {
+  return "url" in v.source
+    ? v.source.url
+    : `https://files.gitbook.example/openapi/${enc(v.specId)}/${enc(v.id)}.${v.format}`;
+}
+
+function renderVersion(env: Env, spec: OpenApiSpecRec, v: OpenApiVersionRec): Record<string, unknown> {
+  return {
+    object: "openapi-spec-version",
+    id: v.id,
+    createdAt: v.createdAt,
+    url: versionUrl(v),
+    urls: { location: `${specLocation(env, spec)}/versions/${enc(v.id)}` },
+  };
+}
+
+function rawText(spec: OpenApiSpecRec, v: OpenApiVersionRec): string {
+  if ("text" in v.source) return v.source.text;
+  return JSON.stringify({ openapi: "3.0.3", info: { title: spec.slug, version: "1.0.0" }, paths: {} }, null, 2);
+}
+
+function renderContent(spec: OpenApiSpecRec, v: OpenApiVersionRec): Record<string, unknown> {
+  const name = `openapi.${v.format}`;
+  const content = v.parsed ?? rawText(spec, v);
+  return {
+    filesystem: { [name]: content },
+    urls: { source: versionUrl(v), public: spec.visibility === "public" ? versionUrl(v) : null },
+  };
+}
+
+function requireSpec(ctx: RouteContext): { org: OrgRec; spec: OpenApiSpecRec } {
+  const org = requireOrg(ctx);
+  const specSlug = param(ctx, "specSlug");
+  const spec = ctx.store.openApiSpecBySlug(org.id, specSlug);
+  if (!spec) throw new NotFoundError(`OpenAPI spec "${specSlug}" not found in organization "${org.id}"`);
+  settle(ctx.store, ctx.env, spec);
+  return { org, spec };
+}
+
+function versionsNewestFirst(store: Store, spec: OpenApiSpecRec): OpenApiVersionRec[] {
+  return store.versionsOf(spec.id).reverse();
+}
+
+function requireVersion(ctx: RouteContext, spec: OpenApiSpecRec): OpenApiVersionRec {
+  const id = param(ctx, "versionId");
+  const v = ctx.store.openApiVersions.get(id);
+  if (!v || v.specId !== spec.id) throw new NotFoundError(`Version "${id}" of OpenAPI spec "${spec.slug}" not found`);
+  return v;
+}
+
+function latestVersion(ctx: RouteContext, spec: OpenApiSpecRec): OpenApiVersionRec {
+  const v = spec.lastVersionId ? ctx.store.openApiVersions.get(spec.lastVersionId) : undefined;
+  if (!v) throw new NotFoundError(`OpenAPI spec "${spec.slug}" has no processed version yet`);
+  return v;
+}
+
+function newSpec(store: Store, org: OrgRec, specSlug: string): OpenApiSpecRec {
+  const now = store.now();
+  const spec: OpenApiSpecRec = { id: store.newId(), orgId: org.id, slug: specSlug, createdAt: now, updatedAt: now };
+  store.openApiSpecs.set(spec.id, spec);
+  return spec;
+}
+
+const base = "/v1/orgs/{organizationId}/openapi";
+
+export const openApiRoutes: Route[] = [
+  {
+    method: "GET",
+    path: base,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const specs = [...ctx.store.openApiSpecs.values()].filter((s) => s.orgId === org.id);
+      return ok(
+        paginate(
+          ctx,
+          specs,
+          (s) => renderSpec(ctx.env, ctx.store, s),
+          (s) => s.id,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: base,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const body = parseBody(ctx.body, { slug: req(slug), source: req(source) }, { required: true });
+      if (ctx.store.openApiSpecBySlug(org.id, body.slug)) {
+        throw new ConflictError(`slug: an OpenAPI spec "${body.slug}" already exists in organization "${org.id}"`);
+      }
+      const spec = newSpec(ctx.store, org, body.slug);
+      accept(ctx.store, spec, body.source);
+      return created(renderSpec(ctx.env, ctx.store, spec));
+    },
+  },
+  {
+    method: "GET",
+    path: `${base}/{specSlug}`,
+    handler: (ctx) => {
+      const { spec } = requireSpec(ctx);
+      return ok(renderSpec(ctx.env, ctx.store, spec));
+    },
+  },
+  {
+    method: "PUT",
+    path: `${base}/{specSlug}`,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const specSlug = slug(param(ctx, "specSlug"), "specSlug");
+      const body = parseBody(ctx.body, { source: req(source) }, { required: true });
+      let spec = ctx.store.openApiSpecBySlug(org.id, specSlug);
+      const isNew = !spec;
+      if (!spec) spec = newSpec(ctx.store, org, specSlug);
+      else settle(ctx.store, ctx.env, spec);
+      accept(ctx.store, spec, body.source);
+      const rendered = renderSpec(ctx.env, ctx.store, spec);
+      return isNew ? created(rendered) : ok(rendered);
+    },
+  },
+  {
+    method: "PATCH",
+    path: `${base}/{specSlug}`,
+    handler: (ctx) => {
+      const { spec } = requireSpec(ctx);
+      const body = parseBody(
+        ctx.body,
+        { visibility: req(oneOfValues(["private", "public"] as const)) },
+        { required: true },
+      );
+      spec.visibility = body.visibility;
+      spec.updatedAt = ctx.store.now();
+      return ok(renderSpec(ctx.env, ctx.store, spec));
+    },
+  },
+  {
+    method: "DELETE",
+    path: `${base}/{specSlug}`,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const spec = ctx.store.openApiSpecBySlug(org.id, param(ctx, "specSlug"));
+      return deleted(spec !== undefined && ctx.store.deleteOpenApiSpec(spec.id));
+    },
+  },
+  {
+    method: "GET",
+    path: `${base}/{specSlug}/versions`,
+    handler: (ctx) => {
+      const { spec } = requireSpec(ctx);
+      return ok(
+        paginate(
+          ctx,
+          versionsNewestFirst(ctx.store, spec),
+          (v) => renderVersion(ctx.env, spec, v),
+          (v) => v.id,
+        ),
+      );
+    },
+  },
+  {
+    method: "GET",
+    path: `${base}/{specSlug}/versions/latest`,
+    handler: (ctx) => {
+      const { spec } = requireSpec(ctx);
+      return ok(renderVersion(ctx.env, spec, latestVersion(ctx, spec)));
+    },
+  },
+  {
+    method: "GET",
+    path: `${base}/{specSlug}/versions/latest/content`,
+    handler: (ctx) => {
+      const { spec } = requireSpec(ctx);
+      return ok(renderContent(spec, latestVersion(ctx, spec)));
+    },
+  },
+  {
+    method: "GET",
+    path: `${base}/{specSlug}/versions/latest/content/raw`,
+    handler: (ctx) => {
+      const { spec } = requireSpec(ctx);
+      const v = latestVersion(ctx, spec);
+      return ok({ text: rawText(spec, v), format: "text" in v.source ? v.format : "json" });
+    },
+  },
+  {
+    method: "GET",
+    path: `${base}/{specSlug}/versions/{versionId}`,
+    handler: (ctx) => {
+      const { spec } = requireSpec(ctx);
+      return ok(renderVersion(ctx.env, spec, requireVersion(ctx, spec)));
+    },
+  },
+  {
+    method: "GET",
+    path: `${base}/{specSlug}/versions/{versionId}/content`,
+    handler: (ctx) => {
+      const { spec } = requireSpec(ctx);
+      return ok(renderContent(spec, requireVersion(ctx, spec)));
+    },
+  },
+];

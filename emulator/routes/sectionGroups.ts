@@ -1,3 +1,196 @@
+/**
+ * Site section groups: list, create, update, delete, move, and the spec-only membership operations
+ * `POST …/section-groups/{id}/sections` and `DELETE …/section-groups/{id}/sections/{sectionId}`.
+ */
+import { BadRequestError } from "../errors";
+import { paginate } from "../pagination";
+import { renderSectionGroup, siteLocation } from "../render";
+import type { SectionGroupRec, SiteRec, Store } from "../store";
 import type { Route } from "../types";
+import { arr, bool, icon, nullable, opt, parseBody, req, str } from "../validate";
+import { created, deleted, ok, param, requireSite } from "./common";
+import {
+  groupRef,
+  localized128,
+  movePosition,
+  reorder,
+  requireGroup,
+  sectionRef,
+  structureSiblings,
+} from "./siteCommon";
 
-export const sectionGroupRoutes: Route[] = [];
+const groupTitle = str({ min: 1, max: 100 });
+
+/** True when `candidate` is `group` or one of its descendants. */
+function isSelfOrDescendant(store: Store, group: SectionGroupRec, candidate: SectionGroupRec): boolean {
+  let cur: SectionGroupRec | undefined = candidate;
+  for (let i = 0; cur && i < 1000; i++) {
+    if (cur.id === group.id) return true;
+    cur = cur.parentGroupId ? store.sectionGroups.get(cur.parentGroupId) : undefined;
+  }
+  return false;
+}
+
+function groupExists(store: Store, site: SiteRec) {
+  return (p: { kind: string; id: string }) => {
+    const map = p.kind === "site-section" ? store.sections : store.sectionGroups;
+    return (map as Map<string, { siteId: string }>).get(p.id)?.siteId === site.id;
+  };
+}
+
+export const sectionGroupRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      return ok(
+        paginate(
+          ctx,
+          ctx.store.groupsOf(site.id),
+          (g) => renderSectionGroup(ctx.env, ctx.store, g),
+          (g) => g.id,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const { store } = ctx;
+      const body = parseBody(
+        ctx.body,
+        {
+          title: req(groupTitle),
+          icon: opt(nullable(icon)),
+          sections: opt(arr(str({ min: 1 }))),
+          parent: opt(str({ min: 1 })),
+          draft: opt(bool()),
+        },
+        { required: true },
+      );
+      const parent = body.parent ? groupRef(store, site, body.parent, "parent") : undefined;
+      const sections = (body.sections ?? []).map((id, i) => sectionRef(store, site, id, `sections[${i}]`));
+      const group: SectionGroupRec = {
+        id: store.newId(),
+        siteId: site.id,
+        title: body.title,
+        parentGroupId: parent?.id,
+        draft: body.draft ?? false,
+        position: store.nextPosition(),
+      };
+      if (body.icon !== undefined && body.icon !== null) group.icon = body.icon;
+      store.sectionGroups.set(group.id, group);
+      for (const s of sections) {
+        s.groupId = group.id;
+        s.position = store.nextPosition();
+      }
+      return created(
+        renderSectionGroup(ctx.env, store, group),
+        `${siteLocation(ctx.env, site)}/section-groups/${encodeURIComponent(group.id)}`,
+      );
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
+    preferMinimal: true,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const group = requireGroup(ctx, site);
+      const { store } = ctx;
+      const body = parseBody(
+        ctx.body,
+        {
+          title: opt(groupTitle),
+          localizedTitle: opt(localized128),
+          icon: opt(nullable(icon)),
+          draft: opt(bool()),
+          parentSectionGroupId: opt(nullable(str({ min: 1 }))),
+        },
+        { required: true },
+      );
+      let parentId = group.parentGroupId;
+      if (body.parentSectionGroupId !== undefined) {
+        if (body.parentSectionGroupId === null) {
+          parentId = undefined;
+        } else {
+          const parent = groupRef(store, site, body.parentSectionGroupId, "parentSectionGroupId");
+          if (isSelfOrDescendant(store, group, parent)) {
+            throw new BadRequestError(
+              `parentSectionGroupId: cannot nest section group "${group.id}" inside itself or one of its descendants`,
+            );
+          }
+          parentId = parent.id;
+        }
+      }
+      if (body.title !== undefined) group.title = body.title;
+      if (body.localizedTitle !== undefined) group.localizedTitle = body.localizedTitle;
+      if (body.icon !== undefined) group.icon = body.icon ?? undefined;
+      if (body.draft !== undefined) group.draft = body.draft;
+      if (parentId !== group.parentGroupId) {
+        group.parentGroupId = parentId;
+        group.position = store.nextPosition();
+      }
+      return ok(renderSectionGroup(ctx.env, store, group));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const group = ctx.store.sectionGroups.get(param(ctx, "siteSectionGroupId"));
+      return deleted(group !== undefined && group.siteId === site.id && ctx.store.deleteSectionGroup(group.id));
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const group = requireGroup(ctx, site);
+      const { store } = ctx;
+      const body = parseBody(ctx.body, { position: opt(movePosition(["site-section", "site-section-group"], "id")) });
+      const siblings = structureSiblings(store, site.id, group.parentGroupId);
+      const self = siblings.find((s) => s.rec.id === group.id)!;
+      reorder(store, siblings, self, body.position, groupExists(store, site));
+      return ok(renderSectionGroup(ctx.env, store, group));
+    },
+  },
+  // ---- spec-only membership operations (absent from the official document)
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const group = requireGroup(ctx, site);
+      const { store } = ctx;
+      const body = parseBody(ctx.body, { sectionId: req(str({ min: 1 })) }, { required: true });
+      const section = sectionRef(store, site, body.sectionId, "sectionId");
+      if (section.groupId !== group.id) {
+        section.groupId = group.id;
+        section.position = store.nextPosition();
+      }
+      return created(
+        renderSectionGroup(ctx.env, store, group),
+        `${siteLocation(ctx.env, site)}/section-groups/${encodeURIComponent(group.id)}`,
+      );
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const group = requireGroup(ctx, site);
+      const section = ctx.store.sections.get(param(ctx, "siteSectionId"));
+      if (!section || section.siteId !== site.id || section.groupId !== group.id) return deleted(false);
+      section.groupId = group.parentGroupId;
+      section.position = ctx.store.nextPosition();
+      return deleted(true);
+    },
+  },
+];

@@ -1,3 +1,84 @@
-import type { Route } from "../types";
+/** Site share links: list (search), create (secret token in urls.published), update (active, name), delete. */
 
-export const shareLinkRoutes: Route[] = [];
+import { NotFoundError } from "../errors";
+import { paginate } from "../pagination";
+import { renderShareLink, siteLocation } from "../render";
+import { randomToken, type ShareLinkRec } from "../store";
+import type { Route } from "../types";
+import { bool, opt, parseBody, queryString, req, str } from "../validate";
+import { created, deleted, ok, param, requireSite } from "./common";
+
+const shareLinkName = str({ min: 0, max: 50 });
+
+export const shareLinkRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/share-links",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const search = queryString(ctx.query, "search")?.toLowerCase();
+      const links = [...ctx.store.shareLinks.values()].filter(
+        (l) => l.siteId === site.id && (!search || l.name.toLowerCase().includes(search)),
+      );
+      return ok(
+        paginate(
+          ctx,
+          links,
+          (l) => renderShareLink(ctx.store, l),
+          (l) => l.id,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/share-links",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const body = parseBody(ctx.body, { name: req(shareLinkName) }, { required: true });
+      const link: ShareLinkRec = {
+        id: ctx.store.newId(),
+        siteId: site.id,
+        name: body.name,
+        active: true,
+        token: randomToken(32),
+        createdAt: ctx.store.now(),
+      };
+      ctx.store.shareLinks.set(link.id, link);
+      return created(
+        renderShareLink(ctx.store, link),
+        `${siteLocation(ctx.env, site)}/share-links/${encodeURIComponent(link.id)}`,
+      );
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const id = param(ctx, "shareLinkId");
+      const link = ctx.store.shareLinks.get(id);
+      if (!link || link.siteId !== site.id)
+        throw new NotFoundError(`Share link "${id}" not found in site "${site.id}"`);
+      const body = parseBody(
+        ctx.body,
+        { active: opt(bool()), name: opt(shareLinkName) },
+        { required: true, minProperties: 1 },
+      );
+      if (body.active !== undefined) link.active = body.active;
+      if (body.name !== undefined) link.name = body.name;
+      return ok(renderShareLink(ctx.store, link));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const link = ctx.store.shareLinks.get(param(ctx, "shareLinkId"));
+      if (!link || link.siteId !== site.id) return deleted(false);
+      ctx.store.shareLinks.delete(link.id);
+      return deleted(true);
+    },
+  },
+];

@@ -30,7 +30,8 @@ export function requireSiteSpace(ctx: RouteContext, site: SiteRec, id = param(ct
 /** A section of the site referenced from a body field (unknown → 400 naming the field). */
 export function sectionRef(store: Store, site: SiteRec, id: string, field: string): SectionRec {
   const s = store.sections.get(id);
-  if (!s || s.siteId !== site.id) throw new BadRequestError(`${field}: site section "${id}" not found in site "${site.id}"`);
+  if (!s || s.siteId !== site.id)
+    throw new BadRequestError(`${field}: site section "${id}" not found in site "${site.id}"`);
   return s;
 }
 
@@ -46,7 +47,13 @@ export function groupRef(store: Store, site: SiteRec, id: string, field: string)
  * Resolves a `spaceId` of a body: a live space of the site's organization, or — when null, as the official
  * document allows — a new space created in that organization.
  */
-export function spaceForSite(store: Store, site: SiteRec, spaceId: string | null, field: string, title?: string): SpaceRec {
+export function spaceForSite(
+  store: Store,
+  site: SiteRec,
+  spaceId: string | null,
+  field: string,
+  title?: string,
+): SpaceRec {
   if (spaceId === null) {
     const now = store.now();
     const space: SpaceRec = {
@@ -108,7 +115,8 @@ export function addSiteSpace(
 /** Structural siblings (sections and groups) under a group, or the site root when parent is undefined. */
 export function structureSiblings(store: Store, siteId: string, parentGroupId: string | undefined) {
   const items: { kind: "site-section" | "site-section-group"; rec: SectionRec | SectionGroupRec }[] = [];
-  for (const s of store.sectionsOf(siteId)) if (s.groupId === parentGroupId) items.push({ kind: "site-section", rec: s });
+  for (const s of store.sectionsOf(siteId))
+    if (s.groupId === parentGroupId) items.push({ kind: "site-section", rec: s });
   for (const g of store.groupsOf(siteId)) {
     if (g.parentGroupId === parentGroupId) items.push({ kind: "site-section-group", rec: g });
   }
@@ -149,7 +157,10 @@ export function reorder<T extends { rec: { id: string; position: number }; kind:
 }
 
 /** `{ before?: {type, <idKey>}, after?: ... }` of the deprecated move operations, as pointers. */
-export function movePosition(types: readonly string[], idKey: string | ((type: string) => string)): Check<{ before?: Pointer; after?: Pointer }> {
+export function movePosition(
+  types: readonly string[],
+  idKey: string | ((type: string) => string),
+): Check<{ before?: Pointer; after?: Pointer }> {
   const pointer: Check<Pointer> = (value, path) => {
     if (!isPlainObject(value)) throw new BadRequestError(`${path}: must be an object`);
     if (typeof value.type !== "string" || !types.includes(value.type)) {
@@ -169,7 +180,8 @@ export const spaceTemplate = obj({
     obj({
       contentRefs: opt(
         record((v, p) => {
-          if (!isPlainObject(v) || typeof v.kind !== "string") throw new BadRequestError(`${p}: must be a content reference`);
+          if (!isPlainObject(v) || typeof v.kind !== "string")
+            throw new BadRequestError(`${p}: must be a content reference`);
           return v;
         }),
       ),

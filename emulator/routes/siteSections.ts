@@ -1,3 +1,206 @@
+/**
+ * Site sections: list, create (with its first site space), update (default site space, group), delete, move.
+ *
+ * Rules: the first section of a site becomes its default section; creating a section creates a site space for
+ * `spaceId` which becomes the section's default; when the first section is created on a site whose spaces sit
+ * at the root level, those root site spaces move into the new section (as non-default variants).
+ */
+import { BadRequestError, ConflictError } from "../errors";
+import { paginate } from "../pagination";
+import { renderSection, siteLocation } from "../render";
+import { type SectionRec, type SiteSpaceRec, slugify } from "../store";
 import type { Route } from "../types";
+import { bool, expression, icon, nullable, opt, parseBody, req, str } from "../validate";
+import { created, deleted, ok, param, requireSite } from "./common";
+import {
+  addSiteSpace,
+  groupRef,
+  localized128,
+  localized256,
+  movePosition,
+  reorder,
+  requireSection,
+  spaceForSite,
+  spaceTemplate,
+  structureSiblings,
+} from "./siteCommon";
 
-export const siteSectionRoutes: Route[] = [];
+const sectionTitle = str({ min: 2, max: 128 });
+const sectionPath = str({ min: 1, max: 100 });
+const sectionDescription = str({ min: 0, max: 256 });
+
+function defaultTitle(spaceTitle: string): string {
+  const t = spaceTitle.trim();
+  return t.length >= 2 ? t.slice(0, 128) : "Untitled section";
+}
+
+export const siteSectionRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      return ok(
+        paginate(
+          ctx,
+          ctx.store.sectionsOf(site.id),
+          (s) => renderSection(ctx.env, ctx.store, s),
+          (s) => s.id,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const { store } = ctx;
+      const body = parseBody(
+        ctx.body,
+        {
+          spaceId: req(nullable(str({ min: 1 }))),
+          template: opt(spaceTemplate),
+          title: opt(nullable(sectionTitle)),
+          icon: opt(nullable(icon)),
+          draft: opt(bool()),
+          pageId: opt(str({ min: 1 })),
+          siteSectionGroupId: opt(str({ min: 1 })),
+        },
+        { required: true },
+      );
+      if (body.template !== undefined && body.spaceId !== null) {
+        throw new BadRequestError("template: can only be used when spaceId is null");
+      }
+      if (body.pageId !== undefined && body.spaceId === null) {
+        throw new BadRequestError("pageId: cannot be used when spaceId is null");
+      }
+      const group = body.siteSectionGroupId
+        ? groupRef(store, site, body.siteSectionGroupId, "siteSectionGroupId")
+        : undefined;
+      const space = spaceForSite(store, site, body.spaceId, "spaceId", body.title ?? undefined);
+      const existing = store.sectionsOf(site.id);
+      const title = body.title ?? defaultTitle(space.title);
+      const section: SectionRec = {
+        id: store.newId(),
+        siteId: site.id,
+        title,
+        path: store.uniquePath(
+          slugify(title, "section"),
+          existing.map((s) => s.path),
+        ),
+        groupId: group?.id,
+        isDefault: existing.length === 0,
+        draft: body.draft ?? false,
+        position: store.nextPosition(),
+        createdAt: store.now(),
+      };
+      if (body.icon !== undefined && body.icon !== null) section.icon = body.icon;
+      store.sections.set(section.id, section);
+
+      let firstSiteSpaceDone = false;
+      if (existing.length === 0) {
+        // The site's root-level site spaces move into its first section.
+        for (const ss of store.siteSpacesIn(site.id, undefined)) {
+          ss.sectionId = section.id;
+          if (ss.spaceId === space.id) {
+            firstSiteSpaceDone = true;
+            store.setDefaultSiteSpace(ss);
+          }
+        }
+      }
+      if (!firstSiteSpaceDone) {
+        const ss = addSiteSpace(store, site, space, section.id, {
+          draft: body.draft,
+          pageId: body.pageId,
+        });
+        store.setDefaultSiteSpace(ss);
+      }
+      return created(
+        renderSection(ctx.env, store, section),
+        `${siteLocation(ctx.env, site)}/sections/${encodeURIComponent(section.id)}`,
+      );
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
+    preferMinimal: true,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const section = requireSection(ctx, site);
+      const { store } = ctx;
+      const body = parseBody(
+        ctx.body,
+        {
+          title: opt(sectionTitle),
+          localizedTitle: opt(localized128),
+          path: opt(sectionPath),
+          defaultSiteSpace: opt(str({ min: 1 })),
+          condition: opt(nullable(expression)),
+          icon: opt(nullable(icon)),
+          draft: opt(bool()),
+          description: opt(nullable(sectionDescription)),
+          localizedDescription: opt(localized256),
+          siteSectionGroupId: opt(nullable(str({ min: 1 }))),
+        },
+        { required: true },
+      );
+      let defaultSiteSpace: SiteSpaceRec | undefined;
+      if (body.defaultSiteSpace !== undefined) {
+        defaultSiteSpace = store.siteSpaces.get(body.defaultSiteSpace);
+        if (!defaultSiteSpace || defaultSiteSpace.siteId !== site.id || defaultSiteSpace.sectionId !== section.id) {
+          throw new BadRequestError(
+            `defaultSiteSpace: site space "${body.defaultSiteSpace}" is not a site space of section "${section.id}"`,
+          );
+        }
+      }
+      if (body.path !== undefined && body.path !== section.path) {
+        const clash = store.sectionsOf(site.id).find((s) => s.id !== section.id && s.path === body.path);
+        if (clash) throw new ConflictError(`path: "${body.path}" is already used by site section "${clash.id}"`);
+      }
+      const group =
+        body.siteSectionGroupId !== undefined && body.siteSectionGroupId !== null
+          ? groupRef(store, site, body.siteSectionGroupId, "siteSectionGroupId")
+          : undefined;
+
+      if (body.title !== undefined) section.title = body.title;
+      if (body.localizedTitle !== undefined) section.localizedTitle = body.localizedTitle;
+      if (body.path !== undefined) section.path = body.path;
+      if (body.condition !== undefined) section.condition = body.condition ?? undefined;
+      if (body.icon !== undefined) section.icon = body.icon ?? undefined;
+      if (body.draft !== undefined) section.draft = body.draft;
+      if (body.description !== undefined) section.description = body.description ?? undefined;
+      if (body.localizedDescription !== undefined) section.localizedDescription = body.localizedDescription;
+      if (body.siteSectionGroupId !== undefined && (group?.id ?? undefined) !== section.groupId) {
+        section.groupId = group?.id;
+        section.position = store.nextPosition();
+      }
+      if (defaultSiteSpace) store.setDefaultSiteSpace(defaultSiteSpace);
+      return ok(renderSection(ctx.env, store, section));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const section = ctx.store.sections.get(param(ctx, "siteSectionId"));
+      return deleted(section !== undefined && section.siteId === site.id && ctx.store.deleteSection(section.id));
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const section = requireSection(ctx, site);
+      const { store } = ctx;
+      const body = parseBody(ctx.body, { position: opt(movePosition(["site-section"], "siteSection")) });
+      const siblings = structureSiblings(store, site.id, section.groupId);
+      const self = siblings.find((s) => s.rec.id === section.id)!;
+      reorder(store, siblings, self, body.position, (p) => store.sections.get(p.id)?.siteId === site.id);
+      return ok(renderSection(ctx.env, store, section));
+    },
+  },
+];

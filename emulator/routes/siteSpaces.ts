@@ -1,3 +1,157 @@
+/**
+ * Site spaces: list (`default` filter), add (to a section, the default section, or the root level), update
+ * (path, condition, retarget), delete (the level's default moves on), move.
+ */
+import { BadRequestError, ConflictError } from "../errors";
+import { paginate } from "../pagination";
+import { renderSiteSpace, siteLocation } from "../render";
 import type { Route } from "../types";
+import { bool, expression, nullable, opt, parseBody, queryBool, req, str } from "../validate";
+import { created, deleted, ok, param, requireSite } from "./common";
+import {
+  addSiteSpace,
+  movePosition,
+  reorder,
+  requireSiteSpace,
+  sectionRef,
+  spaceForSite,
+  spaceTemplate,
+} from "./siteCommon";
 
-export const siteSpaceRoutes: Route[] = [];
+const siteSpacePath = str({ min: 1, max: 100 });
+
+export const siteSpaceRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const isDefault = queryBool(ctx.query, "default");
+      const all = ctx.store.siteSpacesOf(site.id).filter((s) => isDefault === undefined || s.isDefault === isDefault);
+      return ok(
+        paginate(
+          ctx,
+          all,
+          (s) => renderSiteSpace(ctx.env, ctx.store, s),
+          (s) => s.id,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces",
+    preferMinimal: true,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const { store } = ctx;
+      const body = parseBody(
+        ctx.body,
+        {
+          spaceId: req(nullable(str({ min: 1 }))),
+          template: opt(spaceTemplate),
+          sectionId: opt(str({ min: 1 })),
+          draft: opt(bool()),
+          pageId: opt(nullable(str({ min: 1 }))),
+          title: opt(str({ min: 2, max: 128 })),
+        },
+        { required: true },
+      );
+      if (body.template !== undefined && body.spaceId !== null) {
+        throw new BadRequestError("template: can only be used when spaceId is null");
+      }
+      const section =
+        body.sectionId !== undefined
+          ? sectionRef(store, site, body.sectionId, "sectionId")
+          : store.defaultSection(site.id);
+      if (body.spaceId !== null) {
+        // Reject duplicates before anything is created.
+        const dup = store.siteSpacesIn(site.id, section?.id).find((s) => s.spaceId === body.spaceId);
+        if (dup) {
+          throw new ConflictError(
+            `spaceId: space "${body.spaceId}" is already in ${section ? `site section "${section.id}"` : "the root level of the site"}`,
+          );
+        }
+      }
+      const space = spaceForSite(store, site, body.spaceId, "spaceId", body.title);
+      const ss = addSiteSpace(store, site, space, section?.id, {
+        draft: body.draft,
+        pageId: body.pageId,
+        title: body.title,
+      });
+      return created(
+        renderSiteSpace(ctx.env, store, ss),
+        `${siteLocation(ctx.env, site)}/site-spaces/${encodeURIComponent(ss.id)}`,
+      );
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
+    preferMinimal: true,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const ss = requireSiteSpace(ctx, site);
+      const { store } = ctx;
+      const body = parseBody(
+        ctx.body,
+        {
+          path: opt(siteSpacePath),
+          condition: opt(nullable(expression)),
+          pageId: opt(nullable(str({ min: 1 }))),
+          spaceId: opt(str({ min: 1 })),
+          hidden: opt(bool()),
+          draft: opt(bool()),
+        },
+        { required: true },
+      );
+      const level = store.siteSpacesIn(site.id, ss.sectionId).filter((s) => s.id !== ss.id);
+      if (body.path !== undefined && body.path !== ss.path) {
+        const clash = level.find((s) => s.path === body.path);
+        if (clash) throw new ConflictError(`path: "${body.path}" is already used by site space "${clash.id}"`);
+      }
+      let spaceId = ss.spaceId;
+      if (body.spaceId !== undefined && body.spaceId !== ss.spaceId) {
+        spaceId = spaceForSite(store, site, body.spaceId, "spaceId").id;
+        if (level.some((s) => s.spaceId === spaceId)) {
+          throw new ConflictError(`spaceId: space "${spaceId}" is already at this level of the site`);
+        }
+      }
+      ss.spaceId = spaceId;
+      if (body.path !== undefined) ss.path = body.path;
+      if (body.condition !== undefined) ss.condition = body.condition ?? undefined;
+      if (body.pageId !== undefined) ss.pageId = body.pageId;
+      if (body.hidden !== undefined) ss.hidden = body.hidden;
+      if (body.draft !== undefined) ss.draft = body.draft;
+      return ok(renderSiteSpace(ctx.env, store, ss));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const ss = ctx.store.siteSpaces.get(param(ctx, "siteSpaceId"));
+      return deleted(ss !== undefined && ss.siteId === site.id && ctx.store.deleteSiteSpace(ss.id));
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const ss = requireSiteSpace(ctx, site);
+      const { store } = ctx;
+      const body = parseBody(ctx.body, { position: opt(movePosition(["site-space"], "siteSpace")) });
+      const siblings = store.siteSpacesIn(site.id, ss.sectionId).map((rec) => ({ kind: "site-space", rec }));
+      reorder(
+        store,
+        siblings,
+        { kind: "site-space", rec: ss },
+        body.position,
+        (p) => store.siteSpaces.get(p.id)?.siteId === site.id,
+      );
+      return ok(renderSiteSpace(ctx.env, store, ss));
+    },
+  },
+];

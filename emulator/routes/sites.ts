@@ -4,7 +4,7 @@
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
 import { renderSection, renderSectionGroup, renderSite, renderSiteSpace, siteLocation } from "../render";
-import type { SiteRec, Store } from "../store";
+import type { SiteRec, SiteSpaceRec, Store } from "../store";
 import type { Env, Route } from "../types";
 import {
   arr,
@@ -47,7 +47,10 @@ const siteProxy = str({
 export function siteStructure(env: Env, store: Store, site: SiteRec): unknown {
   const sections = store.sectionsOf(site.id);
   if (sections.length === 0) {
-    return { type: "siteSpaces", structure: store.siteSpacesIn(site.id, undefined).map((s) => renderSiteSpace(env, store, s)) };
+    return {
+      type: "siteSpaces",
+      structure: store.siteSpacesIn(site.id, undefined).map((s) => renderSiteSpace(env, store, s)),
+    };
   }
   return {
     type: "sections",
@@ -88,7 +91,14 @@ export const siteRoutes: Route[] = [
           (published === undefined || s.published === published) &&
           (types.length === 0 || types.includes(s.type)),
       );
-      return ok(paginate(ctx, sites, (s) => renderSite(ctx.env, store, s), (s) => s.id));
+      return ok(
+        paginate(
+          ctx,
+          sites,
+          (s) => renderSite(ctx.env, store, s),
+          (s) => s.id,
+        ),
+      );
     },
   },
   {
@@ -155,12 +165,17 @@ export const siteRoutes: Route[] = [
         { required: true },
       );
       // Validate references before changing anything.
-      const section = body.defaultSiteSection !== undefined ? sectionRef(store, site, body.defaultSiteSection, "defaultSiteSection") : undefined;
-      let siteSpace;
+      const section =
+        body.defaultSiteSection !== undefined
+          ? sectionRef(store, site, body.defaultSiteSection, "defaultSiteSection")
+          : undefined;
+      let siteSpace: SiteSpaceRec | undefined;
       if (body.defaultSiteSpace !== undefined) {
         const ss = store.siteSpaces.get(body.defaultSiteSpace);
         if (!ss || ss.siteId !== site.id) {
-          throw new BadRequestError(`defaultSiteSpace: site space "${body.defaultSiteSpace}" not found in site "${site.id}"`);
+          throw new BadRequestError(
+            `defaultSiteSpace: site space "${body.defaultSiteSpace}" not found in site "${site.id}"`,
+          );
         }
         const defaultSectionId = (section ?? store.defaultSection(site.id))?.id;
         if (ss.sectionId !== defaultSectionId) {
@@ -228,27 +243,36 @@ export const siteRoutes: Route[] = [
       const { store, env } = ctx;
       const body = parseBody(
         ctx.body,
-        { item: req(structurePointer), position: req(obj({ before: opt(structurePointer), after: opt(structurePointer) })) },
+        {
+          item: req(structurePointer),
+          position: req(obj({ before: opt(structurePointer), after: opt(structurePointer) })),
+        },
         { required: true },
       );
-      const toPointer = (p?: { type: string; id: string }): Pointer | undefined => (p ? { kind: p.type, id: p.id } : undefined);
+      const toPointer = (p?: { type: string; id: string }): Pointer | undefined =>
+        p ? { kind: p.type, id: p.id } : undefined;
       const position = { before: toPointer(body.position.before), after: toPointer(body.position.after) };
       const exists = (p: Pointer): boolean => {
-        const map = p.kind === "site-space" ? store.siteSpaces : p.kind === "site-section" ? store.sections : store.sectionGroups;
+        const map =
+          p.kind === "site-space" ? store.siteSpaces : p.kind === "site-section" ? store.sections : store.sectionGroups;
         const rec = (map as Map<string, { siteId: string }>).get(p.id);
         return rec !== undefined && rec.siteId === site.id;
       };
       const { item } = body;
-      if (item.type === "site-external-link") throw new BadRequestError("item.type: site external links are not supported by the emulator");
+      if (item.type === "site-external-link")
+        throw new BadRequestError("item.type: site external links are not supported by the emulator");
       if (item.type === "site-space") {
         const ss = requireSiteSpace(ctx, site, item.id);
         const siblings = store.siteSpacesIn(site.id, ss.sectionId).map((rec) => ({ kind: "site-space", rec }));
         reorder(store, siblings, { kind: "site-space", rec: ss }, position, exists);
         return ok(renderSiteSpace(env, store, ss));
       }
-      if (!exists({ kind: item.type, id: item.id })) throw new BadRequestError(`item: ${item.type} "${item.id}" not found in site "${site.id}"`);
+      if (!exists({ kind: item.type, id: item.id }))
+        throw new BadRequestError(`item: ${item.type} "${item.id}" not found in site "${site.id}"`);
       const parent =
-        item.type === "site-section" ? store.sections.get(item.id)!.groupId : store.sectionGroups.get(item.id)!.parentGroupId;
+        item.type === "site-section"
+          ? store.sections.get(item.id)!.groupId
+          : store.sectionGroups.get(item.id)!.parentGroupId;
       const siblings = structureSiblings(store, site.id, parent);
       const self = siblings.find((s) => s.rec.id === item.id)!;
       reorder(store, siblings, self, position, exists);

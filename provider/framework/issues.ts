@@ -4,9 +4,13 @@ import type { z } from "zod";
 export function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "too_big":
-      return `must be at most ${String(issue.maximum)}${unit(issue.origin, issue.maximum)}`;
+      return issue.inclusive === false
+        ? `must be less than ${String(issue.maximum)}${unit(issue.origin, issue.maximum)}`
+        : `must be at most ${String(issue.maximum)}${unit(issue.origin, issue.maximum)}`;
     case "too_small":
-      return `must be at least ${String(issue.minimum)}${unit(issue.origin, issue.minimum)}`;
+      return issue.inclusive === false
+        ? `must be greater than ${String(issue.minimum)}${unit(issue.origin, issue.minimum)}`
+        : `must be at least ${String(issue.minimum)}${unit(issue.origin, issue.minimum)}`;
     case "invalid_format":
       return issue.format === "regex" && "pattern" in issue && issue.pattern
         ? `must match the pattern ${issue.pattern}`

@@ -13,6 +13,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from "../../provider/client";
+import { deliberatelyInvalidRequests } from "../support/contract";
 import { useEmulator } from "../support/emulator";
 
 const fixture = useEmulator();
@@ -143,6 +144,8 @@ describe("errors", () => {
   });
 
   it("maps 400 and keeps the API's explanation", async () => {
+    // A title over the documented 50 characters, sent on purpose to provoke the 400.
+    deliberatelyInvalidRequests();
     const { http } = client();
     const error = await http.post(`${orgPath()}/collections`, { title: "x".repeat(51) }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);

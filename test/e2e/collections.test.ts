@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
+import { startTestEmulator } from "../support/emulator";
 import { changes, makeProject, makeStack, stateFiles } from "./harness";
 
 const program = `
@@ -52,7 +53,7 @@ describe("Collection through the Pulumi CLI", () => {
   const outputs = async () => (await stack.outputs()).ids.value as Ids;
 
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, token: "e2e-secret-token-4f9c" });
+    emulator = await startTestEmulator({ port: 0, token: "e2e-secret-token-4f9c" });
     stack = await makeStack(await makeProject("collections", { "index.js": program }), emulator, {
       credentialsInConfig: true,
     });

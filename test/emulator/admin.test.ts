@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type Exchange, startEmulator } from "../../emulator";
-import { useEmulator } from "./helpers/harness";
+import type { Exchange } from "../../emulator";
+import { startTestEmulator } from "../support/emulator";
+import { type Json, useEmulator } from "./helpers/harness";
 
 const h = useEmulator();
 
-// biome-ignore lint/suspicious/noExplicitAny: test convenience
-async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${h.emu.origin}/__admin${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
@@ -33,7 +33,7 @@ describe("admin endpoints", () => {
     await h.call("GET", "/orgs", undefined, { noAuth: true, headers: { "idempotency-key": "k1" } });
     const log = await admin("GET", "/requests");
     expect(log.status).toBe(200);
-    expect(log.body.map((e: any) => [e.method, e.path, e.status])).toEqual([
+    expect(log.body.map((e: Json) => [e.method, e.path, e.status])).toEqual([
       ["GET", "/v1/orgs", 200],
       ["GET", "/v1/collections/missing", 404],
       ["GET", "/v1/orgs", 401],
@@ -59,6 +59,7 @@ describe("admin endpoints", () => {
     expect(counters["GET /v1/collections/{collectionId}"]).toBe(3);
     expect(counters["POST /v1/orgs/{organizationId}/collections"]).toBe(2);
     expect(h.emu.counters()).toEqual(counters);
+    expect(h.emu.requests()[0]!.requestBody).toEqual({ title: "A" });
     h.emu.clearRequests();
     expect(h.emu.counters()).toEqual({});
   });
@@ -158,7 +159,7 @@ describe("fault injection", () => {
 describe("onExchange", () => {
   it("reports every /v1 request and response, with injected faults flagged", async () => {
     const seen: Exchange[] = [];
-    const emu = await startEmulator({ onExchange: (x) => seen.push(x) });
+    const emu = await startTestEmulator({ onExchange: (x) => seen.push(x) });
     try {
       const headers = { authorization: `Bearer ${emu.token}`, "content-type": "application/json" };
       await fetch(`${emu.url}/orgs/${emu.organizationId}/collections?x=1`, {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Json } from "./helpers/harness";
 
 const root = join(__dirname, "../..");
 let outDir: string;
@@ -28,7 +29,7 @@ function transpileEmulator(): string {
   return dir;
 }
 
-function startCli(args: string[]): Promise<{ child: ChildProcess; info: any }> {
+function startCli(args: string[]): Promise<{ child: ChildProcess; info: Json }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(outDir, "emulator/cli.js"), ...args], {
       stdio: ["ignore", "pipe", "pipe"],

@@ -30,8 +30,8 @@ describe("auth", () => {
   });
 
   it("honours a custom token", async () => {
-    const { startEmulator } = await import("../../emulator");
-    const emu = await startEmulator({ token: "s3cret" });
+    const { startTestEmulator } = await import("../support/emulator");
+    const emu = await startTestEmulator({ token: "s3cret" });
     try {
       expect((await call(emu, "GET", "/orgs")).status).toBe(200);
       expect((await call({ url: emu.url, token: "test-token" }, "GET", "/orgs")).status).toBe(401);
@@ -46,8 +46,9 @@ describe("routing and errors", () => {
     const res = await h.call("GET", "/does/not/exist");
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: { code: 404, message: expect.stringContaining("/v1/does/not/exist") } });
-    const outside = await h.call("GET", `${h.emu.origin}/v2/orgs`);
+    const outside = await h.call("GET", `${h.emu.origin}/v2/orgs`, undefined, { noAuth: true });
     expect(outside.status).toBe(404);
+    expect(outside.body.error.message).toContain("/v1");
   });
 
   it("answers 404 for a known path with an unsupported method", async () => {
@@ -121,7 +122,7 @@ describe("routing and errors", () => {
       '{"constructor":{"prototype":{"x":1}}}',
       "{".repeat(50),
       "\u0000\u0001",
-      '{"title":"' + "x".repeat(5000) + '"}',
+      `{"title":"${"x".repeat(5000)}"}`,
     ];
     let seed = 42;
     const rand = (n: number) => {
@@ -140,6 +141,43 @@ describe("routing and errors", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // still healthy
     expect((await h.call("GET", "/orgs")).status).toBe(200);
+  });
+});
+
+describe("robustness across every route", () => {
+  it("answers every route with a documented status and never a 5xx, whatever the body", async () => {
+    const { allRoutes } = await import("../../emulator");
+    const site = await h.call("POST", `/orgs/${h.emu.organizationId}/sites`, {
+      title: "Fuzz",
+      spaces: [h.emu.spaceIds[0]],
+    });
+    expect(site.status).toBe(201);
+    const ids: Record<string, string[]> = {
+      organizationId: [h.emu.organizationId, "nope"],
+      siteId: [site.body.id, "nope"],
+      spaceId: [h.emu.spaceIds[0]!, "nope"],
+      userId: [h.emu.userIds[0]!, "nope"],
+    };
+    const bodies = [undefined, "{}", "[]", '{"title":7,"spaceId":{},"source":[],"slug":"", "add":[1]}', "nul"];
+    let calls = 0;
+    for (const route of allRoutes) {
+      for (const variant of [0, 1]) {
+        const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]?.[variant] ?? "nope");
+        for (const raw of bodies) {
+          if (route.method === "GET" && raw !== undefined) continue;
+          const res = await h.call(
+            route.method,
+            path.replace(/^\/v1/, ""),
+            undefined,
+            raw === undefined ? {} : { raw },
+          );
+          calls++;
+          expect(res.status, `${route.method} ${path} ${raw}`).toBeLessThan(500);
+          if (res.status >= 400) expect(res.body.error.code).toBe(res.status);
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(300);
   });
 });
 
@@ -212,8 +250,8 @@ describe("organizations, members and spaces", () => {
     h.emu.reset();
     expect(h.emu.store.fixtures.organizationId).toBe(before.org);
     expect((await h.call("GET", `/spaces/${before.spaces[0]}`)).status).toBe(200);
-    const { startEmulator } = await import("../../emulator");
-    const other = await startEmulator();
+    const { startTestEmulator } = await import("../support/emulator");
+    const other = await startTestEmulator();
     try {
       expect(other.organizationId).toBe(before.org);
       expect(other.spaceIds).toEqual(before.spaces);
@@ -281,8 +319,8 @@ describe("pagination", () => {
   });
 
   it("honours the pageSize option", async () => {
-    const { startEmulator } = await import("../../emulator");
-    const emu = await startEmulator({ pageSize: 2 });
+    const { startTestEmulator } = await import("../support/emulator");
+    const emu = await startTestEmulator({ pageSize: 2 });
     try {
       const res = await call(emu, "GET", `/orgs/${emu.organizationId}/members`);
       expect(res.body.items).toHaveLength(2);

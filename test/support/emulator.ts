@@ -1,6 +1,21 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../emulator";
-import { resetCaches } from "../../provider/runtime";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import { recordExchange } from "./contract";
+
+/**
+ * The one way tests start an emulator: every exchange is validated against the official OpenAPI document
+ * (test/support/contract.ts); a caller's own `onExchange` still sees every exchange.
+ */
+export function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const own = options.onExchange;
+  return startEmulator({
+    ...options,
+    onExchange: (exchange) => {
+      recordExchange(exchange);
+      own?.(exchange);
+    },
+  });
+}
 
 export interface ApiAnswer {
   status: number;
@@ -20,7 +35,7 @@ export interface EmulatorFixture {
 export function useEmulator(): EmulatorFixture {
   const fixture = {} as EmulatorFixture;
   beforeAll(async () => {
-    fixture.emulator = await startEmulator({ port: 0, token: "emulator-test-token" });
+    fixture.emulator = await startTestEmulator({ port: 0, token: "emulator-test-token" });
     process.env.DOCS_API_URL = fixture.emulator.url;
     process.env.DOCS_API_TOKEN = fixture.emulator.token;
     process.env.DOCS_API_MAX_ATTEMPTS = "3";
@@ -37,10 +52,11 @@ export function useEmulator(): EmulatorFixture {
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     };
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     fixture.emulator.reset();
     fixture.emulator.clearRequests();
-    resetCaches();
+    // Loaded here rather than at the top so that emulator-only tests (which use startTestEmulator) do not load the provider.
+    (await import("../../provider/runtime")).resetCaches();
   });
   afterAll(async () => {
     await fixture.emulator?.close();

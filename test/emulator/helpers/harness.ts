@@ -3,8 +3,12 @@
  * plus a small fetch wrapper.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../../emulator";
+import type { EmulatorOptions, RunningEmulator } from "../../../emulator";
+import { startTestEmulator } from "../../support/emulator";
 import { checkExchange } from "./openapi";
+
+// biome-ignore lint/suspicious/noExplicitAny: loosely typed JSON for test assertions
+export type Json = any;
 
 export interface ApiResponse {
   status: number;
@@ -67,7 +71,7 @@ export function useEmulator(options: EmulatorOptions = {}): Harness {
   const h = {} as Harness;
   h.violations = violations;
   beforeAll(async () => {
-    h.emu = await startEmulator({
+    h.emu = await startTestEmulator({
       ...options,
       onExchange: (x) => {
         violations.push(...checkExchange(x));

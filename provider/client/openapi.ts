@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { parseResponse } from "./parse";
+import type { HttpClient } from "./transport";
+
+export const OpenApiSpecSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  /** Absent when the source was given as text. */
+  sourceURL: z.string().nullish(),
+  /** `pending`, `progress` or `complete`. */
+  processingState: z.string(),
+  lastVersion: z.string().nullish(),
+  lastProcessedAt: z.string().nullish(),
+  /** `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR` when the last processing failed. */
+  lastProcessErrorCode: z.string().nullish(),
+  lastProcessedErrors: z.array(z.object({ message: z.string(), code: z.string().optional() })).nullish(),
+  urls: z.object({ location: z.string(), app: z.string(), published: z.string() }).partial().optional(),
+});
+export type ApiOpenApiSpec = z.infer<typeof OpenApiSpecSchema>;
+
+export type OpenApiSource = { url: string } | { text: string };
+
+const RawContentSchema = z.object({ text: z.string() });
+
+const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
+  parseResponse(OpenApiSpecSchema, body, method, `${client.baseUrl.pathname}${path}`);
+
+export function openApiSpecsPath(organizationId: string): string {
+  return `/orgs/${encodeURIComponent(organizationId)}/openapi`;
+}
+
+export function openApiSpecPath(organizationId: string, slug: string): string {
+  return `${openApiSpecsPath(organizationId)}/${encodeURIComponent(slug)}`;
+}
+
+export async function createOpenApiSpec(
+  client: HttpClient,
+  organizationId: string,
+  body: { slug: string; source: OpenApiSource },
+): Promise<ApiOpenApiSpec> {
+  const path = openApiSpecsPath(organizationId);
+  return one(client, "POST", path)(await client.post(path, body));
+}
+
+export async function getOpenApiSpec(
+  client: HttpClient,
+  organizationId: string,
+  slug: string,
+): Promise<ApiOpenApiSpec> {
+  const path = openApiSpecPath(organizationId, slug);
+  return one(client, "GET", path)(await client.get(path));
+}
+
+/** createOrUpdateOpenAPISpecBySlug: a new source starts a new processing run (200 updated, 201 created). */
+export async function putOpenApiSpecSource(
+  client: HttpClient,
+  organizationId: string,
+  slug: string,
+  source: OpenApiSource,
+): Promise<ApiOpenApiSpec> {
+  const path = openApiSpecPath(organizationId, slug);
+  return one(client, "PUT", path)(await client.put(path, { source }));
+}
+
+export function deleteOpenApiSpec(client: HttpClient, organizationId: string, slug: string): Promise<void> {
+  return client.delete(openApiSpecPath(organizationId, slug));
+}
+
+/** The text of the latest processed version (getLatestOpenAPISpecVersionContentRaw). */
+export async function getLatestOpenApiSpecText(client: HttpClient, organizationId: string, slug: string) {
+  const path = `${openApiSpecPath(organizationId, slug)}/versions/latest/content/raw`;
+  const raw = parseResponse(RawContentSchema, await client.get(path), "GET", `${client.baseUrl.pathname}${path}`);
+  return raw.text;
+}

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { listAll } from "./pagination";
+import { parseResponse } from "./parse";
+import { SiteSpaceSchema } from "./siteSpaces";
+import { sitePath } from "./sites";
+import type { HttpClient } from "./transport";
+
+export const SiteSectionSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  path: z.string(),
+  description: z.string().nullish(),
+  default: z.boolean().optional(),
+  condition: z.string().nullish(),
+  sectionGroup: z.string().nullish(),
+  icon: z.string().nullish(),
+  siteSpaces: z.array(SiteSpaceSchema).default([]),
+  urls: z.object({ published: z.string() }).partial().optional(),
+});
+export type ApiSiteSection = z.infer<typeof SiteSectionSchema>;
+
+export interface SiteSectionCreate {
+  spaceId: string;
+  title?: string;
+  icon?: string;
+}
+
+export interface SiteSectionPatch {
+  title?: string;
+  path?: string;
+  defaultSiteSpace?: string;
+  /** null removes the condition. */
+  condition?: string | null;
+  icon?: string | null;
+  description?: string | null;
+}
+
+const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
+  parseResponse(SiteSectionSchema, body, method, `${client.baseUrl.pathname}${path}`);
+
+export function siteSectionsPath(organizationId: string, siteId: string): string {
+  return `${sitePath(organizationId, siteId)}/sections`;
+}
+
+export function listSiteSections(
+  client: HttpClient,
+  organizationId: string,
+  siteId: string,
+): Promise<ApiSiteSection[]> {
+  const path = siteSectionsPath(organizationId, siteId);
+  return listAll(client, path, {}, one(client, "GET", path));
+}
+
+/** Creates the section together with a site space for `spaceId`. */
+export async function createSiteSection(
+  client: HttpClient,
+  organizationId: string,
+  siteId: string,
+  body: SiteSectionCreate,
+): Promise<ApiSiteSection> {
+  const path = siteSectionsPath(organizationId, siteId);
+  return one(client, "POST", path)(await client.post(path, body));
+}
+
+export async function updateSiteSection(
+  client: HttpClient,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  patch: SiteSectionPatch,
+): Promise<ApiSiteSection> {
+  const path = `${siteSectionsPath(organizationId, siteId)}/${encodeURIComponent(id)}`;
+  return one(client, "PATCH", path)(await client.patch(path, patch));
+}
+
+/** The API deletes the section's site spaces with it. */
+export function deleteSiteSection(client: HttpClient, organizationId: string, siteId: string, id: string) {
+  return client.delete(`${siteSectionsPath(organizationId, siteId)}/${encodeURIComponent(id)}`);
+}

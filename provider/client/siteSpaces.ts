@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { listAll } from "./pagination";
+import { parseResponse } from "./parse";
+import { sitePath } from "./sites";
+import type { HttpClient } from "./transport";
+
+export const SiteSpaceSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  /** The containing section; absent at the site's root level. */
+  section: z.string().nullish(),
+  space: z.object({ id: z.string() }),
+  title: z.string().optional(),
+  default: z.boolean().optional(),
+  condition: z.string().nullish(),
+  urls: z.object({ published: z.string() }).partial().optional(),
+});
+export type ApiSiteSpace = z.infer<typeof SiteSpaceSchema>;
+
+export interface SiteSpacePatch {
+  path?: string;
+  /** null removes the condition. */
+  condition?: string | null;
+  /** Points the site space at another space. */
+  spaceId?: string;
+}
+
+const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
+  parseResponse(SiteSpaceSchema, body, method, `${client.baseUrl.pathname}${path}`);
+
+export function siteSpacesPath(organizationId: string, siteId: string): string {
+  return `${sitePath(organizationId, siteId)}/site-spaces`;
+}
+
+export function listSiteSpaces(client: HttpClient, organizationId: string, siteId: string): Promise<ApiSiteSpace[]> {
+  const path = siteSpacesPath(organizationId, siteId);
+  return listAll(client, path, {}, one(client, "GET", path));
+}
+
+/** Without sectionId the API puts the space in the site's default section, or at the root when there is none. */
+export async function createSiteSpace(
+  client: HttpClient,
+  organizationId: string,
+  siteId: string,
+  body: { spaceId: string; sectionId?: string },
+): Promise<ApiSiteSpace> {
+  const path = siteSpacesPath(organizationId, siteId);
+  return one(client, "POST", path)(await client.post(path, body));
+}
+
+export async function updateSiteSpace(
+  client: HttpClient,
+  organizationId: string,
+  siteId: string,
+  id: string,
+  patch: SiteSpacePatch,
+): Promise<ApiSiteSpace> {
+  const path = `${siteSpacesPath(organizationId, siteId)}/${encodeURIComponent(id)}`;
+  return one(client, "PATCH", path)(await client.patch(path, patch));
+}
+
+export function deleteSiteSpace(client: HttpClient, organizationId: string, siteId: string, id: string) {
+  return client.delete(`${siteSpacesPath(organizationId, siteId)}/${encodeURIComponent(id)}`);
+}

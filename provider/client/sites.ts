@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { parseResponse } from "./parse";
+import type { HttpClient } from "./transport";
+
+/** The official SiteType enum (the spec showed only `basic`). */
+export const SITE_TYPES = ["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"] as const;
+export const SITE_VISIBILITIES = ["public", "unlisted", "share-link", "visitor-auth"] as const;
+/** Spec-only: the official document has no agentsContext. */
+export const AGENTS_CONTEXTS = ["excluded", "included"] as const;
+
+export const SiteSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  title: z.string(),
+  hostname: z.string().nullish(),
+  basename: z.string().nullish(),
+  proxy: z.object({ origin: z.string(), target: z.string().optional() }).nullish(),
+  visibility: z.string(),
+  published: z.boolean(),
+  createdAt: z.string().optional(),
+  adaptiveContent: z.object({ enabled: z.boolean() }).nullish(),
+  agentsContext: z.string().nullish(),
+  urls: z
+    .object({ location: z.string(), app: z.string(), preview: z.string(), published: z.string() })
+    .partial()
+    .optional(),
+});
+export type ApiSite = z.infer<typeof SiteSchema>;
+
+/** What `POST …/publish` answers instead of the site when the organization's plan must be upgraded first. */
+const CheckoutSchema = z.object({ type: z.literal("checkout"), sessionId: z.string() });
+
+export interface SiteCreate {
+  type?: string;
+  title?: string;
+  visibility?: string;
+}
+
+export interface SitePatch {
+  title?: string;
+  visibility?: string;
+  basename?: string;
+  adaptiveContent?: { enabled: boolean };
+  agentsContext?: string;
+  defaultSiteSpace?: string;
+  defaultSiteSection?: string;
+  /** A host name followed by path segments; null removes the proxy. */
+  proxy?: string | null;
+}
+
+const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
+  parseResponse(SiteSchema, body, method, `${client.baseUrl.pathname}${path}`);
+
+/** The base of every site-family path; sections, groups, site spaces and share links live under it. */
+export function sitePath(organizationId: string, siteId: string): string {
+  return `/orgs/${encodeURIComponent(organizationId)}/sites/${encodeURIComponent(siteId)}`;
+}
+
+export async function getSite(client: HttpClient, organizationId: string, id: string): Promise<ApiSite> {
+  const path = sitePath(organizationId, id);
+  return one(client, "GET", path)(await client.get(path));
+}
+
+export async function createSite(client: HttpClient, organizationId: string, body: SiteCreate): Promise<ApiSite> {
+  const path = `/orgs/${encodeURIComponent(organizationId)}/sites`;
+  return one(client, "POST", path)(await client.post(path, body));
+}
+
+export async function updateSite(
+  client: HttpClient,
+  organizationId: string,
+  id: string,
+  patch: SitePatch,
+): Promise<ApiSite> {
+  const path = sitePath(organizationId, id);
+  return one(client, "PATCH", path)(await client.patch(path, patch));
+}
+
+export function deleteSite(client: HttpClient, organizationId: string, id: string): Promise<void> {
+  return client.delete(sitePath(organizationId, id));
+}
+
+/** The published site, or the checkout session the API asks for when the plan does not allow publishing. */
+export type PublishResult = { site: ApiSite } | { checkoutSessionId: string };
+
+export async function publishSite(client: HttpClient, organizationId: string, id: string): Promise<PublishResult> {
+  const path = `${sitePath(organizationId, id)}/publish`;
+  const body = await client.post(path);
+  const checkout = CheckoutSchema.safeParse(body);
+  if (checkout.success) return { checkoutSessionId: checkout.data.sessionId };
+  return { site: one(client, "POST", path)(body) };
+}
+
+export async function unpublishSite(client: HttpClient, organizationId: string, id: string): Promise<ApiSite> {
+  const path = `${sitePath(organizationId, id)}/unpublish`;
+  return one(client, "POST", path)(await client.post(path));
+}

@@ -1,0 +1,148 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import {
+  type ApiSiteAdaptiveSchema,
+  EMPTY_ADAPTIVE_JSON_SCHEMA,
+  getSiteAdaptiveSchema,
+  isNotFound,
+  putSiteAdaptiveSchema,
+} from "../client";
+import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
+import { defineResource } from "../framework/spec";
+import { organizationId, siteId } from "./siteCommon";
+
+/**
+ * The official SiteAdaptiveJSONSchema (wider than the spec's boolean-only claims): every object is closed, every
+ * claim has a description. A claim is a boolean, a string (optionally an enum), a number, an array of one of those,
+ * or an object of further claims.
+ */
+const description = z.string();
+const CLAIM_TYPES = "boolean, string, number, array or object";
+const primitiveClaim = z.discriminatedUnion(
+  "type",
+  [
+    z.strictObject({ type: z.literal("boolean"), description }),
+    z.strictObject({ type: z.literal("string"), description, enum: z.array(z.string()).optional() }),
+    z.strictObject({ type: z.literal("number"), description }),
+  ],
+  { error: "must be a claim of type boolean, string or number" },
+);
+type Claim =
+  | z.output<typeof primitiveClaim>
+  | { type: "array"; description: string; items: z.output<typeof primitiveClaim> }
+  | { type: "object"; description: string; properties: Record<string, Claim>; additionalProperties: false };
+const claims: z.ZodType<Record<string, Claim>> = z.lazy(() => z.record(z.string(), claim));
+const claim: z.ZodType<Claim> = z.lazy(() =>
+  z.discriminatedUnion(
+    "type",
+    [
+      ...primitiveClaim.options,
+      z.strictObject({ type: z.literal("array"), description, items: primitiveClaim }),
+      z.strictObject({
+        type: z.literal("object"),
+        description,
+        properties: claims,
+        additionalProperties: z.literal(false),
+      }),
+    ],
+    { error: `must be a claim of type ${CLAIM_TYPES}` },
+  ),
+);
+const unsigned = z.strictObject({
+  type: z.literal("object"),
+  description: z.literal("Unsigned claims of the site visitor."),
+  properties: claims,
+  additionalProperties: z.literal(false),
+});
+const jsonSchema = z.strictObject({
+  $schema: z.literal("http://json-schema.org/draft-07/schema#").optional(),
+  type: z.literal("object"),
+  properties: z
+    .object({ unsigned: unsigned.optional() })
+    .catchall(claim)
+    // No claims is what deleting the resource leaves; declaring it would read back as "gone" on every refresh.
+    .refine((properties) => Object.keys(properties).length > 0, {
+      error: "must declare at least one claim (to have none, delete the SiteAdaptiveSchema resource)",
+    }),
+  additionalProperties: z.literal(false),
+});
+
+const inputs = z.strictObject({ organizationId, siteId, jsonSchema });
+
+const state = z.object({
+  organizationId: z.string(),
+  siteId: z.string(),
+  jsonSchema: z.record(z.string(), z.unknown()),
+  updatedAt: z.string().nullable().default(null),
+});
+
+type Inputs = z.output<typeof inputs>;
+type State = z.output<typeof state>;
+
+function toState(schema: ApiSiteAdaptiveSchema, organization: string, site: string): State {
+  return {
+    organizationId: organization,
+    siteId: site,
+    jsonSchema: schema.jsonSchema,
+    updatedAt: schema.updatedAt ?? null,
+  };
+}
+
+/** A site whose schema declares no claim has no schema to manage. */
+function isEmpty(schema: ApiSiteAdaptiveSchema): boolean {
+  const properties = schema.jsonSchema.properties;
+  return properties === null || typeof properties !== "object" || Object.keys(properties).length === 0;
+}
+
+export const siteAdaptiveSchemaSpec = defineResource<Inputs, State>({
+  kind: "SiteAdaptiveSchema",
+  inputs,
+  state,
+  outputs: ["updatedAt"],
+  idFormat: "the site id (a site has one adaptive schema)",
+  replaceOnChanges: ["organizationId", "siteId"],
+
+  async create({ client }, news) {
+    const schema = await putSiteAdaptiveSchema(client, news.organizationId, news.siteId, news.jsonSchema);
+    return { id: news.siteId, state: toState(schema, news.organizationId, news.siteId) };
+  },
+
+  async read({ client }, id, known) {
+    const organization = known.organizationId as string;
+    try {
+      const schema = await getSiteAdaptiveSchema(client, organization, id);
+      return isEmpty(schema) ? undefined : { id, state: toState(schema, organization, id) };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  },
+
+  // The Pulumi id is the site, so the schema is always written where the id says.
+  async update({ client }, id, _olds, news) {
+    return toState(
+      await putSiteAdaptiveSchema(client, news.organizationId, id, news.jsonSchema),
+      news.organizationId,
+      id,
+    );
+  },
+
+  // There is no DELETE: the site goes back to a schema without claims.
+  async delete({ client }, id, olds) {
+    await putSiteAdaptiveSchema(client, olds.organizationId, id, EMPTY_ADAPTIVE_JSON_SCHEMA);
+  },
+});
+
+export type SiteAdaptiveSchemaArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
+
+/** The visitor claims of a site with adaptive content (draft-07 JSON Schema). Id: the site id. */
+export class SiteAdaptiveSchema extends DocsResource {
+  declare readonly organizationId: pulumi.Output<string>;
+  declare readonly siteId: pulumi.Output<string>;
+  declare readonly jsonSchema: pulumi.Output<Record<string, unknown>>;
+  declare readonly updatedAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: SiteAdaptiveSchemaArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteAdaptiveSchemaSpec, name, args, opts);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * What the site-family kinds (Site and what lives under a site) share: the parent ids every path needs, reads of
+ * objects the API can only list, and the rules for `default` and failed creates.
+ */
+import { z } from "zod";
+import { isNotFound, sitePath } from "../client";
+import type { ResourceContext } from "../framework/spec";
+
+export const organizationId = z.string().min(1);
+export const siteId = z.string().min(1);
+
+/**
+ * `default` of a section or site space: `true` makes the object its level's default. The API always keeps exactly
+ * one default per level, so an object cannot stop being the default by itself; `false` therefore means "not
+ * managed" (exactly like leaving it out), which lets programs write `default: index === 0`. To move the default,
+ * set `default: true` on the object that should become it.
+ */
+export const defaultFlag = z
+  .boolean()
+  .optional()
+  .transform((value) => (value === true ? true : undefined));
+
+/**
+ * One object of a listing of its site, shared by every resource read in the same run (one request per site and
+ * kind in a refresh). `undefined` when the object, or the whole site, is gone.
+ */
+export async function findListed<T extends { id: string }>(
+  ctx: ResourceContext,
+  path: string,
+  load: () => Promise<T[]>,
+  id: string,
+): Promise<T | undefined> {
+  try {
+    return (await ctx.listings.get(path, load)).find((item) => item.id === id);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Every write under a site makes its listings (sections, groups, site spaces, share links) stale. */
+export function wroteUnder(ctx: ResourceContext, organization: string, site: string): void {
+  // The trailing slash keeps site "ab" from dropping the listings of site "abc".
+  ctx.listings.invalidate(`${sitePath(organization, site)}/`);
+}
+
+/**
+ * Runs the steps that follow a successful POST; if one fails, removes the new object before rethrowing, so that
+ * the failed `up` leaves nothing behind that the next one would duplicate (Pulumi records no state for a create
+ * that fails).
+ */
+export async function undoOnFailure<T>(undo: () => Promise<void>, steps: () => Promise<T>): Promise<T> {
+  try {
+    return await steps();
+  } catch (error) {
+    await undo().catch(() => undefined);
+    throw error;
+  }
+}

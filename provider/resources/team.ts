@@ -1,0 +1,180 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import {
+  type ApiTeamMember,
+  createTeam,
+  deleteTeam,
+  getTeam,
+  isNotFound,
+  listOrganizationMembers,
+  listTeamMembers,
+  organizationMembersPath,
+  renameTeam,
+  TEAM_ROLES,
+  type TeamMembersChange,
+  type TeamRole,
+  teamMembersPath,
+  updateTeamMembers,
+} from "../client";
+import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
+import { defineResource, type Props, type ResourceContext } from "../framework/spec";
+
+/** Emails compare case-insensitively (they may be written in any case); user ids compare exactly. */
+const key = (user: string) => (user.includes("@") ? user.toLowerCase() : user);
+
+const member = z.strictObject({
+  /** A user id or the email of an organization member. */
+  user: z.string().min(1),
+  /** A declared member without a role is a plain member: the list is authoritative, roles included. */
+  role: z.enum(TEAM_ROLES).default("member"),
+});
+
+const inputs = z.strictObject({
+  organizationId: z.string().min(1),
+  title: z.string().min(1).max(64),
+  /** When given, the complete membership (order-insensitive); when omitted, membership is not managed. */
+  members: z
+    .array(member)
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((entry, i) => {
+        if (seen.has(key(entry.user)))
+          ctx.addIssue({ code: "custom", path: [i, "user"], message: "lists a user twice" });
+        seen.add(key(entry.user));
+      });
+    })
+    .optional(),
+});
+
+const state = z.object({
+  organizationId: z.string(),
+  title: z.string(),
+  members: z.array(z.object({ user: z.string(), role: z.string() })).default([]),
+});
+
+type Inputs = z.output<typeof inputs>;
+type State = z.output<typeof state>;
+type Member = State["members"][number];
+
+/**
+ * Resolves a declared user (id or email) to a user id: from the team's listing, which embeds each member's user, and,
+ * for users it does not name, from the organization's (the official User schema makes `email` optional).
+ */
+async function directory(ctx: ResourceContext, organizationId: string, entries: ApiTeamMember[], declared: Member[]) {
+  const ids = new Map<string, string>();
+  const note = (user: { id: string; email?: string }) => {
+    ids.set(user.id, user.id);
+    if (user.email) ids.set(key(user.email), user.id);
+  };
+  for (const entry of entries) note(entry.organization.user);
+  if (declared.some((d) => !ids.has(key(d.user)))) {
+    const path = organizationMembersPath(organizationId);
+    for (const m of await ctx.listings.get(path, () => listOrganizationMembers(ctx.client, organizationId))) {
+      note(m.user);
+    }
+  }
+  return (user: string) => ids.get(key(user));
+}
+
+/**
+ * The members as the API reports them now. It names them by user id; a user the program declared by email keeps
+ * that email, so there is no perpetual diff. Declared order first, then the others: unchanged teams read the same.
+ */
+async function currentMembers(ctx: ResourceContext, organizationId: string, teamId: string, declared: Member[] = []) {
+  const entries = await listTeamMembers(ctx.client, organizationId, teamId);
+  const idOf = await directory(ctx, organizationId, entries, declared);
+  const found = entries.map((entry) => {
+    const index = declared.findIndex((d) => idOf(d.user) === entry.organization.user.id);
+    const user = index < 0 ? entry.organization.user.id : declared[index]!.user;
+    return { index: index < 0 ? declared.length : index, member: { user, role: entry.team.role } };
+  });
+  return found.sort((a, b) => a.index - b.index).map((f) => f.member);
+}
+
+/** Makes the team's membership exactly `desired`, in one bulk request. */
+async function syncMembers(ctx: ResourceContext, organizationId: string, teamId: string, desired: Member[]) {
+  const entries = await listTeamMembers(ctx.client, organizationId, teamId);
+  const current = new Map(entries.map((e) => [e.organization.user.id, e.team.role]));
+  const idOf = await directory(ctx, organizationId, entries, desired);
+  const change: Required<TeamMembersChange> = { add: [], remove: [], memberships: {} };
+  const wanted = new Set<string>();
+  for (const d of desired) {
+    // A user the organization does not know is sent as declared: the API's 400 then names it.
+    const id = idOf(d.user) ?? d.user;
+    wanted.add(id);
+    if (!current.has(id)) change.add.push(id);
+    if (current.get(id) !== d.role) change.memberships[id] = { role: d.role as TeamRole };
+  }
+  for (const id of current.keys()) if (!wanted.has(id)) change.remove.push(id);
+  const body = Object.fromEntries(Object.entries(change).filter(([, value]) => Object.keys(value).length > 0));
+  if (Object.keys(body).length === 0) return;
+  // The API adds, then sets roles (of new members too), then removes.
+  await updateTeamMembers(ctx.client, organizationId, teamId, body);
+  ctx.listings.invalidate(teamMembersPath(organizationId, teamId));
+}
+
+export const teamSpec = defineResource<Inputs, State>({
+  kind: "Team",
+  inputs,
+  state,
+  setProperties: ["members"],
+  outputs: [],
+  idFormat: "the team id (API `id`); the organization comes from organizationId",
+  // No endpoint moves a team to another organization.
+  replaceOnChanges: ["organizationId"],
+
+  async create(ctx, news) {
+    const organizationId = news.organizationId;
+    const team = await createTeam(ctx.client, organizationId, { title: news.title });
+    try {
+      if (news.members) await syncMembers(ctx, organizationId, team.id, news.members);
+    } catch (error) {
+      // A failed create leaves nothing in the state: do not leave a team behind that no program owns.
+      await deleteTeam(ctx.client, organizationId, team.id);
+      throw error;
+    }
+    const members = await currentMembers(ctx, organizationId, team.id, news.members);
+    return { id: team.id, state: { organizationId, title: team.title, members } };
+  },
+
+  async read(ctx, id, known: Props) {
+    const organizationId = known.organizationId as string;
+    try {
+      const { title } = await getTeam(ctx.client, organizationId, id);
+      const members = await currentMembers(ctx, organizationId, id, known.members as Member[] | undefined);
+      return { id, state: { organizationId, title, members } };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  },
+
+  async update(ctx, id, olds, news, changed) {
+    const { organizationId } = olds;
+    const title = changed.has("title")
+      ? (await renameTeam(ctx.client, organizationId, id, news.title)).title
+      : olds.title;
+    if (changed.has("members") && news.members) await syncMembers(ctx, organizationId, id, news.members);
+    const members = await currentMembers(ctx, organizationId, id, news.members ?? olds.members);
+    return { organizationId, title, members };
+  },
+
+  async delete(ctx, id, olds) {
+    await deleteTeam(ctx.client, olds.organizationId, id);
+    ctx.listings.invalidate(teamMembersPath(olds.organizationId, id));
+  },
+});
+
+export type TeamArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
+
+/** A team of organization members. Id: the team id. */
+export class Team extends DocsResource {
+  declare readonly organizationId: pulumi.Output<string>;
+  declare readonly title: pulumi.Output<string>;
+  /** Every member as the API reports it, by the identifier the program declared (user id or email). */
+  declare readonly members: pulumi.Output<{ user: string; role: string }[]>;
+
+  constructor(name: string, args: TeamArgs, opts?: pulumi.CustomResourceOptions) {
+    super(teamSpec, name, args, opts);
+  }
+}

@@ -1,0 +1,211 @@
+import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { created, describeLifecycle } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+const sitePath = (id: string) => `/orgs/${org()}/sites/${id}`;
+const calls = () => fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
+const bodyOf = (method: string, pattern: RegExp) =>
+  fixture.emulator.requests().findLast((r) => r.method === method && pattern.test(r.path))?.requestBody as
+    | Record<string, unknown>
+    | undefined;
+
+async function makeSite(title: string): Promise<string> {
+  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+const base = () => ({
+  organizationId: org(),
+  title: "Docs",
+  type: "basic",
+  visibility: "public",
+  basename: "docs",
+  proxy: "example.com/docs",
+});
+
+describeLifecycle(
+  {
+    kind: "Site",
+    inputs: base,
+    created: (state) => {
+      expect(state).toMatchObject({ ...base(), published: false, adaptiveContent: false });
+      expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
+      expect(state.createdAt).toMatch(/^\d{4}-/);
+      // POST takes only type, title and visibility; the rest is one PATCH, and agentsContext is not sent unset.
+      expect(bodyOf("POST", /\/sites$/)).toEqual({ title: "Docs", type: "basic", visibility: "public" });
+      expect(bodyOf("PATCH", /\/sites\/[^/]+$/)).toEqual({ basename: "docs", proxy: "example.com/docs" });
+    },
+    updates: [
+      { name: "title", inputs: (_f, p) => ({ ...p, title: "Guides" }), expect: (s) => expect(s.title).toBe("Guides") },
+      {
+        name: "visibility",
+        inputs: (_f, p) => ({ ...p, visibility: "share-link" }),
+        expect: (s) => expect(s.visibility).toBe("share-link"),
+      },
+      {
+        name: "basename",
+        inputs: (_f, p) => ({ ...p, basename: "api" }),
+        expect: (s) => expect(s.basename).toBe("api"),
+      },
+      {
+        name: "proxy",
+        inputs: (_f, p) => ({ ...p, proxy: "www.example.org/dev/docs" }),
+        expect: (s) => expect(s.proxy).toBe("www.example.org/dev/docs"),
+      },
+      {
+        name: "proxy (null removes it)",
+        inputs: (_f, p) => ({ ...p, proxy: null }),
+        expect: (s) => {
+          expect(s.proxy).toBeNull();
+          expect(bodyOf("PATCH", /\/sites\/[^/]+$/)).toEqual({ proxy: null });
+        },
+      },
+      {
+        name: "adaptiveContent",
+        inputs: (_f, p) => ({ ...p, adaptiveContent: true }),
+        expect: (s) => {
+          expect(s.adaptiveContent).toBe(true);
+          expect(bodyOf("PATCH", /\/sites\/[^/]+$/)).toEqual({ adaptiveContent: { enabled: true } });
+        },
+      },
+      {
+        name: "agentsContext",
+        inputs: (_f, p) => ({ ...p, agentsContext: "included" }),
+        expect: (s) => expect(s.agentsContext).toBe("included"),
+      },
+      {
+        name: "published (publish)",
+        inputs: (_f, p) => ({ ...p, published: true }),
+        expect: (s) => {
+          expect(s.published).toBe(true);
+          expect((s.urls as { published?: string }).published).toMatch(/^https?:\/\//);
+          expect(calls().some((c) => /^POST \/v1\/orgs\/[^/]+\/sites\/[^/]+\/publish$/.test(c))).toBe(true);
+        },
+      },
+    ],
+    replaces: [
+      { property: "type", inputs: (_f, p) => ({ ...p, type: "premium" }) },
+      { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        expect((await fixture.api("PATCH", sitePath(id), { title: "Renamed by hand" })).status).toBe(200);
+      },
+      expect: (state) => expect(state.title).toBe("Renamed by hand"),
+    },
+    adopt: {
+      existing: () => makeSite("Legacy"),
+      inputs: () => ({ organizationId: org(), title: "Adopted", visibility: "unlisted" }),
+      expect: (state) => expect(state).toMatchObject({ title: "Adopted", visibility: "unlisted" }),
+    },
+  },
+  fixture,
+);
+
+describe("Site publishing", () => {
+  it("unpublishes with the official unpublish operation", async () => {
+    const { id, state, inputs } = await created("Site", { ...base(), published: true });
+    expect(state.published).toBe(true);
+    fixture.emulator.clearRequests();
+    const { outs } = await lifecycle("Site").update(id, state, { ...inputs, published: false });
+    expect(outs.published).toBe(false);
+    expect(calls()).toEqual([`POST /v1/orgs/${org()}/sites/${id}/unpublish`]);
+  });
+
+  it("sees a site unpublished out of band as drift", async () => {
+    const { id, state, inputs } = await created("Site", { ...base(), published: true });
+    await fixture.api("POST", `${sitePath(id)}/unpublish`);
+    const read = await lifecycle("Site").read(id, state);
+    expect(read.props?.published).toBe(false);
+    expect((await lifecycle("Site").diff(id, read.props ?? {}, inputs)).changes).toBe(true);
+  });
+
+  it("fails, saying a plan upgrade is needed, when publish answers with a checkout session", async () => {
+    const { id, state, inputs } = await created("Site", base());
+    fixture.emulator.injectFault({
+      method: "POST",
+      path: "/publish$",
+      count: 1,
+      status: 200,
+      body: { type: "checkout", sessionId: "cs_test_123" },
+    });
+    await expect(lifecycle("Site").update(id, state, { ...inputs, published: true })).rejects.toThrow(
+      /Site ".+" publish: .*plan.*upgrade.*published: false/,
+    );
+  });
+
+  it("removes the new site when creating it cannot publish it, so the next up does not duplicate it", async () => {
+    fixture.emulator.injectFault({
+      method: "POST",
+      path: "/publish$",
+      count: 1,
+      status: 200,
+      body: { type: "checkout", sessionId: "cs_test_123" },
+    });
+    const inputs = await lifecycle("Site").check({}, { ...base(), published: true });
+    await expect(lifecycle("Site").create(inputs.inputs ?? {})).rejects.toThrow(/plan/);
+    const listed = await fixture.api("GET", `/orgs/${org()}/sites`);
+    expect((listed.body as { items: unknown[] }).items).toEqual([]);
+  });
+});
+
+describe("Site agentsContext", () => {
+  it("keeps the value it sent when the API does not report agentsContext (the official document lacks it)", async () => {
+    const { id, state } = await created("Site", { ...base(), agentsContext: "included" });
+    const { agentsContext, ...official } = (await fixture.api("GET", sitePath(id))).body as Record<string, unknown>;
+    expect(agentsContext).toBe("included");
+    fixture.emulator.injectFault({ method: "GET", path: `/sites/${id}$`, count: 1, status: 200, body: official });
+    const read = await lifecycle("Site").read(id, state);
+    expect(read.props?.agentsContext).toBe("included");
+  });
+});
+
+describe("Site check", () => {
+  const check = (news: Record<string, unknown>) => lifecycle("Site").check({}, news);
+
+  it("rejects each limit and pattern with the property and the rule, without calling the API", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ title: "x" }, "title", /at least 2 characters/],
+      [{ title: "x".repeat(129) }, "title", /at most 128 characters/],
+      [{ basename: "" }, "basename", /at least 1 character/],
+      [{ basename: "x".repeat(101) }, "basename", /at most 100 characters/],
+      [{ proxy: `example.com/${"x".repeat(501)}` }, "proxy", /at most 512 characters/],
+      [{ proxy: "example.com" }, "proxy", /must match the pattern/],
+      [{ proxy: "https://example.com/docs" }, "proxy", /must match the pattern/],
+      [{ type: "enterprise" }, "type", /must be one of/],
+      [{ visibility: "private" }, "visibility", /must be one of/],
+      [{ agentsContext: "sometimes" }, "agentsContext", /must be one of/],
+      [{ published: "yes" }, "published", /must be a boolean/],
+      [{ adaptiveContent: 1 }, "adaptiveContent", /must be a boolean/],
+      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ titel: "typo" }, "titel", /unknown property titel/],
+    ];
+    for (const [change, property, reason] of cases) {
+      const result = await check({ organizationId: org(), title: "ok", ...change });
+      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(result.failures?.[0].reason).toMatch(new RegExp(`^Site\\.${property}: `));
+    }
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("accepts values at the exact limits", async () => {
+    const proxy = `example.com/${"x".repeat(500)}`;
+    expect(proxy).toHaveLength(512);
+    for (const news of [
+      { title: "xy", basename: "b" },
+      { title: "x".repeat(128), basename: "b".repeat(100), proxy },
+      { title: "ok", proxy: null, type: "ultimate", visibility: "visitor-auth", agentsContext: "excluded" },
+    ]) {
+      expect((await check({ organizationId: org(), ...news })).failures).toBeUndefined();
+    }
+  });
+
+  it("lets unknown values through during preview", async () => {
+    expect((await check({ organizationId: UNKNOWN, title: UNKNOWN, proxy: UNKNOWN })).failures).toBeUndefined();
+  });
+});

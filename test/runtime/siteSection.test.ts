@@ -1,0 +1,248 @@
+import { describe, expect, it } from "vitest";
+import type { Props } from "../../provider/framework/spec";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { checked, created, describeLifecycle } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+const space = (i: number) => fixture.emulator.spaceIds[i];
+const lastBody = (method: string, pattern: RegExp) =>
+  fixture.emulator.requests().findLast((r) => r.method === method && pattern.test(r.path))?.requestBody;
+
+async function makeSite(spaces: string[] = []): Promise<string> {
+  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs", spaces });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+async function makeSection(site: string, spaceId: string, title = "Existing"): Promise<{ id: string; path: string }> {
+  const answer = await fixture.api("POST", `/orgs/${org()}/sites/${site}/sections`, { spaceId, title });
+  expect(answer.status).toBe(201);
+  return answer.body as { id: string; path: string };
+}
+
+async function sectionsOf(site: string) {
+  const answer = await fixture.api("GET", `/orgs/${org()}/sites/${site}/sections`);
+  return (answer.body as { items: { id: string; default: boolean; siteSpaces: { id: string }[] }[] }).items;
+}
+
+/** A site whose first (default) section already exists, so the section under test starts as not the default. */
+async function baseInputs(): Promise<Props> {
+  const siteId = await makeSite();
+  await makeSection(siteId, space(1));
+  return {
+    organizationId: org(),
+    siteId,
+    spaceId: space(0),
+    title: "Guides",
+    path: "guides",
+    icon: "book",
+    condition: "visitor.claims.beta === true",
+    description: "All the guides",
+  };
+}
+
+let adoptSite: string | undefined;
+
+describeLifecycle(
+  {
+    kind: "SiteSection",
+    inputs: baseInputs,
+    created: (state) => {
+      expect(state).toMatchObject({ title: "Guides", path: "guides", icon: "book", default: false });
+      expect(state.condition).toBe("visitor.claims.beta === true");
+      expect(state.spaceId).toBe(space(0));
+      expect(state.siteSpaceId).toEqual(expect.any(String));
+      // POST takes spaceId, title and icon; path, condition and description follow in one PATCH.
+      expect(lastBody("POST", /\/sections$/)).toEqual({ spaceId: space(0), title: "Guides", icon: "book" });
+      expect(lastBody("PATCH", /\/sections\/[^/]+$/)).toEqual({
+        path: "guides",
+        condition: "visitor.claims.beta === true",
+        description: "All the guides",
+      });
+    },
+    updates: [
+      {
+        name: "title",
+        inputs: (_f, p) => ({ ...p, title: "Manuals" }),
+        expect: (s) => expect(s.title).toBe("Manuals"),
+      },
+      { name: "path", inputs: (_f, p) => ({ ...p, path: "manuals" }), expect: (s) => expect(s.path).toBe("manuals") },
+      { name: "icon", inputs: (_f, p) => ({ ...p, icon: "gear" }), expect: (s) => expect(s.icon).toBe("gear") },
+      {
+        name: "icon (null removes it)",
+        inputs: (_f, p) => ({ ...p, icon: null }),
+        expect: (s) => expect(s.icon).toBeNull(),
+      },
+      {
+        name: "condition",
+        inputs: (_f, p) => ({ ...p, condition: "visitor.claims.plan === 'pro'" }),
+        expect: (s) => expect(s.condition).toBe("visitor.claims.plan === 'pro'"),
+      },
+      {
+        name: "condition (null removes it)",
+        inputs: (_f, p) => ({ ...p, condition: null }),
+        expect: (s) => {
+          expect(s.condition).toBeNull();
+          expect(lastBody("PATCH", /\/sections\/[^/]+$/)).toEqual({ condition: null });
+        },
+      },
+      {
+        name: "description",
+        inputs: (_f, p) => ({ ...p, description: "Step by step" }),
+        expect: (s) => expect(s.description).toBe("Step by step"),
+      },
+      {
+        name: "description (null removes it)",
+        inputs: (_f, p) => ({ ...p, description: null }),
+        expect: (s) => expect(s.description).toBeNull(),
+      },
+      {
+        name: "default (true makes it the site's default section)",
+        inputs: (_f, p) => ({ ...p, default: true }),
+        expect: async (s) => {
+          expect(s.default).toBe(true);
+          expect(lastBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ defaultSiteSection: expect.any(String) });
+          const defaults = (await sectionsOf(s.siteId as string)).filter((x) => x.default);
+          expect(defaults.map((x) => x.id)).toHaveLength(1);
+        },
+      },
+    ],
+    replaces: [
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "spaceId", inputs: (_f, p) => ({ ...p, spaceId: space(2) }) },
+      { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        const site = fixture.emulator.store.sections.get(id)?.siteId;
+        const answer = await fixture.api("PATCH", `/orgs/${org()}/sites/${site}/sections/${id}`, { condition: null });
+        expect(answer.status).toBe(200);
+      },
+      expect: (state) => expect(state.condition).toBeNull(),
+    },
+    adopt: {
+      existing: async () => {
+        adoptSite = await makeSite();
+        return (await makeSection(adoptSite, space(0), "Legacy")).id;
+      },
+      inputs: async () => ({
+        organizationId: org(),
+        siteId: adoptSite ?? (await makeSite()),
+        spaceId: space(0),
+        title: "Adopted",
+      }),
+      expect: (state) => expect(state).toMatchObject({ title: "Adopted", spaceId: space(0), default: true }),
+    },
+  },
+  fixture,
+);
+
+describe("SiteSection behaviour", () => {
+  it("exposes the site space created with it, which a SiteSpace can adopt", async () => {
+    const { state } = await created("SiteSection", await baseInputs());
+    const siteSpace = await lifecycle("SiteSpace").create(
+      await checked("SiteSpace", {
+        organizationId: org(),
+        siteId: state.siteId,
+        spaceId: space(0),
+        path: "start",
+        importId: state.siteSpaceId,
+      }),
+    );
+    expect(siteSpace.id).toBe(state.siteSpaceId);
+    expect(siteSpace.outs).toMatchObject({ sectionId: expect.any(String), path: "start" });
+  });
+
+  it("treats default: false as not managed, since the API always keeps one default section", async () => {
+    const siteId = await makeSite();
+    const { id, state, inputs } = await created("SiteSection", { organizationId: org(), siteId, spaceId: space(0) });
+    expect(state.default).toBe(true);
+    const next = await checked("SiteSection", { ...inputs, default: false });
+    expect(next.default).toBeUndefined();
+    expect((await lifecycle("SiteSection").diff(id, state, next)).changes).toBe(false);
+  });
+
+  it("lists each site once when reading many sections of it", async () => {
+    const siteId = await makeSite();
+    const states = [];
+    for (const i of [0, 1, 2])
+      states.push(await created("SiteSection", { organizationId: org(), siteId, spaceId: space(i) }));
+    fixture.emulator.clearRequests();
+    await Promise.all(states.map(({ id, state }) => lifecycle("SiteSection").read(id, state)));
+    expect(fixture.emulator.counters()["GET /v1/orgs/{organizationId}/sites/{siteId}/sections"]).toBe(1);
+  });
+
+  it("reads a section whose site was deleted as gone", async () => {
+    const { id, state } = await created("SiteSection", await baseInputs());
+    await fixture.api("DELETE", `/orgs/${org()}/sites/${state.siteId}`);
+    expect((await lifecycle("SiteSection").read(id, state)).id).toBe("");
+    await lifecycle("SiteSection").delete(id, state);
+  });
+
+  it("removes a new section whose settings the API refuses, so the next up does not duplicate it", async () => {
+    const inputs = await baseInputs();
+    const [existing] = await sectionsOf(inputs.siteId as string);
+    const taken = fixture.emulator.store.sections.get(existing.id)?.path;
+    const news = await checked("SiteSection", { ...inputs, path: taken });
+    await expect(lifecycle("SiteSection").create(news)).rejects.toThrow(/SiteSection create: PATCH .* 409 Conflict/);
+    expect((await sectionsOf(inputs.siteId as string)).map((s) => s.id)).toEqual([existing.id]);
+  });
+
+  it("keeps a failed first section that took in the site's root-level spaces, and says to adopt it", async () => {
+    const siteId = await makeSite([space(1), space(2)]);
+    const news = await checked("SiteSection", { organizationId: org(), siteId, spaceId: space(0), path: "x" });
+    fixture.emulator.injectFault({ method: "PATCH", path: "/sections/[^/]+$", count: 1, status: 400 });
+    const error = await lifecycle("SiteSection")
+      .create(news)
+      .catch((e: Error) => e);
+    const [kept] = await sectionsOf(siteId);
+    expect(kept.siteSpaces).toHaveLength(3);
+    expect(String(error)).toMatch(new RegExp(`400 Bad Request.*kept: adopt it with importId "${kept.id}"`));
+  });
+});
+
+describe("SiteSection check", () => {
+  const check = (news: Record<string, unknown>) => lifecycle("SiteSection").check({}, news);
+  const valid = () => ({ organizationId: org(), siteId: "site", spaceId: "space" });
+
+  it("rejects each limit with the property and the rule, without calling the API", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ title: "x" }, "title", /at least 2 characters/],
+      [{ title: "x".repeat(129) }, "title", /at most 128 characters/],
+      [{ path: "" }, "path", /at least 1 character/],
+      [{ path: "x".repeat(101) }, "path", /at most 100 characters/],
+      [{ condition: "" }, "condition", /at least 1 character/],
+      [{ condition: "x".repeat(1025) }, "condition", /at most 1024 characters/],
+      [{ description: "x".repeat(257) }, "description", /at most 256 characters/],
+      [{ icon: "x".repeat(51) }, "icon", /at most 50 characters/],
+      [{ default: "yes" }, "default", /must be a boolean/],
+      [{ spaceId: "" }, "spaceId", /at least 1 character/],
+      [{ siteId: "" }, "siteId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ sectionGroup: "g" }, "sectionGroup", /unknown property sectionGroup/],
+    ];
+    for (const [change, property, reason] of cases) {
+      const result = await check({ ...valid(), ...change });
+      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SiteSection\\.${property}: `));
+    }
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("accepts values at the exact limits", async () => {
+    for (const news of [
+      { title: "xy", path: "p", condition: "c", description: "", icon: "" },
+      { title: "x".repeat(128), path: "p".repeat(100), condition: "c".repeat(1024), description: "d".repeat(256) },
+      { icon: "i".repeat(50), condition: null, description: null, default: true },
+    ]) {
+      expect((await check({ ...valid(), ...news })).failures).toBeUndefined();
+    }
+  });
+
+  it("lets unknown values through during preview", async () => {
+    expect((await check({ ...valid(), siteId: UNKNOWN, spaceId: UNKNOWN, title: UNKNOWN })).failures).toBeUndefined();
+  });
+});

@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import type { Props } from "../../provider/framework/spec";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { created, describeLifecycle } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+const calls = () => fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
+
+async function makeSite(): Promise<string> {
+  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs" });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+async function makeSections(site: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const spaceId of fixture.emulator.spaceIds.slice(0, 3)) {
+    const answer = await fixture.api("POST", `/orgs/${org()}/sites/${site}/sections`, { spaceId });
+    expect(answer.status).toBe(201);
+    ids.push((answer.body as { id: string }).id);
+  }
+  return ids;
+}
+
+/** The site's three sections; the group under test starts with the first two. */
+let sections: string[] = [];
+
+async function baseInputs(): Promise<Props> {
+  const siteId = await makeSite();
+  sections = await makeSections(siteId);
+  return { organizationId: org(), siteId, title: "Products", icon: "box", sectionIds: sections.slice(0, 2) };
+}
+
+const groupPath = (site: unknown, id: string) => `/orgs/${org()}/sites/${site}/section-groups/${id}`;
+let adoptSite: string | undefined;
+
+describeLifecycle(
+  {
+    kind: "SiteSectionGroup",
+    inputs: baseInputs,
+    created: (state) => {
+      expect(state).toMatchObject({ title: "Products", icon: "box" });
+      expect([...(state.sectionIds as string[])].sort()).toEqual(sections.slice(0, 2).sort());
+      // Membership is created with the group.
+      const post = fixture.emulator.requests().findLast((r) => r.method === "POST" && /section-groups$/.test(r.path));
+      expect(post?.requestBody).toEqual({ title: "Products", icon: "box", sections: sections.slice(0, 2) });
+    },
+    updates: [
+      {
+        name: "title",
+        inputs: (_f, p) => ({ ...p, title: "Platform" }),
+        expect: (s) => expect(s.title).toBe("Platform"),
+      },
+      { name: "icon", inputs: (_f, p) => ({ ...p, icon: "gear" }), expect: (s) => expect(s.icon).toBe("gear") },
+      {
+        name: "icon (null removes it)",
+        inputs: (_f, p) => ({ ...p, icon: null }),
+        expect: (s) => expect(s.icon).toBeNull(),
+      },
+      {
+        name: "sectionIds (add one, in another order)",
+        inputs: (_f, p) => ({ ...p, sectionIds: [sections[2], sections[1], sections[0]] }),
+        expect: (s) => {
+          expect([...(s.sectionIds as string[])].sort()).toEqual([...sections].sort());
+          const membership = fixture.emulator.requests().filter((r) => /section-groups\/[^/]+\/sections/.test(r.path));
+          expect(membership.map((r) => [r.method, r.requestBody])).toEqual([["POST", { sectionId: sections[2] }]]);
+        },
+      },
+      {
+        name: "sectionIds (remove one)",
+        inputs: (_f, p) => ({ ...p, sectionIds: [sections[1]] }),
+        expect: (s) => {
+          expect(s.sectionIds).toEqual([sections[1]]);
+          expect(calls().some((c) => c.startsWith("DELETE") && c.endsWith(`/sections/${sections[0]}`))).toBe(true);
+        },
+      },
+      {
+        name: "sectionIds (empty)",
+        inputs: (_f, p) => ({ ...p, sectionIds: [] }),
+        expect: (s) => expect(s.sectionIds).toEqual([]),
+      },
+    ],
+    replaces: [
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        const site = fixture.emulator.store.sectionGroups.get(id)?.siteId;
+        expect((await fixture.api("DELETE", `${groupPath(site, id)}/sections/${sections[0]}`)).status).toBe(205);
+      },
+      expect: (state) => expect(state.sectionIds).toEqual([sections[1]]),
+    },
+    adopt: {
+      existing: async () => {
+        adoptSite = await makeSite();
+        const answer = await fixture.api("POST", `/orgs/${org()}/sites/${adoptSite}/section-groups`, { title: "Old" });
+        return (answer.body as { id: string }).id;
+      },
+      inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), title: "Adopted" }),
+      expect: (state) => expect(state).toMatchObject({ title: "Adopted", sectionIds: [] }),
+    },
+  },
+  fixture,
+);
+
+describe("SiteSectionGroup behaviour", () => {
+  it("compares sectionIds as a set: another order is no change", async () => {
+    const { id, state, inputs } = await created("SiteSectionGroup", await baseInputs());
+    const reordered = { ...inputs, sectionIds: [...(inputs.sectionIds as string[])].reverse() };
+    expect((await lifecycle("SiteSectionGroup").diff(id, state, reordered)).changes).toBe(false);
+  });
+
+  it("leaves membership unmanaged when sectionIds is omitted", async () => {
+    const { sectionIds: _omitted, ...inputs } = await baseInputs();
+    const { id, state } = await created("SiteSectionGroup", inputs);
+    await fixture.api("POST", `${groupPath(state.siteId, id)}/sections`, { sectionId: sections[2] });
+    const read = await lifecycle("SiteSectionGroup").read(id, state);
+    expect(read.props?.sectionIds).toEqual([sections[2]]);
+    expect((await lifecycle("SiteSectionGroup").diff(id, read.props ?? {}, inputs)).changes).toBe(false);
+  });
+
+  it("leaves its sections in the site when deleted", async () => {
+    const { id, state } = await created("SiteSectionGroup", await baseInputs());
+    await lifecycle("SiteSectionGroup").delete(id, state);
+    const listed = await fixture.api("GET", `/orgs/${org()}/sites/${state.siteId}/sections`);
+    expect((listed.body as { items: unknown[] }).items).toHaveLength(3);
+  });
+});
+
+describe("SiteSectionGroup check", () => {
+  const check = (news: Record<string, unknown>) => lifecycle("SiteSectionGroup").check({}, news);
+  const valid = () => ({ organizationId: org(), siteId: "site", title: "ok" });
+
+  it("rejects each limit with the property and the rule, without calling the API", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ title: "" }, "title", /at least 1 character/],
+      [{ title: "x".repeat(101) }, "title", /at most 100 characters/],
+      [{ icon: "x".repeat(51) }, "icon", /at most 50 characters/],
+      [{ sectionIds: "s1" }, "sectionIds", /must be an array/],
+      [{ sectionIds: ["s1", ""] }, "sectionIds.1", /at least 1 character/],
+      [{ siteId: "" }, "siteId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ sections: [] }, "sections", /unknown property sections/],
+    ];
+    for (const [change, property, reason] of cases) {
+      const result = await check({ ...valid(), ...change });
+      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SiteSectionGroup\\.${property}: `));
+    }
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("accepts values at the exact limits", async () => {
+    for (const news of [
+      { title: "x", icon: "" },
+      { title: "x".repeat(100), icon: "i".repeat(50), sectionIds: [] },
+      { icon: null, sectionIds: ["a", "b"] },
+    ]) {
+      expect((await check({ ...valid(), ...news })).failures).toBeUndefined();
+    }
+  });
+
+  it("lets unknown values through during preview", async () => {
+    expect((await check({ ...valid(), siteId: UNKNOWN, sectionIds: [UNKNOWN] })).failures).toBeUndefined();
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { created, describeLifecycle } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+const linksPath = (site: unknown) => `/orgs/${org()}/sites/${site}/share-links`;
+
+async function makeSite(): Promise<string> {
+  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs", visibility: "share-link" });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+let adoptSite: string | undefined;
+
+describeLifecycle(
+  {
+    kind: "SiteShareLink",
+    inputs: async () => ({ organizationId: org(), siteId: await makeSite(), name: "Partners" }),
+    created: (state) => {
+      expect(state).toMatchObject({ name: "Partners", active: true });
+      expect(state.url).toMatch(/^https?:\/\/.*token=/);
+      expect(state.createdAt).toMatch(/^\d{4}-/);
+    },
+    updates: [
+      {
+        name: "name",
+        inputs: (_f, p) => ({ ...p, name: "Customers" }),
+        expect: (s) => expect(s.name).toBe("Customers"),
+      },
+      {
+        name: "active (deactivate)",
+        inputs: (_f, p) => ({ ...p, active: false }),
+        expect: (s) => {
+          expect(s.active).toBe(false);
+          const patch = fixture.emulator.requests().findLast((r) => r.method === "PATCH");
+          expect(patch?.requestBody).toEqual({ active: false });
+        },
+      },
+    ],
+    replaces: [
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        const site = fixture.emulator.store.shareLinks.get(id)?.siteId;
+        expect((await fixture.api("PATCH", `${linksPath(site)}/${id}`, { active: false })).status).toBe(200);
+      },
+      // `active` defaults to true, so a link deactivated by hand is drift.
+      expect: (state) => expect(state.active).toBe(false),
+    },
+    adopt: {
+      existing: async () => {
+        adoptSite = await makeSite();
+        return ((await fixture.api("POST", linksPath(adoptSite), { name: "Old" })).body as { id: string }).id;
+      },
+      inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), name: "Adopted" }),
+      expect: (state) => expect(state).toMatchObject({ name: "Adopted", active: true }),
+    },
+  },
+  fixture,
+);
+
+describe("SiteShareLink behaviour", () => {
+  it("creates an inactive link when asked (POST, then PATCH active: false)", async () => {
+    const { state } = await created("SiteShareLink", {
+      organizationId: org(),
+      siteId: await makeSite(),
+      name: "Later",
+      active: false,
+    });
+    expect(state.active).toBe(false);
+    expect(fixture.emulator.requests().map((r) => [r.method, r.requestBody])).toContainEqual([
+      "POST",
+      { name: "Later" },
+    ]);
+  });
+
+  it("declares url, which holds the secret token, as a secret output", () => {
+    const spec = lifecycle("SiteShareLink").spec;
+    expect(spec.secretOutputs).toEqual(["url"]);
+    expect(spec.outputs).toContain("url");
+  });
+
+  it("reads the links of one site with one listing", async () => {
+    const siteId = await makeSite();
+    const links = [];
+    for (const name of ["a", "b", "c"])
+      links.push(await created("SiteShareLink", { organizationId: org(), siteId, name }));
+    fixture.emulator.clearRequests();
+    const reads = await Promise.all(links.map(({ id, state }) => lifecycle("SiteShareLink").read(id, state)));
+    expect(reads.map((r) => r.props?.name)).toEqual(["a", "b", "c"]);
+    expect(fixture.emulator.counters()["GET /v1/orgs/{organizationId}/sites/{siteId}/share-links"]).toBe(1);
+  });
+});
+
+describe("SiteShareLink check", () => {
+  const check = (news: Record<string, unknown>) => lifecycle("SiteShareLink").check({}, news);
+  const valid = () => ({ organizationId: org(), siteId: "site", name: "ok" });
+
+  it("rejects each limit with the property and the rule, without calling the API", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ name: "x".repeat(51) }, "name", /at most 50 characters/],
+      [{ name: undefined }, "name", /must be a string/],
+      [{ active: "no" }, "active", /must be a boolean/],
+      [{ siteId: "" }, "siteId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ url: "https://x" }, "url", /unknown property url/],
+    ];
+    for (const [change, property, reason] of cases) {
+      const result = await check({ ...valid(), ...change });
+      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SiteShareLink\\.${property}: `));
+    }
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("accepts values at the exact limits and defaults active to true", async () => {
+    expect((await check({ ...valid(), name: "" })).inputs).toMatchObject({ name: "", active: true });
+    expect((await check({ ...valid(), name: "x".repeat(50), active: false })).failures).toBeUndefined();
+  });
+
+  it("lets unknown values through during preview", async () => {
+    expect((await check({ ...valid(), siteId: UNKNOWN, name: UNKNOWN })).failures).toBeUndefined();
+  });
+});

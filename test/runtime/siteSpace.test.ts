@@ -1,0 +1,221 @@
+import { describe, expect, it } from "vitest";
+import type { Props } from "../../provider/framework/spec";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { checked, created, describeLifecycle } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+const space = (i: number) => fixture.emulator.spaceIds[i];
+const lastBody = (method: string, pattern: RegExp) =>
+  fixture.emulator.requests().findLast((r) => r.method === method && pattern.test(r.path))?.requestBody;
+
+async function makeSite(spaces: string[] = []): Promise<string> {
+  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs", spaces });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+async function makeSection(site: string, spaceId: string): Promise<string> {
+  const answer = await fixture.api("POST", `/orgs/${org()}/sites/${site}/sections`, { spaceId });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+async function siteSpacesOf(site: string) {
+  const answer = await fixture.api("GET", `/orgs/${org()}/sites/${site}/site-spaces`);
+  return (answer.body as { items: { id: string; default: boolean; section?: string }[] }).items;
+}
+
+/** A site with a section whose default is another space, so the site space under test starts as not the default. */
+async function baseInputs(): Promise<Props> {
+  const siteId = await makeSite();
+  const sectionId = await makeSection(siteId, space(1));
+  return {
+    organizationId: org(),
+    siteId,
+    spaceId: space(0),
+    sectionId,
+    path: "start",
+    condition: "visitor.claims.beta === true",
+  };
+}
+
+let adoptSite: string | undefined;
+
+describeLifecycle(
+  {
+    kind: "SiteSpace",
+    inputs: baseInputs,
+    created: (state) => {
+      expect(state).toMatchObject({ spaceId: space(0), path: "start", default: false });
+      expect(state.condition).toBe("visitor.claims.beta === true");
+      expect(state.sectionId).toEqual(expect.any(String));
+      expect(lastBody("POST", /\/site-spaces$/)).toEqual({ spaceId: space(0), sectionId: state.sectionId });
+    },
+    updates: [
+      {
+        name: "spaceId (retarget)",
+        inputs: (_f, p) => ({ ...p, spaceId: space(2) }),
+        expect: (s) => {
+          expect(s.spaceId).toBe(space(2));
+          expect(lastBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ spaceId: space(2) });
+        },
+      },
+      { name: "path", inputs: (_f, p) => ({ ...p, path: "begin" }), expect: (s) => expect(s.path).toBe("begin") },
+      {
+        name: "condition",
+        inputs: (_f, p) => ({ ...p, condition: "visitor.claims.plan === 'pro'" }),
+        expect: (s) => expect(s.condition).toBe("visitor.claims.plan === 'pro'"),
+      },
+      {
+        name: "condition (null removes it)",
+        inputs: (_f, p) => ({ ...p, condition: null }),
+        expect: (s) => {
+          expect(s.condition).toBeNull();
+          expect(lastBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ condition: null });
+        },
+      },
+      {
+        name: "default (true makes it its section's default)",
+        inputs: (_f, p) => ({ ...p, default: true }),
+        expect: async (s) => {
+          expect(s.default).toBe(true);
+          expect(lastBody("PATCH", /\/sections\/[^/]+$/)).toEqual({ defaultSiteSpace: expect.any(String) });
+          const defaults = (await siteSpacesOf(s.siteId as string)).filter((x) => x.default);
+          expect(defaults.map((x) => x.section)).toEqual([s.sectionId]);
+        },
+      },
+    ],
+    replaces: [
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      {
+        property: "sectionId",
+        inputs: async (_f, p) => ({ ...p, sectionId: await makeSection(p.siteId as string, space(2)) }),
+      },
+      { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        const site = fixture.emulator.store.siteSpaces.get(id)?.siteId;
+        const answer = await fixture.api("PATCH", `/orgs/${org()}/sites/${site}/site-spaces/${id}`, { path: "moved" });
+        expect(answer.status).toBe(200);
+      },
+      expect: (state) => expect(state.path).toBe("moved"),
+    },
+    adopt: {
+      existing: async () => {
+        adoptSite = await makeSite([space(3)]);
+        return (await siteSpacesOf(adoptSite))[0].id;
+      },
+      inputs: async () => ({
+        organizationId: org(),
+        siteId: adoptSite ?? (await makeSite()),
+        spaceId: space(3),
+        path: "adopted",
+      }),
+      expect: (state) => expect(state).toMatchObject({ path: "adopted", spaceId: space(3), sectionId: null }),
+    },
+  },
+  fixture,
+);
+
+describe("SiteSpace behaviour", () => {
+  it("makes a root-level site space the site's default with the site's defaultSiteSpace", async () => {
+    const siteId = await makeSite([space(1)]);
+    const { id, state, inputs } = await created("SiteSpace", { organizationId: org(), siteId, spaceId: space(0) });
+    expect(state).toMatchObject({ sectionId: null, default: false });
+    const { outs } = await lifecycle("SiteSpace").update(
+      id,
+      state,
+      await checked("SiteSpace", { ...inputs, default: true }),
+    );
+    expect(outs.default).toBe(true);
+    expect(lastBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ defaultSiteSpace: id });
+    expect((await siteSpacesOf(siteId)).filter((x) => x.default).map((x) => x.id)).toEqual([id]);
+  });
+
+  it("creates a default site space in one go", async () => {
+    const { siteId, sectionId } = await baseInputs();
+    const { state } = await created("SiteSpace", {
+      organizationId: org(),
+      siteId,
+      sectionId,
+      spaceId: space(0),
+      default: true,
+    });
+    expect(state.default).toBe(true);
+  });
+
+  it("treats default: false as not managed, since the API always keeps one default per level", async () => {
+    const siteId = await makeSite();
+    const { id, state, inputs } = await created("SiteSpace", { organizationId: org(), siteId, spaceId: space(0) });
+    expect(state.default).toBe(true);
+    const next = await checked("SiteSpace", { ...inputs, default: false });
+    expect((await lifecycle("SiteSpace").diff(id, state, next)).changes).toBe(false);
+  });
+
+  it("leaves sectionId unmanaged when omitted: the API picks the default section", async () => {
+    const { siteId, sectionId } = await baseInputs();
+    const { id, state, inputs } = await created("SiteSpace", { organizationId: org(), siteId, spaceId: space(0) });
+    expect(state.sectionId).toBe(sectionId);
+    expect((await lifecycle("SiteSpace").diff(id, state, inputs)).changes).toBe(false);
+  });
+
+  it("removes a new site space whose path the API refuses, so the next up does not duplicate it", async () => {
+    const inputs = await baseInputs();
+    const [existing] = await siteSpacesOf(inputs.siteId as string);
+    const taken = fixture.emulator.store.siteSpaces.get(existing.id)?.path;
+    await expect(lifecycle("SiteSpace").create(await checked("SiteSpace", { ...inputs, path: taken }))).rejects.toThrow(
+      /SiteSpace create: PATCH .* 409 Conflict/,
+    );
+    expect((await siteSpacesOf(inputs.siteId as string)).map((s) => s.id)).toEqual([existing.id]);
+  });
+
+  it("reads a site space whose section was deleted as gone (the API deletes it with the section)", async () => {
+    const { id, state } = await created("SiteSpace", await baseInputs());
+    await fixture.api("DELETE", `/orgs/${org()}/sites/${state.siteId}/sections/${state.sectionId}`);
+    expect((await lifecycle("SiteSpace").read(id, state)).id).toBe("");
+  });
+});
+
+describe("SiteSpace check", () => {
+  const check = (news: Record<string, unknown>) => lifecycle("SiteSpace").check({}, news);
+  const valid = () => ({ organizationId: org(), siteId: "site", spaceId: "space" });
+
+  it("rejects each limit with the property and the rule, without calling the API", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ path: "" }, "path", /at least 1 character/],
+      [{ path: "x".repeat(101) }, "path", /at most 100 characters/],
+      [{ condition: "" }, "condition", /at least 1 character/],
+      [{ condition: "x".repeat(1025) }, "condition", /at most 1024 characters/],
+      [{ default: 1 }, "default", /must be a boolean/],
+      [{ sectionId: "" }, "sectionId", /at least 1 character/],
+      [{ spaceId: "" }, "spaceId", /at least 1 character/],
+      [{ siteId: "" }, "siteId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ title: "t" }, "title", /unknown property title/],
+    ];
+    for (const [change, property, reason] of cases) {
+      const result = await check({ ...valid(), ...change });
+      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SiteSpace\\.${property}: `));
+    }
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("accepts values at the exact limits", async () => {
+    for (const news of [
+      { path: "p", condition: "c" },
+      { path: "p".repeat(100), condition: "c".repeat(1024), default: false },
+      { condition: null, default: true, sectionId: "s" },
+    ]) {
+      expect((await check({ ...valid(), ...news })).failures).toBeUndefined();
+    }
+  });
+
+  it("lets unknown values through during preview", async () => {
+    expect((await check({ ...valid(), sectionId: UNKNOWN, path: UNKNOWN })).failures).toBeUndefined();
+  });
+});

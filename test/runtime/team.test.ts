@@ -1,0 +1,209 @@
+import { describe, expect, it } from "vitest";
+import type { Props } from "../../provider/framework/spec";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { created, describeLifecycle } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+const user = (i: number) => fixture.emulator.userIds[i]!;
+const email = (i: number) => fixture.emulator.store.users.get(user(i))!.email;
+const provider = () => lifecycle("Team");
+
+async function makeTeam(title: string, members: string[] = []): Promise<string> {
+  const answer = await fixture.api("PUT", `/orgs/${org()}/teams`, { title, members });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+/** The team's members as the API lists them: user id → role. */
+async function apiMembers(teamId: string): Promise<Record<string, string>> {
+  const answer = await fixture.api("GET", `/orgs/${org()}/teams/${teamId}/members`);
+  expect(answer.status).toBe(200);
+  const items = (answer.body as { items: { organization: { user: { id: string } }; team: { role: string } }[] }).items;
+  return Object.fromEntries(items.map((i) => [i.organization.user.id, i.team.role]));
+}
+
+const bulkPuts = () =>
+  fixture.emulator.requests().filter((r) => r.method === "PUT" && /\/teams\/[^/]+\/members$/.test(r.path));
+
+describeLifecycle(
+  {
+    kind: "Team",
+    inputs: () => ({
+      organizationId: org(),
+      title: "Writers",
+      members: [{ user: user(0) }, { user: email(1), role: "owner" }],
+    }),
+    created: (state) => {
+      expect(state).toMatchObject({ organizationId: org(), title: "Writers" });
+      // Grace was declared by email: the state keeps her email although the API reports her user id.
+      expect(state.members).toEqual([
+        { user: user(0), role: "member" },
+        { user: email(1), role: "owner" },
+      ]);
+    },
+    updates: [
+      {
+        name: "title",
+        inputs: (_f, prev) => ({ ...prev, title: "Editors" }),
+        expect: (state) => expect(state.title).toBe("Editors"),
+      },
+      {
+        name: "members (add, remove and change a role in one request)",
+        inputs: (_f, prev) => ({ ...prev, members: [{ user: email(1) }, { user: user(2), role: "owner" }] }),
+        expect: async (state) => {
+          expect(state.members).toEqual([
+            { user: email(1), role: "member" },
+            { user: user(2), role: "owner" },
+          ]);
+          const teamId = bulkPuts()[0]!.path.split("/")[5]!;
+          expect(await apiMembers(teamId)).toEqual({ [user(1)]: "member", [user(2)]: "owner" });
+          // One request for the change; user ids (not the declared email) key `memberships`.
+          expect(bulkPuts()).toHaveLength(2);
+          expect(bulkPuts()[1]!.requestBody).toEqual({
+            add: [user(2)],
+            remove: [user(0)],
+            memberships: { [user(1)]: { role: "member" }, [user(2)]: { role: "owner" } },
+          });
+        },
+      },
+      {
+        name: "members (emptied)",
+        inputs: (_f, prev) => ({ ...prev, members: [] }),
+        expect: (state) => expect(state.members).toEqual([]),
+      },
+    ],
+    replaces: [
+      {
+        property: "organizationId",
+        inputs: (f, prev) => ({ ...prev, organizationId: f.emulator.secondOrganizationId }),
+      },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        expect((await fixture.api("PUT", `/orgs/${org()}/teams/${id}/members/${user(2)}`, {})).status).toBe(204);
+      },
+      expect: (state) => expect(state.members).toContainEqual({ user: user(2), role: "member" }),
+    },
+    adopt: {
+      existing: () => makeTeam("Legacy", [user(0)]),
+      inputs: () => ({ organizationId: org(), title: "Adopted", members: [{ user: email(0) }] }),
+      expect: (state) => {
+        expect(state).toMatchObject({ title: "Adopted", members: [{ user: email(0), role: "member" }] });
+        // Ada is already the only member: adoption renames the team and leaves its membership alone.
+        expect(bulkPuts()).toEqual([]);
+      },
+    },
+  },
+  fixture,
+);
+
+describe("Team members", () => {
+  it("leaves membership alone when members is omitted, while the state still reports it", async () => {
+    const { id, state, inputs } = await created("Team", { organizationId: org(), title: "Loose" });
+    expect(state.members).toEqual([]);
+    expect(bulkPuts()).toEqual([]);
+    await fixture.api("PUT", `/orgs/${org()}/teams/${id}/members/${user(1)}`, { role: "owner" });
+    const read = await provider().read(id, state);
+    expect(read.props).toMatchObject({ members: [{ user: user(1), role: "owner" }] });
+    expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
+    const { outs } = await provider().update(id, read.props as Props, { ...inputs, title: "Renamed" });
+    expect(outs).toMatchObject({ title: "Renamed", members: [{ user: user(1), role: "owner" }] });
+    expect(await apiMembers(id)).toEqual({ [user(1)]: "owner" });
+  });
+
+  it("resolves a new member declared by email through the organization's members", async () => {
+    const { id, state } = await created("Team", {
+      organizationId: org(),
+      title: "Newcomers",
+      members: [{ user: email(2), role: "owner" }],
+    });
+    expect(state.members).toEqual([{ user: email(2), role: "owner" }]);
+    expect(bulkPuts().map((r) => r.requestBody)).toEqual([
+      { add: [user(2)], memberships: { [user(2)]: { role: "owner" } } },
+    ]);
+    expect(fixture.emulator.counters()["GET /v1/orgs/{organizationId}/members"]).toBe(1);
+    expect(await apiMembers(id)).toEqual({ [user(2)]: "owner" });
+  });
+
+  it("compares members regardless of order and of the case of emails", async () => {
+    const members = [{ user: user(0) }, { user: email(1).toUpperCase(), role: "owner" }];
+    const { id, state, inputs } = await created("Team", { organizationId: org(), title: "Order", members });
+    const read = await provider().read(id, state);
+    expect(read.props).toEqual(state);
+    const reversed = { ...inputs, members: [...(inputs.members as Props[])].reverse() };
+    expect((await provider().diff(id, read.props as Props, reversed)).changes).toBe(false);
+  });
+
+  it("sees a changed role as drift and puts it back", async () => {
+    const { id, state, inputs } = await created("Team", {
+      organizationId: org(),
+      title: "Roles",
+      members: [{ user: user(0), role: "owner" }],
+    });
+    await fixture.api("PUT", `/orgs/${org()}/teams/${id}/members/${user(0)}`, { role: "member" });
+    const read = await provider().read(id, state);
+    expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(true);
+    await provider().update(id, read.props as Props, inputs);
+    expect(await apiMembers(id)).toEqual({ [user(0)]: "owner" });
+  });
+
+  it("fails with the API's answer naming a user outside the organization, and removes the new team", async () => {
+    const inputs = { organizationId: org(), title: "Strangers", members: [{ user: "nobody@elsewhere.example" }] };
+    await expect(created("Team", inputs)).rejects.toThrow(
+      /Team create: PUT \/v1\/orgs\/[^/]+\/teams\/[^/]+\/members failed with 400.*nobody@elsewhere\.example/,
+    );
+    expect((await fixture.api("GET", `/orgs/${org()}/teams`)).body).toMatchObject({ items: [] });
+  });
+});
+
+describe("Team check", () => {
+  const check = (news: Record<string, unknown>) => provider().check({}, news);
+
+  it("rejects each limit with the property and the rule, without calling the API", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ title: "" }, "title", /at least 1 character/],
+      [{ title: "x".repeat(65) }, "title", /at most 64 characters/],
+      [{ members: [{ user: "" }] }, "members.0.user", /at least 1 character/],
+      [{ members: [{ user: "u1", role: "admin" }] }, "members.0.role", /must be one of "owner", "member"/],
+      // The framework names the object holding an unknown key (the reason names the key).
+      [{ members: [{ user: "u1", rank: "owner" }] }, "members.0", /unknown property rank/],
+      [{ members: [{ user: "A@x.example" }, { user: "a@X.example" }] }, "members.1.user", /lists a user twice/],
+      [{ members: "u1" }, "members", /must be an array/],
+      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+    ];
+    for (const [change, property, reason] of cases) {
+      const result = await check({ organizationId: org(), title: "ok", ...change });
+      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(result.failures?.[0].reason).toMatch(new RegExp(`^Team\\.${property.replace(/\./g, "\\.")}: `));
+    }
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("accepts values at the exact limits, and defaults a member's role to member", async () => {
+    for (const title of ["x", "x".repeat(64)]) {
+      expect((await check({ organizationId: org(), title })).failures).toBeUndefined();
+    }
+    const result = await check({ organizationId: org(), title: "ok", members: [{ user: "u1" }, { user: "U1" }] });
+    expect(result.failures).toBeUndefined();
+    expect(result.inputs).toMatchObject({
+      members: [
+        { user: "u1", role: "member" },
+        { user: "U1", role: "member" },
+      ],
+    });
+    const { state } = await created("Team", { organizationId: org(), title: "x".repeat(64), members: [] });
+    expect(state.title).toBe("x".repeat(64));
+  });
+
+  it("lets unknown values through during preview", async () => {
+    const result = await check({
+      organizationId: UNKNOWN,
+      title: "ok",
+      members: [{ user: UNKNOWN }, { user: UNKNOWN }],
+    });
+    expect(result.failures).toBeUndefined();
+  });
+});

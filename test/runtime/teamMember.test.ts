@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import type { Props } from "../../provider/framework/spec";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle, resetCaches } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { created, describeLifecycle } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+const user = (i: number) => fixture.emulator.userIds[i]!;
+const provider = () => lifecycle("TeamMember");
+
+async function makeTeam(title: string, members: string[] = []): Promise<string> {
+  const answer = await fixture.api("PUT", `/orgs/${org()}/teams`, { title, members });
+  expect(answer.status).toBe(201);
+  return (answer.body as { id: string }).id;
+}
+
+async function roles(teamId: string): Promise<Record<string, string>> {
+  const answer = await fixture.api("GET", `/orgs/${org()}/teams/${teamId}/members`);
+  const items = (answer.body as { items: { organization: { user: { id: string } }; team: { role: string } }[] }).items;
+  return Object.fromEntries(items.map((i) => [i.organization.user.id, i.team.role]));
+}
+
+/** The team made by the adoption row's `existing`, which its `inputs` must name. */
+let adoptedTeam = "none-yet";
+
+describeLifecycle(
+  {
+    kind: "TeamMember",
+    inputs: async () => ({ organizationId: org(), teamId: await makeTeam("Ops"), userId: user(1), role: "owner" }),
+    created: (state) => expect(state).toMatchObject({ organizationId: org(), userId: user(1), role: "owner" }),
+    updates: [
+      {
+        name: "role",
+        inputs: (_f, prev) => ({ ...prev, role: "member" }),
+        expect: async (state) => {
+          expect(state.role).toBe("member");
+          expect(await roles(state.teamId as string)).toEqual({ [user(1)]: "member" });
+        },
+      },
+    ],
+    replaces: [
+      { property: "teamId", inputs: async (_f, prev) => ({ ...prev, teamId: await makeTeam("Other") }) },
+      { property: "userId", inputs: (_f, prev) => ({ ...prev, userId: user(2) }) },
+      {
+        property: "organizationId",
+        inputs: (f, prev) => ({ ...prev, organizationId: f.emulator.secondOrganizationId }),
+      },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        const [teamId, userId] = id.split("/");
+        const answer = await fixture.api("PUT", `/orgs/${org()}/teams/${teamId}/members/${userId}`, { role: "member" });
+        expect(answer.status).toBe(204);
+      },
+      expect: (state) => expect(state.role).toBe("member"),
+    },
+    adopt: {
+      existing: async () => {
+        adoptedTeam = await makeTeam("Legacy", [user(0)]);
+        return `${adoptedTeam}/${user(0)}`;
+      },
+      inputs: () => ({ organizationId: org(), teamId: adoptedTeam, userId: user(0), role: "owner" }),
+      expect: (state) => expect(state).toMatchObject({ teamId: adoptedTeam, userId: user(0), role: "owner" }),
+    },
+  },
+  fixture,
+);
+
+describe("TeamMember", () => {
+  it("is identified by <teamId>/<userId>, and deleting it removes only that member", async () => {
+    const teamId = await makeTeam("Pair", [user(0)]);
+    const { id, state } = await created("TeamMember", { organizationId: org(), teamId, userId: user(2) });
+    expect(id).toBe(`${teamId}/${user(2)}`);
+    await provider().delete(id, state);
+    expect(await roles(teamId)).toEqual({ [user(0)]: "member" });
+  });
+
+  it("leaves the role to the API when it is omitted, and does not manage it", async () => {
+    const teamId = await makeTeam("Plain");
+    const { id, state, inputs } = await created("TeamMember", { organizationId: org(), teamId, userId: user(1) });
+    expect(state.role).toBe("member");
+    const put = fixture.emulator.requests().find((r) => r.method === "PUT" && r.path.endsWith(`/members/${user(1)}`));
+    expect(put?.requestBody).toEqual({});
+    await fixture.api("PUT", `/orgs/${org()}/teams/${teamId}/members/${user(1)}`, { role: "owner" });
+    const read = await provider().read(id, state);
+    expect(read.props).toMatchObject({ role: "owner" });
+    expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
+  });
+
+  it("deletes before replacing, since the old and the new membership may be the same pair", async () => {
+    const olds = { organizationId: "o1", teamId: "t1", userId: "u1", role: "member" };
+    const diff = await provider().diff("t1/u1", olds, { ...olds, organizationId: "o2" });
+    expect(diff).toMatchObject({ replaces: ["organizationId"], deleteBeforeReplace: true });
+  });
+
+  it("is gone when its team is deleted", async () => {
+    const teamId = await makeTeam("Doomed");
+    const { id, state } = await created("TeamMember", { organizationId: org(), teamId, userId: user(0) });
+    expect((await fixture.api("DELETE", `/orgs/${org()}/teams/${teamId}`)).status).toBe(205);
+    expect((await provider().read(id, state)).id).toBe("");
+    await provider().delete(id, state);
+  });
+
+  it("reads the members of one team from one listing during a refresh", async () => {
+    const teamId = await makeTeam("Shared", [user(0), user(1), user(2)]);
+    resetCaches();
+    fixture.emulator.clearRequests();
+    for (const i of [0, 1, 2]) {
+      const known = { organizationId: org(), teamId, userId: user(i), role: "member" };
+      expect((await provider().read(`${teamId}/${user(i)}`, known)).props).toMatchObject(known);
+    }
+    expect(fixture.emulator.counters()["GET /v1/orgs/{organizationId}/teams/{teamId}/members"]).toBe(1);
+  });
+
+  it("fails adoption of an importId that is not <teamId>/<userId>, naming the format", async () => {
+    const teamId = await makeTeam("Strict", [user(0)]);
+    const inputs = { organizationId: org(), teamId, userId: user(0), importId: user(0) };
+    await expect(provider().create(inputs)).rejects.toThrow(
+      /importId ".+" names no existing TeamMember.*<teamId>\/<userId>/,
+    );
+  });
+});
+
+describe("TeamMember check", () => {
+  const check = (news: Record<string, unknown>) => provider().check({}, news);
+  const base = () => ({ organizationId: org(), teamId: "t1", userId: "u1" });
+
+  it("rejects each limit with the property and the rule, without calling the API", async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ teamId: "" }, "teamId", /at least 1 character/],
+      [{ userId: "" }, "userId", /at least 1 character/],
+      [{ role: "admin" }, "role", /must be one of "owner", "member"/],
+      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ user: "u1" }, "user", /unknown property user/],
+    ];
+    for (const [change, property, reason] of cases) {
+      const result = await check({ ...base(), ...change });
+      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(result.failures?.[0].reason).toMatch(new RegExp(`^TeamMember\\.${property}: `));
+    }
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("accepts the shortest ids and both roles", async () => {
+    for (const role of ["owner", "member", undefined]) {
+      expect((await check({ organizationId: "o", teamId: "t", userId: "u", role })).failures).toBeUndefined();
+    }
+  });
+
+  it("lets unknown values through during preview", async () => {
+    expect((await check({ organizationId: UNKNOWN, teamId: UNKNOWN, userId: UNKNOWN })).failures).toBeUndefined();
+  });
+});
