@@ -1,27 +1,123 @@
 /**
- * A documentation platform as code: nested collections for the organization's spaces, and a published docs site.
+ * A documentation platform as code: a published docs site with two sections in a group, extra site spaces, a share
+ * link for reviewers and an adaptive-content schema; nested collections; SSO; a team; and an OpenAPI spec.
  *
- * Configuration (`pulumi config set …`): `organizationId`, and `spaceIds`, a JSON list of at least three existing
- * space ids. The API token comes from `pulumi config set --secret docs:apiToken …` or DOCS_API_TOKEN.
+ * Configuration (`pulumi config set …`):
+ * - `organizationId`: the organization to manage;
+ * - `spaceIds`: a JSON list of at least four existing space ids (guides, API reference, changelog, legacy guides);
+ * - `userIds`: a JSON list of at least three organization members' user ids.
+ * The API token comes from `pulumi config set --secret docs:apiToken …` or the DOCS_API_TOKEN environment variable.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as docs from "pulumi-docs-platform";
 
 const config = new pulumi.Config();
 const organizationId = config.require("organizationId");
+const [guidesSpace, apiSpace, changelogSpace, legacySpace] = config.requireObject<string[]>("spaceIds");
+const [lead, writer, reviewer] = config.requireObject<string[]>("userIds");
 
+// Collections that hold the organization's spaces.
 const handbook = new docs.Collection("handbook", {
   organizationId,
   title: "Handbook",
   description: "How we work",
   defaultLevel: "read",
 });
-const engineering = new docs.Collection("engineering", {
-  organizationId,
-  title: "Engineering",
-  parentId: handbook.id,
-});
+const engineering = new docs.Collection("engineering", { organizationId, title: "Engineering", parentId: handbook.id });
 new docs.Collection("onboarding", { organizationId, title: "Onboarding", parentId: engineering.id });
 
-export const handbookUrl = handbook.urls.apply((urls) => urls.app);
+// The public docs site.
+const site = new docs.Site("docs", {
+  organizationId,
+  title: "Acme Docs",
+  visibility: "public",
+  adaptiveContent: true,
+  published: true,
+});
+const siteId = site.id;
+
+const guides = new docs.SiteSection("guides", {
+  organizationId,
+  siteId,
+  spaceId: guidesSpace,
+  title: "Guides",
+  icon: "book",
+  default: true,
+});
+const apiReference = new docs.SiteSection("api-reference", {
+  organizationId,
+  siteId,
+  spaceId: apiSpace,
+  title: "API reference",
+  icon: "code",
+  description: "Every endpoint, generated from our OpenAPI spec",
+});
+new docs.SiteSectionGroup("product", {
+  organizationId,
+  siteId,
+  title: "Product",
+  sectionIds: [guides.id, apiReference.id],
+});
+
+// Extra site spaces: a changelog next to the guides, and the old guides shown only to visitors on the legacy plan.
+new docs.SiteSpace("changelog", { organizationId, siteId, spaceId: changelogSpace, sectionId: guides.id, path: "changelog" });
+new docs.SiteSpace("legacy-guides", {
+  organizationId,
+  siteId,
+  spaceId: legacySpace,
+  sectionId: apiReference.id,
+  path: "v1",
+  condition: 'visitor.claims.plan == "legacy"',
+  default: true,
+});
+
+const reviewLink = new docs.SiteShareLink("reviewers", { organizationId, siteId, name: "Reviewers" });
+
+new docs.SiteAdaptiveSchema("visitor-claims", {
+  organizationId,
+  siteId,
+  jsonSchema: {
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      plan: { type: "string", enum: ["free", "pro", "legacy"], description: "The visitor's plan" },
+      beta: { type: "boolean", description: "Whether the visitor joined the beta programme" },
+    },
+  },
+});
+
+// People and sign-in.
+const writers = new docs.Team("writers", {
+  organizationId,
+  title: "Technical writers",
+  members: [{ user: lead, role: "owner" }, { user: writer }],
+});
+const reviewers = new docs.Team("reviewers", { organizationId, title: "Reviewers" });
+new docs.TeamMember("reviewer", { organizationId, teamId: reviewers.id, userId: reviewer, role: "member" });
+
+const sso = new docs.SamlProvider("okta", {
+  organizationId,
+  label: "Okta",
+  entityId: "http://www.okta.example/exk1a2b3c4",
+  ssoUrl: "https://acme.okta.example/app/docs/exk1a2b3c4/sso/saml",
+  certificate: "MIIDpDCCAoygAwIBAgIGAXoM2Q8HMA0GCSqGSIb3DQEBCwUAMIGSMQswCQYDVQQGEwJVUzETMBEGA1UECAwK",
+  defaultTeamId: writers.id,
+  defaultRole: "read",
+});
+
+// The API reference's source.
+const petstore = new docs.OpenApiSpec("petstore", {
+  organizationId,
+  slug: "petstore",
+  sourceText: JSON.stringify({
+    openapi: "3.1.0",
+    info: { title: "Petstore", version: "1.0.0" },
+    paths: { "/pets": { get: { summary: "List pets", responses: { "200": { description: "The pets" } } } } },
+  }),
+});
+
+export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);
+export const reviewUrl = reviewLink.url;
+export const ssoAcsUrl = sso.acsUrl;
+export const openApiVersion = petstore.lastVersionId;
 export const collectionIds = { handbook: handbook.id, engineering: engineering.id };

@@ -17,7 +17,7 @@ import {
 } from "../client";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource } from "../framework/spec";
-import { organizationId, undoOnFailure, wroteUnder } from "./siteCommon";
+import { organizationId, undoOnFailure, writeUnder } from "./siteCommon";
 
 /** SiteProxyOrigin: a host name followed by at least one path segment, such as example.com/docs. */
 const PROXY_ORIGIN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
@@ -145,11 +145,9 @@ export const siteSpec = defineResource<Inputs, State>({
     return toState(site, news.organizationId, news.agentsContext ?? olds.agentsContext);
   },
 
-  async delete(ctx, id, olds) {
-    // Everything under the site goes with it (sections, groups, site spaces, share links, adaptive schema).
-    wroteUnder(ctx, olds.organizationId, id);
-    await deleteSite(ctx.client, olds.organizationId, id);
-  },
+  // Everything under the site goes with it (sections, groups, site spaces, share links, adaptive schema).
+  delete: (ctx, id, olds) =>
+    writeUnder(ctx, olds.organizationId, id, () => deleteSite(ctx.client, olds.organizationId, id)),
 });
 
 export type SiteArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;

@@ -38,10 +38,22 @@ export async function findListed<T extends { id: string }>(
   }
 }
 
-/** Every write under a site makes its listings (sections, groups, site spaces, share links) stale. */
-export function wroteUnder(ctx: ResourceContext, organization: string, site: string): void {
-  // The trailing slash keeps site "ab" from dropping the listings of site "abc".
-  ctx.listings.invalidate(`${sitePath(organization, site)}/`);
+/**
+ * Runs writes under a site, then drops the site's shared listings (sections, groups, site spaces and share links all
+ * embed one another), also when a write failed half-way; reads that follow load them again.
+ */
+export async function writeUnder<T>(
+  ctx: ResourceContext,
+  organization: string,
+  site: string,
+  writes: () => Promise<T>,
+) {
+  try {
+    return await writes();
+  } finally {
+    // The trailing slash keeps site "ab" from dropping the listings of site "abc".
+    ctx.listings.invalidate(`${sitePath(organization, site)}/`);
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from "../client";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type Props, type ResourceContext } from "../framework/spec";
-import { defaultFlag, findListed, organizationId, siteId, wroteUnder } from "./siteCommon";
+import { defaultFlag, findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
@@ -100,26 +100,28 @@ export const siteSectionSpec = defineResource<Inputs, State>({
 
   async create(ctx, news) {
     const { client } = ctx;
-    const created = await createSiteSection(client, news.organizationId, news.siteId, {
-      spaceId: news.spaceId,
-      ...(news.title ? { title: news.title } : {}),
-      ...(news.icon ? { icon: news.icon } : {}),
-    });
-    wroteUnder(ctx, news.organizationId, news.siteId);
+    const { organizationId: org, siteId: site } = news;
     const rest = new Set(
-      ["path", "condition", "description", "default"].filter((key) => news[key as keyof Inputs] != null),
+      ["path", "condition", "description", "default"].filter((k) => news[k as keyof Inputs] != null),
     );
-    let section: ApiSiteSection | undefined;
-    try {
-      section = await apply(client, created.id, news, rest);
-    } catch (error) {
-      // The first section of a site takes in the site's root-level site spaces; deleting it would delete them.
-      
-      await deleteSiteSection(client, news.organizationId, news.siteId, created.id).catch(() => undefined);
-      throw error;
-    }
-    const found = toState(section ?? created, news, { spaceId: news.spaceId });
-    return { id: created.id, state: { ...found, default: found.default || news.default === true } };
+    return writeUnder(ctx, org, site, async () => {
+      const created = await createSiteSection(client, org, site, {
+        spaceId: news.spaceId,
+        ...(news.title ? { title: news.title } : {}),
+        ...(news.icon != null ? { icon: news.icon } : {}),
+      });
+      let section: ApiSiteSection | undefined;
+      try {
+        section = await apply(client, created.id, news, rest);
+      } catch (error) {
+        // The first section of a site takes in the site's root-level site spaces; deleting it would delete them.
+        if (created.siteSpaces.length > 1) throw keptAfterFailure(created.id, error);
+        await deleteSiteSection(client, org, site, created.id).catch(() => undefined);
+        throw error;
+      }
+      const found = toState(section ?? created, news, { spaceId: news.spaceId });
+      return { id: created.id, state: { ...found, default: found.default || news.default === true } };
+    });
   },
 
   async read(ctx, id, known) {
@@ -129,17 +131,18 @@ export const siteSectionSpec = defineResource<Inputs, State>({
   },
 
   async update(ctx, id, olds, news, changed) {
-    const patched = await apply(ctx.client, id, news, changed);
-    wroteUnder(ctx, news.organizationId, news.siteId);
-    const section = patched ?? (await listed(ctx, news.organizationId, news.siteId, id));
+    const { organizationId: org, siteId: site } = news;
+    const patched = await writeUnder(ctx, org, site, () => apply(ctx.client, id, news, changed));
+    const section = patched ?? (await listed(ctx, org, site, id));
     if (!section) throw new Error(`SiteSection "${id}" update: the section disappeared while it was being updated`);
     return toState(section, news, olds);
   },
 
-  async delete(ctx, id, olds) {
-    wroteUnder(ctx, olds.organizationId, olds.siteId);
-    await deleteSiteSection(ctx.client, olds.organizationId, olds.siteId, id);
-  },
+  // The API deletes the section's site spaces with it.
+  delete: (ctx, id, olds) =>
+    writeUnder(ctx, olds.organizationId, olds.siteId, () =>
+      deleteSiteSection(ctx.client, olds.organizationId, olds.siteId, id),
+    ),
 });
 
 function keptAfterFailure(id: string, error: unknown): Error {

@@ -13,7 +13,7 @@ import {
 } from "../client";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type ResourceContext } from "../framework/spec";
-import { findListed, organizationId, siteId, wroteUnder } from "./siteCommon";
+import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
@@ -59,12 +59,13 @@ export const siteSectionGroupSpec = defineResource<Inputs, State>({
 
   async create(ctx, news) {
     const { organizationId: org, siteId: site } = news;
-    const group = await createSiteSectionGroup(ctx.client, org, site, {
-      title: news.title,
-      ...(news.icon ? { icon: news.icon } : {}),
-      ...(news.sectionIds?.length ? { sections: news.sectionIds } : {}),
-    });
-    wroteUnder(ctx, org, site);
+    const group = await writeUnder(ctx, org, site, () =>
+      createSiteSectionGroup(ctx.client, org, site, {
+        title: news.title,
+        ...(news.icon != null ? { icon: news.icon } : {}),
+        ...(news.sectionIds?.length ? { sections: news.sectionIds } : {}),
+      }),
+    );
     return { id: group.id, state: toState(group, news) };
   },
 
@@ -77,34 +78,31 @@ export const siteSectionGroupSpec = defineResource<Inputs, State>({
   async update(ctx, id, olds, news, changed) {
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
-    try {
+    await writeUnder(ctx, org, site, async () => {
       const patch: { title?: string; icon?: string | null } = {};
       if (changed.has("title")) patch.title = news.title;
       if (changed.has("icon") && news.icon !== undefined) patch.icon = news.icon;
       if (Object.keys(patch).length > 0) await updateSiteSectionGroup(client, org, site, id, patch);
-      if (changed.has("sectionIds") && news.sectionIds) {
-        // The spec's membership operations, one section at a time; a section joining moves out of its old group.
-        const wanted = new Set(news.sectionIds);
-        for (const section of olds.sectionIds) {
-          if (!wanted.has(section)) await removeSectionFromGroup(client, org, site, id, section);
-        }
-        for (const section of wanted) {
-          if (!olds.sectionIds.includes(section)) await addSectionToGroup(client, org, site, id, section);
-        }
+      if (!changed.has("sectionIds") || !news.sectionIds) return;
+      // The spec's membership operations, one section at a time; a section joining leaves its old group.
+      const wanted = new Set(news.sectionIds);
+      for (const section of olds.sectionIds) {
+        if (!wanted.has(section)) await removeSectionFromGroup(client, org, site, id, section);
       }
-    } finally {
-      wroteUnder(ctx, org, site);
-    }
+      for (const section of wanted) {
+        if (!olds.sectionIds.includes(section)) await addSectionToGroup(client, org, site, id, section);
+      }
+    });
     const group = await listed(ctx, org, site, id);
     if (!group) throw new Error(`SiteSectionGroup "${id}" update: the group disappeared while it was being updated`);
     return toState(group, news);
   },
 
-  async delete(ctx, id, olds) {
-    // Its sections move up to the site's top level (the API does it); they are not deleted.
-    wroteUnder(ctx, olds.organizationId, olds.siteId);
-    await deleteSiteSectionGroup(ctx.client, olds.organizationId, olds.siteId, id);
-  },
+  // Its sections move up to the group's parent level (the API does it); they are not deleted.
+  delete: (ctx, id, olds) =>
+    writeUnder(ctx, olds.organizationId, olds.siteId, () =>
+      deleteSiteSectionGroup(ctx.client, olds.organizationId, olds.siteId, id),
+    ),
 });
 
 export type SiteSectionGroupArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;

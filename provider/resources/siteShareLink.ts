@@ -10,7 +10,7 @@ import {
 } from "../client";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type ResourceContext } from "../framework/spec";
-import { findListed, organizationId, siteId, undoOnFailure, wroteUnder } from "./siteCommon";
+import { findListed, organizationId, siteId, undoOnFailure, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
@@ -58,17 +58,17 @@ export const siteShareLinkSpec = defineResource<Inputs, State>({
   replaceOnChanges: ["organizationId", "siteId"],
 
   async create(ctx, news) {
+    const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
-    let link = await createSiteShareLink(ctx.client, org, site, { name: news.name });
-    wroteUnder(ctx, org, site);
-    // POST takes only the name, and creates an active link.
-    if (!news.active) {
-      const id = link.id;
-      link = await undoOnFailure(
-        () => deleteSiteShareLink(ctx.client, org, site, id),
-        () => updateSiteShareLink(ctx.client, org, site, id, { active: false }),
+    const link = await writeUnder(ctx, org, site, async () => {
+      const created = await createSiteShareLink(client, org, site, { name: news.name });
+      // POST takes only the name, and makes an active link.
+      if (news.active) return created;
+      return undoOnFailure(
+        () => deleteSiteShareLink(client, org, site, created.id),
+        () => updateSiteShareLink(client, org, site, created.id, { active: false }),
       );
-    }
+    });
     return { id: link.id, state: toState(link, news) };
   },
 
@@ -82,15 +82,14 @@ export const siteShareLinkSpec = defineResource<Inputs, State>({
     const patch: { name?: string; active?: boolean } = {};
     if (changed.has("name")) patch.name = news.name;
     if (changed.has("active")) patch.active = news.active;
-    const link = await updateSiteShareLink(ctx.client, news.organizationId, news.siteId, id, patch);
-    wroteUnder(ctx, news.organizationId, news.siteId);
-    return toState(link, news);
+    const { organizationId: org, siteId: site } = news;
+    return toState(await writeUnder(ctx, org, site, () => updateSiteShareLink(ctx.client, org, site, id, patch)), news);
   },
 
-  async delete(ctx, id, olds) {
-    wroteUnder(ctx, olds.organizationId, olds.siteId);
-    await deleteSiteShareLink(ctx.client, olds.organizationId, olds.siteId, id);
-  },
+  delete: (ctx, id, olds) =>
+    writeUnder(ctx, olds.organizationId, olds.siteId, () =>
+      deleteSiteShareLink(ctx.client, olds.organizationId, olds.siteId, id),
+    ),
 });
 
 export type SiteShareLinkArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;

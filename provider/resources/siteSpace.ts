@@ -14,7 +14,7 @@ import {
 } from "../client";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type ResourceContext } from "../framework/spec";
-import { defaultFlag, findListed, organizationId, siteId, undoOnFailure, wroteUnder } from "./siteCommon";
+import { defaultFlag, findListed, organizationId, siteId, undoOnFailure, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
@@ -98,18 +98,19 @@ export const siteSpaceSpec = defineResource<Inputs, State>({
   async create(ctx, news) {
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
-    const created = await createSiteSpace(client, org, site, {
-      spaceId: news.spaceId,
-      ...(news.sectionId ? { sectionId: news.sectionId } : {}),
-    });
-    wroteUnder(ctx, org, site);
     const rest = new Set(["path", "condition", "default"].filter((key) => news[key as keyof Inputs] != null));
-    const patched = await undoOnFailure(
-      () => deleteSiteSpace(client, org, site, created.id),
-      () => apply(client, created.id, created.section ?? null, news, rest),
-    );
-    const found = toState(patched ?? created, news);
-    return { id: created.id, state: { ...found, default: found.default || news.default === true } };
+    return writeUnder(ctx, org, site, async () => {
+      const created = await createSiteSpace(client, org, site, {
+        spaceId: news.spaceId,
+        ...(news.sectionId ? { sectionId: news.sectionId } : {}),
+      });
+      const patched = await undoOnFailure(
+        () => deleteSiteSpace(client, org, site, created.id),
+        () => apply(client, created.id, created.section ?? null, news, rest),
+      );
+      const found = toState(patched ?? created, news);
+      return { id: created.id, state: { ...found, default: found.default || news.default === true } };
+    });
   },
 
   async read(ctx, id, known) {
@@ -119,17 +120,17 @@ export const siteSpaceSpec = defineResource<Inputs, State>({
   },
 
   async update(ctx, id, olds, news, changed) {
-    const patched = await apply(ctx.client, id, olds.sectionId, news, changed);
-    wroteUnder(ctx, news.organizationId, news.siteId);
-    const siteSpace = patched ?? (await listed(ctx, news.organizationId, news.siteId, id));
+    const { organizationId: org, siteId: site } = news;
+    const patched = await writeUnder(ctx, org, site, () => apply(ctx.client, id, olds.sectionId, news, changed));
+    const siteSpace = patched ?? (await listed(ctx, org, site, id));
     if (!siteSpace) throw new Error(`SiteSpace "${id}" update: the site space disappeared while it was being updated`);
     return toState(siteSpace, news);
   },
 
-  async delete(ctx, id, olds) {
-    wroteUnder(ctx, olds.organizationId, olds.siteId);
-    await deleteSiteSpace(ctx.client, olds.organizationId, olds.siteId, id);
-  },
+  delete: (ctx, id, olds) =>
+    writeUnder(ctx, olds.organizationId, olds.siteId, () =>
+      deleteSiteSpace(ctx.client, olds.organizationId, olds.siteId, id),
+    ),
 });
 
 export type SiteSpaceArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;

@@ -84,6 +84,24 @@ describe("closed objects", () => {
     ]);
   });
 
+  it("closes objects inside arrays and referenced components too", async () => {
+    const sections = (await api("GET", `/orgs/${org()}/sites/${site.id}/sections`)).body;
+    expect(check({ method: "GET", path: `${sitePath()}/sections`, status: 200, responseBody: sections })).toEqual([]);
+    sections.items[0].siteSpaces[0].space.emojiSet = "x";
+    expect(check({ method: "GET", path: `${sitePath()}/sections`, status: 200, responseBody: sections })).toEqual([
+      "listSiteSections response 200 body /items/0/siteSpaces/0/space/emojiSet: is not a property the document describes here",
+    ]);
+  });
+
+  it("checks documented response headers when present", () => {
+    const path = `${sitePath()}/sections/x`;
+    const x = { method: "PATCH", path, requestBody: { title: "Guides" }, status: 204 };
+    expect(check({ ...x, responseHeaders: { "Preference-Applied": "return=minimal" } })).toEqual([]);
+    expect(check({ ...x, responseHeaders: { "Preference-Applied": "minimal" } })).toEqual([
+      'updateSiteSectionById response 204 header /preference-applied: must be equal to one of the allowed values ["return=minimal"], got "minimal"',
+    ]);
+  });
+
   it("sees the members of an allOf (List envelope + items) as documented", () => {
     const list = { items: [site], next: { page: "abc" }, count: 1 };
     expect(check({ method: "GET", path: `/v1/orgs/${org()}/sites`, status: 200, responseBody: list })).toEqual([]);

@@ -10,7 +10,8 @@
  *   requestBody schemas (a required body that is missing, or a body sent to an operation that takes none, too);
  * - the response: the status must be documented (a `default` response documents every status; error statuses fall
  *   under the `undocumented-error-responses` rule of deviations.ts) and the body must match that response's schema
- *   (no body where the document describes none).
+ *   (no body where the document describes none); documented response headers (Location, Preference-Applied), when
+ *   present, must match their schemas.
  *
  * Closed objects: an object schema that lists `properties` (and says nothing about additional ones) is validated as
  * closed, i.e. a property the document does not describe is a violation (`unevaluatedProperties: false` added at each
@@ -50,13 +51,14 @@ export interface ExchangeLike {
   requestBody?: unknown;
   status: number;
   responseBody?: unknown;
+  responseHeaders?: Record<string, string>;
 }
 
 export interface ContractViolation {
   /** operationId of the document (or of a deviation), or "unmatched". */
   operationId: string;
   part: "request" | "response";
-  where: "route" | "path" | "query" | "body" | "status";
+  where: "route" | "path" | "query" | "body" | "status" | "header";
   /** JSON pointer into the validated value (body, query object, path-parameter object); "" = the whole value. */
   pointer: string;
   /** The response status, for response violations. */
@@ -82,6 +84,8 @@ interface Parameter {
 interface ResponseDef {
   /** $defs name of the JSON body schema; null = the document describes no JSON body. */
   schema: string | null;
+  /** Documented response headers (lower-case name → $defs name of the header's schema). */
+  headers?: Map<string, string>;
   /** The document describes a non-JSON body only (e.g. text/event-stream): the body is not checked. */
   opaque?: boolean;
 }
@@ -278,7 +282,7 @@ export class ContractValidator {
 
   private addDocumentOperation(template: string, method: (typeof METHODS)[number], item: Json): void {
     const op = item[method];
-    const operationId: string = op.operationId ?? `${method.toUpperCase()} ${template}`;
+    const operationId: string = op.operationId ?? `${method}_${template.replace(/[^A-Za-z0-9]+/g, "_")}`;
     const params = new Map<string, Parameter>();
     for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
       const p = this.resolve(raw) as Parameter;
@@ -297,18 +301,34 @@ export class ContractValidator {
       const response = this.resolve(raw);
       const content = response.content ?? {};
       const schema = content["application/json"]?.schema;
+      let def: ResponseDef;
       if (schema) {
         const name = `op:${operationId}:response:${status}`;
         this.defs[name] = clone(schema);
-        responses.set(status, { schema: name });
+        def = { schema: name };
       } else {
-        responses.set(status, { schema: null, opaque: Object.keys(content).length > 0 });
+        def = { schema: null, opaque: Object.keys(content).length > 0 };
       }
+      for (const [header, rawHeader] of Object.entries<Json>(response.headers ?? {})) {
+        const headerSchema = this.resolve(rawHeader)?.schema;
+        if (!headerSchema) continue;
+        const name = `params:${operationId}:response:${status}:header:${header.toLowerCase()}`;
+        this.defs[name] = clone(headerSchema);
+        def.headers ??= new Map();
+        def.headers.set(header.toLowerCase(), name);
+      }
+      responses.set(status, def);
     }
     this.pushOperation(operationId, method.toUpperCase(), template, [...params.values()], requestBody, responses);
   }
 
   private addDeviationOperation(d: Extract<Deviation, { kind: "operation" }>): void {
+    const documented = this.doc.paths?.[d.path]?.[d.method.toLowerCase()];
+    if (documented) {
+      throw new Error(
+        `deviation ${d.id}: the document now has ${d.method} ${d.path} (${documented.operationId}); remove it`,
+      );
+    }
     const pathParams: Parameter[] = [...d.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
       name: m[1]!,
       in: "path",
@@ -588,6 +608,24 @@ export class ContractValidator {
         message: `status ${x.status} is not documented (documented: ${documented})`,
       });
       return out;
+    }
+    const headers = Object.fromEntries(Object.entries(x.responseHeaders ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    for (const [header, name] of def.headers ?? []) {
+      if (headers[header] === undefined) continue;
+      const fn = this.validator(name, this.paramAjv);
+      if (!fn(headers[header])) {
+        for (const e of fn.errors ?? []) {
+          const d = describe(e);
+          out.push({
+            operationId,
+            part: "response",
+            status,
+            where: "header",
+            pointer: `/${header}`,
+            message: d.message,
+          });
+        }
+      }
     }
     if (def.opaque) return out;
     const hasBody = x.responseBody !== undefined && x.responseBody !== "";

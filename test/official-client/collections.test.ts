@@ -1,3 +1,4 @@
+import { MemberRole } from "@gitbook/api";
 import { describe, expect, it } from "vitest";
 import { allPages, expectApiError, expectUnauthorized, locationOf, useOfficialClient } from "./helpers";
 
@@ -27,7 +28,7 @@ describe("collections through the official client", () => {
     const updated = await f.api.collections.updateCollectionById(handbook.id, {
       title: "Company handbook",
       description: "How we work",
-      defaultLevel: "read",
+      defaultLevel: MemberRole.Read,
     });
     expect(updated.status).toBe(200);
     expect(updated.data).toMatchObject({ title: "Company handbook", description: "How we work", defaultLevel: "read" });
@@ -53,7 +54,11 @@ describe("collections through the official client", () => {
 
   it("fails on an unknown id with 404", async () => {
     await expectApiError(f.api.collections.getCollectionById("unknownCollection"), 404, /unknownCollection/);
-    await expectApiError(f.api.collections.updateCollectionById("unknownCollection", { title: "x" }), 404, /not found/i);
+    await expectApiError(
+      f.api.collections.updateCollectionById("unknownCollection", { title: "x" }),
+      404,
+      /not found/i,
+    );
     await expectApiError(f.api.orgs.createCollection("unknownOrg", { title: "x" }), 404, /unknownOrg/);
   });
 

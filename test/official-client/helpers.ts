@@ -52,7 +52,11 @@ export async function apiError(call: Promise<unknown>): Promise<GitBookAPIError>
  * Asserts the error a real client sees: the HTTP status as `code`, the API's `error.message` as `errorMessage`, and
  * the client's own message `GitBook API failed with [<status>] <url>: <errorMessage>`.
  */
-export async function expectApiError(call: Promise<unknown>, status: number, message: RegExp): Promise<GitBookAPIError> {
+export async function expectApiError(
+  call: Promise<unknown>,
+  status: number,
+  message: RegExp,
+): Promise<GitBookAPIError> {
   const error = await apiError(call);
   expect(error.name).toBe("GitBookAPIError");
   expect(error.code, error.message).toBe(status);

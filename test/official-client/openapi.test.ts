@@ -1,4 +1,4 @@
-import type { OpenAPISpec } from "@gitbook/api";
+import { type OpenAPISpec, OpenAPISpecVisibility } from "@gitbook/api";
 import { describe, expect, it } from "vitest";
 import { allPages, expectApiError, expectUnauthorized, useOfficialClient } from "./helpers";
 
@@ -40,7 +40,9 @@ describe("OpenAPI specs through the official client", () => {
     expect(items.map((s) => s.slug).sort()).toEqual(["Orders-v2", "billing", "petstore"]);
 
     // PUT creates or replaces the source: 200 when the slug exists, 201 when it does not.
-    const replaced = await f.api.orgs.createOrUpdateOpenApiSpecBySlug(f.org(), "petstore", { source: { text: petstore } });
+    const replaced = await f.api.orgs.createOrUpdateOpenApiSpecBySlug(f.org(), "petstore", {
+      source: { text: petstore },
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.data.slug).toBe("petstore");
     const put = await f.api.orgs.createOrUpdateOpenApiSpecBySlug(f.org(), "inventory", {
@@ -48,7 +50,9 @@ describe("OpenAPI specs through the official client", () => {
     });
     expect(put.status).toBe(201);
 
-    const visible = await f.api.orgs.updateOpenApiSpecBySlug(f.org(), "petstore", { visibility: "public" });
+    const visible = await f.api.orgs.updateOpenApiSpecBySlug(f.org(), "petstore", {
+      visibility: OpenAPISpecVisibility.Public,
+    });
     expect(visible.status).toBe(200);
     expect(visible.data.visibility).toBe("public");
 
@@ -74,7 +78,7 @@ describe("OpenAPI specs through the official client", () => {
     await expectApiError(f.api.orgs.getOpenApiSpecBySlug(f.org(), "unknown-spec"), 404, /unknown-spec/);
     await expectApiError(f.api.orgs.listOpenApiSpecVersions(f.org(), "unknown-spec"), 404, /unknown-spec/);
     await expectApiError(
-      f.api.orgs.updateOpenApiSpecBySlug(f.org(), "unknown-spec", { visibility: "public" }),
+      f.api.orgs.updateOpenApiSpecBySlug(f.org(), "unknown-spec", { visibility: OpenAPISpecVisibility.Public }),
       404,
       /unknown-spec/,
     );
@@ -83,11 +87,7 @@ describe("OpenAPI specs through the official client", () => {
       400,
       /slug/,
     );
-    await expectApiError(
-      f.api.orgs.createOpenApiSpec(f.org(), { slug: "empty", source: { text: "" } }),
-      400,
-      /source/,
-    );
+    await expectApiError(f.api.orgs.createOpenApiSpec(f.org(), { slug: "empty", source: { text: "" } }), 400, /source/);
     await f.api.orgs.createOpenApiSpec(f.org(), { slug: "petstore", source: { text: petstore } });
     await expectApiError(
       f.api.orgs.createOpenApiSpec(f.org(), { slug: "petstore", source: { text: petstore } }),

@@ -1,4 +1,4 @@
-import type { OrganizationTeam } from "@gitbook/api";
+import { MemberRole, type OrganizationTeam, TeamMemberRole } from "@gitbook/api";
 import { describe, expect, it } from "vitest";
 import { allPages, expectApiError, expectUnauthorized, locationOf, useOfficialClient } from "./helpers";
 
@@ -22,7 +22,7 @@ describe("SAML providers through the official client", () => {
       certificate,
       ssoURL: "https://idp.example.com/sso",
       defaultTeam: team.id,
-      defaultRole: "read",
+      defaultRole: MemberRole.Read,
     });
     expect(created.status).toBe(201);
     const provider = created.data;
@@ -32,7 +32,7 @@ describe("SAML providers through the official client", () => {
       entityID: "https://idp.example.com/entity",
       ssoURL: "https://idp.example.com/sso",
       defaultTeam: { id: team.id, title: "Engineering" },
-      defaultRole: "read",
+      defaultRole: MemberRole.Read,
     });
     expect(locationOf(created)).toBe(provider.urls.location);
     expect((await f.api.orgs.getOrganizationSamlProviderById(f.org(), provider.id)).data).toEqual(provider);
@@ -47,7 +47,8 @@ describe("SAML providers through the official client", () => {
     expect(items.map((p) => p.label).sort()).toEqual(["Azure AD", "Google", "Okta"]);
     const logins = await f.api.orgs.listSsoProviderLoginsInOrganization(f.org());
     expect(logins.status).toBe(200);
-    for (const login of logins.data.items) expect(login).toEqual({ id: expect.any(String), label: expect.any(String), startURL: expect.any(String) });
+    for (const login of logins.data.items)
+      expect(login).toEqual({ id: expect.any(String), label: expect.any(String), startURL: expect.any(String) });
 
     const updated = await f.api.orgs.updateOrganizationSamlProvider(f.org(), provider.id, {
       label: "Okta (prod)",
@@ -112,9 +113,17 @@ describe("teams through the official client", () => {
 
   it("fails on an unknown id with 404, bad input with 400 and a missing token with 401", async () => {
     await expectApiError(f.api.orgs.getTeamInOrganizationById(f.org(), "unknownTeam"), 404, /unknownTeam/);
-    await expectApiError(f.api.orgs.updateTeamInOrganizationById(f.org(), "unknownTeam", { title: "x" }), 404, /unknownTeam/);
+    await expectApiError(
+      f.api.orgs.updateTeamInOrganizationById(f.org(), "unknownTeam", { title: "x" }),
+      404,
+      /unknownTeam/,
+    );
     await expectApiError(f.api.orgs.createOrganizationTeam(f.org(), { title: "t".repeat(65) }), 400, /title/);
-    await expectApiError(f.api.orgs.createOrganizationTeam(f.org(), { title: "Ops", members: ["nobody"] }), 400, /nobody/);
+    await expectApiError(
+      f.api.orgs.createOrganizationTeam(f.org(), { title: "Ops", members: ["nobody"] }),
+      400,
+      /nobody/,
+    );
     const team = await createTeam("Ops");
     await expectApiError(f.api.orgs.updateTeamInOrganizationById(f.org(), team.id, { title: "" }), 400, /title/);
     await expectUnauthorized(f, (api) => api.orgs.listTeamsInOrganizationById(f.org()));
@@ -124,7 +133,9 @@ describe("teams through the official client", () => {
 describe("team members through the official client", () => {
   it("adds in bulk, lists over several pages, sets a role and removes", async () => {
     const team = await createTeam("Engineering");
-    const bulk = await f.api.orgs.updateMembersInOrganizationTeam(f.org(), team.id, { add: [user(0), user(1), user(2)] });
+    const bulk = await f.api.orgs.updateMembersInOrganizationTeam(f.org(), team.id, {
+      add: [user(0), user(1), user(2)],
+    });
     expect(bulk.status).toBe(204);
     const { items, pages } = await allPages((page) =>
       f.api.orgs.listTeamMembersInOrganizationById(f.org(), team.id, { limit: 2, page }),
@@ -134,14 +145,19 @@ describe("team members through the official client", () => {
     for (const m of items) expect(m).toMatchObject({ team: { role: "member" }, permissions: { view: true } });
     expect((await f.api.orgs.getTeamInOrganizationById(f.org(), team.id)).data.members).toBe(3);
 
-    const owner = await f.api.orgs.addMemberToOrganizationTeamById(f.org(), team.id, user(1), { role: "owner" });
+    const owner = await f.api.orgs.addMemberToOrganizationTeamById(f.org(), team.id, user(1), {
+      role: TeamMemberRole.Owner,
+    });
     expect(owner.status).toBe(204);
     const roles = await f.api.orgs.listTeamMembersInOrganizationById(f.org(), team.id);
     expect(roles.data.items.find((m) => m.organization.user.id === user(1))!.team.role).toBe("owner");
     const owned = await f.api.orgs.listTeamsInOrganizationById(f.org(), { owner: user(1) });
     expect(owned.data.items.map((t) => t.id)).toEqual([team.id]);
 
-    const both = await f.api.orgs.updateMembersInOrganizationTeam(f.org(), team.id, { add: [user(2)], remove: [user(2)] });
+    const both = await f.api.orgs.updateMembersInOrganizationTeam(f.org(), team.id, {
+      add: [user(2)],
+      remove: [user(2)],
+    });
     expect(both.status).toBe(204);
     expect((await f.api.orgs.deleteMemberFromOrganizationTeamById(f.org(), team.id, user(0))).status).toBe(205);
     expect((await f.api.orgs.deleteMemberFromOrganizationTeamById(f.org(), team.id, user(0))).status).toBe(204);

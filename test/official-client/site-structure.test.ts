@@ -27,7 +27,9 @@ describe("site sections through the official client", () => {
     await addSection(space(1), "API reference");
     await addSection(space(2), "Changelog");
 
-    const { items, pages } = await allPages((page) => f.api.orgs.listSiteSections(f.org(), site.id, { limit: 2, page }));
+    const { items, pages } = await allPages((page) =>
+      f.api.orgs.listSiteSections(f.org(), site.id, { limit: 2, page }),
+    );
     expect(pages).toBe(2);
     expect(items.map((s) => s.title)).toEqual(["Guides", "API reference", "Changelog"]);
 
@@ -47,7 +49,10 @@ describe("site sections through the official client", () => {
       condition: "visitor.claims.isBetaUser",
       icon: "book",
     });
-    const cleared = await f.api.orgs.updateSiteSectionById(f.org(), site.id, guides.id, { condition: null, icon: null });
+    const cleared = await f.api.orgs.updateSiteSectionById(f.org(), site.id, guides.id, {
+      condition: null,
+      icon: null,
+    });
     expect(cleared.data).not.toHaveProperty("condition");
     expect(cleared.data).not.toHaveProperty("icon");
 
@@ -70,7 +75,11 @@ describe("site sections through the official client", () => {
     );
     await expectApiError(f.api.orgs.listSiteSections(f.org(), "unknownSite"), 404, /unknownSite/);
     await expectApiError(f.api.orgs.addSectionToSite(f.org(), site.id, { spaceId: "unknownSpace" }), 400, /spaceId/);
-    await expectApiError(f.api.orgs.addSectionToSite(f.org(), site.id, { spaceId: space(0), title: "x" }), 400, /title/);
+    await expectApiError(
+      f.api.orgs.addSectionToSite(f.org(), site.id, { spaceId: space(0), title: "x" }),
+      400,
+      /title/,
+    );
     const section = await addSection(space(0), "Guides");
     await expectApiError(
       f.api.orgs.updateSiteSectionById(f.org(), site.id, section.id, { path: "p".repeat(101) }),
@@ -147,7 +156,8 @@ describe("site spaces through the official client", () => {
     const first = created.data;
     expect(first).toMatchObject({ object: "site-space", space: { id: space(0) }, draft: false });
     expect(locationOf(created)).toBe(`${f.emu.url}/orgs/${f.org()}/sites/${site.id}/site-spaces/${first.id}`);
-    for (const i of [1, 2]) expect((await f.api.orgs.addSpaceToSite(f.org(), site.id, { spaceId: space(i) })).status).toBe(201);
+    for (const i of [1, 2])
+      expect((await f.api.orgs.addSpaceToSite(f.org(), site.id, { spaceId: space(i) })).status).toBe(201);
 
     const { items, pages } = await allPages((page) => f.api.orgs.listSiteSpaces(f.org(), site.id, { limit: 2, page }));
     expect(pages).toBe(2);

@@ -1,4 +1,4 @@
-import type { Site } from "@gitbook/api";
+import { MemberRole, type Site, SiteVisibility } from "@gitbook/api";
 import { describe, expect, it } from "vitest";
 import { allPages, expectApiError, expectUnauthorized, locationOf, useOfficialClient } from "./helpers";
 
@@ -12,7 +12,7 @@ async function createSite(title = "Docs"): Promise<Site> {
 
 describe("sites through the official client", () => {
   it("creates, gets, lists over several pages, updates and deletes", async () => {
-    const created = await f.api.orgs.createSite(f.org(), { title: "Docs", visibility: "unlisted" });
+    const created = await f.api.orgs.createSite(f.org(), { title: "Docs", visibility: SiteVisibility.Unlisted });
     expect(created.status).toBe(201);
     const site = created.data;
     expect(site).toMatchObject({ object: "site", title: "Docs", visibility: "unlisted", published: false });
@@ -28,17 +28,17 @@ describe("sites through the official client", () => {
 
     const updated = await f.api.orgs.updateSiteById(f.org(), site.id, {
       title: "Developer docs",
-      visibility: "public",
+      visibility: SiteVisibility.Public,
       basename: "dev",
-      defaultLevel: "read",
+      defaultLevel: MemberRole.Read,
       adaptiveContent: { enabled: true },
     });
     expect(updated.status).toBe(200);
     expect(updated.data).toMatchObject({
       title: "Developer docs",
-      visibility: "public",
+      visibility: SiteVisibility.Public,
       basename: "dev",
-      defaultLevel: "read",
+      defaultLevel: MemberRole.Read,
       adaptiveContent: { enabled: true },
     });
     const proxied = await f.api.orgs.updateSiteById(f.org(), site.id, { proxy: "example.com/docs" });
@@ -75,7 +75,11 @@ describe("sites through the official client", () => {
     await expectApiError(f.api.orgs.createSite(f.org(), { title: "x" }), 400, /title/);
     const site = await createSite();
     await expectApiError(f.api.orgs.updateSiteById(f.org(), site.id, { basename: "" }), 400, /basename/);
-    await expectApiError(f.api.orgs.updateSiteById(f.org(), site.id, { proxy: "https://example.com/docs" }), 400, /proxy/);
+    await expectApiError(
+      f.api.orgs.updateSiteById(f.org(), site.id, { proxy: "https://example.com/docs" }),
+      400,
+      /proxy/,
+    );
     // @ts-expect-error: a visibility the document does not allow for sites
     await expectApiError(f.api.orgs.updateSiteById(f.org(), site.id, { visibility: "private" }), 400, /visibility/);
     // @ts-expect-error: limit is a number of at most 1000
@@ -162,14 +166,19 @@ describe("site adaptive schema through the official client", () => {
     const conditions = await f.api.orgs.listSiteAdaptiveTemplateConditions(f.org(), site.id);
     expect(conditions.status).toBe(200);
     expect(conditions.data.items.length).toBeGreaterThan(0);
-    for (const c of conditions.data.items) expect(c).toEqual({ description: expect.any(String), condition: expect.any(String) });
+    for (const c of conditions.data.items)
+      expect(c).toEqual({ description: expect.any(String), condition: expect.any(String) });
   });
 
   it("fails on an unknown site with 404 and on a schema the document does not allow with 400", async () => {
     await expectApiError(f.api.orgs.getSiteAdaptiveSchema(f.org(), "unknownSite"), 404, /unknownSite/);
     const site = await createSite();
-    const open = { ...jsonSchema, additionalProperties: true };
-    // @ts-expect-error: the document requires additionalProperties false
-    await expectApiError(f.api.orgs.updateSiteAdaptiveSchema(f.org(), site.id, { jsonSchema: open }), 400, /additionalProperties/);
+    // The document requires additionalProperties false (the client's types do too, hence the cast).
+    const open = { ...jsonSchema, additionalProperties: true } as unknown as typeof jsonSchema;
+    await expectApiError(
+      f.api.orgs.updateSiteAdaptiveSchema(f.org(), site.id, { jsonSchema: open }),
+      400,
+      /additionalProperties/,
+    );
   });
 });

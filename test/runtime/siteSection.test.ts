@@ -156,6 +156,12 @@ describe("SiteSection behaviour", () => {
     expect(siteSpace.outs).toMatchObject({ sectionId: expect.any(String), path: "start" });
   });
 
+  it("deletes the old section before creating its replacement, since the path must stay unique in the site", async () => {
+    const { id, state, inputs } = await created("SiteSection", await baseInputs());
+    const diff = await lifecycle("SiteSection").diff(id, state, { ...inputs, spaceId: space(2) });
+    expect(diff).toMatchObject({ replaces: ["spaceId"], deleteBeforeReplace: true });
+  });
+
   it("treats default: false as not managed, since the API always keeps one default section", async () => {
     const siteId = await makeSite();
     const { id, state, inputs } = await created("SiteSection", { organizationId: org(), siteId, spaceId: space(0) });
@@ -163,6 +169,13 @@ describe("SiteSection behaviour", () => {
     const next = await checked("SiteSection", { ...inputs, default: false });
     expect(next.default).toBeUndefined();
     expect((await lifecycle("SiteSection").diff(id, state, next)).changes).toBe(false);
+  });
+
+  it("drops the site's shared listings after a write, so the next read sees the write", async () => {
+    const { id, state, inputs } = await created("SiteSection", await baseInputs());
+    await lifecycle("SiteSection").read(id, state);
+    const { outs } = await lifecycle("SiteSection").update(id, state, { ...inputs, title: "Renamed" });
+    expect((await lifecycle("SiteSection").read(id, outs)).props?.title).toBe("Renamed");
   });
 
   it("lists each site once when reading many sections of it", async () => {

@@ -123,6 +123,14 @@ describe("SiteSectionGroup behaviour", () => {
     expect((await lifecycle("SiteSectionGroup").diff(id, read.props ?? {}, inputs)).changes).toBe(false);
   });
 
+  it("drops the site's shared listings after a write, so update and the next read see it", async () => {
+    const { id, state, inputs } = await created("SiteSectionGroup", await baseInputs());
+    await lifecycle("SiteSectionGroup").read(id, state);
+    const { outs } = await lifecycle("SiteSectionGroup").update(id, state, { ...inputs, sectionIds: [sections[2]] });
+    expect(outs.sectionIds).toEqual([sections[2]]);
+    expect((await lifecycle("SiteSectionGroup").read(id, outs)).props?.sectionIds).toEqual([sections[2]]);
+  });
+
   it("leaves its sections in the site when deleted", async () => {
     const { id, state } = await created("SiteSectionGroup", await baseInputs());
     await lifecycle("SiteSectionGroup").delete(id, state);

@@ -86,6 +86,17 @@ describe("SiteShareLink behaviour", () => {
     expect(spec.outputs).toContain("url");
   });
 
+  it("drops the site's shared listings after a write, so the next read sees the write", async () => {
+    const { id, state, inputs } = await created("SiteShareLink", {
+      organizationId: org(),
+      siteId: await makeSite(),
+      name: "a",
+    });
+    await lifecycle("SiteShareLink").read(id, state);
+    const { outs } = await lifecycle("SiteShareLink").update(id, state, { ...inputs, name: "b" });
+    expect((await lifecycle("SiteShareLink").read(id, outs)).props?.name).toBe("b");
+  });
+
   it("reads the links of one site with one listing", async () => {
     const siteId = await makeSite();
     const links = [];

@@ -156,6 +156,13 @@ describe("SiteSpace behaviour", () => {
     expect((await lifecycle("SiteSpace").diff(id, state, next)).changes).toBe(false);
   });
 
+  it("drops the site's shared listings after a write, so the next read sees the write", async () => {
+    const { id, state, inputs } = await created("SiteSpace", await baseInputs());
+    await lifecycle("SiteSpace").read(id, state);
+    const { outs } = await lifecycle("SiteSpace").update(id, state, { ...inputs, path: "renamed" });
+    expect((await lifecycle("SiteSpace").read(id, outs)).props?.path).toBe("renamed");
+  });
+
   it("leaves sectionId unmanaged when omitted: the API picks the default section", async () => {
     const { siteId, sectionId } = await baseInputs();
     const { id, state, inputs } = await created("SiteSpace", { organizationId: org(), siteId, spaceId: space(0) });

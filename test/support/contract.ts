@@ -11,7 +11,10 @@
  *   the provider sent it (user-agent `pulumi-docs-platform`): the provider must only send documented requests.
  *   Tests send bad requests on purpose (malformed JSON, over-limit values, unknown fields, bad tokens); those are
  *   fine as long as the emulator rejects them;
- * - `providerOnly` request violations (undocumented query parameters): only for the provider.
+ * - `providerOnly` request violations (an undocumented query parameter, a body sent to an operation that takes
+ *   none): only for the provider.
+ * A test that sends invalid requests through the provider's own client on purpose says so with
+ * `deliberatelyInvalidRequests()`.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -42,8 +45,12 @@ export interface ContractCounts {
   requests: number;
   responses: number;
   violations: number;
+  /** Requests sent by the provider (user-agent pulumi-docs-platform). */
+  providerRequests: number;
   /** Invalid requests sent on purpose that the emulator rejected, as it should. */
   rejectedInvalidRequests: number;
+  /** Exchanges per operationId ("unmatched" included). */
+  operations: Record<string, number>;
   deviations: number;
   /** Formatted violations (the first 200). */
   messages: string[];
@@ -61,7 +68,9 @@ const counts: ContractCounts = {
   requests: 0,
   responses: 0,
   violations: 0,
+  providerRequests: 0,
   rejectedInvalidRequests: 0,
+  operations: {},
   deviations: deviations.length,
   messages: [],
 };
@@ -113,6 +122,8 @@ export function recordExchange(x: EmulatorExchange): void {
     counts.responses += 1;
     const { counted, rejectedInvalidRequest, fromProvider } = countedViolations(verdict, x, { deliberate });
     if (rejectedInvalidRequest) counts.rejectedInvalidRequests += 1;
+    if (fromProvider) counts.providerRequests += 1;
+    counts.operations[verdict.operationId] = (counts.operations[verdict.operationId] ?? 0) + 1;
     found = counted.map((v) => {
       const note =
         v.part === "request"
