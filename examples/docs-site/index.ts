@@ -71,7 +71,7 @@ new docs.SiteSpace("legacy-guides", {
   default: true,
 });
 
-const reviewLink = new docs.SiteShareLink("reviewers", { organizationId, siteId, name: "Reviewers" });
+const reviewLink = new docs.SiteShareLink("review-link", { organizationId, siteId, name: "Reviewers" });
 
 new docs.SiteAdaptiveSchema("visitor-claims", {
   organizationId,

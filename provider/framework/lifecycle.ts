@@ -15,6 +15,14 @@ export const IMPORT_ID = "importId";
  */
 const DECLARED = "__declared";
 
+/**
+ * The input properties the program declared, as recorded in a state (the `known` of `read`), or undefined for
+ * states written before it was recorded. Lets a read skip requests for properties the program does not manage.
+ */
+export function declaredProperties(known: Props): ReadonlySet<string> | undefined {
+  return Array.isArray(known[DECLARED]) ? new Set(known[DECLARED] as string[]) : undefined;
+}
+
 type SpecInfo = Pick<ResourceSpec, "kind" | "idFormat" | "inputs">;
 
 const importIdSchema = z.string().min(1).optional();
@@ -92,7 +100,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       if (value !== undefined) inputs[key] = value;
     }
     if (importId !== undefined) inputs[IMPORT_ID] = importId;
-    return { id: found.id, props: this.outputs(state, props), inputs };
+    return { id: found.id, props: this.outputs(state, props), inputs: wireSafe(inputs) };
   }
 
   async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
@@ -173,8 +181,16 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     outputs[DECLARED] = Array.isArray(source[DECLARED])
       ? source[DECLARED]
       : this.inputKeys.filter((key) => source[key] !== undefined);
-    return outputs;
+    return wireSafe(outputs);
   }
+}
+
+/**
+ * The provider host turns results into protobuf Structs, which reject `undefined` anywhere ("Unexpected struct
+ * type"): drop undefined properties at every depth, as JSON does.
+ */
+function wireSafe(props: Props): Props {
+  return JSON.parse(JSON.stringify(props));
 }
 
 function inputKeysOf(spec: SpecInfo): string[] {

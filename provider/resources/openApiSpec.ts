@@ -138,10 +138,15 @@ export const openApiSpecSpec = defineResource<Inputs, State>({
     }
     // Another spec under the same slug is not this resource's object (importId may also name the slug).
     if (spec.id !== id && spec.slug !== id) return undefined;
-    // The API does not echo a text source: the latest version's text is what it serves, so drift shows.
+    // The API does not echo a text source: the latest version's text is what it serves, so drift shows. Each
+    // accepted source makes a new version, so while the version is the one last seen the text is too, and a refresh
+    // costs one request.
     let sourceText: string | null = null;
     if (typeof known.sourceText === "string" && !spec.sourceURL && spec.lastVersion) {
-      sourceText = await getLatestOpenApiSpecText(client, organizationId, spec.slug);
+      sourceText =
+        spec.lastVersion === known.lastVersionId
+          ? known.sourceText
+          : await getLatestOpenApiSpecText(client, organizationId, spec.slug);
     }
     return { id: spec.id, state: toState(organizationId, spec, sourceText) };
   },

@@ -16,6 +16,7 @@ import {
   teamMembersPath,
   updateTeamMembers,
 } from "../client";
+import { declaredProperties } from "../framework/lifecycle";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type Props, type ResourceContext } from "../framework/spec";
 
@@ -141,7 +142,11 @@ export const teamSpec = defineResource<Inputs, State>({
     const organizationId = known.organizationId as string;
     try {
       const { title } = await getTeam(ctx.client, organizationId, id);
-      const members = await currentMembers(ctx, organizationId, id, known.members as Member[] | undefined);
+      // Listing the members costs a second request: only worth it when the program manages them.
+      const managed = declaredProperties(known)?.has("members") ?? true;
+      const members = managed
+        ? await currentMembers(ctx, organizationId, id, known.members as Member[] | undefined)
+        : ((known.members as Member[] | undefined) ?? []);
       return { id, state: { organizationId, title, members } };
     } catch (error) {
       if (isNotFound(error)) return undefined;

@@ -105,7 +105,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
   it("preview --refresh reports out-of-band changes to a section title, a share link and the SAML label, and up --refresh reverts them", async () => {
     const site = await resource("docs");
     const section = await resource("api-reference");
-    const link = await resource("reviewers");
+    const link = await resource("review-link");
     const saml = await resource("okta");
     const sites = `${org()}/sites/${site.id}`;
     expect((await api("PATCH", `${sites}/sections/${section.id}`, { title: "Renamed by hand" })).status).toBe(200);
@@ -132,7 +132,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
     const requests = emulator.requests();
     const perKind = new Map<string, number>();
     for (const request of requests) {
-      const key = `${request.method} ${request.path.replace(/\/[A-Za-z0-9_-]{12,}/g, "/{id}")}`;
+      const key = `${request.method} ${request.path.replace(/\/[A-Za-z0-9]{16,}/g, "/{id}")}`;
       perKind.set(key, (perKind.get(key) ?? 0) + 1);
     }
     console.log(
