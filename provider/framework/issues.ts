@@ -12,6 +12,8 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
         ? `must be greater than ${String(issue.minimum)}${unit(issue.origin, issue.minimum)}`
         : `must be at least ${String(issue.minimum)}${unit(issue.origin, issue.minimum)}`;
     case "invalid_format":
+      // A schema's own wording (`.regex(re, "must be …")`) explains the rule better than the pattern does.
+      if (issue.message && !issue.message.startsWith("Invalid")) return issue.message;
       return issue.format === "regex" && "pattern" in issue && issue.pattern
         ? `must match the pattern ${issue.pattern}`
         : `must be a valid ${issue.format}`;

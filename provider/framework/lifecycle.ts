@@ -145,7 +145,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     }
     if (found === undefined) {
       throw new Error(
-        `${this.spec.kind}: importId "${importId}" names no existing ${this.spec.kind} (the API answered 404). ` +
+        `${this.spec.kind}: importId "${importId}" names no existing ${this.spec.kind} that these inputs can reach. ` +
           `Fix importId (format: ${this.spec.idFormat}) or remove it to create a new ${this.spec.kind}.`,
       );
     }

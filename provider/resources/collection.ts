@@ -10,6 +10,7 @@ import {
   transferCollection,
   updateCollection,
 } from "../client";
+import { undoOnFailure } from "../framework/cleanup";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource } from "../framework/spec";
 import { DEFAULT_LEVELS } from "./common";
@@ -66,12 +67,17 @@ export const collectionSpec = defineResource<Inputs, State>({
   replaceOnChanges: [],
 
   async create({ client }, news) {
-    let collection = await createCollection(client, news.organizationId, {
+    const created = await createCollection(client, news.organizationId, {
       title: news.title,
       ...(news.parentId ? { parent: news.parentId } : {}),
     });
     const patch = settingsPatch(news, new Set(["description", "defaultLevel"]));
-    if (patch) collection = await updateCollection(client, collection.id, patch);
+    const collection = patch
+      ? await undoOnFailure(
+          () => deleteCollection(client, created.id),
+          () => updateCollection(client, created.id, patch),
+        )
+      : created;
     return { id: collection.id, state: toState(collection) };
   },
 

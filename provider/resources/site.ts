@@ -15,9 +15,10 @@ import {
   unpublishSite,
   updateSite,
 } from "../client";
+import { undoOnFailure } from "../framework/cleanup";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource } from "../framework/spec";
-import { organizationId, undoOnFailure, writeUnder } from "./siteCommon";
+import { organizationId, writeUnder } from "./siteCommon";
 
 /** SiteProxyOrigin: a host name followed by at least one path segment, such as example.com/docs. */
 const PROXY_ORIGIN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;

@@ -101,6 +101,8 @@ export const siteAdaptiveSchemaSpec = defineResource<Inputs, State>({
   outputs: ["updatedAt"],
   idFormat: "the site id (a site has one adaptive schema)",
   replaceOnChanges: ["organizationId", "siteId"],
+  // The old resource's delete empties the site's schema: done after the new one was written, it could wipe it.
+  deleteBeforeReplace: true,
 
   async create({ client }, news) {
     const schema = await putSiteAdaptiveSchema(client, news.organizationId, news.siteId, news.jsonSchema);

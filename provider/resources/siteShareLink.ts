@@ -8,9 +8,10 @@ import {
   siteShareLinksPath,
   updateSiteShareLink,
 } from "../client";
+import { undoOnFailure } from "../framework/cleanup";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type ResourceContext } from "../framework/spec";
-import { findListed, organizationId, siteId, undoOnFailure, writeUnder } from "./siteCommon";
+import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,

@@ -12,9 +12,10 @@ import {
   updateSiteSection,
   updateSiteSpace,
 } from "../client";
+import { undoOnFailure } from "../framework/cleanup";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type ResourceContext } from "../framework/spec";
-import { defaultFlag, findListed, organizationId, siteId, undoOnFailure, writeUnder } from "./siteCommon";
+import { defaultFlag, findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,

@@ -8,7 +8,12 @@ const inputs = z.strictObject({
   organizationId: z.string().min(1),
   teamId: z.string().min(1),
   /** The member's user id; they must already be a member of the organization. */
-  userId: z.string().min(1),
+  // The member endpoint also takes an email, but the team's listing reports users by id only, so an email here could
+  // never be read back: Team.members is where emails are accepted.
+  userId: z
+    .string()
+    .min(1)
+    .regex(/^[^@]*$/, "must be a user id, not an email (Team.members accepts emails)"),
   /** `owner` (may manage the team's members) or `member`. Unmanaged when omitted: the API gives new members `member`. */
   role: z.enum(TEAM_ROLES).optional(),
 });

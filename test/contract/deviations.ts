@@ -71,7 +71,8 @@ export const deviations: readonly Deviation[] = [
     reason:
       `${SPEC} documents section-group membership as its own endpoint (body {sectionId}, 201 SiteSectionGroup); ` +
       "the document has no such path (its way is PATCH sections/{id} with siteSectionGroupId). Kept because the spec " +
-      "is this project's contract; the provider must prefer the document's way so it works against the real API.",
+      "is this project's contract and SiteSectionGroup changes membership through it (one request per section); " +
+      "should the real API answer 404 here, PATCH sections/{id} {siteSectionGroupId} is the fallback to build.",
   },
   {
     kind: "operation",

@@ -14,6 +14,8 @@ export interface Rule {
   rejected: unknown[];
   /** Values at the exact limit (every value, for an enumeration): valid under both documents. */
   accepted: unknown[];
+  /** What an accepted value is, for test titles: "at the limit", "an allowed value"… */
+  acceptedAs: string;
   /** Asserts how the provider states the rule (its check reason after `Kind.property: `). */
   provider(said: string): void;
   /** Asserts how the API states the rule (its 400 message after `field: `). */
@@ -43,6 +45,7 @@ export function atMost(n: number, make: Make = text): Rule {
     text: `at most ${n} characters`,
     rejected: make(n + 1),
     accepted: make(n),
+    acceptedAs: "at the limit",
     provider: (reason) => expect(reason).toBe(said),
     api: (message) => expect(message).toBe(said),
   };
@@ -54,6 +57,7 @@ export function atLeast(n: number, make: Make = text): Rule {
     text: `at least ${n} ${unit}`,
     rejected: n === 1 ? [""] : make(n - 1),
     accepted: make(n),
+    acceptedAs: "at the limit",
     provider: (reason) => expect(reason).toBe(`must be at least ${n} ${unit}`),
     // The emulator words the 1-character minimum "must not be empty".
     api: (message) => expect(message).toBe(n === 1 ? "must not be empty" : `must be at least ${n} ${unit}`),
@@ -85,20 +89,18 @@ export function oneOf(values: readonly (string | boolean | null)[], rejected: un
     text: values.length === 1 ? `exactly ${shown[0]}` : `one of ${shown.join(", ")}`,
     rejected,
     accepted: accepted ?? [...values],
+    acceptedAs: "an allowed value",
     provider: lists,
     api: lists,
   };
 }
 
 /** A pattern: the provider quotes the regex; the API states the rule in words of its own. */
-export function matches(
-  pattern: RegExp,
-  values: { rejected: string[]; accepted: string[] },
-  apiWording: RegExp,
-): Rule {
+export function matches(pattern: RegExp, values: { rejected: string[]; accepted: string[] }, apiWording: RegExp): Rule {
   return {
     text: `matches ${pattern.source}`,
     ...values,
+    acceptedAs: "a matching value",
     provider: (reason) => expect(reason).toBe(`must match the pattern ${String(pattern)}`),
     api: (message) => expect(message).toMatch(apiWording),
   };
@@ -109,6 +111,7 @@ export function uri(values: { rejected: string[]; accepted: string[] }): Rule {
   return {
     text: "an absolute URI",
     ...values,
+    acceptedAs: "a valid URI",
     provider: (reason) => expect(reason).toBe("must be a valid url"),
     api: (message) => expect(message).toBe("must be a valid absolute URI"),
   };

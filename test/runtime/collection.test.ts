@@ -139,6 +139,19 @@ describe("Collection diff", () => {
 });
 
 describe("Collection errors", () => {
+  it("removes the new collection when a step after the POST fails, so the next up makes no duplicate", async () => {
+    fixture.emulator.injectFault({ method: "PATCH", path: "^/v1/collections/", count: 5, status: 503 });
+    const create = lifecycle("Collection").create({
+      organizationId: org(),
+      title: "Half made",
+      description: "d",
+      parentId: null,
+    });
+    await expect(create).rejects.toThrow(/PATCH \/v1\/collections\/\S+ failed with 503/);
+    const listed = await fixture.api("GET", `/orgs/${org()}/collections`);
+    expect((listed.body as { items: { title: string }[] }).items.map((c) => c.title)).not.toContain("Half made");
+  });
+
   it("names the kind, the operation, the HTTP status, the API's answer and the fix on 404", async () => {
     const { id, state } = await created("Collection", { organizationId: org(), title: "Gone soon" });
     await fixture.api("DELETE", `/collections/${id}`);

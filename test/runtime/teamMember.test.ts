@@ -131,6 +131,7 @@ describe("TeamMember check", () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ teamId: "" }, "teamId", /at least 1 character/],
       [{ userId: "" }, "userId", /at least 1 character/],
+      [{ userId: "ada@example.com" }, "userId", /must be a user id, not an email/],
       [{ role: "admin" }, "role", /must be one of "owner", "member"/],
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ user: "u1" }, "user", /unknown property user/],

@@ -1,0 +1,507 @@
+/**
+ * Parity of the provider's input checks with the API (issue 4, part 3): ONE table of every limit, pattern and
+ * enumeration of the spec (/work/shared/api-spec.md: its Limits table and each field's constraints) for the kinds
+ * the provider manages, plus the few rules only the official document states for a managed property (marked
+ * OFFICIAL). For each entry and value, generated tests assert:
+ *
+ * 1. the provider's `check` rejects the bad value before any request, with a failure whose `property` is the
+ *    property and whose reason names the kind, the property and the rule (`Collection.title: must be at most 50
+ *    characters`);
+ * 2. the API (the emulator), sent the same value directly, answers 400 with the official error body
+ *    `{error: {code: 400, message}}`, the message naming the API's field and the rule;
+ * 3. the value at the exact limit (every value, for an enumeration) passes `check` and the direct API call (2xx).
+ *
+ * A value on which the two sides disagree (each following one of the two documents where they conflict, or the
+ * provider narrowing a rule on purpose) is listed under the entry's `mismatches`, its `why` saying which side
+ * follows what; the test pins both behaviours (check rejects, the API accepts) so that a change of either side
+ * shows up here.
+ *
+ * Not covered, on purpose: `limit` on lists (the provider exposes no list), Site `hostname` (an output only; no
+ * input sets it), OpenAPI version URL (no provider property), and rules of kinds the provider does not manage.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Props } from "../../provider/framework/spec";
+import { lifecycle } from "../../provider/runtime";
+import { deliberatelyInvalidRequests } from "../support/contract";
+import { useEmulator } from "../support/emulator";
+import {
+  type ApiRequest,
+  atLeast,
+  atMost,
+  letters,
+  matches,
+  oneOf,
+  Parents,
+  padded,
+  type Rule,
+  show,
+  uri,
+} from "./parity-support";
+
+const fixture = useEmulator();
+/** The parents of this test's direct API calls, created on first use (the emulator is reset before every test). */
+let parents: Parents;
+beforeEach(() => {
+  parents = new Parents(fixture);
+});
+
+const org = () => fixture.emulator.organizationId;
+const user = (index: number) => fixture.emulator.userIds[index]!;
+
+const LIMITS = "spec: Limits table";
+const FIELD = "spec: field constraints";
+const OFFICIAL = "OFFICIAL: the spec states no rule; the official document does";
+
+/** A value `check` rejects and the API accepts, with why (pinned: see the header). */
+interface Mismatch {
+  value: unknown;
+  why: string;
+}
+
+interface Entry {
+  kind: string;
+  /** The provider's property, as `check` reports it (dotted for nested ones). */
+  property: string;
+  /** Where the rule comes from. */
+  source: string;
+  rule: Rule;
+  /** Valid inputs of the kind with `value` at `property`. */
+  inputs(value: unknown): Props;
+  /** The same value sent to the API directly, under the API's field name. */
+  request(p: Parents, value: unknown): Promise<ApiRequest>;
+  mismatches?: Mismatch[];
+}
+
+/** Entries of one kind whose inputs are `base()` with the value at a top-level property (unless `inputs` says). */
+function kind(name: string, base: () => Props) {
+  return (
+    property: string,
+    entry: Omit<Entry, "kind" | "property" | "inputs"> & { inputs?: Entry["inputs"] },
+  ): Entry => ({ kind: name, property, inputs: (value) => ({ ...base(), [property]: value }), ...entry });
+}
+
+/** The spec's roles (member roles, default levels), in its order. */
+const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as const;
+const PROXY_ORIGIN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const PETSTORE = "https://petstore.example/openapi.json";
+const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
+const UNSIGNED = "Unsigned claims of the site visitor.";
+const VISITOR_SCHEMA = {
+  type: "object",
+  properties: {
+    beta: { type: "boolean", description: "Beta tester" },
+    unsigned: {
+      type: "object",
+      description: UNSIGNED,
+      properties: { partner: { type: "boolean", description: "Signed in from a partner portal" } },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
+
+let specCount = 0;
+/** A slug no other spec of this test has (a second POST of one slug is a 409). */
+const freshSlug = () => `parity-${++specCount}`;
+
+const collection = kind("Collection", () => ({ organizationId: org(), title: "Docs" }));
+const saml = kind("SamlProvider", () => ({ organizationId: org(), label: "Okta" }));
+const team = kind("Team", () => ({ organizationId: org(), title: "Ops" }));
+const teamMember = kind("TeamMember", () => ({ organizationId: org(), teamId: "team-id", userId: user(1) }));
+const openApiSpec = kind("OpenApiSpec", () => ({ organizationId: org(), slug: "petstore", sourceUrl: PETSTORE }));
+const site = kind("Site", () => ({ organizationId: org(), title: "Docs" }));
+const underSite = { organizationId: "org-id", siteId: "site-id" };
+const section = kind("SiteSection", () => ({ ...underSite, spaceId: "space-id" }));
+const sectionGroup = kind("SiteSectionGroup", () => ({ ...underSite, title: "Guides" }));
+const siteSpace = kind("SiteSpace", () => ({ ...underSite, spaceId: "space-id" }));
+const shareLink = kind("SiteShareLink", () => ({ ...underSite, name: "Partners" }));
+const adaptiveSchema = kind("SiteAdaptiveSchema", () => ({ ...underSite, jsonSchema: VISITOR_SCHEMA }));
+
+const post = (path: string, field: string, body: unknown): ApiRequest => ({ method: "POST", path, field, body });
+const patch = (path: string, field: string, body: unknown): ApiRequest => ({ method: "PATCH", path, field, body });
+const put = (path: string, field: string, body: unknown): ApiRequest => ({ method: "PUT", path, field, body });
+
+const collectionField = (property: string, source: string, rule: Rule) =>
+  collection(property, {
+    source,
+    rule,
+    request: async (p, value) => patch(`/collections/${await p.collection()}`, property, { [property]: value }),
+  });
+
+const samlField = (property: string, field: string, source: string, rule: Rule, mismatches?: Mismatch[]) =>
+  saml(property, {
+    source,
+    rule,
+    request: async (p, value) =>
+      post(`/orgs/${p.org}/saml`, field, field === "label" ? { label: value } : { label: "Okta", [field]: value }),
+    mismatches,
+  });
+
+const teamTitle = (rule: Rule) =>
+  team("title", {
+    source: OFFICIAL,
+    rule,
+    request: async (p, value) => put(`/orgs/${p.org}/teams`, "title", { title: value }),
+  });
+
+const slugRule = (rule: Rule, mismatches?: Mismatch[]) =>
+  openApiSpec("slug", {
+    source: LIMITS,
+    rule,
+    request: async (p, value) => post(`/orgs/${p.org}/openapi`, "slug", { slug: value, source: { url: PETSTORE } }),
+    mismatches,
+  });
+
+const sourceUrlRule = (source: string, rule: Rule, mismatches?: Mismatch[]) =>
+  openApiSpec("sourceUrl", {
+    source,
+    rule,
+    request: async (p, value) =>
+      post(`/orgs/${p.org}/openapi`, "source.url", { slug: freshSlug(), source: { url: value } }),
+    mismatches,
+  });
+
+const siteCreate = (property: string, source: string, rule: Rule) =>
+  site(property, {
+    source,
+    rule,
+    request: async (p, value) =>
+      post(
+        `/orgs/${p.org}/sites`,
+        property,
+        property === "title" ? { title: value } : { title: "Docs", [property]: value },
+      ),
+  });
+
+const siteUpdate = (property: string, source: string, rule: Rule) =>
+  site(property, {
+    source,
+    rule,
+    request: async (p, value) => patch(await p.sitePath(), property, { [property]: value }),
+  });
+
+const sectionField = (property: string, source: string, rule: Rule, mismatches?: Mismatch[]) =>
+  section(property, {
+    source,
+    rule,
+    request: async (p, value) =>
+      patch(`${await p.sitePath()}/sections/${await p.section()}`, property, { [property]: value }),
+    mismatches,
+  });
+
+const groupField = (property: string, source: string, rule: Rule) =>
+  sectionGroup(property, {
+    source,
+    rule,
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/section-groups`, property, { title: "Guides", [property]: value }),
+  });
+
+const siteSpaceField = (property: string, source: string, rule: Rule, mismatches?: Mismatch[]) =>
+  siteSpace(property, {
+    source,
+    rule,
+    request: async (p, value) =>
+      patch(`${await p.sitePath()}/site-spaces/${await p.siteSpace()}`, property, { [property]: value }),
+    mismatches,
+  });
+
+/** The visitor schema with `value` at a dotted path inside it. */
+function visitorSchema(path: string, value: unknown): Props {
+  const schema = structuredClone(VISITOR_SCHEMA) as Props;
+  const keys = path.split(".");
+  const parent = keys.slice(0, -1).reduce<Props>((node, key) => node[key] as Props, schema);
+  parent[keys[keys.length - 1]!] = value;
+  return schema;
+}
+
+/** A rule inside the visitor schema, at a dotted path relative to `jsonSchema` (the API's field is the same path). */
+const schemaRule = (path: string, source: string, rule: Rule) =>
+  adaptiveSchema(`jsonSchema.${path}`, {
+    source,
+    rule,
+    inputs: (value) => ({ ...underSite, jsonSchema: visitorSchema(path, value) }),
+    request: async (p, value) =>
+      put(`${await p.sitePath()}/adaptive-schema`, `jsonSchema.${path}`, { jsonSchema: visitorSchema(path, value) }),
+  });
+
+/**
+ * The spec says 1..1024 for `condition`; the official Expression schema is 0..1024 (notes §1.2, §1.4). The provider
+ * keeps the spec's minimum, the emulator the official one.
+ */
+const emptyCondition: Mismatch = {
+  value: "",
+  why:
+    "MISMATCH: spec condition 1..1024, official Expression 0..1024. The emulator follows the official document " +
+    "(emulator/README.md); the provider keeps the spec's minimum without saying so.",
+};
+
+const table: Entry[] = [
+  // Collection: title max 50, description max 100 (Limits); defaultLevel a nullable role (official adds inherit).
+  collection("title", {
+    source: LIMITS,
+    rule: atMost(50),
+    request: async (p, value) => post(`/orgs/${p.org}/collections`, "title", { title: value }),
+  }),
+  collectionField("description", LIMITS, atMost(100)),
+  collectionField(
+    "defaultLevel",
+    `${FIELD} (nullable role); \`inherit\` from the official DefaultLevel`,
+    oneOf([...ROLES, null, "inherit"], ["owner", "guest", "Admin"]),
+  ),
+
+  // SamlProvider: label 1..30, entityID max 1024, certificate max 10000, ssoURL URI max 2048 (Limits); defaultRole.
+  samlField("label", "label", LIMITS, atLeast(1)),
+  samlField("label", "label", LIMITS, atMost(30)),
+  samlField("entityId", "entityID", LIMITS, atMost(1024)),
+  samlField("certificate", "certificate", LIMITS, atMost(10000)),
+  samlField("ssoUrl", "ssoURL", LIMITS, atMost(2048, padded("https://idp.example/sso/"))),
+  samlField(
+    "ssoUrl",
+    "ssoURL",
+    FIELD,
+    uri({
+      rejected: ["idp.example/sso", "not a url"],
+      accepted: ["https://idp.example/sso", "http://localhost:8080/saml?app=docs"],
+    }),
+    [
+      {
+        value: "ftp://idp.example/sso",
+        why:
+          "MISMATCH: any absolute URI is valid under the spec and the official document; the provider accepts only " +
+          "http(s), on purpose (samlProvider.ts: SAML redirects only work over http(s)).",
+      },
+    ],
+  ),
+  samlField("defaultRole", "defaultRole", FIELD, oneOf([...ROLES, null], ["inherit", "owner", "Read"])),
+
+  // Team: the spec gives the title no limits (the official document: 1..64); member roles owner | member.
+  teamTitle(atLeast(1)),
+  teamTitle(atMost(64)),
+  team("members.0.role", {
+    source: `${FIELD} (TeamMember role)`,
+    rule: oneOf(["owner", "member"], ["admin", "Owner"]),
+    inputs: (value) => ({ organizationId: org(), title: "Ops", members: [{ user: user(1), role: value }] }),
+    request: async (p, value) =>
+      put(`/orgs/${p.org}/teams/${await p.team()}/members`, `memberships.${p.user(1)}.role`, {
+        add: [p.user(1)],
+        memberships: { [p.user(1)]: { role: value } },
+      }),
+  }),
+
+  // TeamMember: role owner | member.
+  teamMember("role", {
+    source: FIELD,
+    rule: oneOf(["owner", "member"], ["admin", "Member"]),
+    request: async (p, value) =>
+      put(`/orgs/${p.org}/teams/${await p.team()}/members/${p.user(1)}`, "role", { role: value }),
+  }),
+
+  // OpenApiSpec: slug 1..100 with the spec's pattern, source URL max 2048 (Limits), a URI; text sources (official).
+  slugRule(atLeast(1, letters)),
+  slugRule(atMost(100, letters)),
+  slugRule(
+    matches(
+      SLUG,
+      { rejected: ["my--api", "-api", "api-", "my_api", "my api"], accepted: ["a", "v2", "my-api-2"] },
+      /^must match /,
+    ),
+    [
+      {
+        value: "My-API",
+        why:
+          "MISMATCH: the spec's pattern is lowercase-only, the official one (^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$) " +
+          "allows capitals. The emulator follows the official document, the provider the spec, both on purpose " +
+          "(emulator/README.md; openApiSpec.ts).",
+      },
+    ],
+  ),
+  sourceUrlRule(LIMITS, atMost(2048, padded("https://petstore.example/"))),
+  sourceUrlRule(
+    FIELD,
+    uri({
+      rejected: ["petstore.example/openapi.json", "not a url"],
+      accepted: [PETSTORE, "http://localhost:8080/openapi.yaml"],
+    }),
+    [
+      {
+        value: "ftp://petstore.example/openapi.json",
+        why:
+          "MISMATCH: any absolute URI is valid under the spec and the official document; the provider accepts only " +
+          "http(s) (openApiSpec.ts: where the API fetches the document from over http(s)).",
+      },
+    ],
+  ),
+  openApiSpec("sourceText", {
+    source: OFFICIAL,
+    rule: atLeast(1),
+    inputs: (value) => ({ organizationId: org(), slug: "petstore", sourceText: value }),
+    request: async (p, value) =>
+      post(`/orgs/${p.org}/openapi`, "source.text", { slug: freshSlug(), source: { text: value } }),
+  }),
+
+  // Site: title 2..128, basename 1..100, proxy max 512 with its pattern (Limits); type, visibility, agentsContext.
+  // hostname (max 512, pattern) is an output only: no input sets it.
+  siteCreate("title", LIMITS, atLeast(2)),
+  siteCreate("title", LIMITS, atMost(128)),
+  siteCreate(
+    "type",
+    `${FIELD} (the spec shows only \`basic\`; values: official SiteType)`,
+    oneOf(["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"], ["enterprise", "Basic"]),
+  ),
+  siteCreate(
+    "visibility",
+    FIELD,
+    oneOf(["public", "unlisted", "share-link", "visitor-auth"], ["private", "in-collection", "Public"]),
+  ),
+  siteUpdate("basename", LIMITS, atLeast(1)),
+  siteUpdate("basename", LIMITS, atMost(100)),
+  siteUpdate("proxy", LIMITS, atMost(512, padded("example.com/"))),
+  siteUpdate(
+    "proxy",
+    FIELD,
+    matches(
+      PROXY_ORIGIN,
+      {
+        rejected: ["example.com", "https://example.com/docs", "localhost/docs", "example.com/docs/"],
+        accepted: ["example.com/docs", "www.example.co.uk/developer/docs"],
+      },
+      /^must be a host name followed by one or more path segments/,
+    ),
+  ),
+  siteUpdate(
+    "agentsContext",
+    `${FIELD} (spec-only: absent from the official document)`,
+    oneOf(["excluded", "included"], ["allowed", "Included"]),
+  ),
+
+  // SiteSection: title 2..128, path 1..100, condition 1..1024, description max 256 (Limits); icon max 50.
+  sectionField("title", LIMITS, atLeast(2)),
+  sectionField("title", LIMITS, atMost(128)),
+  sectionField("path", LIMITS, atLeast(1)),
+  sectionField("path", LIMITS, atMost(100)),
+  // "" is the only value under 1 character, and the official document allows it: a pinned mismatch, no shared value.
+  sectionField("condition", LIMITS, { ...atLeast(1), rejected: [] }, [emptyCondition]),
+  sectionField("condition", LIMITS, atMost(1024)),
+  sectionField("description", LIMITS, atMost(256)),
+  sectionField("icon", FIELD, atMost(50)),
+
+  // SiteSectionGroup: title 1..100 (Limits); icon max 50.
+  groupField("title", LIMITS, atLeast(1)),
+  groupField("title", LIMITS, atMost(100)),
+  groupField("icon", FIELD, atMost(50)),
+
+  // SiteSpace: path 1..100, condition 1..1024 (Limits).
+  siteSpaceField("path", LIMITS, atLeast(1)),
+  siteSpaceField("path", LIMITS, atMost(100)),
+  siteSpaceField("condition", LIMITS, { ...atLeast(1), rejected: [] }, [emptyCondition]),
+  siteSpaceField("condition", LIMITS, atMost(1024)),
+
+  // SiteShareLink: name max 50 (Limits).
+  shareLink("name", {
+    source: LIMITS,
+    rule: atMost(50),
+    request: async (p, value) => post(`${await p.sitePath()}/share-links`, "name", { name: value }),
+  }),
+
+  // SiteAdaptiveSchema: a draft-07 JSON Schema of type object, additionalProperties false, with boolean claims
+  // (the official document adds string, number, array and object claims).
+  schemaRule("$schema", FIELD, oneOf([DRAFT_07], ["https://json-schema.org/draft/2020-12/schema"])),
+  schemaRule("type", FIELD, oneOf(["object"], ["array", "Object"])),
+  schemaRule("additionalProperties", FIELD, oneOf([false], [true])),
+  schemaRule(
+    "properties.beta.type",
+    `${FIELD} (boolean claims; the official document adds string, number, array and object)`,
+    oneOf(["boolean", "string", "number", "array", "object"], ["date", "integer"], ["boolean", "string", "number"]),
+  ),
+  schemaRule("properties.unsigned.description", OFFICIAL, oneOf([UNSIGNED], ["Unsigned claims"])),
+];
+
+/** The value at a dotted path (array indexes included). */
+function at(value: unknown, path: string): unknown {
+  return path.split(".").reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], value);
+}
+
+/** Runs `check` and asserts that it sent nothing. */
+async function checkOffline(entry: Entry, value: unknown) {
+  fixture.emulator.clearRequests();
+  const result = await lifecycle(entry.kind).check({}, entry.inputs(value));
+  expect(fixture.emulator.requests()).toEqual([]);
+  return result;
+}
+
+/** Asserts a rejection by `check`: every failure is the property's, and one states the rule. */
+function expectCheckFailure(entry: Entry, result: Awaited<ReturnType<typeof checkOffline>>) {
+  expect(result.inputs).toBeUndefined();
+  const failures = result.failures ?? [];
+  expect(failures.length).toBeGreaterThan(0);
+  const prefix = `${entry.kind}.${entry.property}: `;
+  for (const failure of failures) {
+    expect(failure.property).toBe(entry.property);
+    expect(failure.reason.slice(0, prefix.length)).toBe(prefix);
+  }
+  const stated = failures.map((failure) => failure.reason.slice(prefix.length));
+  const states = (said: string) => {
+    try {
+      entry.rule.provider(said);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // Several failures (e.g. an empty slug is too short and off the pattern): one of them must state this rule.
+  if (!stated.some(states)) entry.rule.provider(stated[0]!);
+}
+
+async function sendDirectly(entry: Entry, value: unknown) {
+  const request = await entry.request(parents, value);
+  return { request, answer: await fixture.api(request.method, request.path, request.body) };
+}
+
+function expectAccepted(answer: { status: number; body: unknown }) {
+  expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(200);
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+}
+
+describe("provider check and API parity: limits, patterns and enumerations", () => {
+  for (const entry of table) {
+    describe(`${entry.kind}.${entry.property}: ${entry.rule.text} (${entry.source})`, () => {
+      for (const value of entry.rule.rejected) {
+        it(`check rejects ${show(value)} before any request`, async () => {
+          expectCheckFailure(entry, await checkOffline(entry, value));
+        });
+
+        it(`the API answers ${show(value)} with 400 and the official error body naming the field`, async () => {
+          // Sent with fetch, not the provider's client: the contract counts these only if the emulator accepts them.
+          deliberatelyInvalidRequests();
+          const { request, answer } = await sendDirectly(entry, value);
+          expect(answer.status).toBe(400);
+          expect(answer.body).toEqual({ error: { code: 400, message: expect.any(String) } });
+          const message = (answer.body as { error: { message: string } }).error.message;
+          const prefix = `${request.field}: `;
+          expect(message.slice(0, prefix.length)).toBe(prefix);
+          entry.rule.api(message.slice(prefix.length));
+        });
+      }
+
+      for (const value of entry.rule.accepted) {
+        it(`accepts ${show(value)} (${entry.rule.acceptedAs}) in check and in the API`, async () => {
+          const result = await checkOffline(entry, value);
+          expect(result.failures ?? []).toEqual([]);
+          expect(at(result.inputs, entry.property)).toEqual(value);
+          expectAccepted((await sendDirectly(entry, value)).answer);
+        });
+      }
+
+      for (const mismatch of entry.mismatches ?? []) {
+        it(`MISMATCH (pinned): check rejects ${show(mismatch.value)}, the API accepts it`, async () => {
+          expectCheckFailure(entry, await checkOffline(entry, mismatch.value));
+          const { answer } = await sendDirectly(entry, mismatch.value);
+          expect(answer.status, `${mismatch.why} ${JSON.stringify(answer.body)}`).toBeGreaterThanOrEqual(200);
+          expect(answer.status, `${mismatch.why} ${JSON.stringify(answer.body)}`).toBeLessThan(300);
+        });
+      }
+    });
+  }
+});
