@@ -274,7 +274,8 @@ export const SPACE_VISIBILITIES = [
 /** Icon: string (format `icon`), max 50. */
 export const icon = str({ max: 50 });
 /** Expression: official 0..1024 (the spec says 1..1024; the official document accepts the empty string). */
-export const expression = str({ min: 0, max: 1024 });
+// The spec's 1..1024 (the official document allows the empty string; null is how a condition is removed).
+export const expression = str({ min: 1, max: 1024 });
 /** URL: string, format uri, max 2048. */
 export const url = str({ max: 2048, uri: true });
 /** Entity id as used in paths. */

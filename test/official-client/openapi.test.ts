@@ -31,13 +31,13 @@ describe("OpenAPI specs through the official client", () => {
     const spec = await settled("petstore");
     expect(spec.lastVersion).toEqual(expect.any(String));
 
-    for (const slug of ["billing", "Orders-v2"]) {
+    for (const slug of ["billing", "orders-v2"]) {
       const other = await f.api.orgs.createOpenApiSpec(f.org(), { slug, source: { text: petstore } });
       expect(other.status).toBe(201);
     }
     const { items, pages } = await allPages((page) => f.api.orgs.listOpenApiSpecs(f.org(), { limit: 2, page }));
     expect(pages).toBe(2);
-    expect(items.map((s) => s.slug).sort()).toEqual(["Orders-v2", "billing", "petstore"]);
+    expect(items.map((s) => s.slug).sort()).toEqual(["billing", "orders-v2", "petstore"]);
 
     // PUT creates or replaces the source: 200 when the slug exists, 201 when it does not.
     const replaced = await f.api.orgs.createOrUpdateOpenApiSpecBySlug(f.org(), "petstore", {
