@@ -2,6 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    reporters: ["default", "./test/support/summary-reporter.ts"],
     // Traffic contract: every emulator exchange is validated against the official OpenAPI document (test/support/contract.ts).
     globalSetup: ["test/support/contract-summary.ts"],
     setupFiles: ["test/support/contract-setup.ts"],
