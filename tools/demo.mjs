@@ -47,6 +47,8 @@ function installPackedPackage() {
   execFileSync("npm", ["pack", "--silent", "--pack-destination", packDir], { cwd: repoRoot, stdio: "ignore" });
   const tarball = readdirSync(packDir).find((name) => name.endsWith(".tgz"));
   copyFileSync(path.join(packDir, tarball), path.join(packDir, "pulumi-docs-platform.tgz"));
+  // npm keeps an installed package of the same version: remove it so this checkout's build is what runs.
+  rmSync(path.join(exampleDir, "node_modules/pulumi-docs-platform"), { recursive: true, force: true });
   execFileSync(
     "npm",
     ["install", "--prefer-offline", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error"],
@@ -93,8 +95,10 @@ async function main() {
 
     step("What was created");
     const stack = JSON.parse((await pulumi(["stack", "export"], env, { capture: true })).stdout);
-    for (const resource of stack.deployment.resources ?? []) {
-      if (!resource.type.startsWith("pulumi-nodejs:dynamic/docs:")) continue;
+    const managed = (stack.deployment.resources ?? [])
+      .filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic/docs:"))
+      .sort((a, b) => a.type.localeCompare(b.type));
+    for (const resource of managed) {
       const kind = resource.type.split(":").pop();
       const name = resource.urn.split("::").pop();
       const label = resource.outputs.title ?? resource.outputs.name ?? resource.outputs.label ?? resource.outputs.slug;
