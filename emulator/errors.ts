@@ -11,8 +11,8 @@ export class ApiError extends Error {
     this.status = status;
   }
 
-  toBody(): { error: { code: number; message: string } } {
-    return { error: { code: this.status, message: this.message } };
+  toBody(): ErrorBody {
+    return errorBody(this.status, this.message);
   }
 }
 
@@ -64,6 +64,9 @@ export class InternalError extends ApiError {
   }
 }
 
-export function errorBody(status: number, message: string): { error: { code: number; message: string } } {
+/** The official error envelope; `code` is always the HTTP status of the answer. */
+export type ErrorBody = { error: { code: number; message: string } };
+
+export function errorBody(status: number, message: string): ErrorBody {
   return { error: { code: status, message } };
 }

@@ -59,14 +59,16 @@ export interface Page<T> {
 }
 
 /**
- * Paginates `all` (already filtered and ordered). `key` identifies an item so that a cursor stays stable when
- * items before it are deleted between two page requests.
+ * Paginates `all` (already filtered and ordered). `key` identifies an item (its `id` unless given) so that a cursor
+ * stays stable when items before it are deleted between two page requests.
  */
+export function paginate<T extends { id: string }, R>(ctx: RouteContext, all: T[], render: (item: T) => R): Page<R>;
+export function paginate<T, R>(ctx: RouteContext, all: T[], render: (item: T) => R, key: (item: T) => string): Page<R>;
 export function paginate<T, R>(
   ctx: RouteContext,
   all: T[],
   render: (item: T) => R,
-  key?: (item: T) => string,
+  key: (item: T) => string = (item) => (item as { id: string }).id,
 ): Page<R> {
   const limit = parseLimit(ctx.query, ctx.env.pageSize);
   const pageParam = queryString(ctx.query, "page");
@@ -74,7 +76,7 @@ export function paginate<T, R>(
   if (pageParam !== undefined && pageParam !== "") {
     const cursor = decodeCursor(pageParam);
     start = cursor.o;
-    if (cursor.k !== undefined && key) {
+    if (cursor.k !== undefined) {
       const idx = all.findIndex((item) => key(item) === cursor.k);
       if (idx >= 0) start = idx + 1;
     }
@@ -84,7 +86,7 @@ export function paginate<T, R>(
   const end = start + slice.length;
   if (end < all.length) {
     const last = slice[slice.length - 1];
-    page.next = { page: encodeCursor({ o: end, k: last !== undefined && key ? key(last) : undefined }) };
+    page.next = { page: encodeCursor({ o: end, k: last !== undefined ? key(last) : undefined }) };
   }
   // `next` must come before `items` only cosmetically; keep a stable key order: items, next, count.
   return page.next ? { items: page.items, next: page.next, count: page.count } : page;

@@ -9,7 +9,7 @@ import type { CollectionRec } from "../store";
 import type { Route } from "../types";
 import { defaultLevel, opt, parseBody, queryBool, req, str } from "../validate";
 import { created, deleted, ok, param, requireCollection, requireOrg } from "./common";
-import { moveBodyShape, placeItem, resolveParent } from "./contentTree";
+import { parseMove, placeItem } from "./contentTree";
 
 const collectionTitle = str({ max: 50 });
 const collectionDescription = str({ min: 0, max: 100 });
@@ -49,14 +49,7 @@ export const collectionRoutes: Route[] = [
       const spaces = [...ctx.store.spaces.values()]
         .filter((s) => s.parentId === c.id && !s.deletedAt)
         .sort((a, b) => a.position - b.position);
-      return ok(
-        paginate(
-          ctx,
-          spaces,
-          (s) => renderSpace(ctx.env, s),
-          (s) => s.id,
-        ),
-      );
+      return ok(paginate(ctx, spaces, (s) => renderSpace(ctx.env, s)));
     },
   },
   {
@@ -64,14 +57,13 @@ export const collectionRoutes: Route[] = [
     path: "/v1/collections/{collectionId}/move",
     handler: (ctx) => {
       const c = requireCollection(ctx);
-      const body = parseBody(ctx.body, moveBodyShape, { required: true, minProperties: 1 });
-      const parentId = resolveParent(ctx.store, c.orgId, body.parent, c.parentId);
+      const { parentId, position } = parseMove(ctx.store, c, ctx.body);
       if (parentId !== undefined && ctx.store.collectionSubtree(c.id).some((x) => x.id === parentId)) {
         throw new BadRequestError(
           `parent: cannot move collection "${c.id}" into itself or one of its descendant collections ("${parentId}")`,
         );
       }
-      placeItem(ctx.store, { kind: "collection", rec: c }, parentId, body.position);
+      placeItem(ctx.store, { kind: "collection", rec: c }, parentId, position);
       return ok(renderCollection(ctx.env, c));
     },
   },
@@ -110,14 +102,7 @@ export const collectionRoutes: Route[] = [
       const all = [...ctx.store.collections.values()].filter(
         (c) => c.orgId === org.id && (nested || c.parentId === undefined),
       );
-      return ok(
-        paginate(
-          ctx,
-          all,
-          (c) => renderCollection(ctx.env, c),
-          (c) => c.id,
-        ),
-      );
+      return ok(paginate(ctx, all, (c) => renderCollection(ctx.env, c)));
     },
   },
   {

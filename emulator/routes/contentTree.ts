@@ -4,7 +4,7 @@
  */
 import { BadRequestError, NotFoundError } from "../errors";
 import type { CollectionRec, SpaceRec, Store } from "../store";
-import { type Check, isPlainObject, nullable, obj, opt, str } from "../validate";
+import { type Check, isPlainObject, nullable, obj, opt, parseBody, str } from "../validate";
 
 export type ContentPointer = { type: "space"; space: string } | { type: "collection"; collection: string };
 
@@ -22,8 +22,9 @@ export const contentPointer: Check<ContentPointer> = (value, path) => {
 };
 
 export const contentPosition = obj({ before: opt(contentPointer), after: opt(contentPointer) });
+type ContentPosition = { before?: ContentPointer; after?: ContentPointer };
 
-export const moveBodyShape = {
+const moveBodyShape = {
   parent: opt(nullable(str({ min: 1 }))),
   position: opt(contentPosition),
 };
@@ -41,8 +42,21 @@ function childrenOf(store: Store, orgId: string, parentId: string | undefined): 
   return items.sort((a, b) => a.rec.position - b.rec.position);
 }
 
+/**
+ * Parses the body of a collection or space move: the new parent (see resolveParent) and the position among its
+ * children.
+ */
+export function parseMove(
+  store: Store,
+  item: { orgId: string; parentId?: string },
+  body: unknown,
+): { parentId: string | undefined; position: ContentPosition | undefined } {
+  const parsed = parseBody(body, moveBodyShape, { required: true, minProperties: 1 });
+  return { parentId: resolveParent(store, item.orgId, parsed.parent, item.parentId), position: parsed.position };
+}
+
 /** Resolves the `parent` of a move: undefined keeps the current parent, null means the organization root. */
-export function resolveParent(
+function resolveParent(
   store: Store,
   orgId: string,
   parent: string | null | undefined,
@@ -61,7 +75,7 @@ export function placeItem(
   store: Store,
   item: Item,
   parentId: string | undefined,
-  position: { before?: ContentPointer; after?: ContentPointer } | undefined,
+  position: ContentPosition | undefined,
 ): void {
   const siblings = childrenOf(store, item.rec.orgId, parentId).filter((s) => s.rec.id !== item.rec.id);
   let index = siblings.length;

@@ -80,12 +80,7 @@ export const memberRoutes: Route[] = [
         .teamsOf(m.orgId)
         .filter((t) => t.members.has(m.userId) && (!title || t.title.toLowerCase().includes(title)));
       return ok(
-        paginate(
-          ctx,
-          teams,
-          (t) => ({ team: renderTeam(ctx.store, t), member: { role: t.members.get(m.userId)! } }),
-          (t) => t.id,
-        ),
+        paginate(ctx, teams, (t) => ({ team: renderTeam(ctx.store, t), member: { role: t.members.get(m.userId)! } })),
       );
     },
   },

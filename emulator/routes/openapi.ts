@@ -233,14 +233,7 @@ export const openApiRoutes: Route[] = [
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const specs = [...ctx.store.openApiSpecs.values()].filter((s) => s.orgId === org.id);
-      return ok(
-        paginate(
-          ctx,
-          specs,
-          (s) => renderSpec(ctx.env, ctx.store, s),
-          (s) => s.id,
-        ),
-      );
+      return ok(paginate(ctx, specs, (s) => renderSpec(ctx.env, ctx.store, s)));
     },
   },
   {
@@ -310,14 +303,7 @@ export const openApiRoutes: Route[] = [
     path: `${base}/{specSlug}/versions`,
     handler: (ctx) => {
       const { spec } = requireSpec(ctx);
-      return ok(
-        paginate(
-          ctx,
-          versionsNewestFirst(ctx.store, spec),
-          (v) => renderVersion(ctx.env, spec, v),
-          (v) => v.id,
-        ),
-      );
+      return ok(paginate(ctx, versionsNewestFirst(ctx.store, spec), (v) => renderVersion(ctx.env, spec, v)));
     },
   },
   {

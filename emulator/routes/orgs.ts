@@ -10,14 +10,7 @@ export const orgRoutes: Route[] = [
     path: "/v1/orgs",
     handler: (ctx) => {
       const orgs = [...ctx.store.orgs.values()];
-      return ok(
-        paginate(
-          ctx,
-          orgs,
-          (o) => renderOrg(ctx.env, o),
-          (o) => o.id,
-        ),
-      );
+      return ok(paginate(ctx, orgs, (o) => renderOrg(ctx.env, o)));
     },
   },
   {

@@ -46,14 +46,7 @@ export const samlRoutes: Route[] = [
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const providers = [...ctx.store.samlProviders.values()].filter((p) => p.orgId === org.id);
-      return ok(
-        paginate(
-          ctx,
-          providers,
-          (p) => renderSaml(ctx.env, ctx.store, p),
-          (p) => p.id,
-        ),
-      );
+      return ok(paginate(ctx, providers, (p) => renderSaml(ctx.env, ctx.store, p)));
     },
   },
   {

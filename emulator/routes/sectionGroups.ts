@@ -5,19 +5,11 @@
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
 import { renderSectionGroup, siteLocation } from "../render";
-import type { SectionGroupRec, SiteRec, Store } from "../store";
+import type { SectionGroupRec, Store } from "../store";
 import type { Route } from "../types";
 import { arr, bool, icon, nullable, opt, parseBody, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
-import {
-  groupRef,
-  localized128,
-  movePosition,
-  reorder,
-  requireGroup,
-  sectionRef,
-  structureSiblings,
-} from "./siteCommon";
+import { groupRef, localized128, moveInStructure, movePosition, requireGroup, sectionRef } from "./siteCommon";
 
 const groupTitle = str({ min: 1, max: 100 });
 
@@ -31,27 +23,13 @@ function isSelfOrDescendant(store: Store, group: SectionGroupRec, candidate: Sec
   return false;
 }
 
-function groupExists(store: Store, site: SiteRec) {
-  return (p: { kind: string; id: string }) => {
-    const map = p.kind === "site-section" ? store.sections : store.sectionGroups;
-    return (map as Map<string, { siteId: string }>).get(p.id)?.siteId === site.id;
-  };
-}
-
 export const sectionGroupRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
     handler: (ctx) => {
       const site = requireSite(ctx);
-      return ok(
-        paginate(
-          ctx,
-          ctx.store.groupsOf(site.id),
-          (g) => renderSectionGroup(ctx.env, ctx.store, g),
-          (g) => g.id,
-        ),
-      );
+      return ok(paginate(ctx, ctx.store.groupsOf(site.id), (g) => renderSectionGroup(ctx.env, ctx.store, g)));
     },
   },
   {
@@ -154,9 +132,7 @@ export const sectionGroupRoutes: Route[] = [
       const group = requireGroup(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-section", "site-section-group"], "id")) });
-      const siblings = structureSiblings(store, site.id, group.parentGroupId);
-      const self = siblings.find((s) => s.rec.id === group.id)!;
-      reorder(store, siblings, self, body.position, groupExists(store, site));
+      moveInStructure(store, site, group.id, group.parentGroupId, body.position);
       return ok(renderSectionGroup(ctx.env, store, group));
     },
   },

@@ -20,14 +20,7 @@ export const shareLinkRoutes: Route[] = [
       const links = [...ctx.store.shareLinks.values()].filter(
         (l) => l.siteId === site.id && (!search || l.name.toLowerCase().includes(search)),
       );
-      return ok(
-        paginate(
-          ctx,
-          links,
-          (l) => renderShareLink(ctx.store, l),
-          (l) => l.id,
-        ),
-      );
+      return ok(paginate(ctx, links, (l) => renderShareLink(ctx.store, l)));
     },
   },
   {

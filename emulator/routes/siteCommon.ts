@@ -128,15 +128,21 @@ export interface Pointer {
   id: string;
 }
 
+/** Where a move puts an item: before or after a sibling (at the end when neither is given). */
+export interface Position {
+  before?: Pointer;
+  after?: Pointer;
+}
+
 /**
  * Moves `item` among `siblings` (which must contain it) before/after a sibling pointer. Unknown pointer ids → 404,
  * pointers to items that are not siblings → 400.
  */
-export function reorder<T extends { rec: { id: string; position: number }; kind: string }>(
+function reorder<T extends { rec: { id: string; position: number }; kind: string }>(
   store: Store,
   siblings: T[],
   item: T,
-  position: { before?: Pointer; after?: Pointer } | undefined,
+  position: Position | undefined,
   exists: (p: Pointer) => boolean,
 ): void {
   const others = siblings.filter((s) => s.rec.id !== item.rec.id);
@@ -156,11 +162,39 @@ export function reorder<T extends { rec: { id: string; position: number }; kind:
   for (const s of others) s.rec.position = store.nextPosition();
 }
 
+/**
+ * Whether a pointer names a site space, section or section group of `site`: what tells an unknown pointer (404) from
+ * one that is not a sibling (400) in every move of the site's structure.
+ */
+export function siteItemExists(store: Store, site: SiteRec): (p: Pointer) => boolean {
+  return (p) => {
+    const items =
+      p.kind === "site-space" ? store.siteSpaces : p.kind === "site-section" ? store.sections : store.sectionGroups;
+    return (items as Map<string, { siteId: string }>).get(p.id)?.siteId === site.id;
+  };
+}
+
+/** Moves a site space among the site spaces of its level (its section, or the site root). */
+export function moveSiteSpace(store: Store, site: SiteRec, ss: SiteSpaceRec, position: Position | undefined): void {
+  const siblings = store.siteSpacesIn(site.id, ss.sectionId).map((rec) => ({ kind: "site-space", rec }));
+  reorder(store, siblings, { kind: "site-space", rec: ss }, position, siteItemExists(store, site));
+}
+
+/** Moves a section or section group among the sections and groups of its parent group (or the site root). */
+export function moveInStructure(
+  store: Store,
+  site: SiteRec,
+  id: string,
+  parentGroupId: string | undefined,
+  position: Position | undefined,
+): void {
+  const siblings = structureSiblings(store, site.id, parentGroupId);
+  const self = siblings.find((s) => s.rec.id === id)!;
+  reorder(store, siblings, self, position, siteItemExists(store, site));
+}
+
 /** `{ before?: {type, <idKey>}, after?: ... }` of the deprecated move operations, as pointers. */
-export function movePosition(
-  types: readonly string[],
-  idKey: string | ((type: string) => string),
-): Check<{ before?: Pointer; after?: Pointer }> {
+export function movePosition(types: readonly string[], idKey: string | ((type: string) => string)): Check<Position> {
   const pointer: Check<Pointer> = (value, path) => {
     if (!isPlainObject(value)) throw new BadRequestError(`${path}: must be an object`);
     if (typeof value.type !== "string" || !types.includes(value.type)) {

@@ -17,12 +17,11 @@ import {
   groupRef,
   localized128,
   localized256,
+  moveInStructure,
   movePosition,
-  reorder,
   requireSection,
   spaceForSite,
   spaceTemplate,
-  structureSiblings,
 } from "./siteCommon";
 
 const sectionTitle = str({ min: 2, max: 128 });
@@ -40,14 +39,7 @@ export const siteSectionRoutes: Route[] = [
     path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
     handler: (ctx) => {
       const site = requireSite(ctx);
-      return ok(
-        paginate(
-          ctx,
-          ctx.store.sectionsOf(site.id),
-          (s) => renderSection(ctx.env, ctx.store, s),
-          (s) => s.id,
-        ),
-      );
+      return ok(paginate(ctx, ctx.store.sectionsOf(site.id), (s) => renderSection(ctx.env, ctx.store, s)));
     },
   },
   {
@@ -197,9 +189,7 @@ export const siteSectionRoutes: Route[] = [
       const section = requireSection(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-section"], "siteSection")) });
-      const siblings = structureSiblings(store, site.id, section.groupId);
-      const self = siblings.find((s) => s.rec.id === section.id)!;
-      reorder(store, siblings, self, body.position, (p) => store.sections.get(p.id)?.siteId === site.id);
+      moveInStructure(store, site, section.id, section.groupId, body.position);
       return ok(renderSection(ctx.env, store, section));
     },
   },

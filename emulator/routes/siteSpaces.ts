@@ -11,7 +11,7 @@ import { created, deleted, ok, param, requireSite } from "./common";
 import {
   addSiteSpace,
   movePosition,
-  reorder,
+  moveSiteSpace,
   requireSiteSpace,
   sectionRef,
   spaceForSite,
@@ -28,14 +28,7 @@ export const siteSpaceRoutes: Route[] = [
       const site = requireSite(ctx);
       const isDefault = queryBool(ctx.query, "default");
       const all = ctx.store.siteSpacesOf(site.id).filter((s) => isDefault === undefined || s.isDefault === isDefault);
-      return ok(
-        paginate(
-          ctx,
-          all,
-          (s) => renderSiteSpace(ctx.env, ctx.store, s),
-          (s) => s.id,
-        ),
-      );
+      return ok(paginate(ctx, all, (s) => renderSiteSpace(ctx.env, ctx.store, s)));
     },
   },
   {
@@ -143,14 +136,7 @@ export const siteSpaceRoutes: Route[] = [
       const ss = requireSiteSpace(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-space"], "siteSpace")) });
-      const siblings = store.siteSpacesIn(site.id, ss.sectionId).map((rec) => ({ kind: "site-space", rec }));
-      reorder(
-        store,
-        siblings,
-        { kind: "site-space", rec: ss },
-        body.position,
-        (p) => store.siteSpaces.get(p.id)?.siteId === site.id,
-      );
+      moveSiteSpace(store, site, ss, body.position);
       return ok(renderSiteSpace(ctx.env, store, ss));
     },
   },

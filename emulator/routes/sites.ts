@@ -27,10 +27,12 @@ import {
 import { created, deleted, ok, param, requireOrg, requireSite } from "./common";
 import {
   addSiteSpace,
+  moveInStructure,
+  moveSiteSpace,
   type Pointer,
-  reorder,
   requireSiteSpace,
   sectionRef,
+  siteItemExists,
   spaceForSite,
   structureSiblings,
 } from "./siteCommon";
@@ -91,14 +93,7 @@ export const siteRoutes: Route[] = [
           (published === undefined || s.published === published) &&
           (types.length === 0 || types.includes(s.type)),
       );
-      return ok(
-        paginate(
-          ctx,
-          sites,
-          (s) => renderSite(ctx.env, store, s),
-          (s) => s.id,
-        ),
-      );
+      return ok(paginate(ctx, sites, (s) => renderSite(ctx.env, store, s)));
     },
   },
   {
@@ -252,30 +247,21 @@ export const siteRoutes: Route[] = [
       const toPointer = (p?: { type: string; id: string }): Pointer | undefined =>
         p ? { kind: p.type, id: p.id } : undefined;
       const position = { before: toPointer(body.position.before), after: toPointer(body.position.after) };
-      const exists = (p: Pointer): boolean => {
-        const map =
-          p.kind === "site-space" ? store.siteSpaces : p.kind === "site-section" ? store.sections : store.sectionGroups;
-        const rec = (map as Map<string, { siteId: string }>).get(p.id);
-        return rec !== undefined && rec.siteId === site.id;
-      };
       const { item } = body;
       if (item.type === "site-external-link")
         throw new BadRequestError("item.type: site external links are not supported by the emulator");
       if (item.type === "site-space") {
         const ss = requireSiteSpace(ctx, site, item.id);
-        const siblings = store.siteSpacesIn(site.id, ss.sectionId).map((rec) => ({ kind: "site-space", rec }));
-        reorder(store, siblings, { kind: "site-space", rec: ss }, position, exists);
+        moveSiteSpace(store, site, ss, position);
         return ok(renderSiteSpace(env, store, ss));
       }
-      if (!exists({ kind: item.type, id: item.id }))
+      if (!siteItemExists(store, site)({ kind: item.type, id: item.id }))
         throw new BadRequestError(`item: ${item.type} "${item.id}" not found in site "${site.id}"`);
       const parent =
         item.type === "site-section"
           ? store.sections.get(item.id)!.groupId
           : store.sectionGroups.get(item.id)!.parentGroupId;
-      const siblings = structureSiblings(store, site.id, parent);
-      const self = siblings.find((s) => s.rec.id === item.id)!;
-      reorder(store, siblings, self, position, exists);
+      moveInStructure(store, site, item.id, parent, position);
       return ok(
         item.type === "site-section"
           ? renderSection(env, store, store.sections.get(item.id)!)

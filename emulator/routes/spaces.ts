@@ -2,9 +2,8 @@
 import { paginate } from "../pagination";
 import { renderSpace } from "../render";
 import type { Route } from "../types";
-import { parseBody } from "../validate";
 import { ok, requireOrg, requireSpace } from "./common";
-import { moveBodyShape, placeItem, resolveParent } from "./contentTree";
+import { parseMove, placeItem } from "./contentTree";
 
 export const spaceRoutes: Route[] = [
   {
@@ -17,9 +16,8 @@ export const spaceRoutes: Route[] = [
     path: "/v1/spaces/{spaceId}/move",
     handler: (ctx) => {
       const space = requireSpace(ctx);
-      const body = parseBody(ctx.body, moveBodyShape, { required: true, minProperties: 1 });
-      const parentId = resolveParent(ctx.store, space.orgId, body.parent, space.parentId);
-      placeItem(ctx.store, { kind: "space", rec: space }, parentId, body.position);
+      const { parentId, position } = parseMove(ctx.store, space, ctx.body);
+      placeItem(ctx.store, { kind: "space", rec: space }, parentId, position);
       space.updatedAt = ctx.store.now();
       return ok(renderSpace(ctx.env, space));
     },
@@ -30,14 +28,7 @@ export const spaceRoutes: Route[] = [
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const spaces = [...ctx.store.spaces.values()].filter((s) => s.orgId === org.id && !s.deletedAt);
-      return ok(
-        paginate(
-          ctx,
-          spaces,
-          (s) => renderSpace(ctx.env, s),
-          (s) => s.id,
-        ),
-      );
+      return ok(paginate(ctx, spaces, (s) => renderSpace(ctx.env, s)));
     },
   },
 ];

@@ -42,14 +42,7 @@ export const teamRoutes: Route[] = [
         .filter(
           (t) => (!title || t.title.toLowerCase().includes(title)) && (!owner || t.members.get(owner) === "owner"),
         );
-      return ok(
-        paginate(
-          ctx,
-          teams,
-          (t) => renderTeam(ctx.store, t),
-          (t) => t.id,
-        ),
-      );
+      return ok(paginate(ctx, teams, (t) => renderTeam(ctx.store, t)));
     },
   },
   {

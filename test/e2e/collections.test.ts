@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { startTestEmulator } from "../support/emulator";
+import { callApi, startTestEmulator } from "../support/emulator";
 import { changes, makeProject, makeStack, stateFiles } from "./harness";
 
 const program = `
@@ -40,15 +40,7 @@ describe("Collection through the Pulumi CLI", () => {
   let stack: Stack;
   let ids: Ids;
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${emulator.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const api = (method: string, path: string, body?: unknown) => callApi(emulator, method, path, body);
   const collection = async (id: string) => (await api("GET", `/collections/${id}`)).body;
   const outputs = async () => (await stack.outputs()).ids.value as Ids;
 

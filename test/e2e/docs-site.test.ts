@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { startTestEmulator } from "../support/emulator";
+import { callApi, startTestEmulator } from "../support/emulator";
 import { changes, makeProject, makeStack } from "./harness";
 
 const example = path.resolve(__dirname, "../../examples/docs-site");
@@ -24,15 +24,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
   let stack: Stack;
   let fixtureState: string;
 
-  const api = async (method: string, apiPath: string, body?: unknown) => {
-    const response = await fetch(`${emulator.url}${apiPath}`, {
-      method,
-      headers: { authorization: `Bearer ${emulator.token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
+  const api = (method: string, apiPath: string, body?: unknown) => callApi(emulator, method, apiPath, body);
   const org = () => `/orgs/${emulator.organizationId}`;
   /** What a destroy must return the organization to: everything the program could have created, listed. */
   const organizationContents = async () => {

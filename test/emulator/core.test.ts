@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, useEmulator } from "./helpers/harness";
+import { callApi } from "../support/emulator";
+import { useEmulator } from "./helpers/harness";
 
 const h = useEmulator();
 
@@ -33,8 +34,8 @@ describe("auth", () => {
     const { startTestEmulator } = await import("../support/emulator");
     const emu = await startTestEmulator({ token: "s3cret" });
     try {
-      expect((await call(emu, "GET", "/orgs")).status).toBe(200);
-      expect((await call({ url: emu.url, token: "test-token" }, "GET", "/orgs")).status).toBe(401);
+      expect((await callApi(emu, "GET", "/orgs")).status).toBe(200);
+      expect((await callApi({ url: emu.url, token: "test-token" }, "GET", "/orgs")).status).toBe(401);
     } finally {
       await emu.close();
     }
@@ -322,7 +323,7 @@ describe("pagination", () => {
     const { startTestEmulator } = await import("../support/emulator");
     const emu = await startTestEmulator({ pageSize: 2 });
     try {
-      const res = await call(emu, "GET", `/orgs/${emu.organizationId}/members`);
+      const res = await callApi(emu, "GET", `/orgs/${emu.organizationId}/members`);
       expect(res.body.items).toHaveLength(2);
       expect(res.body.next).toBeDefined();
     } finally {

@@ -1,6 +1,6 @@
 import { MemberRole } from "@gitbook/api";
 import { describe, expect, it } from "vitest";
-import { allPages, expectApiError, expectUnauthorized, locationOf, useOfficialClient } from "./helpers";
+import { allPages, expectApiError, expectDeleted, expectUnauthorized, locationOf, useOfficialClient } from "./helpers";
 
 const f = useOfficialClient();
 
@@ -40,8 +40,7 @@ describe("collections through the official client", () => {
     const top = await f.api.collections.moveCollection(guides.id, { parent: null });
     expect(top.data).not.toHaveProperty("parent");
 
-    expect((await f.api.collections.deleteCollectionById(handbook.id)).status).toBe(205);
-    expect((await f.api.collections.deleteCollectionById(handbook.id)).status).toBe(204);
+    await expectDeleted(() => f.api.collections.deleteCollectionById(handbook.id));
     await expectApiError(f.api.collections.getCollectionById(handbook.id), 404, /not found/i);
   });
 

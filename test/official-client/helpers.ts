@@ -71,6 +71,15 @@ export async function expectUnauthorized(f: OfficialClientFixture, call: (api: G
   await expectApiError(call(f.clientWith("not-the-token")), 401, /invalid bearer token/i);
 }
 
+/**
+ * Calls `remove` twice, for the document's DELETE semantics: 205 when the call deleted the object, then 204 since it
+ * is already gone.
+ */
+export async function expectDeleted(remove: () => Promise<{ status: number }>): Promise<void> {
+  expect((await remove()).status, "first DELETE").toBe(205);
+  expect((await remove()).status, "repeated DELETE").toBe(204);
+}
+
 interface Page<T> {
   data: { items: T[]; next?: { page: string }; count?: number };
 }

@@ -1,6 +1,6 @@
 import { type OpenAPISpec, OpenAPISpecVisibility } from "@gitbook/api";
 import { describe, expect, it } from "vitest";
-import { allPages, expectApiError, expectUnauthorized, useOfficialClient } from "./helpers";
+import { allPages, expectApiError, expectDeleted, expectUnauthorized, useOfficialClient } from "./helpers";
 
 // One processing step (pending → progress → complete) per millisecond, so specs settle quickly.
 const f = useOfficialClient({ openApiStepMs: 1 });
@@ -69,8 +69,7 @@ describe("OpenAPI specs through the official client", () => {
     const byId = await f.api.orgs.getOpenApiSpecVersionById(f.org(), "petstore", versions.items[1]!.id);
     expect(byId.data.id).toBe(versions.items[1]!.id);
 
-    expect((await f.api.orgs.deleteOpenApiSpecBySlug(f.org(), "petstore")).status).toBe(205);
-    expect((await f.api.orgs.deleteOpenApiSpecBySlug(f.org(), "petstore")).status).toBe(204);
+    await expectDeleted(() => f.api.orgs.deleteOpenApiSpecBySlug(f.org(), "petstore"));
     await expectApiError(f.api.orgs.getOpenApiSpecBySlug(f.org(), "petstore"), 404, /petstore/);
   });
 

@@ -1,6 +1,6 @@
 import type { Site, SiteSection } from "@gitbook/api";
 import { beforeEach, describe, expect, it } from "vitest";
-import { allPages, expectApiError, locationOf, useOfficialClient } from "./helpers";
+import { allPages, expectApiError, expectDeleted, locationOf, useOfficialClient } from "./helpers";
 
 const f = useOfficialClient();
 const space = (i: number) => f.emu.spaceIds[i]!;
@@ -61,8 +61,7 @@ describe("site sections through the official client", () => {
     expect(structure.data.type).toBe("sections");
     expect(structure.data.structure.map((s) => s.id)).toEqual(items.map((s) => s.id));
 
-    expect((await f.api.orgs.deleteSiteSectionById(f.org(), site.id, guides.id)).status).toBe(205);
-    expect((await f.api.orgs.deleteSiteSectionById(f.org(), site.id, guides.id)).status).toBe(204);
+    await expectDeleted(() => f.api.orgs.deleteSiteSectionById(f.org(), site.id, guides.id));
     const after = await f.api.orgs.listSiteSections(f.org(), site.id);
     expect(after.data.items.map((s) => s.title)).toEqual(["API reference", "Changelog"]);
   });
@@ -128,8 +127,7 @@ describe("site section groups through the official client", () => {
     const ungrouped = await f.api.orgs.updateSiteSectionById(f.org(), site.id, api.id, { siteSectionGroupId: null });
     expect(ungrouped.data).not.toHaveProperty("sectionGroup");
 
-    expect((await f.api.orgs.deleteSiteSectionGroupById(f.org(), site.id, group.id)).status).toBe(205);
-    expect((await f.api.orgs.deleteSiteSectionGroupById(f.org(), site.id, group.id)).status).toBe(204);
+    await expectDeleted(() => f.api.orgs.deleteSiteSectionGroupById(f.org(), site.id, group.id));
     const left = await f.api.orgs.listSiteSectionGroups(f.org(), site.id);
     expect(left.data.items.map((g) => g.title)).toEqual(["Platform", "Company"]);
   });
@@ -184,8 +182,7 @@ describe("site spaces through the official client", () => {
     expect(structure.data).toMatchObject({ type: "siteSpaces" });
     expect(structure.data.structure.map((s) => s.id)).toEqual([items[2]!.id, first.id, items[1]!.id]);
 
-    expect((await f.api.orgs.deleteSiteSpaceById(f.org(), site.id, first.id)).status).toBe(205);
-    expect((await f.api.orgs.deleteSiteSpaceById(f.org(), site.id, first.id)).status).toBe(204);
+    await expectDeleted(() => f.api.orgs.deleteSiteSpaceById(f.org(), site.id, first.id));
     expect((await f.api.orgs.listSiteSpaces(f.org(), site.id)).data.items).toHaveLength(2);
   });
 

@@ -2,16 +2,13 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
 
-async function makeCollection(title: string, parent?: string): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/collections`, { title, ...(parent ? { parent } : {}) });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeCollection = (title: string, parent?: string) =>
+  fixture.apiCreate(`/orgs/${org()}/collections`, { title, ...(parent ? { parent } : {}) });
 
 describeLifecycle(
   {
@@ -27,27 +24,14 @@ describeLifecycle(
       expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
     },
     updates: [
-      {
-        name: "title",
-        inputs: (_f, prev) => ({ ...prev, title: "Playbook" }),
-        expect: (state) => expect(state.title).toBe("Playbook"),
-      },
-      {
-        name: "description",
-        inputs: (_f, prev) => ({ ...prev, description: "" }),
-        expect: (state) => expect(state.description).toBe(""),
-      },
-      {
-        name: "defaultLevel",
-        inputs: (_f, prev) => ({ ...prev, defaultLevel: "read" }),
-        expect: (state) => expect(state.defaultLevel).toBe("read"),
-      },
+      updateTo("title", "Playbook"),
+      updateTo("description", ""),
+      updateTo("defaultLevel", "read"),
       {
         name: "parentId (move)",
         inputs: async (_f, prev) => ({ ...prev, parentId: await makeCollection("Parent") }),
         expect: async (state) => {
-          const requests = fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
-          expect(requests.some((r) => /^POST \/v1\/collections\/[^/]+\/move$/.test(r))).toBe(true);
+          expect(fixture.calls().some((r) => /^POST \/v1\/collections\/[^/]+\/move$/.test(r))).toBe(true);
           expect(state.parentId).toBeTruthy();
         },
       },
@@ -56,8 +40,7 @@ describeLifecycle(
         inputs: (_f, prev) => ({ ...prev, organizationId: fixture.emulator.secondOrganizationId }),
         expect: (state) => {
           expect(state.organizationId).toBe(fixture.emulator.secondOrganizationId);
-          const requests = fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
-          expect(requests.some((r) => /^POST \/v1\/collections\/[^/]+\/transfer$/.test(r))).toBe(true);
+          expect(fixture.calls().some((r) => /^POST \/v1\/collections\/[^/]+\/transfer$/.test(r))).toBe(true);
         },
       },
     ],
@@ -81,18 +64,14 @@ describe("Collection check", () => {
   const check = (news: Record<string, unknown>) => lifecycle("Collection").check({}, news);
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ title: "x".repeat(51) }, "title", /at most 50 characters/],
       [{ description: "x".repeat(101) }, "description", /at most 100 characters/],
       [{ defaultLevel: "owner" }, "defaultLevel", /must be one of/],
       [{ titel: "typo" }, "titel", /unknown property titel/],
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ organizationId: org(), title: "ok", ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^Collection\\.${property}: `));
-    }
+    await expectEachLimitRejected("Collection", { organizationId: org(), title: "ok" }, cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

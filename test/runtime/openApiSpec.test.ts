@@ -3,7 +3,7 @@ import type { Props } from "../../provider/framework/spec";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
@@ -13,11 +13,8 @@ const PETSTORE = "https://specs.example/petstore/openapi.json";
 const YAML = "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n";
 const JSON_TEXT = JSON.stringify({ openapi: "3.0.3", info: { title: "Orders", version: "2" }, paths: {} });
 
-async function makeSpec(slug: string, source: { url: string } | { text: string }): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/openapi`, { slug, source });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeSpec = (slug: string, source: { url: string } | { text: string }) =>
+  fixture.apiCreate(`/orgs/${org()}/openapi`, { slug, source });
 
 const apiSpec = async (slug: string) => fixture.api("GET", `/orgs/${org()}/openapi/${slug}`);
 const requestsOf = (method: string) => fixture.emulator.requests().filter((r) => r.method === method);
@@ -200,7 +197,7 @@ describe("OpenApiSpec check", () => {
   const base = () => ({ organizationId: org(), slug: "ok", sourceUrl: PETSTORE });
 
   it("rejects each limit and pattern with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp | RegExp[]][] = [
+    const cases: LimitCase[] = [
       // An empty slug breaks both the length and the pattern: both are named.
       [{ slug: "" }, "slug", [/at least 1 character/, /must match the pattern/]],
       [{ slug: "x".repeat(101) }, "slug", /at most 100 characters/],
@@ -221,14 +218,7 @@ describe("OpenApiSpec check", () => {
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ source: { url: PETSTORE } }, "source", /unknown property source/],
     ];
-    for (const [change, property, reasons] of cases) {
-      const result = await check({ ...base(), ...change });
-      const expected = [reasons].flat().map((reason) => ({ property, reason: expect.stringMatching(reason) }));
-      expect(result.failures).toEqual(expected);
-      for (const failure of result.failures ?? []) {
-        expect(failure.reason).toMatch(new RegExp(`^OpenApiSpec\\.${property}: `));
-      }
-    }
+    await expectEachLimitRejected("OpenApiSpec", base(), cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

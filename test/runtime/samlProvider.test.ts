@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
@@ -10,64 +10,36 @@ const org = () => fixture.emulator.organizationId;
 const CERT = "-----BEGIN CERTIFICATE-----\nMIIDpDCCAoygAwIBAgIGAXoTpbV4MA0=\n-----END CERTIFICATE-----";
 const SSO_URL = "https://acme.okta.example/app/acme_docs/exk1/sso/saml";
 
-async function makeTeam(title: string): Promise<string> {
-  const answer = await fixture.api("PUT", `/orgs/${org()}/teams`, { title });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeTeam = (title: string) => fixture.apiCreate(`/orgs/${org()}/teams`, { title }, "PUT");
+const makeProvider = (label: string) => fixture.apiCreate(`/orgs/${org()}/saml`, { label });
 
-async function makeProvider(label: string): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/saml`, { label });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const baseInputs = () => ({
+  organizationId: org(),
+  label: "Okta",
+  entityId: "http://www.okta.example/exk1",
+  certificate: CERT,
+  ssoUrl: SSO_URL,
+  defaultRole: "read",
+});
 
 describeLifecycle(
   {
     kind: "SamlProvider",
-    inputs: () => ({
-      organizationId: org(),
-      label: "Okta",
-      entityId: "http://www.okta.example/exk1",
-      certificate: CERT,
-      ssoUrl: SSO_URL,
-      defaultRole: "read",
-    }),
+    inputs: baseInputs,
     created: (state) => {
-      expect(state).toMatchObject({
-        organizationId: org(),
-        label: "Okta",
-        entityId: "http://www.okta.example/exk1",
-        certificate: CERT,
-        ssoUrl: SSO_URL,
-        defaultRole: "read",
-        defaultTeamId: null,
-        status: "active",
-      });
+      expect(state).toMatchObject({ ...baseInputs(), defaultTeamId: null, status: "active" });
       for (const key of ["acsUrl", "startUrl", "serviceEntityId"]) expect(state[key]).toMatch(/^https?:\/\/\S+$/);
       expect(state.acsUrl).not.toBe(state.startUrl);
     },
     updates: [
-      {
-        name: "label",
-        inputs: (_f, prev) => ({ ...prev, label: "Okta (production)" }),
-        expect: (state) => expect(state.label).toBe("Okta (production)"),
-      },
-      {
-        name: "entityId",
-        inputs: (_f, prev) => ({ ...prev, entityId: "urn:acme:idp" }),
-        expect: (state) => expect(state.entityId).toBe("urn:acme:idp"),
-      },
+      updateTo("label", "Okta (production)"),
+      updateTo("entityId", "urn:acme:idp"),
       {
         name: "certificate",
         inputs: (_f, prev) => ({ ...prev, certificate: `${CERT}\n` }),
         expect: (state) => expect(state.certificate).toBe(`${CERT}\n`),
       },
-      {
-        name: "ssoUrl",
-        inputs: (_f, prev) => ({ ...prev, ssoUrl: "https://idp.acme.example/sso" }),
-        expect: (state) => expect(state.ssoUrl).toBe("https://idp.acme.example/sso"),
-      },
+      updateTo("ssoUrl", "https://idp.acme.example/sso"),
       {
         name: "defaultTeamId",
         inputs: async (_f, prev) => ({ ...prev, defaultTeamId: await makeTeam("SSO users") }),
@@ -138,7 +110,7 @@ describe("SamlProvider check", () => {
   const base = () => ({ organizationId: org(), label: "ok" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ label: "" }, "label", /at least 1 character/],
       [{ label: "x".repeat(31) }, "label", /at most 30 characters/],
       [{ entityId: "x".repeat(1025) }, "entityId", /at most 1024 characters/],
@@ -151,11 +123,7 @@ describe("SamlProvider check", () => {
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ entityID: "typo" }, "entityID", /unknown property entityID/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ ...base(), ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SamlProvider\\.${property}: `));
-    }
+    await expectEachLimitRejected("SamlProvider", base(), cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

@@ -2,22 +2,12 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
 const sitePath = (id: string) => `/orgs/${org()}/sites/${id}`;
-const calls = () => fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
-const bodyOf = (method: string, pattern: RegExp) =>
-  fixture.emulator.requests().findLast((r) => r.method === method && pattern.test(r.path))?.requestBody as
-    | Record<string, unknown>
-    | undefined;
-
-async function makeSite(title: string): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeSite = (title: string) => fixture.apiCreate(`/orgs/${org()}/sites`, { title });
 
 const base = () => ({
   organizationId: org(),
@@ -37,32 +27,27 @@ describeLifecycle(
       expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
       expect(state.createdAt).toMatch(/^\d{4}-/);
       // POST takes only type, title and visibility; the rest is one PATCH, and agentsContext is not sent unset.
-      expect(bodyOf("POST", /\/sites$/)).toEqual({ title: "Docs", type: "basic", visibility: "public" });
-      expect(bodyOf("PATCH", /\/sites\/[^/]+$/)).toEqual({ basename: "docs", proxy: "example.com/docs" });
+      expect(fixture.lastRequestBody("POST", /\/sites$/)).toEqual({
+        title: "Docs",
+        type: "basic",
+        visibility: "public",
+      });
+      expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({
+        basename: "docs",
+        proxy: "example.com/docs",
+      });
     },
     updates: [
-      { name: "title", inputs: (_f, p) => ({ ...p, title: "Guides" }), expect: (s) => expect(s.title).toBe("Guides") },
-      {
-        name: "visibility",
-        inputs: (_f, p) => ({ ...p, visibility: "share-link" }),
-        expect: (s) => expect(s.visibility).toBe("share-link"),
-      },
-      {
-        name: "basename",
-        inputs: (_f, p) => ({ ...p, basename: "api" }),
-        expect: (s) => expect(s.basename).toBe("api"),
-      },
-      {
-        name: "proxy",
-        inputs: (_f, p) => ({ ...p, proxy: "www.example.org/dev/docs" }),
-        expect: (s) => expect(s.proxy).toBe("www.example.org/dev/docs"),
-      },
+      updateTo("title", "Guides"),
+      updateTo("visibility", "share-link"),
+      updateTo("basename", "api"),
+      updateTo("proxy", "www.example.org/dev/docs"),
       {
         name: "proxy (null removes it)",
         inputs: (_f, p) => ({ ...p, proxy: null }),
         expect: (s) => {
           expect(s.proxy).toBeNull();
-          expect(bodyOf("PATCH", /\/sites\/[^/]+$/)).toEqual({ proxy: null });
+          expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ proxy: null });
         },
       },
       {
@@ -70,21 +55,17 @@ describeLifecycle(
         inputs: (_f, p) => ({ ...p, adaptiveContent: true }),
         expect: (s) => {
           expect(s.adaptiveContent).toBe(true);
-          expect(bodyOf("PATCH", /\/sites\/[^/]+$/)).toEqual({ adaptiveContent: { enabled: true } });
+          expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ adaptiveContent: { enabled: true } });
         },
       },
-      {
-        name: "agentsContext",
-        inputs: (_f, p) => ({ ...p, agentsContext: "included" }),
-        expect: (s) => expect(s.agentsContext).toBe("included"),
-      },
+      updateTo("agentsContext", "included"),
       {
         name: "published (publish)",
         inputs: (_f, p) => ({ ...p, published: true }),
         expect: (s) => {
           expect(s.published).toBe(true);
           expect((s.urls as { published?: string }).published).toMatch(/^https?:\/\//);
-          expect(calls().some((c) => /^POST \/v1\/orgs\/[^/]+\/sites\/[^/]+\/publish$/.test(c))).toBe(true);
+          expect(fixture.calls().some((c) => /^POST \/v1\/orgs\/[^/]+\/sites\/[^/]+\/publish$/.test(c))).toBe(true);
         },
       },
     ],
@@ -114,7 +95,7 @@ describe("Site publishing", () => {
     fixture.emulator.clearRequests();
     const { outs } = await lifecycle("Site").update(id, state, { ...inputs, published: false });
     expect(outs.published).toBe(false);
-    expect(calls()).toEqual([`POST /v1/orgs/${org()}/sites/${id}/unpublish`]);
+    expect(fixture.calls()).toEqual([`POST /v1/orgs/${org()}/sites/${id}/unpublish`]);
   });
 
   it("sees a site unpublished out of band as drift", async () => {
@@ -169,7 +150,7 @@ describe("Site check", () => {
   const check = (news: Record<string, unknown>) => lifecycle("Site").check({}, news);
 
   it("rejects each limit and pattern with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ title: "x" }, "title", /at least 2 characters/],
       [{ title: "x".repeat(129) }, "title", /at most 128 characters/],
       [{ basename: "" }, "basename", /at least 1 character/],
@@ -185,11 +166,7 @@ describe("Site check", () => {
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ titel: "typo" }, "titel", /unknown property titel/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ organizationId: org(), title: "ok", ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^Site\\.${property}: `));
-    }
+    await expectEachLimitRejected("Site", { organizationId: org(), title: "ok" }, cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

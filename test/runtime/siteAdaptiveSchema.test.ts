@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
@@ -10,11 +10,7 @@ const schemaPath = (site: string) => `/orgs/${org()}/sites/${site}/adaptive-sche
 const EMPTY = { type: "object", properties: {}, additionalProperties: false };
 const UNSIGNED = "Unsigned claims of the site visitor.";
 
-async function makeSite(): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs" });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
 
 const schema = (properties: Record<string, unknown>) => ({ type: "object", properties, additionalProperties: false });
 const beta = { beta: { type: "boolean", description: "In the beta programme" } };
@@ -52,13 +48,7 @@ describeLifecycle(
       expect(state.jsonSchema).toEqual(schema(beta));
       expect(state.updatedAt).toMatch(/^\d{4}-/);
     },
-    updates: [
-      {
-        name: "jsonSchema",
-        inputs: (_f, p) => ({ ...p, jsonSchema: everyClaim }),
-        expect: (s) => expect(s.jsonSchema).toEqual(everyClaim),
-      },
-    ],
+    updates: [updateTo("jsonSchema", everyClaim)],
     replaces: [
       { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },

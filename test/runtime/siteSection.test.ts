@@ -3,25 +3,21 @@ import type { Props } from "../../provider/framework/spec";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { checked, created, describeLifecycle } from "../support/lifecycle";
+import {
+  checked,
+  created,
+  describeLifecycle,
+  expectEachLimitRejected,
+  type LimitCase,
+  updateTo,
+} from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
 const space = (i: number) => fixture.emulator.spaceIds[i];
-const lastBody = (method: string, pattern: RegExp) =>
-  fixture.emulator.requests().findLast((r) => r.method === method && pattern.test(r.path))?.requestBody;
-
-async function makeSite(spaces: string[] = []): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs", spaces });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
-
-async function makeSection(site: string, spaceId: string, title = "Existing"): Promise<{ id: string; path: string }> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/sites/${site}/sections`, { spaceId, title });
-  expect(answer.status).toBe(201);
-  return answer.body as { id: string; path: string };
-}
+const makeSite = (spaces: string[] = []) => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", spaces });
+const makeSection = (site: string, spaceId: string, title = "Existing") =>
+  fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId, title });
 
 async function sectionsOf(site: string) {
   const answer = await fixture.api("GET", `/orgs/${org()}/sites/${site}/sections`);
@@ -56,55 +52,41 @@ describeLifecycle(
       expect(state.spaceId).toBe(space(0));
       expect(state.siteSpaceId).toEqual(expect.any(String));
       // POST takes spaceId, title and icon; path, condition and description follow in one PATCH.
-      expect(lastBody("POST", /\/sections$/)).toEqual({ spaceId: space(0), title: "Guides", icon: "book" });
-      expect(lastBody("PATCH", /\/sections\/[^/]+$/)).toEqual({
+      expect(fixture.lastRequestBody("POST", /\/sections$/)).toEqual({
+        spaceId: space(0),
+        title: "Guides",
+        icon: "book",
+      });
+      expect(fixture.lastRequestBody("PATCH", /\/sections\/[^/]+$/)).toEqual({
         path: "guides",
         condition: "visitor.claims.beta === true",
         description: "All the guides",
       });
     },
     updates: [
-      {
-        name: "title",
-        inputs: (_f, p) => ({ ...p, title: "Manuals" }),
-        expect: (s) => expect(s.title).toBe("Manuals"),
-      },
-      { name: "path", inputs: (_f, p) => ({ ...p, path: "manuals" }), expect: (s) => expect(s.path).toBe("manuals") },
-      { name: "icon", inputs: (_f, p) => ({ ...p, icon: "gear" }), expect: (s) => expect(s.icon).toBe("gear") },
-      {
-        name: "icon (null removes it)",
-        inputs: (_f, p) => ({ ...p, icon: null }),
-        expect: (s) => expect(s.icon).toBeNull(),
-      },
-      {
-        name: "condition",
-        inputs: (_f, p) => ({ ...p, condition: "visitor.claims.plan === 'pro'" }),
-        expect: (s) => expect(s.condition).toBe("visitor.claims.plan === 'pro'"),
-      },
+      updateTo("title", "Manuals"),
+      updateTo("path", "manuals"),
+      updateTo("icon", "gear"),
+      updateTo("icon", null, "icon (null removes it)"),
+      updateTo("condition", "visitor.claims.plan === 'pro'"),
       {
         name: "condition (null removes it)",
         inputs: (_f, p) => ({ ...p, condition: null }),
         expect: (s) => {
           expect(s.condition).toBeNull();
-          expect(lastBody("PATCH", /\/sections\/[^/]+$/)).toEqual({ condition: null });
+          expect(fixture.lastRequestBody("PATCH", /\/sections\/[^/]+$/)).toEqual({ condition: null });
         },
       },
-      {
-        name: "description",
-        inputs: (_f, p) => ({ ...p, description: "Step by step" }),
-        expect: (s) => expect(s.description).toBe("Step by step"),
-      },
-      {
-        name: "description (null removes it)",
-        inputs: (_f, p) => ({ ...p, description: null }),
-        expect: (s) => expect(s.description).toBeNull(),
-      },
+      updateTo("description", "Step by step"),
+      updateTo("description", null, "description (null removes it)"),
       {
         name: "default (true makes it the site's default section)",
         inputs: (_f, p) => ({ ...p, default: true }),
         expect: async (s) => {
           expect(s.default).toBe(true);
-          expect(lastBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ defaultSiteSection: expect.any(String) });
+          expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({
+            defaultSiteSection: expect.any(String),
+          });
           const defaults = (await sectionsOf(s.siteId as string)).filter((x) => x.default);
           expect(defaults.map((x) => x.id)).toHaveLength(1);
         },
@@ -126,7 +108,7 @@ describeLifecycle(
     adopt: {
       existing: async () => {
         adoptSite = await makeSite();
-        return (await makeSection(adoptSite, space(0), "Legacy")).id;
+        return makeSection(adoptSite, space(0), "Legacy");
       },
       inputs: async () => ({
         organizationId: org(),
@@ -222,7 +204,7 @@ describe("SiteSection check", () => {
   const valid = () => ({ organizationId: org(), siteId: "site", spaceId: "space" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ title: "x" }, "title", /at least 2 characters/],
       [{ title: "x".repeat(129) }, "title", /at most 128 characters/],
       [{ path: "" }, "path", /at least 1 character/],
@@ -237,11 +219,7 @@ describe("SiteSection check", () => {
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ sectionGroup: "g" }, "sectionGroup", /unknown property sectionGroup/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ ...valid(), ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SiteSection\\.${property}: `));
-    }
+    await expectEachLimitRejected("SiteSection", valid(), cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

@@ -3,24 +3,16 @@ import type { Props } from "../../provider/framework/spec";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
-const calls = () => fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
-
-async function makeSite(): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs" });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
 
 async function makeSections(site: string): Promise<string[]> {
   const ids: string[] = [];
   for (const spaceId of fixture.emulator.spaceIds.slice(0, 3)) {
-    const answer = await fixture.api("POST", `/orgs/${org()}/sites/${site}/sections`, { spaceId });
-    expect(answer.status).toBe(201);
-    ids.push((answer.body as { id: string }).id);
+    ids.push(await fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId }));
   }
   return ids;
 }
@@ -45,21 +37,16 @@ describeLifecycle(
       expect(state).toMatchObject({ title: "Products", icon: "box" });
       expect([...(state.sectionIds as string[])].sort()).toEqual(sections.slice(0, 2).sort());
       // Membership is created with the group.
-      const post = fixture.emulator.requests().findLast((r) => r.method === "POST" && /section-groups$/.test(r.path));
-      expect(post?.requestBody).toEqual({ title: "Products", icon: "box", sections: sections.slice(0, 2) });
+      expect(fixture.lastRequestBody("POST", /section-groups$/)).toEqual({
+        title: "Products",
+        icon: "box",
+        sections: sections.slice(0, 2),
+      });
     },
     updates: [
-      {
-        name: "title",
-        inputs: (_f, p) => ({ ...p, title: "Platform" }),
-        expect: (s) => expect(s.title).toBe("Platform"),
-      },
-      { name: "icon", inputs: (_f, p) => ({ ...p, icon: "gear" }), expect: (s) => expect(s.icon).toBe("gear") },
-      {
-        name: "icon (null removes it)",
-        inputs: (_f, p) => ({ ...p, icon: null }),
-        expect: (s) => expect(s.icon).toBeNull(),
-      },
+      updateTo("title", "Platform"),
+      updateTo("icon", "gear"),
+      updateTo("icon", null, "icon (null removes it)"),
       {
         name: "sectionIds (add one, in another order)",
         inputs: (_f, p) => ({ ...p, sectionIds: [sections[2], sections[1], sections[0]] }),
@@ -74,14 +61,12 @@ describeLifecycle(
         inputs: (_f, p) => ({ ...p, sectionIds: [sections[1]] }),
         expect: (s) => {
           expect(s.sectionIds).toEqual([sections[1]]);
-          expect(calls().some((c) => c.startsWith("DELETE") && c.endsWith(`/sections/${sections[0]}`))).toBe(true);
+          expect(fixture.calls().some((c) => c.startsWith("DELETE") && c.endsWith(`/sections/${sections[0]}`))).toBe(
+            true,
+          );
         },
       },
-      {
-        name: "sectionIds (empty)",
-        inputs: (_f, p) => ({ ...p, sectionIds: [] }),
-        expect: (s) => expect(s.sectionIds).toEqual([]),
-      },
+      updateTo("sectionIds", [], "sectionIds (empty)"),
     ],
     replaces: [
       { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
@@ -97,8 +82,7 @@ describeLifecycle(
     adopt: {
       existing: async () => {
         adoptSite = await makeSite();
-        const answer = await fixture.api("POST", `/orgs/${org()}/sites/${adoptSite}/section-groups`, { title: "Old" });
-        return (answer.body as { id: string }).id;
+        return fixture.apiCreate(`/orgs/${org()}/sites/${adoptSite}/section-groups`, { title: "Old" });
       },
       inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), title: "Adopted" }),
       expect: (state) => expect(state).toMatchObject({ title: "Adopted", sectionIds: [] }),
@@ -144,7 +128,7 @@ describe("SiteSectionGroup check", () => {
   const valid = () => ({ organizationId: org(), siteId: "site", title: "ok" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ title: "" }, "title", /at least 1 character/],
       [{ title: "x".repeat(101) }, "title", /at most 100 characters/],
       [{ icon: "x".repeat(51) }, "icon", /at most 50 characters/],
@@ -154,11 +138,7 @@ describe("SiteSectionGroup check", () => {
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ sections: [] }, "sections", /unknown property sections/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ ...valid(), ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SiteSectionGroup\\.${property}: `));
-    }
+    await expectEachLimitRejected("SiteSectionGroup", valid(), cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

@@ -2,17 +2,13 @@ import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
 const linksPath = (site: unknown) => `/orgs/${org()}/sites/${site}/share-links`;
 
-async function makeSite(): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs", visibility: "share-link" });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", visibility: "share-link" });
 
 let adoptSite: string | undefined;
 
@@ -26,11 +22,7 @@ describeLifecycle(
       expect(state.createdAt).toMatch(/^\d{4}-/);
     },
     updates: [
-      {
-        name: "name",
-        inputs: (_f, p) => ({ ...p, name: "Customers" }),
-        expect: (s) => expect(s.name).toBe("Customers"),
-      },
+      updateTo("name", "Customers"),
       {
         name: "active (deactivate)",
         inputs: (_f, p) => ({ ...p, active: false }),
@@ -56,7 +48,7 @@ describeLifecycle(
     adopt: {
       existing: async () => {
         adoptSite = await makeSite();
-        return ((await fixture.api("POST", linksPath(adoptSite), { name: "Old" })).body as { id: string }).id;
+        return fixture.apiCreate(linksPath(adoptSite), { name: "Old" });
       },
       inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), name: "Adopted" }),
       expect: (state) => expect(state).toMatchObject({ name: "Adopted", active: true }),
@@ -114,7 +106,7 @@ describe("SiteShareLink check", () => {
   const valid = () => ({ organizationId: org(), siteId: "site", name: "ok" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ name: "x".repeat(51) }, "name", /at most 50 characters/],
       [{ name: undefined }, "name", /must be a string/],
       [{ active: "no" }, "active", /must be a boolean/],
@@ -122,11 +114,7 @@ describe("SiteShareLink check", () => {
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ url: "https://x" }, "url", /unknown property url/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ ...valid(), ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SiteShareLink\\.${property}: `));
-    }
+    await expectEachLimitRejected("SiteShareLink", valid(), cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

@@ -3,25 +3,21 @@ import type { Props } from "../../provider/framework/spec";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { checked, created, describeLifecycle } from "../support/lifecycle";
+import {
+  checked,
+  created,
+  describeLifecycle,
+  expectEachLimitRejected,
+  type LimitCase,
+  updateTo,
+} from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
 const space = (i: number) => fixture.emulator.spaceIds[i];
-const lastBody = (method: string, pattern: RegExp) =>
-  fixture.emulator.requests().findLast((r) => r.method === method && pattern.test(r.path))?.requestBody;
-
-async function makeSite(spaces: string[] = []): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/sites`, { title: "Docs", spaces });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
-
-async function makeSection(site: string, spaceId: string): Promise<string> {
-  const answer = await fixture.api("POST", `/orgs/${org()}/sites/${site}/sections`, { spaceId });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeSite = (spaces: string[] = []) => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", spaces });
+const makeSection = (site: string, spaceId: string) =>
+  fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId });
 
 async function siteSpacesOf(site: string) {
   const answer = await fixture.api("GET", `/orgs/${org()}/sites/${site}/site-spaces`);
@@ -52,7 +48,10 @@ describeLifecycle(
       expect(state).toMatchObject({ spaceId: space(0), path: "start", default: false });
       expect(state.condition).toBe("visitor.claims.beta === true");
       expect(state.sectionId).toEqual(expect.any(String));
-      expect(lastBody("POST", /\/site-spaces$/)).toEqual({ spaceId: space(0), sectionId: state.sectionId });
+      expect(fixture.lastRequestBody("POST", /\/site-spaces$/)).toEqual({
+        spaceId: space(0),
+        sectionId: state.sectionId,
+      });
     },
     updates: [
       {
@@ -60,21 +59,17 @@ describeLifecycle(
         inputs: (_f, p) => ({ ...p, spaceId: space(2) }),
         expect: (s) => {
           expect(s.spaceId).toBe(space(2));
-          expect(lastBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ spaceId: space(2) });
+          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ spaceId: space(2) });
         },
       },
-      { name: "path", inputs: (_f, p) => ({ ...p, path: "begin" }), expect: (s) => expect(s.path).toBe("begin") },
-      {
-        name: "condition",
-        inputs: (_f, p) => ({ ...p, condition: "visitor.claims.plan === 'pro'" }),
-        expect: (s) => expect(s.condition).toBe("visitor.claims.plan === 'pro'"),
-      },
+      updateTo("path", "begin"),
+      updateTo("condition", "visitor.claims.plan === 'pro'"),
       {
         name: "condition (null removes it)",
         inputs: (_f, p) => ({ ...p, condition: null }),
         expect: (s) => {
           expect(s.condition).toBeNull();
-          expect(lastBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ condition: null });
+          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ condition: null });
         },
       },
       {
@@ -82,7 +77,9 @@ describeLifecycle(
         inputs: (_f, p) => ({ ...p, default: true }),
         expect: async (s) => {
           expect(s.default).toBe(true);
-          expect(lastBody("PATCH", /\/sections\/[^/]+$/)).toEqual({ defaultSiteSpace: expect.any(String) });
+          expect(fixture.lastRequestBody("PATCH", /\/sections\/[^/]+$/)).toEqual({
+            defaultSiteSpace: expect.any(String),
+          });
           const defaults = (await siteSpacesOf(s.siteId as string)).filter((x) => x.default);
           expect(defaults.map((x) => x.section)).toEqual([s.sectionId]);
         },
@@ -132,7 +129,7 @@ describe("SiteSpace behaviour", () => {
       await checked("SiteSpace", { ...inputs, default: true }),
     );
     expect(outs.default).toBe(true);
-    expect(lastBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ defaultSiteSpace: id });
+    expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ defaultSiteSpace: id });
     expect((await siteSpacesOf(siteId)).filter((x) => x.default).map((x) => x.id)).toEqual([id]);
   });
 
@@ -192,7 +189,7 @@ describe("SiteSpace check", () => {
   const valid = () => ({ organizationId: org(), siteId: "site", spaceId: "space" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ path: "" }, "path", /at least 1 character/],
       [{ path: "x".repeat(101) }, "path", /at most 100 characters/],
       [{ condition: "" }, "condition", /at least 1 character/],
@@ -204,11 +201,7 @@ describe("SiteSpace check", () => {
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ title: "t" }, "title", /unknown property title/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ ...valid(), ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^SiteSpace\\.${property}: `));
-    }
+    await expectEachLimitRejected("SiteSpace", valid(), cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

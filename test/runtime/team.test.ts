@@ -3,7 +3,7 @@ import type { Props } from "../../provider/framework/spec";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
@@ -11,11 +11,8 @@ const user = (i: number) => fixture.emulator.userIds[i]!;
 const email = (i: number) => fixture.emulator.store.users.get(user(i))!.email;
 const provider = () => lifecycle("Team");
 
-async function makeTeam(title: string, members: string[] = []): Promise<string> {
-  const answer = await fixture.api("PUT", `/orgs/${org()}/teams`, { title, members });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeTeam = (title: string, members: string[] = []) =>
+  fixture.apiCreate(`/orgs/${org()}/teams`, { title, members }, "PUT");
 
 /** The team's members as the API lists them: user id → role. */
 async function apiMembers(teamId: string): Promise<Record<string, string>> {
@@ -45,11 +42,7 @@ describeLifecycle(
       ]);
     },
     updates: [
-      {
-        name: "title",
-        inputs: (_f, prev) => ({ ...prev, title: "Editors" }),
-        expect: (state) => expect(state.title).toBe("Editors"),
-      },
+      updateTo("title", "Editors"),
       {
         name: "members (add, remove and change a role in one request)",
         inputs: (_f, prev) => ({ ...prev, members: [{ user: email(1) }, { user: user(2), role: "owner" }] }),
@@ -69,11 +62,7 @@ describeLifecycle(
           });
         },
       },
-      {
-        name: "members (emptied)",
-        inputs: (_f, prev) => ({ ...prev, members: [] }),
-        expect: (state) => expect(state.members).toEqual([]),
-      },
+      updateTo("members", [], "members (emptied)"),
     ],
     replaces: [
       {
@@ -108,9 +97,7 @@ describe("Team members", () => {
     await fixture.api("PUT", `/orgs/${org()}/teams/${id}/members/${user(1)}`, { role: "owner" });
     fixture.emulator.clearRequests();
     const read = await provider().read(id, state);
-    expect(fixture.emulator.requests().map((r) => `${r.method} ${r.path}`)).toEqual([
-      `GET /v1/orgs/${org()}/teams/${id}`,
-    ]);
+    expect(fixture.calls()).toEqual([`GET /v1/orgs/${org()}/teams/${id}`]);
     expect(read.props).toMatchObject({ members: [] });
     expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
     const { outs } = await provider().update(id, read.props as Props, { ...inputs, title: "Renamed" });
@@ -167,7 +154,7 @@ describe("Team check", () => {
   const check = (news: Record<string, unknown>) => provider().check({}, news);
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ title: "" }, "title", /at least 1 character/],
       [{ title: "x".repeat(65) }, "title", /at most 64 characters/],
       [{ members: [{ user: "" }] }, "members.0.user", /at least 1 character/],
@@ -178,11 +165,7 @@ describe("Team check", () => {
       [{ members: "u1" }, "members", /must be an array/],
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ organizationId: org(), title: "ok", ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^Team\\.${property.replace(/\./g, "\\.")}: `));
-    }
+    await expectEachLimitRejected("Team", { organizationId: org(), title: "ok" }, cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

@@ -3,18 +3,15 @@ import type { Props } from "../../provider/framework/spec";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle } from "../support/lifecycle";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase } from "../support/lifecycle";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
 const user = (i: number) => fixture.emulator.userIds[i]!;
 const provider = () => lifecycle("TeamMember");
 
-async function makeTeam(title: string, members: string[] = []): Promise<string> {
-  const answer = await fixture.api("PUT", `/orgs/${org()}/teams`, { title, members });
-  expect(answer.status).toBe(201);
-  return (answer.body as { id: string }).id;
-}
+const makeTeam = (title: string, members: string[] = []) =>
+  fixture.apiCreate(`/orgs/${org()}/teams`, { title, members }, "PUT");
 
 async function roles(teamId: string): Promise<Record<string, string>> {
   const answer = await fixture.api("GET", `/orgs/${org()}/teams/${teamId}/members`);
@@ -128,7 +125,7 @@ describe("TeamMember check", () => {
   const base = () => ({ organizationId: org(), teamId: "t1", userId: "u1" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
-    const cases: [Record<string, unknown>, string, RegExp][] = [
+    const cases: LimitCase[] = [
       [{ teamId: "" }, "teamId", /at least 1 character/],
       [{ userId: "" }, "userId", /at least 1 character/],
       [{ userId: "ada@example.com" }, "userId", /must be a user id, not an email/],
@@ -136,11 +133,7 @@ describe("TeamMember check", () => {
       [{ organizationId: "" }, "organizationId", /at least 1 character/],
       [{ user: "u1" }, "user", /unknown property user/],
     ];
-    for (const [change, property, reason] of cases) {
-      const result = await check({ ...base(), ...change });
-      expect(result.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(new RegExp(`^TeamMember\\.${property}: `));
-    }
+    await expectEachLimitRejected("TeamMember", base(), cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 

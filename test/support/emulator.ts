@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
 import { recordExchange } from "./contract";
 
@@ -17,6 +17,54 @@ export function startTestEmulator(options: EmulatorOptions = {}): Promise<Runnin
   });
 }
 
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: loosely typed JSON for test assertions
+  body: any;
+  text: string;
+}
+
+export interface CallOptions {
+  headers?: Record<string, string>;
+  /** Send this raw string as the body instead of JSON-encoding `body`. */
+  raw?: string;
+  /** Omit the Authorization header. */
+  noAuth?: boolean;
+}
+
+/**
+ * A direct call to an emulator's API with its token (or none, or a raw body): the body is parsed as JSON when it is
+ * JSON, else kept as text.
+ */
+export async function callApi(
+  emu: { url: string; token: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  options: CallOptions = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { accept: "application/json", ...(options.headers ?? {}) };
+  if (!options.noAuth) headers.authorization = `Bearer ${emu.token}`;
+  let payload: string | undefined;
+  if (options.raw !== undefined) payload = options.raw;
+  else if (body !== undefined) payload = JSON.stringify(body);
+  if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
+    headers["content-type"] = "application/json";
+  }
+  const url = path.startsWith("http") ? path : `${emu.url}${path}`;
+  const res = await fetch(url, { method, headers, body: payload });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** What `EmulatorFixture.api` answers: its body stays unknown, so that each test states the shape it expects. */
 export interface ApiAnswer {
   status: number;
   body: unknown;
@@ -26,6 +74,15 @@ export interface EmulatorFixture {
   emulator: RunningEmulator;
   /** A direct call to the API, bypassing the provider: how tests make out-of-band changes. */
   api(method: string, path: string, body?: unknown): Promise<ApiAnswer>;
+  /**
+   * Creates an object out of band (POST, or PUT where the API creates with it, as for teams) and returns its id;
+   * fails the test unless the API answers 201.
+   */
+  apiCreate(path: string, body: unknown, method?: "POST" | "PUT"): Promise<string>;
+  /** `METHOD /v1/path` of every request since the last reset: what the provider sent, in order. */
+  calls(): string[];
+  /** The body of the last request with this method whose path matches `path`. */
+  lastRequestBody(method: string, path: RegExp): unknown;
 }
 
 /**
@@ -39,19 +96,16 @@ export function useEmulator(): EmulatorFixture {
     process.env.DOCS_API_URL = fixture.emulator.url;
     process.env.DOCS_API_TOKEN = fixture.emulator.token;
     process.env.DOCS_API_MAX_ATTEMPTS = "3";
-    fixture.api = async (method, path, body) => {
-      const response = await fetch(`${fixture.emulator.url}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${fixture.emulator.token}`,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    };
   });
+  fixture.api = (method, path, body) => callApi(fixture.emulator, method, path, body);
+  fixture.apiCreate = async (path, body, method = "POST") => {
+    const answer = await fixture.api(method, path, body);
+    expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(201);
+    return (answer.body as { id: string }).id;
+  };
+  fixture.calls = () => fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
+  fixture.lastRequestBody = (method, path) =>
+    fixture.emulator.requests().findLast((r) => r.method === method && path.test(r.path))?.requestBody;
   beforeEach(async () => {
     fixture.emulator.reset();
     fixture.emulator.clearRequests();

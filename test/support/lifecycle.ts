@@ -14,13 +14,29 @@ export interface LifecycleTable {
   /** Inputs to create with; may create parent objects through `fixture.api` first. */
   inputs: Step<Props>;
   created?: (state: Props, fixture: EmulatorFixture) => void;
-  updates: { name: string; inputs: Step<Props>; expect: (state: Props, fixture: EmulatorFixture) => unknown }[];
+  updates: UpdateRow[];
   replaces: { property: string; inputs: Step<Props> }[];
   outOfBand: { change: (id: string, fixture: EmulatorFixture) => Promise<void>; expect: (state: Props) => void };
   adopt: {
     existing: (fixture: EmulatorFixture) => Promise<string>;
     inputs: Step<Props>;
     expect: (state: Props) => void;
+  };
+}
+
+/** One in-place update of the table: the inputs it applies to the created ones, and what the new state shows. */
+export interface UpdateRow {
+  name: string;
+  inputs: Step<Props>;
+  expect: (state: Props, fixture: EmulatorFixture) => unknown;
+}
+
+/** The plainest update row: sets `property` to `value`, after which the state holds that value. */
+export function updateTo(property: string, value: unknown, name = property): UpdateRow {
+  return {
+    name,
+    inputs: (_f, previous) => ({ ...previous, [property]: value }),
+    expect: (state) => expect(state[property]).toEqual(value),
   };
 }
 
@@ -35,6 +51,31 @@ export async function created(kind: string, news: Props): Promise<{ id: string; 
   const result = await lifecycle(kind).create(inputs);
   expect(result.id).toBeTruthy();
   return { id: result.id, state: result.outs as Props, inputs };
+}
+
+/**
+ * One rejected value of `check`: the change to valid inputs, the property the failures name, and the rule each states
+ * (several rules when the value breaks more than one).
+ */
+export type LimitCase = [change: Props, property: string, reason: RegExp | RegExp[]];
+
+/**
+ * Each change to `valid` inputs fails `check` with exactly one failure per rule it breaks, naming the property, in a
+ * message that starts with `<kind>.<property>: `.
+ */
+export async function expectEachLimitRejected(kind: string, valid: Props, cases: LimitCase[]): Promise<void> {
+  for (const [change, property, reasons] of cases) {
+    const result = await lifecycle(kind).check({}, { ...valid, ...change });
+    const expected = [reasons].flat().map((reason) => ({ property, reason: expect.stringMatching(reason) }));
+    expect(result.failures, `${kind} check of ${JSON.stringify(change)}`).toEqual(expected);
+    for (const failure of result.failures ?? []) {
+      expect(failure.reason).toMatch(new RegExp(`^${escapeRegExp(`${kind}.${property}`)}: `));
+    }
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 export function describeLifecycle(table: LifecycleTable, fixture: EmulatorFixture): void {
