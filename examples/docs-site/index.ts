@@ -60,7 +60,13 @@ new docs.SiteSectionGroup("product", {
 });
 
 // Extra site spaces: a changelog next to the guides, and the old guides shown only to visitors on the legacy plan.
-new docs.SiteSpace("changelog", { organizationId, siteId, spaceId: changelogSpace, sectionId: guides.id, path: "changelog" });
+new docs.SiteSpace("changelog", {
+  organizationId,
+  siteId,
+  spaceId: changelogSpace,
+  sectionId: guides.id,
+  path: "changelog",
+});
 new docs.SiteSpace("legacy-guides", {
   organizationId,
   siteId,
