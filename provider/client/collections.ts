@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { listAll } from "./pagination";
 import { parseResponse } from "./parse";
 import type { HttpClient } from "./transport";
 
@@ -60,9 +59,4 @@ export async function transferCollection(client: HttpClient, id: string, organiz
 
 export function deleteCollection(client: HttpClient, id: string): Promise<void> {
   return client.delete(collectionPath(id));
-}
-
-export function listCollections(client: HttpClient, organizationId: string): Promise<ApiCollection[]> {
-  const path = `/orgs/${encodeURIComponent(organizationId)}/collections`;
-  return listAll(client, path, {}, one(client, "GET", path));
 }

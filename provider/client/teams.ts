@@ -45,14 +45,17 @@ export function teamMembersPath(organizationId: string, teamId: string): string 
   return `${teamPath(organizationId, teamId)}/members`;
 }
 
-/** The official create is a PUT on the collection path (createOrganizationTeam), answering 201. */
+/**
+ * The official create is a PUT on the collection path (createOrganizationTeam), answering 201. Each call makes a new
+ * team, so it is retried like a POST: a repeat after a 5xx or a lost answer could leave a duplicate team.
+ */
 export async function createTeam(
   client: HttpClient,
   organizationId: string,
   body: { title: string; members?: string[] },
 ): Promise<ApiTeam> {
   const path = teamsPath(organizationId);
-  return one(client, "PUT", path)(await client.put(path, body));
+  return one(client, "PUT", path)(await client.request("PUT", path, { body, idempotent: false }));
 }
 
 export async function getTeam(client: HttpClient, organizationId: string, teamId: string): Promise<ApiTeam> {

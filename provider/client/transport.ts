@@ -36,6 +36,11 @@ export type Query = Record<string, string | number | boolean | undefined>;
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
+  /**
+   * Whether repeating the request cannot create a second object; defaults to true for every method but POST. A
+   * create that uses PUT on a collection path (createOrganizationTeam) must say false.
+   */
+  idempotent?: boolean;
 }
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -49,7 +54,8 @@ const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_C
 /**
  * The one transport of the provider: keep-alive connections, bearer auth, JSON, a per-attempt timeout and a single
  * retry policy (429, 5xx and connection errors; capped, jittered exponential backoff that honours Retry-After).
- * POST is retried only when the API cannot have acted on it: a 429 or a connection that was never established.
+ * POST (and any request marked `idempotent: false`) is retried only when the API cannot have acted on it: a 429 or a
+ * connection that was never established.
  */
 export class HttpClient {
   readonly baseUrl: URL;
@@ -102,7 +108,7 @@ export class HttpClient {
       } catch (error) {
         if (!(error instanceof DocsApiError)) throw error;
         failure = error;
-        retryable = this.isRetryable(method, error);
+        retryable = this.isRetryable(options.idempotent ?? IDEMPOTENT.has(method), error);
       }
       if (!retryable || attempt >= this.policy.maxAttempts) throw failure;
       await this.sleep(this.delayBefore(attempt + 1, failure));
@@ -164,13 +170,13 @@ export class HttpClient {
     });
   }
 
-  private isRetryable(method: HttpMethod, error: DocsApiError): boolean {
+  private isRetryable(idempotent: boolean, error: DocsApiError): boolean {
     if (error instanceof ConnectionError) {
       const code = errorCode(error.cause);
-      return IDEMPOTENT.has(method) || (code !== undefined && NEVER_SENT.has(code));
+      return idempotent || (code !== undefined && NEVER_SENT.has(code));
     }
     if (error.status === undefined || !RETRYABLE_STATUS.has(error.status)) return false;
-    return IDEMPOTENT.has(method) || error.status === 429;
+    return idempotent || error.status === 429;
   }
 
   /** Delay before the given attempt (2, 3, …): Retry-After when the server sent one, else jittered exponential. */

@@ -64,8 +64,27 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       }
     }
     if (failures.length > 0) return { failures };
-    const inputs = parsed.success ? parsed.data : declared;
+    const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
     return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };
+  }
+
+  /**
+   * Inputs holding unknown values cannot pass the schema whole; the known properties still get their defaults, so a
+   * preview compares the same values the apply will (a share link's `active: true`, a member's role).
+   */
+  private withDefaults(declared: Props): Props {
+    const unknownKeys = Object.keys(declared).filter((key) => containsUnknown(declared[key]));
+    const unknown = Object.fromEntries(unknownKeys.map((key) => [key, declared[key]]));
+    const known = Object.fromEntries(Object.entries(declared).filter(([key]) => !unknownKeys.includes(key)));
+    try {
+      const mask = Object.fromEntries(unknownKeys.map((key) => [key, true])) as Record<string, true>;
+      const schema = (this.spec.inputs as unknown as { omit(mask: Record<string, true>): z.ZodType }).omit(mask);
+      const parsed = schema.safeParse(known);
+      if (parsed.success) return { ...(parsed.data as Props), ...unknown };
+    } catch {
+      // zod cannot omit keys of a schema with refinements: such inputs go through as the program gave them.
+    }
+    return declared;
   }
 
   async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {

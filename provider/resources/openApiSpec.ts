@@ -122,8 +122,15 @@ export const openApiSpecSpec = defineResource<Inputs, State>({
       return { id: done.id, state: toState(news.organizationId, done, news.sourceText ?? null) };
     } catch (error) {
       // A failed create leaves nothing in the state: remove the spec, or the next `up` would find its slug taken.
-      await deleteOpenApiSpec(client, news.organizationId, news.slug);
-      throw failure(news.slug, "create (the spec was removed again; fix the source and run `up`)", error);
+      // Whether or not that works, the error to report is the processing failure, not the removal's.
+      const removed = await deleteOpenApiSpec(client, news.organizationId, news.slug).then(
+        () => true,
+        () => false,
+      );
+      const what = removed
+        ? "create (the spec was removed again; fix the source and run `up`)"
+        : `create (removing the spec failed too: fix the source and adopt it with importId "${news.slug}")`;
+      throw failure(news.slug, what, error);
     }
   },
 

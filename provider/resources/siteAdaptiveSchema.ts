@@ -121,7 +121,12 @@ export const siteAdaptiveSchemaSpec = defineResource<Inputs, State>({
   },
 
   // The Pulumi id is the site, so the schema is always written where the id says.
-  async update({ client }, id, _olds, news) {
+  async update({ client }, id, _olds, news, changed) {
+    // Only reachable by adopting with an importId naming another site than siteId (siteId otherwise replaces):
+    // writing would change a site the program does not name, and the next preview would replace the resource.
+    if (changed.has("siteId")) {
+      throw new Error(`SiteAdaptiveSchema: importId names site "${id}", the inputs site "${news.siteId}"`);
+    }
     return toState(
       await putSiteAdaptiveSchema(client, news.organizationId, id, news.jsonSchema),
       news.organizationId,

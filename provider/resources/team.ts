@@ -16,6 +16,7 @@ import {
   teamMembersPath,
   updateTeamMembers,
 } from "../client";
+import { undoOnFailure } from "../framework/cleanup";
 import { declaredProperties } from "../framework/lifecycle";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type Props, type ResourceContext } from "../framework/spec";
@@ -127,14 +128,14 @@ export const teamSpec = defineResource<Inputs, State>({
   async create(ctx, news) {
     const organizationId = news.organizationId;
     const team = await createTeam(ctx.client, organizationId, { title: news.title });
-    try {
-      if (news.members) await syncMembers(ctx, organizationId, team.id, news.members);
-    } catch (error) {
-      // A failed create leaves nothing in the state: do not leave a team behind that no program owns.
-      await deleteTeam(ctx.client, organizationId, team.id);
-      throw error;
-    }
-    const members = await currentMembers(ctx, organizationId, team.id, news.members);
+    // A failed create leaves nothing in the state: do not leave a team behind that no program owns.
+    const members = await undoOnFailure(
+      () => deleteTeam(ctx.client, organizationId, team.id),
+      async () => {
+        if (news.members) await syncMembers(ctx, organizationId, team.id, news.members);
+        return currentMembers(ctx, organizationId, team.id, news.members);
+      },
+    );
     return { id: team.id, state: { organizationId, title: team.title, members } };
   },
 

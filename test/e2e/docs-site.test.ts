@@ -62,6 +62,13 @@ describe("the complete docs site through the Pulumi CLI", () => {
     await emulator?.close();
   });
 
+  it("a preview of the new platform plans every create, offline: unknown ids pass check, nothing is written", async () => {
+    emulator.clearRequests();
+    const preview = await stack.preview();
+    expect(changes(preview.changeSummary)).toEqual({ create: 17 });
+    expect(emulator.requests()).toEqual([]);
+  });
+
   it("up creates the whole platform", async () => {
     const up = await stack.up();
     const created = await resources();

@@ -81,6 +81,11 @@ describe("Collection check", () => {
     expect(result.inputs).toMatchObject({ parentId: null });
   });
 
+  it("applies defaults to the known properties when others are unknown, so the preview compares real values", async () => {
+    const result = await check({ organizationId: UNKNOWN, title: "ok" });
+    expect(result.inputs).toEqual({ organizationId: UNKNOWN, title: "ok", parentId: null });
+  });
+
   it("lets unknown values through during preview", async () => {
     const result = await check({ organizationId: UNKNOWN, title: "ok", parentId: UNKNOWN });
     expect(result.failures).toBeUndefined();

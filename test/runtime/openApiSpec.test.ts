@@ -154,6 +154,14 @@ describe("OpenApiSpec processing", () => {
     expect((await apiSpec("broken")).status).toBe(404);
   });
 
+  it("keeps the processing error when removing the failed spec fails too, and says how to recover", async () => {
+    fixture.emulator.injectFault({ method: "DELETE", path: "^/v1/orgs/[^/]+/openapi/broken$", count: 3, status: 500 });
+    const inputs = { organizationId: org(), slug: "broken", sourceText: "this is not an OpenAPI document" };
+    await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
+      /OpenApiSpec "broken" create \(removing the spec failed too: .*importId "broken"\): processing failed with PARSE_ERROR/,
+    );
+  });
+
   it("fails update with the error code, and a refresh keeps the failed source a diff so `up` retries it", async () => {
     const { id, state, inputs } = await created("OpenApiSpec", {
       organizationId: org(),

@@ -74,6 +74,16 @@ describeLifecycle(
 );
 
 describe("SiteAdaptiveSchema behaviour", () => {
+  it("refuses to adopt the schema of another site than siteId, and leaves that site's schema alone", async () => {
+    const other = await makeSite();
+    expect((await fixture.api("PUT", schemaPath(other), { jsonSchema: schema(beta) })).status).toBe(200);
+    const inputs = { organizationId: org(), siteId: await makeSite(), jsonSchema: everyClaim, importId: other };
+    await expect(lifecycle("SiteAdaptiveSchema").create(inputs)).rejects.toThrow(
+      new RegExp(`importId names site "${other}", the inputs site "${inputs.siteId}"`),
+    );
+    expect((await fixture.api("GET", schemaPath(other))).body).toMatchObject({ jsonSchema: schema(beta) });
+  });
+
   it("uses the site id as its id, and delete resets the site to an empty schema", async () => {
     const { id, state } = await created("SiteAdaptiveSchema", {
       organizationId: org(),

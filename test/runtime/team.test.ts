@@ -150,6 +150,36 @@ describe("Team members", () => {
   });
 });
 
+describe("Team errors", () => {
+  const createPuts = () => fixture.calls().filter((call) => /^PUT \/v1\/orgs\/[^/]+\/teams$/.test(call));
+
+  it("never repeats the create PUT after a 5xx, since each one makes a team, but repeats it after a 429", async () => {
+    fixture.emulator.injectFault({ method: "PUT", path: "^/v1/orgs/[^/]+/teams$", count: 1, status: 503 });
+    await expect(created("Team", { organizationId: org(), title: "Once" })).rejects.toThrow(
+      /Team create: PUT \/v1\/orgs\/[^/]+\/teams failed with 503/,
+    );
+    expect(createPuts()).toHaveLength(1);
+    fixture.emulator.clearRequests();
+    fixture.emulator.injectFault({
+      method: "PUT",
+      path: "^/v1/orgs/[^/]+/teams$",
+      count: 1,
+      status: 429,
+      retryAfter: "0",
+    });
+    await created("Team", { organizationId: org(), title: "Twice" });
+    expect(createPuts()).toHaveLength(2);
+  });
+
+  it("reports the API's answer, not the cleanup's, when removing the half-made team fails too", async () => {
+    fixture.emulator.injectFault({ method: "DELETE", path: "^/v1/orgs/[^/]+/teams/[^/]+$", count: 3, status: 500 });
+    const inputs = { organizationId: org(), title: "Strangers", members: [{ user: "nobody@elsewhere.example" }] };
+    await expect(created("Team", inputs)).rejects.toThrow(
+      /Team create: PUT \/v1\/orgs\/[^/]+\/teams\/[^/]+\/members failed with 400.*nobody@elsewhere\.example/,
+    );
+  });
+});
+
 describe("Team check", () => {
   const check = (news: Record<string, unknown>) => provider().check({}, news);
 
