@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { NotFoundError } from "./errors";
 import { listAll } from "./pagination";
 import { parseResponse } from "./parse";
+import { updateSiteSection } from "./siteSections";
 import { sitePath } from "./sites";
 import type { HttpClient } from "./transport";
 
@@ -69,25 +71,46 @@ export function deleteSiteSectionGroup(client: HttpClient, organizationId: strin
   return client.delete(groupPath(organizationId, siteId, id));
 }
 
-/** Spec-only membership operation (the official document moves a section with the section's own PATCH). */
+/**
+ * Puts a section in the group with the spec's membership operation. The official document has no such path (its way
+ * is the section's own PATCH of `siteSectionGroupId`), so a 404 there is retried the official way, whose own answer
+ * then decides: it also fails when the section or the group really does not exist.
+ */
 export async function addSectionToGroup(
   client: HttpClient,
   organizationId: string,
   siteId: string,
   id: string,
   sectionId: string,
-): Promise<ApiSiteSectionGroup> {
-  const path = `${groupPath(organizationId, siteId, id)}/sections`;
-  return one(client, "POST", path)(await client.post(path, { sectionId }));
+): Promise<void> {
+  try {
+    await client.post(`${groupPath(organizationId, siteId, id)}/sections`, { sectionId });
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await updateSiteSection(client, organizationId, siteId, sectionId, { siteSectionGroupId: id });
+  }
 }
 
-/** Spec-only, like addSectionToGroup. */
-export function removeSectionFromGroup(
+/** Takes a section out of the group, like addSectionToGroup (a section already gone is out of it). */
+export async function removeSectionFromGroup(
   client: HttpClient,
   organizationId: string,
   siteId: string,
   id: string,
   sectionId: string,
 ): Promise<void> {
-  return client.delete(`${groupPath(organizationId, siteId, id)}/sections/${encodeURIComponent(sectionId)}`);
+  try {
+    // Not client.delete, which takes a 404 as done: here it may mean the path itself is unknown.
+    await client.request(
+      "DELETE",
+      `${groupPath(organizationId, siteId, id)}/sections/${encodeURIComponent(sectionId)}`,
+    );
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await updateSiteSection(client, organizationId, siteId, sectionId, { siteSectionGroupId: null }).catch(
+      (fallback: unknown) => {
+        if (!(fallback instanceof NotFoundError)) throw fallback;
+      },
+    );
+  }
 }

@@ -33,6 +33,8 @@ export interface SiteSectionPatch {
   condition?: string | null;
   icon?: string | null;
   description?: string | null;
+  /** Moves the section into a group, or out of any with null (official; see addSectionToGroup). */
+  siteSectionGroupId?: string | null;
 }
 
 const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>

@@ -72,7 +72,7 @@ export const deviations: readonly Deviation[] = [
       `${SPEC} documents section-group membership as its own endpoint (body {sectionId}, 201 SiteSectionGroup); ` +
       "the document has no such path (its way is PATCH sections/{id} with siteSectionGroupId). Kept because the spec " +
       "is this project's contract and SiteSectionGroup changes membership through it (one request per section); " +
-      "should the real API answer 404 here, PATCH sections/{id} {siteSectionGroupId} is the fallback to build.",
+      "where an API answers 404 here, the provider falls back to PATCH sections/{id} {siteSectionGroupId}.",
   },
   {
     kind: "operation",

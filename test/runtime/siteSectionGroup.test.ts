@@ -92,6 +92,33 @@ describeLifecycle(
 );
 
 describe("SiteSectionGroup behaviour", () => {
+  it("changes membership the official way (PATCH of the section) where the spec's operations answer 404", async () => {
+    const { id, state, inputs } = await created("SiteSectionGroup", await baseInputs());
+    fixture.emulator.injectFault({ method: "POST", path: "/section-groups/[^/]+/sections$", count: 1, status: 404 });
+    fixture.emulator.injectFault({ method: "DELETE", path: "/section-groups/[^/]+/sections/", count: 1, status: 404 });
+    const { outs } = await lifecycle("SiteSectionGroup").update(id, state, {
+      ...inputs,
+      sectionIds: [sections[1], sections[2]],
+    });
+    expect([...(outs.sectionIds as string[])].sort()).toEqual([sections[1], sections[2]].sort());
+    const site = inputs.siteId as string;
+    expect(fixture.lastRequestBody("PATCH", new RegExp(`/sites/${site}/sections/${sections[2]}$`))).toEqual({
+      siteSectionGroupId: id,
+    });
+    expect(fixture.lastRequestBody("PATCH", new RegExp(`/sites/${site}/sections/${sections[0]}$`))).toEqual({
+      siteSectionGroupId: null,
+    });
+  });
+
+  it("still fails when the official way fails too, with the API's answer", async () => {
+    const { id, state, inputs } = await created("SiteSectionGroup", await baseInputs());
+    fixture.emulator.injectFault({ method: "POST", path: "/section-groups/[^/]+/sections$", count: 1, status: 404 });
+    fixture.emulator.injectFault({ method: "PATCH", path: "/sections/[^/]+$", count: 1, status: 404 });
+    await expect(lifecycle("SiteSectionGroup").update(id, state, { ...inputs, sectionIds: sections })).rejects.toThrow(
+      /PATCH \/v1\/orgs\/\S+\/sections\/\S+ failed with 404 Not Found/,
+    );
+  });
+
   it("compares sectionIds as a set: another order is no change", async () => {
     const { id, state, inputs } = await created("SiteSectionGroup", await baseInputs());
     const reordered = { ...inputs, sectionIds: [...(inputs.sectionIds as string[])].reverse() };
