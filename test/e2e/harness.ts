@@ -42,7 +42,10 @@ export interface ProjectOptions {
  */
 export async function makeProject(name: string, files: Record<string, string>, options: ProjectOptions = {}) {
   const dir = path.join(workRoot, `${name}-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+  // Projects of earlier runs only take disk space (an npm install each).
+  for (const old of existsSync(workRoot) ? readdirSync(workRoot) : []) {
+    if (old.startsWith(`${name}-`)) rmSync(path.join(workRoot, old), { recursive: true, force: true });
+  }
   mkdirSync(dir, { recursive: true });
   const typescript = options.typescript === true;
   writeFileSync(
