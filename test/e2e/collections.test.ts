@@ -3,7 +3,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { callApi, startTestEmulator } from "../support/emulator";
-import { changes, makeProject, makeStack, stateFiles } from "./harness";
+import { changes, exportAsStored, makeProject, makeStack, stateFiles } from "./harness";
 
 const program = `
 const pulumi = require("@pulumi/pulumi");
@@ -119,6 +119,9 @@ describe("Collection through the Pulumi CLI", () => {
     const checkpoints = stateFiles(stack.workspace.workDir);
     expect(checkpoints.length).toBeGreaterThan(0);
     for (const file of checkpoints) expect(readFileSync(file, "utf8")).not.toContain(emulator.token);
+    const stored = await exportAsStored(stack);
+    expect(stored).toContain('"docs:apiToken"');
+    expect(stored).not.toContain(emulator.token);
     const exported = await stack.exportStack();
     const dynamic = (exported.deployment.resources ?? []).filter((r: { type: string }) =>
       r.type.startsWith("pulumi-nodejs:dynamic/docs:"),

@@ -109,6 +109,19 @@ export async function makeStack(dir: string, emulator: RunningEmulator, options:
   return stack;
 }
 
+/**
+ * `pulumi stack export` as a user would run it, without `--show-secrets` (which the Automation API's exportStack
+ * always adds): what anyone with access to the backend can read.
+ */
+export async function exportAsStored(stack: Stack): Promise<string> {
+  const { stdout } = await run(
+    path.join(toolsDir, "bin/pulumi"),
+    ["stack", "export", "--stack", stack.name, "--non-interactive"],
+    { cwd: stack.workspace.workDir, env: { ...process.env, ...stack.workspace.envVars }, maxBuffer: 64 << 20 },
+  );
+  return stdout;
+}
+
 /** Every file of a project's local backend: checkpoints, their backups and history. */
 export function stateFiles(dir: string): string[] {
   const root = path.join(dir, ".state");
