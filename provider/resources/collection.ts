@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiCollection,
+  type CollectionPatch,
   createCollection,
   deleteCollection,
   getCollection,
@@ -11,6 +12,7 @@ import {
   updateCollection,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
+import { changedFields } from "../framework/patch";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource } from "../framework/spec";
 import { DEFAULT_LEVELS } from "./common";
@@ -49,13 +51,12 @@ function toState(collection: ApiCollection): State {
 }
 
 /** The PATCH body for the changed settings; create uses it too, since POST only takes title and parent. */
-function settingsPatch(news: Inputs, changed: ReadonlySet<string>) {
-  const patch: { title?: string; description?: string; defaultLevel?: string | null } = {};
-  if (changed.has("title")) patch.title = news.title;
-  if (changed.has("description") && news.description !== undefined) patch.description = news.description;
-  if (changed.has("defaultLevel") && news.defaultLevel !== undefined) patch.defaultLevel = news.defaultLevel;
-  return Object.keys(patch).length > 0 ? patch : undefined;
-}
+const settingsPatch = (news: Inputs, changed: ReadonlySet<string>) =>
+  changedFields<CollectionPatch>(news, changed, {
+    title: "title",
+    description: "description",
+    defaultLevel: "defaultLevel",
+  });
 
 export const collectionSpec = defineResource<Inputs, State>({
   kind: "Collection",

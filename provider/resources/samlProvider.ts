@@ -9,6 +9,7 @@ import {
   type SamlProviderFields,
   updateSamlProvider,
 } from "../client";
+import { allDeclared, changedFields } from "../framework/patch";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource } from "../framework/spec";
 import { ROLES } from "./common";
@@ -67,16 +68,15 @@ function toState(organizationId: string, provider: ApiSamlProvider): State {
 }
 
 /** The API's field names for the declared, changed inputs: create and update send the same body shape. */
-function fieldsOf(news: Inputs, changed: (key: keyof Inputs) => boolean): SamlProviderFields {
-  const fields: SamlProviderFields = {};
-  if (changed("label")) fields.label = news.label;
-  if (changed("entityId") && news.entityId !== undefined) fields.entityID = news.entityId;
-  if (changed("certificate") && news.certificate !== undefined) fields.certificate = news.certificate;
-  if (changed("ssoUrl") && news.ssoUrl !== undefined) fields.ssoURL = news.ssoUrl;
-  if (changed("defaultTeamId") && news.defaultTeamId !== undefined) fields.defaultTeam = news.defaultTeamId;
-  if (changed("defaultRole") && news.defaultRole !== undefined) fields.defaultRole = news.defaultRole;
-  return fields;
-}
+const fieldsOf = (news: Inputs, changed: ReadonlySet<string>) =>
+  changedFields<SamlProviderFields>(news, changed, {
+    label: "label",
+    entityId: "entityID",
+    certificate: "certificate",
+    ssoUrl: "ssoURL",
+    defaultTeamId: "defaultTeam",
+    defaultRole: "defaultRole",
+  }) ?? {};
 
 export const samlProviderSpec = defineResource<Inputs, State>({
   kind: "SamlProvider",
@@ -90,7 +90,7 @@ export const samlProviderSpec = defineResource<Inputs, State>({
   async create({ client }, news) {
     const provider = await createSamlProvider(client, news.organizationId, {
       label: news.label,
-      ...fieldsOf(news, () => true),
+      ...fieldsOf(news, allDeclared(news)),
     });
     return { id: provider.id, state: toState(news.organizationId, provider) };
   },
@@ -106,7 +106,7 @@ export const samlProviderSpec = defineResource<Inputs, State>({
   },
 
   async update({ client }, id, olds, news, changed) {
-    const patch = fieldsOf(news, (key) => changed.has(key));
+    const patch = fieldsOf(news, changed);
     const provider =
       Object.keys(patch).length > 0
         ? await updateSamlProvider(client, olds.organizationId, id, patch)

@@ -16,6 +16,7 @@ import {
   updateSite,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
+import { changedFields } from "../framework/patch";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource } from "../framework/spec";
 import { organizationId, writeUnder } from "./siteCommon";
@@ -90,14 +91,17 @@ async function setPublished(client: HttpClient, organization: string, id: string
 
 /** Applies the changed settings (one PATCH), then publishes or unpublishes; the last answer is the site. */
 async function apply(client: HttpClient, id: string, news: Inputs, changed: ReadonlySet<string>) {
-  const patch: SitePatch = {};
+  const patch: SitePatch = {
+    ...changedFields<SitePatch>(news, changed, {
+      title: "title",
+      visibility: "visibility",
+      basename: "basename",
+      proxy: "proxy",
+      agentsContext: "agentsContext",
+    }),
+  };
   const wants = (key: keyof Inputs) => changed.has(key) && news[key] !== undefined;
-  if (wants("title")) patch.title = news.title;
-  if (wants("visibility")) patch.visibility = news.visibility;
-  if (wants("basename")) patch.basename = news.basename;
-  if (wants("proxy")) patch.proxy = news.proxy;
   if (wants("adaptiveContent")) patch.adaptiveContent = { enabled: news.adaptiveContent === true };
-  if (wants("agentsContext")) patch.agentsContext = news.agentsContext;
   let site: ApiSite | undefined;
   if (Object.keys(patch).length > 0) site = await updateSite(client, news.organizationId, id, patch);
   if (wants("published")) site = await setPublished(client, news.organizationId, id, news.published === true);

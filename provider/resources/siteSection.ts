@@ -12,6 +12,7 @@ import {
   updateSite,
   updateSiteSection,
 } from "../client";
+import { changedFields } from "../framework/patch";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type Props, type ResourceContext } from "../framework/spec";
 import { defaultFlag, findListed, organizationId, siteId, writeUnder } from "./siteCommon";
@@ -75,14 +76,14 @@ function toState(section: ApiSiteSection, parents: Inputs | State, known: Props)
 async function apply(client: HttpClient, id: string, news: Inputs, changed: ReadonlySet<string>) {
   const { organizationId: org, siteId: site } = news;
   if (changed.has("default") && news.default) await updateSite(client, org, site, { defaultSiteSection: id });
-  const patch: SiteSectionPatch = {};
-  const wants = (key: keyof Inputs) => changed.has(key) && news[key] !== undefined;
-  if (wants("title")) patch.title = news.title;
-  if (wants("path")) patch.path = news.path;
-  if (wants("icon")) patch.icon = news.icon;
-  if (wants("condition")) patch.condition = news.condition;
-  if (wants("description")) patch.description = news.description;
-  return Object.keys(patch).length > 0 ? updateSiteSection(client, org, site, id, patch) : undefined;
+  const patch = changedFields<SiteSectionPatch>(news, changed, {
+    title: "title",
+    path: "path",
+    icon: "icon",
+    condition: "condition",
+    description: "description",
+  });
+  return patch ? updateSiteSection(client, org, site, id, patch) : undefined;
 }
 
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>

@@ -13,6 +13,7 @@ import {
   updateSiteSpace,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
+import { changedFields } from "../framework/patch";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
 import { defineResource, type ResourceContext } from "../framework/spec";
 import { defaultFlag, findListed, organizationId, siteId, writeUnder } from "./siteCommon";
@@ -75,12 +76,12 @@ async function apply(
     if (section) await updateSiteSection(client, org, site, section, { defaultSiteSpace: id });
     else await updateSite(client, org, site, { defaultSiteSpace: id });
   }
-  const patch: SiteSpacePatch = {};
-  const wants = (key: keyof Inputs) => changed.has(key) && news[key] !== undefined;
-  if (wants("spaceId")) patch.spaceId = news.spaceId;
-  if (wants("path")) patch.path = news.path;
-  if (wants("condition")) patch.condition = news.condition;
-  return Object.keys(patch).length > 0 ? updateSiteSpace(client, org, site, id, patch) : undefined;
+  const patch = changedFields<SiteSpacePatch>(news, changed, {
+    spaceId: "spaceId",
+    path: "path",
+    condition: "condition",
+  });
+  return patch ? updateSiteSpace(client, org, site, id, patch) : undefined;
 }
 
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
