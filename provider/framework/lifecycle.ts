@@ -249,7 +249,13 @@ function normalize(value: unknown, asSet: boolean): unknown {
 
 /** Turns a failure into an error that names the kind, the object, the operation, the API's answer and the fix. */
 export function explain(spec: SpecInfo, operation: string, id: string | undefined, error: unknown) {
-  if (!(error instanceof DocsApiError)) return error;
+  if (!(error instanceof DocsApiError)) {
+    // A kind that already put the failure in its own words keeps them; the fix for the API's answer is added.
+    const cause = error instanceof Error ? error.cause : undefined;
+    const fix = cause instanceof DocsApiError ? hintFor(spec, operation, cause) : undefined;
+    if (fix && error instanceof Error && !error.message.includes(fix)) error.message += ` ${fix}`;
+    return error;
+  }
   const subject = `${spec.kind}${id ? ` "${id}"` : ""} ${operation}`;
   const fix = hintFor(spec, operation, error);
   const wrapped = new Error(`${subject}: ${error.message}.${fix ? ` ${fix}` : ""}`, { cause: error });

@@ -182,6 +182,14 @@ describe("OpenApiSpec processing", () => {
     expect((await provider().diff(id, read.props as Props, news)).changes).toBe(true);
   });
 
+  it("keeps the fix for the API's answer when a poll fails, e.g. the token settings on 401", async () => {
+    fixture.emulator.injectFault({ method: "GET", path: "^/v1/orgs/[^/]+/openapi/petstore$", count: 1, status: 401 });
+    const inputs = { organizationId: org(), slug: "petstore", sourceUrl: PETSTORE };
+    await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
+      /OpenApiSpec "petstore" create .*401 Unauthorized.*docs:apiToken.*DOCS_API_TOKEN/,
+    );
+  });
+
   it("gives up after processingTimeoutSeconds, naming the state and the setting", async () => {
     const inputs = { organizationId: org(), slug: "slow", sourceUrl: PETSTORE, processingTimeoutSeconds: 0.01 };
     await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
