@@ -112,7 +112,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     if (found === undefined) return { id: "", props: {} };
     const { state } = found;
     const importId = props[IMPORT_ID] as string | undefined;
-    const declared = Array.isArray(props[DECLARED]) ? (props[DECLARED] as string[]) : this.inputKeys;
+    const declared = declaredProperties(props) ?? this.inputKeys;
     const inputs: Props = {};
     for (const key of declared) {
       const value = this.settings.has(key) ? props[key] : state[key];
