@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import type { HttpClient } from "./transport";
 
 export const CollectionSchema = z.object({
@@ -20,16 +20,13 @@ export interface CollectionPatch {
   defaultLevel?: string | null;
 }
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(CollectionSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 export function collectionPath(id: string): string {
   return `/collections/${encodeURIComponent(id)}`;
 }
 
 export async function getCollection(client: HttpClient, id: string): Promise<ApiCollection> {
   const path = collectionPath(id);
-  return one(client, "GET", path)(await client.get(path));
+  return call(client, CollectionSchema, "GET", path);
 }
 
 export async function createCollection(
@@ -38,23 +35,23 @@ export async function createCollection(
   body: { title?: string; parent?: string },
 ): Promise<ApiCollection> {
   const path = `/orgs/${encodeURIComponent(organizationId)}/collections`;
-  return one(client, "POST", path)(await client.post(path, body));
+  return call(client, CollectionSchema, "POST", path, { body });
 }
 
 export async function updateCollection(client: HttpClient, id: string, patch: CollectionPatch): Promise<ApiCollection> {
   const path = collectionPath(id);
-  return one(client, "PATCH", path)(await client.patch(path, patch));
+  return call(client, CollectionSchema, "PATCH", path, { body: patch });
 }
 
 /** `parent: null` moves the collection to the organization's top level. */
 export async function moveCollection(client: HttpClient, id: string, parent: string | null): Promise<ApiCollection> {
   const path = `${collectionPath(id)}/move`;
-  return one(client, "POST", path)(await client.post(path, { parent }));
+  return call(client, CollectionSchema, "POST", path, { body: { parent } });
 }
 
 export async function transferCollection(client: HttpClient, id: string, organization: string): Promise<ApiCollection> {
   const path = `${collectionPath(id)}/transfer`;
-  return one(client, "POST", path)(await client.post(path, { organization }));
+  return call(client, CollectionSchema, "POST", path, { body: { organization } });
 }
 
 export function deleteCollection(client: HttpClient, id: string): Promise<void> {

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { listAll } from "./pagination";
-import { parseResponse } from "./parse";
 import type { HttpClient } from "./transport";
 
 /** A user as the member listings embed it; `email` is optional in the official User schema. */
@@ -20,7 +19,5 @@ export function organizationMembersPath(organizationId: string): string {
 
 export function listOrganizationMembers(client: HttpClient, organizationId: string): Promise<ApiOrganizationMember[]> {
   const path = organizationMembersPath(organizationId);
-  return listAll(client, path, {}, (item) =>
-    parseResponse(OrganizationMemberSchema, item, "GET", `${client.baseUrl.pathname}${path}`),
-  );
+  return listAll(client, path, {}, OrganizationMemberSchema);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import type { HttpClient } from "./transport";
 
 export const OpenApiSpecSchema = z.object({
@@ -22,9 +22,6 @@ export type OpenApiSource = { url: string } | { text: string };
 
 const RawContentSchema = z.object({ text: z.string() });
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(OpenApiSpecSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 export function openApiSpecsPath(organizationId: string): string {
   return `/orgs/${encodeURIComponent(organizationId)}/openapi`;
 }
@@ -39,7 +36,7 @@ export async function createOpenApiSpec(
   body: { slug: string; source: OpenApiSource },
 ): Promise<ApiOpenApiSpec> {
   const path = openApiSpecsPath(organizationId);
-  return one(client, "POST", path)(await client.post(path, body));
+  return call(client, OpenApiSpecSchema, "POST", path, { body });
 }
 
 export async function getOpenApiSpec(
@@ -48,7 +45,7 @@ export async function getOpenApiSpec(
   slug: string,
 ): Promise<ApiOpenApiSpec> {
   const path = openApiSpecPath(organizationId, slug);
-  return one(client, "GET", path)(await client.get(path));
+  return call(client, OpenApiSpecSchema, "GET", path);
 }
 
 /** createOrUpdateOpenAPISpecBySlug: a new source starts a new processing run (200 updated, 201 created). */
@@ -59,7 +56,7 @@ export async function putOpenApiSpecSource(
   source: OpenApiSource,
 ): Promise<ApiOpenApiSpec> {
   const path = openApiSpecPath(organizationId, slug);
-  return one(client, "PUT", path)(await client.put(path, { source }));
+  return call(client, OpenApiSpecSchema, "PUT", path, { body: { source } });
 }
 
 export function deleteOpenApiSpec(client: HttpClient, organizationId: string, slug: string): Promise<void> {
@@ -69,6 +66,6 @@ export function deleteOpenApiSpec(client: HttpClient, organizationId: string, sl
 /** The text of the latest processed version (getLatestOpenAPISpecVersionContentRaw). */
 export async function getLatestOpenApiSpecText(client: HttpClient, organizationId: string, slug: string) {
   const path = `${openApiSpecPath(organizationId, slug)}/versions/latest/content/raw`;
-  const raw = parseResponse(RawContentSchema, await client.get(path), "GET", `${client.baseUrl.pathname}${path}`);
+  const raw = await call(client, RawContentSchema, "GET", path);
   return raw.text;
 }

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+import { parseResponse } from "./parse";
 import type { HttpClient, Query } from "./transport";
 
 /** The official list envelope: `next` is absent on the last page. */
@@ -11,20 +13,17 @@ export interface ListPage<T> {
 export const MAX_PAGE_SIZE = 1000;
 
 /**
- * Yields every item of a list, following `next.page`. A cursor that does not advance would loop forever against a
- * misbehaving server, so iteration stops there.
+ * Yields every item of a list, following `next.page`, read as `schema` when one is given. A cursor that does not
+ * advance would loop forever against a misbehaving server, so iteration stops there.
  */
-export async function* paginate<T>(
-  client: HttpClient,
-  path: string,
-  query: Query = {},
-  parse: (item: unknown) => T = (item) => item as T,
-): AsyncGenerator<T> {
+export async function* paginate(client: HttpClient, path: string, query: Query = {}, schema?: z.ZodType) {
   const seen = new Set<string>();
   let page: string | undefined;
   for (;;) {
     const result = await client.get<ListPage<unknown>>(path, { limit: MAX_PAGE_SIZE, ...query, page });
-    for (const item of result?.items ?? []) yield parse(item);
+    for (const item of result?.items ?? []) {
+      yield schema ? parseResponse(schema, item, "GET", client.displayPath(path)) : item;
+    }
     const next = result?.next?.page;
     if (!next || next === page || seen.has(next)) return;
     seen.add(next);
@@ -32,13 +31,15 @@ export async function* paginate<T>(
   }
 }
 
-export async function listAll<T>(
+export function listAll<S extends z.ZodType>(
   client: HttpClient,
   path: string,
-  query: Query = {},
-  parse?: (item: unknown) => T,
-): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of paginate(client, path, query, parse)) items.push(item);
+  query: Query,
+  schema: S,
+): Promise<z.infer<S>[]>;
+export function listAll<T = unknown>(client: HttpClient, path: string, query?: Query): Promise<T[]>;
+export async function listAll(client: HttpClient, path: string, query: Query = {}, schema?: z.ZodType) {
+  const items: unknown[] = [];
+  for await (const item of paginate(client, path, query, schema)) items.push(item);
   return items;
 }

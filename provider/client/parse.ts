@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { UnexpectedResponseError } from "./errors";
+import type { HttpClient, HttpMethod, RequestOptions } from "./transport";
 
 /**
  * Reads an API answer tolerantly: unknown fields are dropped, missing optional ones are fine, but a body without the
@@ -18,4 +19,15 @@ export function parseResponse<S extends z.ZodType>(
     .map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`)
     .join("; ");
   throw new UnexpectedResponseError({ method, path, attempts: 1 }, `unexpected response body (${problems})`);
+}
+
+/** Sends one request and reads its answer as one object of `schema`: the typed calls of every API object use it. */
+export async function call<S extends z.ZodType>(
+  client: HttpClient,
+  schema: S,
+  method: HttpMethod,
+  path: string,
+  options?: RequestOptions,
+): Promise<z.infer<S>> {
+  return parseResponse(schema, await client.request(method, path, options), method, client.displayPath(path));
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import type { HttpClient } from "./transport";
 
 export const SamlProviderSchema = z.object({
@@ -28,9 +28,6 @@ export interface SamlProviderFields {
   defaultRole?: string | null;
 }
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(SamlProviderSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 export function samlProvidersPath(organizationId: string): string {
   return `/orgs/${encodeURIComponent(organizationId)}/saml`;
 }
@@ -45,7 +42,7 @@ export async function createSamlProvider(
   body: SamlProviderFields & { label: string },
 ): Promise<ApiSamlProvider> {
   const path = samlProvidersPath(organizationId);
-  return one(client, "POST", path)(await client.post(path, body));
+  return call(client, SamlProviderSchema, "POST", path, { body });
 }
 
 export async function getSamlProvider(
@@ -54,7 +51,7 @@ export async function getSamlProvider(
   id: string,
 ): Promise<ApiSamlProvider> {
   const path = samlProviderPath(organizationId, id);
-  return one(client, "GET", path)(await client.get(path));
+  return call(client, SamlProviderSchema, "GET", path);
 }
 
 export async function updateSamlProvider(
@@ -64,7 +61,7 @@ export async function updateSamlProvider(
   patch: SamlProviderFields,
 ): Promise<ApiSamlProvider> {
   const path = samlProviderPath(organizationId, id);
-  return one(client, "PATCH", path)(await client.patch(path, patch));
+  return call(client, SamlProviderSchema, "PATCH", path, { body: patch });
 }
 
 export function deleteSamlProvider(client: HttpClient, organizationId: string, id: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import { sitePath } from "./sites";
 import type { HttpClient } from "./transport";
 
@@ -12,9 +12,6 @@ export type ApiSiteAdaptiveSchema = z.infer<typeof SiteAdaptiveSchemaSchema>;
 /** What a site without visitor claims has: the state a deleted SiteAdaptiveSchema leaves behind. */
 export const EMPTY_ADAPTIVE_JSON_SCHEMA = { type: "object", properties: {}, additionalProperties: false } as const;
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(SiteAdaptiveSchemaSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 function adaptiveSchemaPath(organizationId: string, siteId: string): string {
   return `${sitePath(organizationId, siteId)}/adaptive-schema`;
 }
@@ -25,7 +22,7 @@ export async function getSiteAdaptiveSchema(
   siteId: string,
 ): Promise<ApiSiteAdaptiveSchema> {
   const path = adaptiveSchemaPath(organizationId, siteId);
-  return one(client, "GET", path)(await client.get(path));
+  return call(client, SiteAdaptiveSchemaSchema, "GET", path);
 }
 
 export async function putSiteAdaptiveSchema(
@@ -35,5 +32,5 @@ export async function putSiteAdaptiveSchema(
   jsonSchema: unknown,
 ): Promise<ApiSiteAdaptiveSchema> {
   const path = adaptiveSchemaPath(organizationId, siteId);
-  return one(client, "PUT", path)(await client.put(path, { jsonSchema }));
+  return call(client, SiteAdaptiveSchemaSchema, "PUT", path, { body: { jsonSchema } });
 }

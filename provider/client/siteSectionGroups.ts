@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NotFoundError } from "./errors";
 import { listAll } from "./pagination";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import { updateSiteSection } from "./siteSections";
 import { sitePath } from "./sites";
 import type { HttpClient } from "./transport";
@@ -25,9 +25,6 @@ export function groupSectionIds(group: ApiSiteSectionGroup): string[] {
   return (group.children ?? []).filter((c) => c.object === "site-section").map((c) => c.id);
 }
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(SiteSectionGroupSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 export function siteSectionGroupsPath(organizationId: string, siteId: string): string {
   return `${sitePath(organizationId, siteId)}/section-groups`;
 }
@@ -42,7 +39,7 @@ export function listSiteSectionGroups(
   siteId: string,
 ): Promise<ApiSiteSectionGroup[]> {
   const path = siteSectionGroupsPath(organizationId, siteId);
-  return listAll(client, path, {}, one(client, "GET", path));
+  return listAll(client, path, {}, SiteSectionGroupSchema);
 }
 
 export async function createSiteSectionGroup(
@@ -52,7 +49,7 @@ export async function createSiteSectionGroup(
   body: { title: string; icon?: string; sections?: string[] },
 ): Promise<ApiSiteSectionGroup> {
   const path = siteSectionGroupsPath(organizationId, siteId);
-  return one(client, "POST", path)(await client.post(path, body));
+  return call(client, SiteSectionGroupSchema, "POST", path, { body });
 }
 
 export async function updateSiteSectionGroup(
@@ -63,7 +60,7 @@ export async function updateSiteSectionGroup(
   patch: { title?: string; icon?: string | null },
 ): Promise<ApiSiteSectionGroup> {
   const path = groupPath(organizationId, siteId, id);
-  return one(client, "PATCH", path)(await client.patch(path, patch));
+  return call(client, SiteSectionGroupSchema, "PATCH", path, { body: patch });
 }
 
 /** The sections of a deleted group move up to the group's parent level. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listAll } from "./pagination";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import { SiteSpaceSchema } from "./siteSpaces";
 import { sitePath } from "./sites";
 import type { HttpClient } from "./transport";
@@ -37,9 +37,6 @@ export interface SiteSectionPatch {
   siteSectionGroupId?: string | null;
 }
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(SiteSectionSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 export function siteSectionsPath(organizationId: string, siteId: string): string {
   return `${sitePath(organizationId, siteId)}/sections`;
 }
@@ -50,7 +47,7 @@ export function listSiteSections(
   siteId: string,
 ): Promise<ApiSiteSection[]> {
   const path = siteSectionsPath(organizationId, siteId);
-  return listAll(client, path, {}, one(client, "GET", path));
+  return listAll(client, path, {}, SiteSectionSchema);
 }
 
 /** Creates the section together with a site space for `spaceId`. */
@@ -61,7 +58,7 @@ export async function createSiteSection(
   body: SiteSectionCreate,
 ): Promise<ApiSiteSection> {
   const path = siteSectionsPath(organizationId, siteId);
-  return one(client, "POST", path)(await client.post(path, body));
+  return call(client, SiteSectionSchema, "POST", path, { body });
 }
 
 export async function updateSiteSection(
@@ -72,7 +69,7 @@ export async function updateSiteSection(
   patch: SiteSectionPatch,
 ): Promise<ApiSiteSection> {
   const path = `${siteSectionsPath(organizationId, siteId)}/${encodeURIComponent(id)}`;
-  return one(client, "PATCH", path)(await client.patch(path, patch));
+  return call(client, SiteSectionSchema, "PATCH", path, { body: patch });
 }
 
 /** The API deletes the section's site spaces with it. */

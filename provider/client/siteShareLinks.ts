@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listAll } from "./pagination";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import { sitePath } from "./sites";
 import type { HttpClient } from "./transport";
 
@@ -14,9 +14,6 @@ export const ShareLinkSchema = z.object({
 });
 export type ApiShareLink = z.infer<typeof ShareLinkSchema>;
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(ShareLinkSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 export function siteShareLinksPath(organizationId: string, siteId: string): string {
   return `${sitePath(organizationId, siteId)}/share-links`;
 }
@@ -27,7 +24,7 @@ export function listSiteShareLinks(
   siteId: string,
 ): Promise<ApiShareLink[]> {
   const path = siteShareLinksPath(organizationId, siteId);
-  return listAll(client, path, {}, one(client, "GET", path));
+  return listAll(client, path, {}, ShareLinkSchema);
 }
 
 export async function createSiteShareLink(
@@ -37,7 +34,7 @@ export async function createSiteShareLink(
   body: { name: string },
 ): Promise<ApiShareLink> {
   const path = siteShareLinksPath(organizationId, siteId);
-  return one(client, "POST", path)(await client.post(path, body));
+  return call(client, ShareLinkSchema, "POST", path, { body });
 }
 
 export async function updateSiteShareLink(
@@ -48,7 +45,7 @@ export async function updateSiteShareLink(
   patch: { name?: string; active?: boolean },
 ): Promise<ApiShareLink> {
   const path = `${siteShareLinksPath(organizationId, siteId)}/${encodeURIComponent(id)}`;
-  return one(client, "PATCH", path)(await client.patch(path, patch));
+  return call(client, ShareLinkSchema, "PATCH", path, { body: patch });
 }
 
 export function deleteSiteShareLink(client: HttpClient, organizationId: string, siteId: string, id: string) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listAll } from "./pagination";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import { sitePath } from "./sites";
 import type { HttpClient } from "./transport";
 
@@ -25,16 +25,13 @@ export interface SiteSpacePatch {
   spaceId?: string;
 }
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(SiteSpaceSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 export function siteSpacesPath(organizationId: string, siteId: string): string {
   return `${sitePath(organizationId, siteId)}/site-spaces`;
 }
 
 export function listSiteSpaces(client: HttpClient, organizationId: string, siteId: string): Promise<ApiSiteSpace[]> {
   const path = siteSpacesPath(organizationId, siteId);
-  return listAll(client, path, {}, one(client, "GET", path));
+  return listAll(client, path, {}, SiteSpaceSchema);
 }
 
 /** Without sectionId the API puts the space in the site's default section, or at the root when there is none. */
@@ -45,7 +42,7 @@ export async function createSiteSpace(
   body: { spaceId: string; sectionId?: string },
 ): Promise<ApiSiteSpace> {
   const path = siteSpacesPath(organizationId, siteId);
-  return one(client, "POST", path)(await client.post(path, body));
+  return call(client, SiteSpaceSchema, "POST", path, { body });
 }
 
 export async function updateSiteSpace(
@@ -56,7 +53,7 @@ export async function updateSiteSpace(
   patch: SiteSpacePatch,
 ): Promise<ApiSiteSpace> {
   const path = `${siteSpacesPath(organizationId, siteId)}/${encodeURIComponent(id)}`;
-  return one(client, "PATCH", path)(await client.patch(path, patch));
+  return call(client, SiteSpaceSchema, "PATCH", path, { body: patch });
 }
 
 export function deleteSiteSpace(client: HttpClient, organizationId: string, siteId: string, id: string) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseResponse } from "./parse";
+import { call, parseResponse } from "./parse";
 import type { HttpClient } from "./transport";
 
 /** The official SiteType enum (the spec showed only `basic`). */
@@ -48,9 +48,6 @@ export interface SitePatch {
   proxy?: string | null;
 }
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(SiteSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 /** The base of every site-family path; sections, groups, site spaces and share links live under it. */
 export function sitePath(organizationId: string, siteId: string): string {
   return `/orgs/${encodeURIComponent(organizationId)}/sites/${encodeURIComponent(siteId)}`;
@@ -58,12 +55,12 @@ export function sitePath(organizationId: string, siteId: string): string {
 
 export async function getSite(client: HttpClient, organizationId: string, id: string): Promise<ApiSite> {
   const path = sitePath(organizationId, id);
-  return one(client, "GET", path)(await client.get(path));
+  return call(client, SiteSchema, "GET", path);
 }
 
 export async function createSite(client: HttpClient, organizationId: string, body: SiteCreate): Promise<ApiSite> {
   const path = `/orgs/${encodeURIComponent(organizationId)}/sites`;
-  return one(client, "POST", path)(await client.post(path, body));
+  return call(client, SiteSchema, "POST", path, { body });
 }
 
 export async function updateSite(
@@ -73,7 +70,7 @@ export async function updateSite(
   patch: SitePatch,
 ): Promise<ApiSite> {
   const path = sitePath(organizationId, id);
-  return one(client, "PATCH", path)(await client.patch(path, patch));
+  return call(client, SiteSchema, "PATCH", path, { body: patch });
 }
 
 export function deleteSite(client: HttpClient, organizationId: string, id: string): Promise<void> {
@@ -88,10 +85,10 @@ export async function publishSite(client: HttpClient, organizationId: string, id
   const body = await client.post(path);
   const checkout = CheckoutSchema.safeParse(body);
   if (checkout.success) return { checkoutSessionId: checkout.data.sessionId };
-  return { site: one(client, "POST", path)(body) };
+  return { site: parseResponse(SiteSchema, body, "POST", client.displayPath(path)) };
 }
 
 export async function unpublishSite(client: HttpClient, organizationId: string, id: string): Promise<ApiSite> {
   const path = `${sitePath(organizationId, id)}/unpublish`;
-  return one(client, "POST", path)(await client.post(path));
+  return call(client, SiteSchema, "POST", path);
 }

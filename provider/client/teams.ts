@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { OrganizationMemberSchema } from "./members";
 import { listAll } from "./pagination";
-import { parseResponse } from "./parse";
+import { call } from "./parse";
 import type { HttpClient } from "./transport";
 
 export const TEAM_ROLES = ["owner", "member"] as const;
@@ -30,9 +30,6 @@ export interface TeamMembersChange {
   memberships?: Record<string, { role: TeamRole }>;
 }
 
-const one = (client: HttpClient, method: string, path: string) => (body: unknown) =>
-  parseResponse(TeamSchema, body, method, `${client.baseUrl.pathname}${path}`);
-
 export function teamsPath(organizationId: string): string {
   return `/orgs/${encodeURIComponent(organizationId)}/teams`;
 }
@@ -55,12 +52,12 @@ export async function createTeam(
   body: { title: string; members?: string[] },
 ): Promise<ApiTeam> {
   const path = teamsPath(organizationId);
-  return one(client, "PUT", path)(await client.request("PUT", path, { body, idempotent: false }));
+  return call(client, TeamSchema, "PUT", path, { body, idempotent: false });
 }
 
 export async function getTeam(client: HttpClient, organizationId: string, teamId: string): Promise<ApiTeam> {
   const path = teamPath(organizationId, teamId);
-  return one(client, "GET", path)(await client.get(path));
+  return call(client, TeamSchema, "GET", path);
 }
 
 export async function renameTeam(
@@ -70,7 +67,7 @@ export async function renameTeam(
   title: string,
 ): Promise<ApiTeam> {
   const path = teamPath(organizationId, teamId);
-  return one(client, "PATCH", path)(await client.patch(path, { title }));
+  return call(client, TeamSchema, "PATCH", path, { body: { title } });
 }
 
 export function deleteTeam(client: HttpClient, organizationId: string, teamId: string): Promise<void> {
@@ -79,9 +76,7 @@ export function deleteTeam(client: HttpClient, organizationId: string, teamId: s
 
 export function listTeamMembers(client: HttpClient, organizationId: string, teamId: string): Promise<ApiTeamMember[]> {
   const path = teamMembersPath(organizationId, teamId);
-  return listAll(client, path, {}, (item) =>
-    parseResponse(TeamMemberEntrySchema, item, "GET", `${client.baseUrl.pathname}${path}`),
-  );
+  return listAll(client, path, {}, TeamMemberEntrySchema);
 }
 
 /** Answers 204. A user both added and removed ends up removed. */

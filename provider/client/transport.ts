@@ -219,7 +219,7 @@ export class HttpClient {
   }
 
   /** The path as the API documents it (base path included, query excluded): what error messages show. */
-  private displayPath(path: string): string {
+  displayPath(path: string): string {
     const base = this.baseUrl.pathname.replace(/\/+$/, "");
     return `${base}${path.startsWith("/") ? path : `/${path}`}`;
   }
