@@ -107,7 +107,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   async read(id: string, props: Props = {}): Promise<pulumi.dynamic.ReadResult> {
-    const found = await this.guard("read", id, (ctx) => this.spec.read(ctx, id, props));
+    const found = await this.guard("read", id, (ctx) => this.readOrGone(ctx, id, props));
     // An empty id tells the engine the object is gone, so refresh drops it and the next `up` recreates it.
     if (found === undefined) return { id: "", props: {} };
     const { state } = found;
@@ -156,12 +156,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   /** Takes over an existing object: read it, then bring it to the declared inputs. */
   private async adopt(ctx: ResourceContext, importId: string, inputs: Inputs): Promise<Found<State>> {
-    let found: Found<State> | undefined;
-    try {
-      found = await this.spec.read(ctx, importId, inputs);
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
+    const found = await this.readOrGone(ctx, importId, inputs);
     if (found === undefined) {
       throw new Error(
         `${this.spec.kind}: importId "${importId}" names no existing ${this.spec.kind} that these inputs can reach. ` +
@@ -171,6 +166,16 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const changed = new Set(this.changedProperties(found.state, inputs));
     if (changed.size === 0) return found;
     return { id: found.id, state: await this.spec.update(ctx, found.id, found.state, inputs, changed) };
+  }
+
+  /** A 404 while reading (of the object or of a parent) means it is gone, whatever the kind. */
+  private async readOrGone(ctx: ResourceContext, id: string, known: Props): Promise<Found<State> | undefined> {
+    try {
+      return await this.spec.read(ctx, id, known);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
   }
 
   private async guard<T>(operation: string, id: string | undefined, run: (ctx: ResourceContext) => Promise<T>) {

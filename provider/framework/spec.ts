@@ -46,7 +46,7 @@ export interface ResourceSpec<Inputs extends Props = Props, State extends Props 
 
   create(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
   /**
-   * `undefined` when the object no longer exists. `known` is the old state, or the inputs when adopting with
+   * `undefined` when the object no longer exists; a NotFoundError thrown here means the same. `known` is the old state, or the inputs when adopting with
    * `importId`: it carries the parents' ids that the API paths need.
    */
   read(ctx: ResourceContext, id: string, known: Props): Promise<Found<State> | undefined>;

@@ -6,7 +6,6 @@ import {
   createCollection,
   deleteCollection,
   getCollection,
-  isNotFound,
   moveCollection,
   transferCollection,
   updateCollection,
@@ -83,12 +82,7 @@ export const collectionSpec = defineResource<Inputs, State>({
   },
 
   async read({ client }, id) {
-    try {
-      return { id, state: toState(await getCollection(client, id)) };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    return { id, state: toState(await getCollection(client, id)) };
   },
 
   async update({ client }, id, olds, news, changed) {

@@ -7,7 +7,6 @@ import {
   getLatestOpenApiSpecText,
   getOpenApiSpec,
   type HttpClient,
-  isNotFound,
   type OpenApiSource,
   putOpenApiSpecSource,
 } from "../client";
@@ -136,13 +135,7 @@ export const openApiSpecSpec = defineResource<Inputs, State>({
 
   async read({ client }, id, known) {
     const organizationId = known.organizationId as string;
-    let spec: ApiOpenApiSpec;
-    try {
-      spec = await getOpenApiSpec(client, organizationId, known.slug as string);
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    const spec = await getOpenApiSpec(client, organizationId, known.slug as string);
     // Another spec under the same slug is not this resource's object (importId may also name the slug).
     if (spec.id !== id && spec.slug !== id) return undefined;
     // The API does not echo a text source: the latest version's text is what it serves, so drift shows. Each

@@ -5,7 +5,6 @@ import {
   createSamlProvider,
   deleteSamlProvider,
   getSamlProvider,
-  isNotFound,
   type SamlProviderFields,
   updateSamlProvider,
 } from "../client";
@@ -97,12 +96,7 @@ export const samlProviderSpec = defineResource<Inputs, State>({
 
   async read({ client }, id, known) {
     const organizationId = known.organizationId as string;
-    try {
-      return { id, state: toState(organizationId, await getSamlProvider(client, organizationId, id)) };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    return { id, state: toState(organizationId, await getSamlProvider(client, organizationId, id)) };
   },
 
   async update({ client }, id, olds, news, changed) {

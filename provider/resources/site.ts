@@ -7,7 +7,6 @@ import {
   createSite,
   deleteSite,
   getSite,
-  isNotFound,
   publishSite,
   SITE_TYPES,
   SITE_VISIBILITIES,
@@ -137,12 +136,7 @@ export const siteSpec = defineResource<Inputs, State>({
 
   async read({ client }, id, known) {
     const organization = known.organizationId as string;
-    try {
-      return { id, state: toState(await getSite(client, organization, id), organization, known.agentsContext) };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    return { id, state: toState(await getSite(client, organization, id), organization, known.agentsContext) };
   },
 
   async update({ client }, id, olds, news, changed) {

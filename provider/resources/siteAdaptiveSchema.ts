@@ -4,7 +4,6 @@ import {
   type ApiSiteAdaptiveSchema,
   EMPTY_ADAPTIVE_JSON_SCHEMA,
   getSiteAdaptiveSchema,
-  isNotFound,
   putSiteAdaptiveSchema,
 } from "../client";
 import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
@@ -111,13 +110,8 @@ export const siteAdaptiveSchemaSpec = defineResource<Inputs, State>({
 
   async read({ client }, id, known) {
     const organization = known.organizationId as string;
-    try {
-      const schema = await getSiteAdaptiveSchema(client, organization, id);
-      return isEmpty(schema) ? undefined : { id, state: toState(schema, organization, id) };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    const schema = await getSiteAdaptiveSchema(client, organization, id);
+    return isEmpty(schema) ? undefined : { id, state: toState(schema, organization, id) };
   },
 
   // The Pulumi id is the site, so the schema is always written where the id says.

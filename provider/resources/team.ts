@@ -5,7 +5,6 @@ import {
   createTeam,
   deleteTeam,
   getTeam,
-  isNotFound,
   listOrganizationMembers,
   listTeamMembers,
   organizationMembersPath,
@@ -141,18 +140,13 @@ export const teamSpec = defineResource<Inputs, State>({
 
   async read(ctx, id, known: Props) {
     const organizationId = known.organizationId as string;
-    try {
-      const { title } = await getTeam(ctx.client, organizationId, id);
-      // Listing the members costs a second request: only worth it when the program manages them.
-      const managed = declaredProperties(known)?.has("members") ?? true;
-      const members = managed
-        ? await currentMembers(ctx, organizationId, id, known.members as Member[] | undefined)
-        : ((known.members as Member[] | undefined) ?? []);
-      return { id, state: { organizationId, title, members } };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
+    const { title } = await getTeam(ctx.client, organizationId, id);
+    // Listing the members costs a second request: only worth it when the program manages them.
+    const managed = declaredProperties(known)?.has("members") ?? true;
+    const members = managed
+      ? await currentMembers(ctx, organizationId, id, known.members as Member[] | undefined)
+      : ((known.members as Member[] | undefined) ?? []);
+    return { id, state: { organizationId, title, members } };
   },
 
   async update(ctx, id, olds, news, changed) {
