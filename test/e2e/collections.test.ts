@@ -12,7 +12,11 @@ const docs = require("pulumi-docs-platform");
 const config = new pulumi.Config();
 const organizationId = config.require("organizationId");
 
-const handbook = new docs.Collection("handbook", { organizationId, title: "Handbook", description: "How we work" });
+const handbook = new docs.Collection("handbook", {
+  organizationId,
+  title: config.get("handbookTitle") ?? "Handbook",
+  description: "How we work",
+});
 const engineering = new docs.Collection("engineering", {
   organizationId,
   title: "Engineering",
@@ -112,6 +116,21 @@ describe("Collection through the Pulumi CLI", () => {
     expect(await collection(legacy.body.id)).toMatchObject({ title: "Adopted by Pulumi" });
     const after = (await api("GET", `/orgs/${emulator.organizationId}/collections?limit=1000`)).body.items.length;
     expect(after).toBe(before);
+  });
+
+  it("an invalid input fails the preview with the resource, the property and the rule, before any request", async () => {
+    await stack.setConfig("handbookTitle", { value: "A title far longer than the fifty characters allowed" });
+    emulator.clearRequests();
+    let printed = "";
+    const record = (text: string) => {
+      printed += text;
+    };
+    await expect(stack.preview({ onOutput: record, onError: record })).rejects.toThrow();
+    expect(printed).toMatch(
+      /Collection resource 'handbook': property title value .* has a problem: Collection\.title: must be at most 50 characters/,
+    );
+    expect(emulator.requests().filter((r) => r.method !== "GET")).toEqual([]);
+    await stack.removeConfig("handbookTitle");
   });
 
   it("the state holds neither the token nor more than 2 KB of __provider per resource", async () => {
