@@ -5,10 +5,27 @@
  *   fetch(`${emu.url}/orgs`, { headers: { Authorization: `Bearer ${emu.token}` } });
  *   await emu.close();
  */
-import { type EmulatorOptions, EmulatorServer, type Exchange, type FaultSpec, type RequestLogEntry } from "./server";
+import {
+  type ActiveFault,
+  type EmulatorOptions,
+  EmulatorServer,
+  type Exchange,
+  type FaultSpec,
+  type RateLimit,
+  type RequestLogEntry,
+} from "./server";
 import type { Store } from "./store";
 
-export type { ActiveFault, EmulatorOptions, Exchange, FaultSpec, RequestLogEntry } from "./server";
+export { parseRateLimit } from "./rateLimit";
+export type {
+  ActiveFault,
+  AppliedFault,
+  EmulatorOptions,
+  Exchange,
+  FaultSpec,
+  RateLimit,
+  RequestLogEntry,
+} from "./server";
 export { allRoutes } from "./server";
 export type { Store } from "./store";
 
@@ -32,9 +49,14 @@ export interface RunningEmulator {
   clearRequests(): void;
   /** Requests per operation, e.g. "GET /v1/collections/{collectionId}" → 3 (unmatched paths by raw path). */
   counters(): Record<string, number>;
-  injectFault(f: FaultSpec): void;
+  /** Queues a fault (faults.ts); throws a 400 ApiError naming the field of an invalid spec. */
+  injectFault(f: FaultSpec): ActiveFault;
   clearFaults(): void;
-  /** Back to the fixtures; also clears faults, the request log and the counters. */
+  /** The rate limiter's configuration, undefined when it is off. */
+  rateLimit(): RateLimit | undefined;
+  /** Turns the rate limiter on with `{limit, windowMs}` (windows start afresh) or off with undefined. */
+  setRateLimit(limit: RateLimit | undefined): void;
+  /** Back to the fixtures; also clears faults, the request log and the counters, and restarts rate-limit windows. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -55,10 +77,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests: () => server.requests(),
     clearRequests: () => server.clearRequests(),
     counters: () => server.counters(),
-    injectFault: (f) => {
-      server.injectFault(f);
-    },
+    injectFault: (f) => server.injectFault(f),
     clearFaults: () => server.clearFaults(),
+    rateLimit: () => server.rateLimit(),
+    setRateLimit: (limit) => {
+      server.setRateLimit(limit);
+    },
     reset: () => server.reset(),
     close: () => server.close(),
   };

@@ -1,6 +1,7 @@
 /**
  * Renders internal records into API objects carrying every field the official response schemas require.
  */
+
 import type {
   CollectionRec,
   MemberRec,
@@ -12,10 +13,10 @@ import type {
   SiteRec,
   SiteSpaceRec,
   SpaceRec,
-  Store,
   TeamRec,
   UserRec,
-} from "./store";
+} from "./records";
+import type { Store } from "./store";
 import type { Env } from "./types";
 
 type Json = Record<string, unknown>;

@@ -1,446 +1,28 @@
 /**
- * In-memory state of the emulator: records per kind, deterministic fixtures, id generation and the cross-kind
- * invariants (cascading deletes, default site spaces/sections, counters).
+ * In-memory state of the emulator: one table per kind, id generation and every cross-kind invariant (cascading
+ * deletes, default site spaces and sections, records one operation creates or moves in another table). Routes parse
+ * and render; whatever touches records of more than one kind is a method here. Record shapes: records.ts; fixtures:
+ * fixtures.ts.
  */
-import { createHash, randomBytes } from "node:crypto";
-import type { DefaultLevel, MemberRole } from "./validate";
+import { ConflictError } from "./errors";
+import { slugify } from "./ids";
+import type {
+  CollectionRec,
+  MemberRec,
+  OpenApiSpecRec,
+  OpenApiVersionRec,
+  SectionGroupRec,
+  SectionRec,
+  SiteRec,
+  SiteSpaceRec,
+  SpaceRec,
+  TeamRec,
+} from "./records";
+import { Tables } from "./tables";
 
-// ---------------------------------------------------------------------------------------------------------------
-// Records (internal shapes; routes render them into API objects)
+export type { FixtureInfo } from "./fixtures";
 
-export interface OrgRec {
-  id: string;
-  title: string;
-  hostname: string;
-  createdAt: string;
-  emailDomains: string[];
-  defaultRole: MemberRole | null;
-  inviteLinks: boolean;
-}
-
-export interface UserRec {
-  id: string;
-  displayName: string;
-  email: string;
-  photoURL?: string;
-}
-
-export interface MemberRec {
-  orgId: string;
-  userId: string;
-  role: MemberRole | null;
-  joinedAt: string;
-  lastSeenAt?: string;
-  sso: boolean;
-  disabled: boolean;
-}
-
-export interface SpaceRec {
-  id: string;
-  orgId: string;
-  title: string;
-  emoji: string;
-  visibility: string;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt?: string;
-  parentId?: string;
-  revision: string;
-  defaultLevel: DefaultLevel;
-  editMode: "live" | "locked";
-  position: number;
-}
-
-export interface CollectionRec {
-  id: string;
-  orgId: string;
-  title: string;
-  description?: string;
-  parentId?: string;
-  defaultLevel: DefaultLevel;
-  createdAt: string;
-  position: number;
-}
-
-export interface SiteRec {
-  id: string;
-  orgId: string;
-  title: string;
-  type: string;
-  visibility: string;
-  published: boolean;
-  createdAt: string;
-  basename?: string;
-  proxy?: string;
-  adaptiveContent?: boolean;
-  agentsContext: "excluded" | "included";
-  defaultLevel: DefaultLevel;
-  styleguideSpaceId?: string;
-}
-
-export interface SectionRec {
-  id: string;
-  siteId: string;
-  title: string;
-  description?: string;
-  path: string;
-  condition?: string;
-  icon?: string;
-  groupId?: string;
-  isDefault: boolean;
-  draft: boolean;
-  position: number;
-  createdAt: string;
-  localizedTitle?: Record<string, string>;
-  localizedDescription?: Record<string, string>;
-}
-
-export interface SectionGroupRec {
-  id: string;
-  siteId: string;
-  title: string;
-  icon?: string;
-  parentGroupId?: string;
-  draft: boolean;
-  position: number;
-  localizedTitle?: Record<string, string>;
-}
-
-export interface SiteSpaceRec {
-  id: string;
-  siteId: string;
-  sectionId?: string;
-  spaceId: string;
-  path: string;
-  condition?: string;
-  isDefault: boolean;
-  draft: boolean;
-  hidden?: boolean;
-  pageId?: string | null;
-  /** Site-specific title (defaults to the space title). */
-  title?: string;
-  position: number;
-}
-
-export interface ShareLinkRec {
-  id: string;
-  siteId: string;
-  name: string;
-  active: boolean;
-  token: string;
-  createdAt: string;
-}
-
-export interface AdaptiveSchemaRec {
-  siteId: string;
-  jsonSchema: unknown;
-  updatedAt: string;
-}
-
-export interface SamlRec {
-  id: string;
-  orgId: string;
-  label: string;
-  ssoURL?: string;
-  entityID: string;
-  certificate: string;
-  defaultTeamId?: string;
-  defaultRole: MemberRole | null;
-  createdAt: string;
-}
-
-export type TeamRole = "owner" | "member";
-
-export interface TeamRec {
-  id: string;
-  orgId: string;
-  title: string;
-  createdAt: string;
-  /** userId → role, in insertion order. */
-  members: Map<string, TeamRole>;
-}
-
-export type OpenApiSource = { url: string } | { text: string };
-export type OpenApiErrorCode = "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
-
-export interface OpenApiJob {
-  acceptedAtMs: number;
-  source: OpenApiSource;
-  versionId: string;
-}
-
-export interface OpenApiSpecRec {
-  id: string;
-  orgId: string;
-  slug: string;
-  createdAt: string;
-  updatedAt: string;
-  visibility?: "private" | "public";
-  sourceURL?: string;
-  /** Processing job in flight (processingState pending/progress while it runs). */
-  job?: OpenApiJob;
-  lastVersionId?: string;
-  lastProcessedAt?: string;
-  lastProcessErrorCode?: OpenApiErrorCode;
-  lastProcessedErrors?: { message: string; code?: string }[];
-}
-
-export interface OpenApiVersionRec {
-  id: string;
-  specId: string;
-  createdAt: string;
-  source: OpenApiSource;
-  format: "json" | "yaml";
-  parsed?: unknown;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Ids
-
-const ALPHANUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-
-/** Random 20-character alphanumeric id, like GitBook's. */
-export function randomId(length = 20): string {
-  const bytes = randomBytes(length * 2);
-  let out = "";
-  for (let i = 0; i < bytes.length && out.length < length; i++) {
-    const b = bytes[i]!;
-    if (b < 248) out += ALPHANUM[b % 62];
-  }
-  while (out.length < length) out += ALPHANUM[randomBytes(1)[0]! % 62];
-  return out;
-}
-
-/** Deterministic 20-character alphanumeric id derived from a seed (stable across resets and processes). */
-export function stableId(seed: string, length = 20): string {
-  const digest = createHash("sha256").update(`docs-platform-emulator:${seed}`).digest();
-  let out = "";
-  for (let i = 0; out.length < length; i++) out += ALPHANUM[digest[i % digest.length]! % 62];
-  return out;
-}
-
-export function randomToken(length = 32): string {
-  return randomId(length);
-}
-
-/** Lower-case URL slug of a title, 1..100 characters. */
-export function slugify(title: string, fallback: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 90)
-    .replace(/-+$/g, "");
-  return slug || fallback;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Fixtures
-
-export interface FixtureInfo {
-  organizationId: string;
-  secondOrganizationId: string;
-  spaceIds: string[];
-  secondOrganizationSpaceIds: string[];
-  userIds: string[];
-}
-
-const FIXTURE_TIME = "2024-01-15T09:00:00.000Z";
-
-function fixtureTime(minutes: number): string {
-  return new Date(Date.parse(FIXTURE_TIME) + minutes * 60_000).toISOString();
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-
-export class Store {
-  orgs = new Map<string, OrgRec>();
-  users = new Map<string, UserRec>();
-  /** key `${orgId}/${userId}` */
-  members = new Map<string, MemberRec>();
-  spaces = new Map<string, SpaceRec>();
-  collections = new Map<string, CollectionRec>();
-  sites = new Map<string, SiteRec>();
-  sections = new Map<string, SectionRec>();
-  sectionGroups = new Map<string, SectionGroupRec>();
-  siteSpaces = new Map<string, SiteSpaceRec>();
-  shareLinks = new Map<string, ShareLinkRec>();
-  adaptiveSchemas = new Map<string, AdaptiveSchemaRec>();
-  samlProviders = new Map<string, SamlRec>();
-  teams = new Map<string, TeamRec>();
-  openApiSpecs = new Map<string, OpenApiSpecRec>();
-  openApiVersions = new Map<string, OpenApiVersionRec>();
-
-  readonly fixtures: FixtureInfo;
-  private positionCounter = 0;
-
-  /** Milliseconds since the epoch; replaceable (EmulatorOptions.clock) so tests can drive time. */
-  readonly clock: () => number;
-
-  constructor(clock: () => number = Date.now) {
-    this.clock = clock;
-    this.fixtures = this.loadFixtures();
-  }
-
-  /** Back to the fixtures (same ids as before). */
-  reset(): void {
-    for (const map of [
-      this.orgs,
-      this.users,
-      this.members,
-      this.spaces,
-      this.collections,
-      this.sites,
-      this.sections,
-      this.sectionGroups,
-      this.siteSpaces,
-      this.shareLinks,
-      this.adaptiveSchemas,
-      this.samlProviders,
-      this.teams,
-      this.openApiSpecs,
-      this.openApiVersions,
-    ]) {
-      map.clear();
-    }
-    this.positionCounter = 0;
-    this.loadFixtures();
-  }
-
-  newId(): string {
-    let id = randomId();
-    while (this.idTaken(id)) id = randomId();
-    return id;
-  }
-
-  private idTaken(id: string): boolean {
-    return (
-      this.orgs.has(id) ||
-      this.users.has(id) ||
-      this.spaces.has(id) ||
-      this.collections.has(id) ||
-      this.sites.has(id) ||
-      this.sections.has(id) ||
-      this.sectionGroups.has(id) ||
-      this.siteSpaces.has(id) ||
-      this.shareLinks.has(id) ||
-      this.samlProviders.has(id) ||
-      this.teams.has(id) ||
-      this.openApiSpecs.has(id) ||
-      this.openApiVersions.has(id)
-    );
-  }
-
-  nextPosition(): number {
-    this.positionCounter += 1;
-    return this.positionCounter;
-  }
-
-  /** Current time as an ISO 8601 timestamp (from the clock). */
-  now(): string {
-    return new Date(this.clock()).toISOString();
-  }
-
-  private loadFixtures(): FixtureInfo {
-    const orgA: OrgRec = {
-      id: stableId("org:acme"),
-      title: "Acme Docs",
-      hostname: "acme",
-      createdAt: fixtureTime(0),
-      emailDomains: ["example.com"],
-      defaultRole: "read",
-      inviteLinks: true,
-    };
-    const orgB: OrgRec = {
-      id: stableId("org:globex"),
-      title: "Globex Archive",
-      hostname: "globex",
-      createdAt: fixtureTime(5),
-      emailDomains: ["globex.example.com"],
-      defaultRole: null,
-      inviteLinks: false,
-    };
-    this.orgs.set(orgA.id, orgA);
-    this.orgs.set(orgB.id, orgB);
-
-    const users: UserRec[] = [
-      { id: stableId("user:ada"), displayName: "Ada Lovelace", email: "ada@example.com" },
-      { id: stableId("user:grace"), displayName: "Grace Hopper", email: "grace@example.com" },
-      { id: stableId("user:linus"), displayName: "Linus Torvalds", email: "linus@example.com" },
-      { id: stableId("user:margaret"), displayName: "Margaret Hamilton", email: "margaret@globex.example.com" },
-    ];
-    for (const u of users) {
-      u.photoURL = `https://avatars.gitbook.example/${u.id}.png`;
-      this.users.set(u.id, u);
-    }
-    const [ada, grace, linus, margaret] = users as [UserRec, UserRec, UserRec, UserRec];
-    const roleA: [UserRec, MemberRole][] = [
-      [ada, "admin"],
-      [grace, "create"],
-      [linus, "read"],
-    ];
-    roleA.forEach(([u, role], i) => {
-      this.members.set(`${orgA.id}/${u.id}`, {
-        orgId: orgA.id,
-        userId: u.id,
-        role,
-        joinedAt: fixtureTime(10 + i),
-        lastSeenAt: fixtureTime(1000 + i),
-        sso: false,
-        disabled: false,
-      });
-    });
-    const roleB: [UserRec, MemberRole][] = [
-      [ada, "admin"],
-      [margaret, "edit"],
-    ];
-    roleB.forEach(([u, role], i) => {
-      this.members.set(`${orgB.id}/${u.id}`, {
-        orgId: orgB.id,
-        userId: u.id,
-        role,
-        joinedAt: fixtureTime(20 + i),
-        lastSeenAt: fixtureTime(2000 + i),
-        sso: false,
-        disabled: false,
-      });
-    });
-
-    const spaceDefs: [string, OrgRec, string, string][] = [
-      ["space:product", orgA, "Product Guide", "1f4d8"],
-      ["space:api", orgA, "API Reference", "1f527"],
-      ["space:changelog", orgA, "Changelog", "1f4dd"],
-      ["space:handbook", orgA, "Team Handbook", "1f4d2"],
-      ["space:legacy", orgB, "Legacy Manual", "1f4da"],
-    ];
-    spaceDefs.forEach(([seed, org, title, emoji], i) => {
-      const space: SpaceRec = {
-        id: stableId(seed),
-        orgId: org.id,
-        title,
-        emoji,
-        visibility: "private",
-        createdAt: fixtureTime(30 + i),
-        updatedAt: fixtureTime(60 + i),
-        revision: stableId(`${seed}:revision`),
-        defaultLevel: "inherit",
-        editMode: "live",
-        position: this.nextPosition(),
-      };
-      this.spaces.set(space.id, space);
-    });
-
-    return {
-      organizationId: orgA.id,
-      secondOrganizationId: orgB.id,
-      spaceIds: spaceDefs.filter((d) => d[1] === orgA).map((d) => stableId(d[0])),
-      secondOrganizationSpaceIds: spaceDefs.filter((d) => d[1] === orgB).map((d) => stableId(d[0])),
-      userIds: [ada.id, grace.id, linus.id],
-    };
-  }
-
+export class Store extends Tables {
   // -------------------------------------------------------------------------------------------------------------
   // Members and users
 
@@ -498,6 +80,41 @@ export class Store {
     }
     for (const cid of ids) this.collections.delete(cid);
     return true;
+  }
+
+  /** A new empty space in an organization (what `spaceId: null` in a site structure body asks for). */
+  createSpace(orgId: string, title: string): SpaceRec {
+    const now = this.now();
+    const space: SpaceRec = {
+      id: this.newId(),
+      orgId,
+      title: title.slice(0, 50),
+      emoji: "1f4c4",
+      visibility: "private",
+      createdAt: now,
+      updatedAt: now,
+      revision: this.newId(),
+      defaultLevel: "inherit",
+      editMode: "live",
+      position: this.nextPosition(),
+    };
+    this.spaces.set(space.id, space);
+    return space;
+  }
+
+  /** Moves a collection, its descendant collections and their spaces to another organization, at its top level. */
+  transferCollection(collection: CollectionRec, orgId: string): void {
+    const subtree = this.collectionSubtree(collection.id);
+    const ids = new Set(subtree.map((x) => x.id));
+    for (const x of subtree) x.orgId = orgId;
+    for (const s of this.spaces.values()) {
+      if (s.parentId && ids.has(s.parentId)) {
+        s.orgId = orgId;
+        s.updatedAt = this.now();
+      }
+    }
+    collection.parentId = undefined;
+    collection.position = this.nextPosition();
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -590,6 +207,116 @@ export class Store {
     return true;
   }
 
+  /**
+   * Adds a site space for `space` to a level (a section, or the root when sectionId is undefined): its path is a slug
+   * of the space title unique in the level, and the first site space of a level is its default. The same space twice
+   * in one level → 409.
+   */
+  addSiteSpace(
+    site: SiteRec,
+    space: SpaceRec,
+    sectionId: string | undefined,
+    extra: { draft?: boolean; pageId?: string | null; title?: string } = {},
+  ): SiteSpaceRec {
+    const level = this.siteSpacesIn(site.id, sectionId);
+    if (level.some((s) => s.spaceId === space.id)) {
+      throw new ConflictError(
+        `spaceId: space "${space.id}" is already in ${sectionId ? `site section "${sectionId}"` : "the root level of the site"}`,
+      );
+    }
+    const ss: SiteSpaceRec = {
+      id: this.newId(),
+      siteId: site.id,
+      sectionId,
+      spaceId: space.id,
+      path: this.uniquePath(
+        slugify(space.title, "space"),
+        level.map((s) => s.path),
+      ),
+      isDefault: level.length === 0,
+      draft: extra.draft ?? false,
+      position: this.nextPosition(),
+    };
+    if (extra.pageId !== undefined) ss.pageId = extra.pageId;
+    if (extra.title !== undefined) ss.title = extra.title;
+    this.siteSpaces.set(ss.id, ss);
+    return ss;
+  }
+
+  /**
+   * Adds a section whose default site space shows `space`. The first section of a site becomes its default section,
+   * and the site's root-level site spaces move into it (as non-default variants, unless one already shows `space`).
+   */
+  addSection(
+    site: SiteRec,
+    space: SpaceRec,
+    fields: { title: string; groupId?: string; icon?: string; draft?: boolean; pageId?: string },
+  ): SectionRec {
+    const existing = this.sectionsOf(site.id);
+    const section: SectionRec = {
+      id: this.newId(),
+      siteId: site.id,
+      title: fields.title,
+      path: this.uniquePath(
+        slugify(fields.title, "section"),
+        existing.map((s) => s.path),
+      ),
+      groupId: fields.groupId,
+      isDefault: existing.length === 0,
+      draft: fields.draft ?? false,
+      position: this.nextPosition(),
+      createdAt: this.now(),
+    };
+    if (fields.icon !== undefined) section.icon = fields.icon;
+    this.sections.set(section.id, section);
+    let spaceShown = false;
+    if (existing.length === 0) {
+      for (const ss of this.siteSpacesIn(site.id, undefined)) {
+        ss.sectionId = section.id;
+        if (ss.spaceId === space.id) {
+          spaceShown = true;
+          this.setDefaultSiteSpace(ss);
+        }
+      }
+    }
+    if (!spaceShown) {
+      const ss = this.addSiteSpace(site, space, section.id, { draft: fields.draft, pageId: fields.pageId });
+      this.setDefaultSiteSpace(ss);
+    }
+    return section;
+  }
+
+  /** Adds a section group; `sections` (of the same site) move into it. */
+  addSectionGroup(
+    site: SiteRec,
+    fields: { title: string; parentGroupId?: string; icon?: string; draft?: boolean },
+    sections: SectionRec[],
+  ): SectionGroupRec {
+    const group: SectionGroupRec = {
+      id: this.newId(),
+      siteId: site.id,
+      title: fields.title,
+      parentGroupId: fields.parentGroupId,
+      draft: fields.draft ?? false,
+      position: this.nextPosition(),
+    };
+    if (fields.icon !== undefined) group.icon = fields.icon;
+    this.sectionGroups.set(group.id, group);
+    for (const s of sections) this.setSectionGroup(s, group.id);
+    return group;
+  }
+
+  /** Puts a section into a group (undefined: the site root), at the end of its new level. */
+  setSectionGroup(section: SectionRec, groupId: string | undefined): void {
+    if (section.groupId === groupId) return;
+    section.groupId = groupId;
+    section.position = this.nextPosition();
+  }
+
+  deleteShareLink(id: string): boolean {
+    return this.shareLinks.delete(id);
+  }
+
   /** Deletes a site and everything that belongs to it. */
   deleteSite(id: string): boolean {
     if (!this.sites.has(id)) return false;
@@ -607,6 +334,10 @@ export class Store {
 
   teamsOf(orgId: string): TeamRec[] {
     return [...this.teams.values()].filter((t) => t.orgId === orgId);
+  }
+
+  deleteSamlProvider(id: string): boolean {
+    return this.samlProviders.delete(id);
   }
 
   deleteTeam(id: string): boolean {

@@ -4,8 +4,8 @@
  */
 import { BadRequestError, ConflictError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
+import type { CollectionRec } from "../records";
 import { collectionLocation, renderCollection, renderSpace } from "../render";
-import type { CollectionRec } from "../store";
 import type { Route } from "../types";
 import { defaultLevel, opt, parseBody, queryBool, req, str } from "../validate";
 import { created, deleted, ok, param, requireCollection, requireOrg } from "./common";
@@ -78,18 +78,8 @@ export const collectionRoutes: Route[] = [
       if (target.id === c.orgId) {
         throw new ConflictError(`organization: collection "${c.id}" already belongs to organization "${target.id}"`);
       }
-      const subtree = ctx.store.collectionSubtree(c.id);
-      const ids = new Set(subtree.map((x) => x.id));
-      for (const x of subtree) x.orgId = target.id;
-      for (const s of ctx.store.spaces.values()) {
-        if (s.parentId && ids.has(s.parentId)) {
-          s.orgId = target.id;
-          s.updatedAt = ctx.store.now();
-        }
-      }
       // The transferred collection lands at the top level of the target organization.
-      c.parentId = undefined;
-      c.position = ctx.store.nextPosition();
+      ctx.store.transferCollection(c, target.id);
       return ok(renderCollection(ctx.env, c));
     },
   },

@@ -1,6 +1,6 @@
 /** Lookups shared by the route modules: unknown ids become typed 404s. */
 import { NotFoundError } from "../errors";
-import type { CollectionRec, OrgRec, SiteRec, SpaceRec } from "../store";
+import type { CollectionRec, OrgRec, SiteRec, SpaceRec } from "../records";
 import type { HandlerResult, RouteContext } from "../types";
 
 export function param(ctx: RouteContext, name: string): string {

@@ -3,7 +3,8 @@
  * organization root). Shared by collection and space moves.
  */
 import { BadRequestError, NotFoundError } from "../errors";
-import type { CollectionRec, SpaceRec, Store } from "../store";
+import type { CollectionRec, SpaceRec } from "../records";
+import type { Store } from "../store";
 import { type Check, isPlainObject, nullable, obj, opt, parseBody, str } from "../validate";
 
 export type ContentPointer = { type: "space"; space: string } | { type: "collection"; collection: string };

@@ -1,8 +1,8 @@
 /** Organization members: list (filters), get, update role, teams of a member. */
 import { NotFoundError } from "../errors";
 import { paginate } from "../pagination";
+import type { MemberRec } from "../records";
 import { renderMember, renderTeam } from "../render";
-import type { MemberRec } from "../store";
 import type { Route, RouteContext } from "../types";
 import { MEMBER_ROLES, memberRoleOrGuest, opt, parseBody, queryEnum, queryString } from "../validate";
 import { ok, param, requireOrg } from "./common";

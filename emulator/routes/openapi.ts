@@ -11,7 +11,8 @@
  */
 import { BadRequestError, ConflictError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
-import type { OpenApiErrorCode, OpenApiSource, OpenApiSpecRec, OpenApiVersionRec, OrgRec, Store } from "../store";
+import type { OpenApiErrorCode, OpenApiSource, OpenApiSpecRec, OpenApiVersionRec, OrgRec } from "../records";
+import type { Store } from "../store";
 import type { Env, Route, RouteContext } from "../types";
 import { type Check, isPlainObject, oneOfValues, parseBody, req, str, url } from "../validate";
 import { created, deleted, ok, param, requireOrg } from "./common";

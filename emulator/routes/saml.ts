@@ -6,8 +6,9 @@
  */
 import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
+import type { OrgRec, SamlRec } from "../records";
 import { renderSaml, samlService } from "../render";
-import type { OrgRec, SamlRec, Store } from "../store";
+import type { Store } from "../store";
 import type { Route, RouteContext } from "../types";
 import { memberRoleOrGuest, opt, parseBody, req, str, url } from "../validate";
 import { created, deleted, ok, param, requireOrg } from "./common";
@@ -100,7 +101,7 @@ export const samlRoutes: Route[] = [
       const org = requireOrg(ctx);
       const p = ctx.store.samlProviders.get(param(ctx, "samlProviderId"));
       if (!p || p.orgId !== org.id) return deleted(false);
-      ctx.store.samlProviders.delete(p.id);
+      ctx.store.deleteSamlProvider(p.id);
       return deleted(true);
     },
   },

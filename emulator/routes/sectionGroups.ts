@@ -4,8 +4,9 @@
  */
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
+import type { SectionGroupRec } from "../records";
 import { renderSectionGroup, siteLocation } from "../render";
-import type { SectionGroupRec, Store } from "../store";
+import type { Store } from "../store";
 import type { Route } from "../types";
 import { arr, bool, icon, nullable, opt, parseBody, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
@@ -51,20 +52,11 @@ export const sectionGroupRoutes: Route[] = [
       );
       const parent = body.parent ? groupRef(store, site, body.parent, "parent") : undefined;
       const sections = (body.sections ?? []).map((id, i) => sectionRef(store, site, id, `sections[${i}]`));
-      const group: SectionGroupRec = {
-        id: store.newId(),
-        siteId: site.id,
-        title: body.title,
-        parentGroupId: parent?.id,
-        draft: body.draft ?? false,
-        position: store.nextPosition(),
-      };
-      if (body.icon !== undefined && body.icon !== null) group.icon = body.icon;
-      store.sectionGroups.set(group.id, group);
-      for (const s of sections) {
-        s.groupId = group.id;
-        s.position = store.nextPosition();
-      }
+      const group = store.addSectionGroup(
+        site,
+        { title: body.title, parentGroupId: parent?.id, icon: body.icon ?? undefined, draft: body.draft },
+        sections,
+      );
       return created(
         renderSectionGroup(ctx.env, store, group),
         `${siteLocation(ctx.env, site)}/section-groups/${encodeURIComponent(group.id)}`,
@@ -146,10 +138,7 @@ export const sectionGroupRoutes: Route[] = [
       const { store } = ctx;
       const body = parseBody(ctx.body, { sectionId: req(str({ min: 1 })) }, { required: true });
       const section = sectionRef(store, site, body.sectionId, "sectionId");
-      if (section.groupId !== group.id) {
-        section.groupId = group.id;
-        section.position = store.nextPosition();
-      }
+      store.setSectionGroup(section, group.id);
       return created(
         renderSectionGroup(ctx.env, store, group),
         `${siteLocation(ctx.env, site)}/section-groups/${encodeURIComponent(group.id)}`,
@@ -164,8 +153,7 @@ export const sectionGroupRoutes: Route[] = [
       const group = requireGroup(ctx, site);
       const section = ctx.store.sections.get(param(ctx, "siteSectionId"));
       if (!section || section.siteId !== site.id || section.groupId !== group.id) return deleted(false);
-      section.groupId = group.parentGroupId;
-      section.position = ctx.store.nextPosition();
+      ctx.store.setSectionGroup(section, group.parentGroupId);
       return deleted(true);
     },
   },

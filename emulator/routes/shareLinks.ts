@@ -1,9 +1,10 @@
 /** Site share links: list (search), create (secret token in urls.published), update (active, name), delete. */
 
 import { NotFoundError } from "../errors";
+import { randomToken } from "../ids";
 import { paginate } from "../pagination";
+import type { ShareLinkRec } from "../records";
 import { renderShareLink, siteLocation } from "../render";
-import { randomToken, type ShareLinkRec } from "../store";
 import type { Route } from "../types";
 import { bool, opt, parseBody, queryString, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
@@ -70,7 +71,7 @@ export const shareLinkRoutes: Route[] = [
       const site = requireSite(ctx);
       const link = ctx.store.shareLinks.get(param(ctx, "shareLinkId"));
       if (!link || link.siteId !== site.id) return deleted(false);
-      ctx.store.shareLinks.delete(link.id);
+      ctx.store.deleteShareLink(link.id);
       return deleted(true);
     },
   },

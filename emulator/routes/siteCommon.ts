@@ -2,9 +2,9 @@
  * Site structure helpers shared by sites, sections, section groups and site spaces: lookups, adding site
  * spaces with their default/path rules, and reordering among siblings.
  */
-import { BadRequestError, ConflictError, NotFoundError } from "../errors";
-import type { SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec, Store } from "../store";
-import { slugify } from "../store";
+import { BadRequestError, NotFoundError } from "../errors";
+import type { SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "../records";
+import type { Store } from "../store";
 import type { RouteContext } from "../types";
 import { type Check, isPlainObject, obj, opt, record, req, str } from "../validate";
 import { param } from "./common";
@@ -54,62 +54,12 @@ export function spaceForSite(
   field: string,
   title?: string,
 ): SpaceRec {
-  if (spaceId === null) {
-    const now = store.now();
-    const space: SpaceRec = {
-      id: store.newId(),
-      orgId: site.orgId,
-      title: (title ?? "Untitled").slice(0, 50),
-      emoji: "1f4c4",
-      visibility: "private",
-      createdAt: now,
-      updatedAt: now,
-      revision: store.newId(),
-      defaultLevel: "inherit",
-      editMode: "live",
-      position: store.nextPosition(),
-    };
-    store.spaces.set(space.id, space);
-    return space;
-  }
+  if (spaceId === null) return store.createSpace(site.orgId, title ?? "Untitled");
   const space = store.liveSpace(spaceId);
   if (!space || space.orgId !== site.orgId) {
     throw new BadRequestError(`${field}: space "${spaceId}" not found in organization "${site.orgId}"`);
   }
   return space;
-}
-
-/** Adds a site space for `space` to a level (a section, or the root when sectionId is undefined). */
-export function addSiteSpace(
-  store: Store,
-  site: SiteRec,
-  space: SpaceRec,
-  sectionId: string | undefined,
-  extra: Partial<Pick<SiteSpaceRec, "draft" | "pageId" | "title">> = {},
-): SiteSpaceRec {
-  const level = store.siteSpacesIn(site.id, sectionId);
-  if (level.some((s) => s.spaceId === space.id)) {
-    throw new ConflictError(
-      `spaceId: space "${space.id}" is already in ${sectionId ? `site section "${sectionId}"` : "the root level of the site"}`,
-    );
-  }
-  const ss: SiteSpaceRec = {
-    id: store.newId(),
-    siteId: site.id,
-    sectionId,
-    spaceId: space.id,
-    path: store.uniquePath(
-      slugify(space.title, "space"),
-      level.map((s) => s.path),
-    ),
-    isDefault: level.length === 0,
-    draft: extra.draft ?? false,
-    position: store.nextPosition(),
-  };
-  if (extra.pageId !== undefined) ss.pageId = extra.pageId;
-  if (extra.title !== undefined) ss.title = extra.title;
-  store.siteSpaces.set(ss.id, ss);
-  return ss;
 }
 
 /** Structural siblings (sections and groups) under a group, or the site root when parent is undefined. */

@@ -7,13 +7,12 @@
  */
 import { BadRequestError, ConflictError } from "../errors";
 import { paginate } from "../pagination";
+import type { SiteSpaceRec } from "../records";
 import { renderSection, siteLocation } from "../render";
-import { type SectionRec, type SiteSpaceRec, slugify } from "../store";
 import type { Route } from "../types";
 import { bool, expression, icon, nullable, opt, parseBody, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
 import {
-  addSiteSpace,
   groupRef,
   localized128,
   localized256,
@@ -71,43 +70,13 @@ export const siteSectionRoutes: Route[] = [
         ? groupRef(store, site, body.siteSectionGroupId, "siteSectionGroupId")
         : undefined;
       const space = spaceForSite(store, site, body.spaceId, "spaceId", body.title ?? undefined);
-      const existing = store.sectionsOf(site.id);
-      const title = body.title ?? defaultTitle(space.title);
-      const section: SectionRec = {
-        id: store.newId(),
-        siteId: site.id,
-        title,
-        path: store.uniquePath(
-          slugify(title, "section"),
-          existing.map((s) => s.path),
-        ),
+      const section = store.addSection(site, space, {
+        title: body.title ?? defaultTitle(space.title),
         groupId: group?.id,
-        isDefault: existing.length === 0,
-        draft: body.draft ?? false,
-        position: store.nextPosition(),
-        createdAt: store.now(),
-      };
-      if (body.icon !== undefined && body.icon !== null) section.icon = body.icon;
-      store.sections.set(section.id, section);
-
-      let firstSiteSpaceDone = false;
-      if (existing.length === 0) {
-        // The site's root-level site spaces move into its first section.
-        for (const ss of store.siteSpacesIn(site.id, undefined)) {
-          ss.sectionId = section.id;
-          if (ss.spaceId === space.id) {
-            firstSiteSpaceDone = true;
-            store.setDefaultSiteSpace(ss);
-          }
-        }
-      }
-      if (!firstSiteSpaceDone) {
-        const ss = addSiteSpace(store, site, space, section.id, {
-          draft: body.draft,
-          pageId: body.pageId,
-        });
-        store.setDefaultSiteSpace(ss);
-      }
+        icon: body.icon ?? undefined,
+        draft: body.draft,
+        pageId: body.pageId,
+      });
       return created(
         renderSection(ctx.env, store, section),
         `${siteLocation(ctx.env, site)}/sections/${encodeURIComponent(section.id)}`,
@@ -164,10 +133,7 @@ export const siteSectionRoutes: Route[] = [
       if (body.draft !== undefined) section.draft = body.draft;
       if (body.description !== undefined) section.description = body.description ?? undefined;
       if (body.localizedDescription !== undefined) section.localizedDescription = body.localizedDescription;
-      if (body.siteSectionGroupId !== undefined && (group?.id ?? undefined) !== section.groupId) {
-        section.groupId = group?.id;
-        section.position = store.nextPosition();
-      }
+      if (body.siteSectionGroupId !== undefined) store.setSectionGroup(section, group?.id);
       if (defaultSiteSpace) store.setDefaultSiteSpace(defaultSiteSpace);
       return ok(renderSection(ctx.env, store, section));
     },

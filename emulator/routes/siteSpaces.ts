@@ -8,15 +8,7 @@ import { renderSiteSpace, siteLocation } from "../render";
 import type { Route } from "../types";
 import { bool, expression, nullable, opt, parseBody, queryBool, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
-import {
-  addSiteSpace,
-  movePosition,
-  moveSiteSpace,
-  requireSiteSpace,
-  sectionRef,
-  spaceForSite,
-  spaceTemplate,
-} from "./siteCommon";
+import { movePosition, moveSiteSpace, requireSiteSpace, sectionRef, spaceForSite, spaceTemplate } from "./siteCommon";
 
 const siteSpacePath = str({ min: 1, max: 100 });
 
@@ -67,7 +59,7 @@ export const siteSpaceRoutes: Route[] = [
         }
       }
       const space = spaceForSite(store, site, body.spaceId, "spaceId", body.title);
-      const ss = addSiteSpace(store, site, space, section?.id, {
+      const ss = store.addSiteSpace(site, space, section?.id, {
         draft: body.draft,
         pageId: body.pageId,
         title: body.title,

@@ -3,8 +3,9 @@
  */
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
+import type { SiteRec, SiteSpaceRec } from "../records";
 import { renderSection, renderSectionGroup, renderSite, renderSiteSpace, siteLocation } from "../render";
-import type { SiteRec, SiteSpaceRec, Store } from "../store";
+import type { Store } from "../store";
 import type { Env, Route } from "../types";
 import {
   arr,
@@ -26,7 +27,6 @@ import {
 } from "../validate";
 import { created, deleted, ok, param, requireOrg, requireSite } from "./common";
 import {
-  addSiteSpace,
   moveInStructure,
   moveSiteSpace,
   type Pointer,
@@ -127,7 +127,7 @@ export const siteRoutes: Route[] = [
         seen.add(s.id);
       });
       store.sites.set(site.id, site);
-      for (const space of spaces) addSiteSpace(store, site, space, undefined);
+      for (const space of spaces) store.addSiteSpace(site, space, undefined);
       return created(renderSite(ctx.env, store, site), siteLocation(ctx.env, site));
     },
   },

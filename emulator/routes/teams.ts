@@ -6,8 +6,9 @@
  */
 import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
+import type { MemberRec, OrgRec, TeamRec, TeamRole } from "../records";
 import { renderMember, renderTeam } from "../render";
-import type { MemberRec, OrgRec, Store, TeamRec, TeamRole } from "../store";
+import type { Store } from "../store";
 import type { Route, RouteContext } from "../types";
 import { arr, obj, oneOfValues, opt, parseBody, queryString, record, req, str } from "../validate";
 import { deleted, noContent, ok, param, requireOrg } from "./common";

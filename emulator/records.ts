@@ -1,0 +1,188 @@
+/** Internal record shapes of the store, one per kind; routes render them into API objects (render.ts). */
+import type { DefaultLevel, MemberRole } from "./validate";
+
+export interface OrgRec {
+  id: string;
+  title: string;
+  hostname: string;
+  createdAt: string;
+  emailDomains: string[];
+  defaultRole: MemberRole | null;
+  inviteLinks: boolean;
+}
+
+export interface UserRec {
+  id: string;
+  displayName: string;
+  email: string;
+  photoURL?: string;
+}
+
+export interface MemberRec {
+  orgId: string;
+  userId: string;
+  role: MemberRole | null;
+  joinedAt: string;
+  lastSeenAt?: string;
+  sso: boolean;
+  disabled: boolean;
+}
+
+export interface SpaceRec {
+  id: string;
+  orgId: string;
+  title: string;
+  emoji: string;
+  visibility: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt?: string;
+  parentId?: string;
+  revision: string;
+  defaultLevel: DefaultLevel;
+  editMode: "live" | "locked";
+  position: number;
+}
+
+export interface CollectionRec {
+  id: string;
+  orgId: string;
+  title: string;
+  description?: string;
+  parentId?: string;
+  defaultLevel: DefaultLevel;
+  createdAt: string;
+  position: number;
+}
+
+export interface SiteRec {
+  id: string;
+  orgId: string;
+  title: string;
+  type: string;
+  visibility: string;
+  published: boolean;
+  createdAt: string;
+  basename?: string;
+  proxy?: string;
+  adaptiveContent?: boolean;
+  agentsContext: "excluded" | "included";
+  defaultLevel: DefaultLevel;
+  styleguideSpaceId?: string;
+}
+
+export interface SectionRec {
+  id: string;
+  siteId: string;
+  title: string;
+  description?: string;
+  path: string;
+  condition?: string;
+  icon?: string;
+  groupId?: string;
+  isDefault: boolean;
+  draft: boolean;
+  position: number;
+  createdAt: string;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
+}
+
+export interface SectionGroupRec {
+  id: string;
+  siteId: string;
+  title: string;
+  icon?: string;
+  parentGroupId?: string;
+  draft: boolean;
+  position: number;
+  localizedTitle?: Record<string, string>;
+}
+
+export interface SiteSpaceRec {
+  id: string;
+  siteId: string;
+  sectionId?: string;
+  spaceId: string;
+  path: string;
+  condition?: string;
+  isDefault: boolean;
+  draft: boolean;
+  hidden?: boolean;
+  pageId?: string | null;
+  /** Site-specific title (defaults to the space title). */
+  title?: string;
+  position: number;
+}
+
+export interface ShareLinkRec {
+  id: string;
+  siteId: string;
+  name: string;
+  active: boolean;
+  token: string;
+  createdAt: string;
+}
+
+export interface AdaptiveSchemaRec {
+  siteId: string;
+  jsonSchema: unknown;
+  updatedAt: string;
+}
+
+export interface SamlRec {
+  id: string;
+  orgId: string;
+  label: string;
+  ssoURL?: string;
+  entityID: string;
+  certificate: string;
+  defaultTeamId?: string;
+  defaultRole: MemberRole | null;
+  createdAt: string;
+}
+
+export type TeamRole = "owner" | "member";
+
+export interface TeamRec {
+  id: string;
+  orgId: string;
+  title: string;
+  createdAt: string;
+  /** userId → role, in insertion order. */
+  members: Map<string, TeamRole>;
+}
+
+export type OpenApiSource = { url: string } | { text: string };
+export type OpenApiErrorCode = "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
+
+export interface OpenApiJob {
+  acceptedAtMs: number;
+  source: OpenApiSource;
+  versionId: string;
+}
+
+export interface OpenApiSpecRec {
+  id: string;
+  orgId: string;
+  slug: string;
+  createdAt: string;
+  updatedAt: string;
+  visibility?: "private" | "public";
+  sourceURL?: string;
+  /** Processing job in flight (processingState pending/progress while it runs). */
+  job?: OpenApiJob;
+  lastVersionId?: string;
+  lastProcessedAt?: string;
+  lastProcessErrorCode?: OpenApiErrorCode;
+  lastProcessedErrors?: { message: string; code?: string }[];
+}
+
+export interface OpenApiVersionRec {
+  id: string;
+  specId: string;
+  createdAt: string;
+  source: OpenApiSource;
+  format: "json" | "yaml";
+  parsed?: unknown;
+}

@@ -1,0 +1,99 @@
+/**
+ * The store's tables, one per kind, and what every table shares: ids unique across tables, positions, the clock, and
+ * the reset to the fixtures. The operations on them (and every cross-kind invariant) are the Store's (store.ts).
+ */
+import { type FixtureInfo, loadFixtures } from "./fixtures";
+import { randomId } from "./ids";
+import type {
+  AdaptiveSchemaRec,
+  CollectionRec,
+  MemberRec,
+  OpenApiSpecRec,
+  OpenApiVersionRec,
+  OrgRec,
+  SamlRec,
+  SectionGroupRec,
+  SectionRec,
+  ShareLinkRec,
+  SiteRec,
+  SiteSpaceRec,
+  SpaceRec,
+  TeamRec,
+  UserRec,
+} from "./records";
+
+export class Tables {
+  readonly orgs = new Map<string, OrgRec>();
+  readonly users = new Map<string, UserRec>();
+  /** key `${orgId}/${userId}` */
+  readonly members = new Map<string, MemberRec>();
+  readonly spaces = new Map<string, SpaceRec>();
+  readonly collections = new Map<string, CollectionRec>();
+  readonly sites = new Map<string, SiteRec>();
+  readonly sections = new Map<string, SectionRec>();
+  readonly sectionGroups = new Map<string, SectionGroupRec>();
+  readonly siteSpaces = new Map<string, SiteSpaceRec>();
+  readonly shareLinks = new Map<string, ShareLinkRec>();
+  /** key: site id */
+  readonly adaptiveSchemas = new Map<string, AdaptiveSchemaRec>();
+  readonly samlProviders = new Map<string, SamlRec>();
+  readonly teams = new Map<string, TeamRec>();
+  readonly openApiSpecs = new Map<string, OpenApiSpecRec>();
+  readonly openApiVersions = new Map<string, OpenApiVersionRec>();
+
+  /**
+   * Every table, once: `reset` empties them all and a new id is one no table uses as a key (members and adaptive
+   * schemas are keyed by other ids, which a random id never equals). A new kind adds its table here.
+   */
+  private readonly tables: readonly Map<string, unknown>[] = [
+    this.orgs,
+    this.users,
+    this.members,
+    this.spaces,
+    this.collections,
+    this.sites,
+    this.sections,
+    this.sectionGroups,
+    this.siteSpaces,
+    this.shareLinks,
+    this.adaptiveSchemas,
+    this.samlProviders,
+    this.teams,
+    this.openApiSpecs,
+    this.openApiVersions,
+  ];
+
+  readonly fixtures: FixtureInfo;
+  private positionCounter = 0;
+
+  /** Milliseconds since the epoch; replaceable (EmulatorOptions.clock) so tests can drive time. */
+  readonly clock: () => number;
+
+  constructor(clock: () => number = Date.now) {
+    this.clock = clock;
+    this.fixtures = loadFixtures(this);
+  }
+
+  /** Back to the fixtures (same ids as before). */
+  reset(): void {
+    for (const table of this.tables) table.clear();
+    this.positionCounter = 0;
+    loadFixtures(this);
+  }
+
+  newId(): string {
+    let id = randomId();
+    while (this.tables.some((table) => table.has(id))) id = randomId();
+    return id;
+  }
+
+  nextPosition(): number {
+    this.positionCounter += 1;
+    return this.positionCounter;
+  }
+
+  /** Current time as an ISO 8601 timestamp (from the clock). */
+  now(): string {
+    return new Date(this.clock()).toISOString();
+  }
+}
