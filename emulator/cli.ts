@@ -1,22 +1,39 @@
 #!/usr/bin/env node
 /**
- * docs-platform-emulator [--port N] [--token T] [--page-size N] [--openapi-step-ms N]
- *
- * Prints one JSON line {"url","token","organizationId","spaceIds","userIds",...} on stdout and serves until
- * SIGINT/SIGTERM.
+ * docs-platform-emulator: the emulated API in a process of its own, for the Pulumi CLI and other tools. See --help.
  */
-import { startEmulator } from "./index";
+import { type EmulatorOptions, parseRateLimit, startEmulator } from "./index";
 
-function usage(message?: string): never {
-  if (message) process.stderr.write(`docs-platform-emulator: ${message}\n`);
-  process.stderr.write("usage: docs-platform-emulator [--port N] [--token T] [--page-size N] [--openapi-step-ms N]\n");
+const HELP = `usage: docs-platform-emulator [options]
+
+Serves an in-memory emulator of the GitBook v1 API until SIGINT or SIGTERM.
+
+Options:
+  --port N              port to listen on (default 0: an ephemeral port)
+  --token T             bearer token the API accepts (default test-token)
+  --page-size N         default page size of lists, 1..1000 (default 20)
+  --openapi-step-ms N   duration of each OpenAPI processing step (default 50)
+  --rate-limit R/W      rate limit per token: R requests per window W, e.g. 60/60s, 20/5s, 100/1m
+                        (X-RateLimit-* headers on every /v1 answer, 429 once spent; default off)
+  -h, --help            this help
+
+Output: once listening, one JSON line on stdout, then nothing:
+  {"url":"http://127.0.0.1:PORT/v1","token":"...","organizationId":"...","secondOrganizationId":"...",
+   "spaceIds":["..."],"userIds":["..."]}
+  url is the API base (set DOCS_API_URL to it), token the bearer token (DOCS_API_TOKEN), organizationId the
+  fixture organization, secondOrganizationId another organization the token reaches, spaceIds the spaces of the
+  first organization and userIds its members. Admin API (no auth): <origin>/__admin/... (see emulator/README.md).
+`;
+
+function usage(message: string): never {
+  process.stderr.write(`docs-platform-emulator: ${message}\nusage: docs-platform-emulator [options] (see --help)\n`);
   process.exit(2);
 }
 
-function parseArgs(argv: string[]): { port: number; token?: string; pageSize?: number; openApiStepMs?: number } {
-  const out: { port: number; token?: string; pageSize?: number; openApiStepMs?: number } = { port: 0 };
+function parseArgs(argv: string[]): EmulatorOptions {
+  const out: EmulatorOptions = { port: 0 };
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const arg = argv[i] ?? "";
     const eq = arg.indexOf("=");
     const name = eq >= 0 ? arg.slice(0, eq) : arg;
     const value = (): string => {
@@ -46,9 +63,17 @@ function parseArgs(argv: string[]): { port: number; token?: string; pageSize?: n
       case "--openapi-step-ms":
         out.openApiStepMs = int(value(), 0, 600_000);
         break;
+      case "--rate-limit":
+        try {
+          out.rateLimit = parseRateLimit(value());
+        } catch (err) {
+          usage(`--rate-limit: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        break;
       case "-h":
       case "--help":
-        usage();
+        process.stdout.write(HELP);
+        process.exit(0);
         break;
       default:
         usage(`unknown argument ${arg}`);

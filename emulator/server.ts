@@ -29,51 +29,13 @@ import { type RateLimit, RateLimiter, rateLimitMessage } from "./rateLimit";
 import { finish, RequestLog, type RequestLogEntry } from "./requestLog";
 import { type RouteMatch, Router } from "./router";
 import { Store } from "./store";
-import type { Env, HandlerResult } from "./types";
+import type { EmulatorOptions, Env, Exchange, HandlerResult } from "./types";
 
 export type { ActiveFault, AppliedFault, FaultSpec } from "./faults";
 export type { RateLimit } from "./rateLimit";
 export type { RequestLogEntry } from "./requestLog";
 export { allRoutes } from "./router";
-
-export interface EmulatorOptions {
-  /** Port to listen on; 0 (default) picks an ephemeral port. */
-  port?: number;
-  /** Host to bind; default 127.0.0.1. */
-  host?: string;
-  /** Bearer token accepted on /v1 (default "test-token"). */
-  token?: string;
-  /** Default page size of lists (default 20). */
-  pageSize?: number;
-  /** Time per OpenAPI processing step (pending → progress → complete), default 50 ms. */
-  openApiStepMs?: number;
-  /** Called for every /v1 request and its response (not for dropped connections). */
-  onExchange?: (exchange: Exchange) => void;
-  /**
-   * Clock of the emulated API in milliseconds since the epoch (default Date.now): timestamps it writes and the
-   * OpenAPI processing states follow it, so tests can advance time by hand. Latency faults and rate-limit windows
-   * use real time.
-   */
-  clock?: () => number;
-  /** Rate limit per token, as the real service applies it (off by default; see rateLimit.ts). */
-  rateLimit?: RateLimit;
-}
-
-export interface Exchange {
-  method: string;
-  /** Path without query, including /v1. */
-  path: string;
-  query: Record<string, string | string[]>;
-  requestHeaders: Record<string, string>;
-  requestBody: unknown;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseBody: unknown;
-  /** Route template that matched (e.g. /v1/collections/{collectionId}), null when none did. */
-  route: string | null;
-  /** True when the response was produced by an injected fault rather than by the emulated API. */
-  injected: boolean;
-}
+export type { EmulatorOptions, Exchange } from "./types";
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,3 +1,4 @@
+import type { RateLimit } from "./rateLimit";
 import type { Store } from "./store";
 import type { Query } from "./validate";
 
@@ -40,4 +41,43 @@ export interface Route {
   handler: (ctx: RouteContext) => HandlerResult;
   /** The official document lets this operation answer `204` + `Preference-Applied` to `prefer: return=minimal`. */
   preferMinimal?: boolean;
+}
+
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (default) picks an ephemeral port. */
+  port?: number;
+  /** Host to bind; default 127.0.0.1. */
+  host?: string;
+  /** Bearer token accepted on /v1 (default "test-token"). */
+  token?: string;
+  /** Default page size of lists (default 20). */
+  pageSize?: number;
+  /** Time per OpenAPI processing step (pending → progress → complete), default 50 ms. */
+  openApiStepMs?: number;
+  /** Called for every /v1 request and its response (not for dropped connections). */
+  onExchange?: (exchange: Exchange) => void;
+  /**
+   * Clock of the emulated API in milliseconds since the epoch (default Date.now): timestamps it writes and the
+   * OpenAPI processing states follow it, so tests can advance time by hand. Latency faults and rate-limit windows
+   * use real time.
+   */
+  clock?: () => number;
+  /** Rate limit per token, as the real service applies it (off by default; see rateLimit.ts). */
+  rateLimit?: RateLimit;
+}
+
+export interface Exchange {
+  method: string;
+  /** Path without query, including /v1. */
+  path: string;
+  query: Record<string, string | string[]>;
+  requestHeaders: Record<string, string>;
+  requestBody: unknown;
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseBody: unknown;
+  /** Route template that matched (e.g. /v1/collections/{collectionId}), null when none did. */
+  route: string | null;
+  /** True when the response was produced by an injected fault rather than by the emulated API. */
+  injected: boolean;
 }

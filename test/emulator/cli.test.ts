@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -101,5 +101,40 @@ describe("docs-platform-emulator CLI", () => {
 
   it("rejects unknown arguments with a non-zero exit", async () => {
     await expect(startCli(["--colour", "red"])).rejects.toThrow(/exited with 2/);
+  });
+
+  it("rate-limits per token with --rate-limit R/W", async () => {
+    const { child, info } = await startCli(["--rate-limit", "2/1m"]);
+    try {
+      const get = () => fetch(`${info.url}/orgs`, { headers: { authorization: `Bearer ${info.token}` } });
+      const first = await get();
+      expect(first.headers.get("x-ratelimit-limit")).toBe("2");
+      expect(first.headers.get("x-ratelimit-remaining")).toBe("1");
+      expect((await get()).status).toBe(200);
+      const limited = await get();
+      expect(limited.status).toBe(429);
+      // 60 unless a second passed since the window began (a loaded machine).
+      expect(await limited.text()).toMatch(
+        /^\{"error":\{"code":429,"message":"API rate limit exceeded\. Please try again in (60|59) seconds"\}\}$/,
+      );
+      expect(limited.headers.get("retry-after")).toBeNull();
+    } finally {
+      const exited = exitCode(child);
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  it("rejects a malformed --rate-limit naming the expected shape", async () => {
+    await expect(startCli(["--rate-limit", "60 per minute"])).rejects.toThrow(/exited with 2: .*60\/60s/s);
+  });
+
+  it("--help explains the options and the JSON line on stdout, exit 0", () => {
+    const run = spawnSync(process.execPath, [join(outDir, "emulator/cli.js"), "--help"], { encoding: "utf8" });
+    expect(run.status).toBe(0);
+    for (const word of ["--port", "--token", "--page-size", "--openapi-step-ms", "--rate-limit", "DOCS_API_URL"]) {
+      expect(run.stdout).toContain(word);
+    }
+    expect(run.stdout).toMatch(/one JSON line on stdout/);
   });
 });
