@@ -53,7 +53,8 @@ describe("rate limiter", () => {
 
     const entry = h.emu.requests().at(-1);
     expect(entry).toMatchObject({ method: "POST", status: 429, rateLimited: true });
-    expect(h.emu.counters()[`POST /v1/orgs/{organizationId}/collections`]).toBe(1);
+    // Counted like any request: the rejected POST (400) and the rate-limited one.
+    expect(h.emu.counters()[`POST /v1/orgs/{organizationId}/collections`]).toBe(2);
   });
 
   it("names the wait until the reset, rounded up, and lets requests through again once the window ended", async () => {
