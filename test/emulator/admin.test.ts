@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Exchange } from "../../emulator";
-import { startTestEmulator } from "../support/emulator";
-import { type Json, useEmulator } from "./helpers/harness";
+import { type Json, startTestEmulator, useEmulator } from "../support/emulator";
 
-const h = useEmulator();
+const h = useEmulator({ provider: false });
 
 async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${h.emu.origin}/__admin${path}`, {
+  const res = await fetch(`${h.emulator.origin}/__admin${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -15,7 +14,7 @@ async function admin(method: string, path: string, body?: unknown): Promise<{ st
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const collectionsPath = () => `/orgs/${h.emu.organizationId}/collections`;
+const collectionsPath = () => `/orgs/${h.emulator.organizationId}/collections`;
 
 describe("admin endpoints", () => {
   it("resets to the fixtures over HTTP without auth", async () => {
@@ -24,7 +23,7 @@ describe("admin endpoints", () => {
     const reset = await admin("POST", "/reset");
     expect(reset.status).toBe(200);
     expect((await h.call("GET", `/collections/${created.body.id}`)).status).toBe(404);
-    expect((await h.call("GET", `/spaces/${h.emu.spaceIds[0]}`)).status).toBe(200);
+    expect((await h.call("GET", `/spaces/${h.emulator.spaceIds[0]}`)).status).toBe(200);
   });
 
   it("logs requests with status and clears the log", async () => {
@@ -43,10 +42,10 @@ describe("admin endpoints", () => {
     expect(log.body[2].authorized).toBe(false);
     expect(log.body[2].idempotencyKey).toBe("k1");
     expect(log.body[0].headers.authorization).toBe("<redacted>");
-    expect(h.emu.requests()).toHaveLength(3);
+    expect(h.emulator.requests()).toHaveLength(3);
     expect((await admin("DELETE", "/requests")).status).toBe(204);
     expect((await admin("GET", "/requests")).body).toEqual([]);
-    expect(h.emu.requests()).toEqual([]);
+    expect(h.emulator.requests()).toEqual([]);
   });
 
   it("counts requests per operation template", async () => {
@@ -58,10 +57,10 @@ describe("admin endpoints", () => {
     const counters = (await admin("GET", "/counters")).body;
     expect(counters["GET /v1/collections/{collectionId}"]).toBe(3);
     expect(counters["POST /v1/orgs/{organizationId}/collections"]).toBe(2);
-    expect(h.emu.counters()).toEqual(counters);
-    expect(h.emu.requests()[0]!.requestBody).toEqual({ title: "A" });
-    h.emu.clearRequests();
-    expect(h.emu.counters()).toEqual({});
+    expect(h.emulator.counters()).toEqual(counters);
+    expect(h.emulator.requests()[0]!.requestBody).toEqual({ title: "A" });
+    h.emulator.clearRequests();
+    expect(h.emulator.counters()).toEqual({});
   });
 
   it("answers 404 for unknown admin routes", async () => {
@@ -81,7 +80,7 @@ describe("fault injection", () => {
       retryAfter: "3",
     });
     expect(res.status).toBe(201);
-    const other = await h.call("GET", `/orgs/${h.emu.organizationId}`);
+    const other = await h.call("GET", `/orgs/${h.emulator.organizationId}`);
     expect(other.status).toBe(200);
     for (let i = 0; i < 2; i++) {
       const r = await h.call("GET", "/orgs");
@@ -90,15 +89,15 @@ describe("fault injection", () => {
       expect(r.body).toEqual({ error: { code: 429, message: expect.any(String) } });
     }
     expect((await h.call("GET", "/orgs")).status).toBe(200);
-    const log = h.emu.requests().filter((e) => e.path === "/v1/orgs");
+    const log = h.emulator.requests().filter((e) => e.path === "/v1/orgs");
     expect(log.map((e) => e.status)).toEqual([429, 429, 200]);
     expect(log[0]!.fault).toMatchObject({ status: 429, retryAfter: "3" });
-    expect(h.emu.counters()["GET /v1/orgs"]).toBe(3);
+    expect(h.emulator.counters()["GET /v1/orgs"]).toBe(3);
   });
 
   it("injects a 503 with a custom body and an HTTP-date Retry-After", async () => {
     const date = new Date(Date.now() + 5000).toUTCString();
-    h.emu.injectFault({
+    h.emulator.injectFault({
       path: "/collections",
       count: 1,
       status: 503,
@@ -109,12 +108,12 @@ describe("fault injection", () => {
     expect(r.status).toBe(503);
     expect(r.headers.get("retry-after")).toBe(date);
     expect(r.body.error.message).toBe("maintenance");
-    expect(h.emu.store.collections.size).toBe(0);
+    expect(h.emulator.store.collections.size).toBe(0);
     expect((await h.call("POST", collectionsPath(), { title: "A" })).status).toBe(201);
   });
 
   it("adds latency and then handles the request normally", async () => {
-    h.emu.injectFault({ path: "^/v1/orgs$", count: 1, latencyMs: 300 });
+    h.emulator.injectFault({ path: "^/v1/orgs$", count: 1, latencyMs: 300 });
     const started = Date.now();
     const r = await h.call("GET", "/orgs");
     expect(r.status).toBe(200);
@@ -122,18 +121,18 @@ describe("fault injection", () => {
     const fast = Date.now();
     await h.call("GET", "/orgs");
     expect(Date.now() - fast).toBeLessThan(290);
-    expect(h.emu.requests()[0]!.fault).toMatchObject({ latencyMs: 300 });
+    expect(h.emulator.requests()[0]!.fault).toMatchObject({ latencyMs: 300 });
   });
 
   it("drops the connection without answering", async () => {
-    h.emu.injectFault({ method: "get", path: "^/v1/orgs$", count: 1, drop: true });
+    h.emulator.injectFault({ method: "get", path: "^/v1/orgs$", count: 1, drop: true });
     await expect(h.call("GET", "/orgs")).rejects.toThrow();
     expect((await h.call("GET", "/orgs")).status).toBe(200);
-    expect(h.emu.requests().map((e) => e.status)).toEqual(["dropped", 200]);
+    expect(h.emulator.requests().map((e) => e.status)).toEqual(["dropped", 200]);
   });
 
   it("matches on method and clears faults", async () => {
-    h.emu.injectFault({ method: "POST", count: 5, status: 500 });
+    h.emulator.injectFault({ method: "POST", count: 5, status: 500 });
     expect((await h.call("GET", "/orgs")).status).toBe(200);
     expect((await h.call("POST", collectionsPath(), {})).status).toBe(500);
     expect((await admin("GET", "/faults")).body).toHaveLength(1);
@@ -150,7 +149,7 @@ describe("fault injection", () => {
   });
 
   it("reset clears faults", async () => {
-    h.emu.injectFault({ count: 10, status: 500 });
+    h.emulator.injectFault({ count: 10, status: 500 });
     await admin("POST", "/reset");
     expect((await h.call("GET", "/orgs")).status).toBe(200);
   });

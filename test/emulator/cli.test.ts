@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Json } from "./helpers/harness";
+import type { Json } from "../support/emulator";
 
 const root = join(__dirname, "../..");
 let outDir: string;

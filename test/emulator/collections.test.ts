@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { useEmulator } from "./helpers/harness";
+import { useEmulator } from "../support/emulator";
 
-const h = useEmulator();
+const h = useEmulator({ provider: false });
 
-async function createCollection(body: Record<string, unknown>, org = h.emu.organizationId): Promise<string> {
+async function createCollection(body: Record<string, unknown>, org = h.emulator.organizationId): Promise<string> {
   const res = await h.call("POST", `/orgs/${org}/collections`, body);
   expect(res.status, res.text).toBe(201);
   return res.body.id;
@@ -11,16 +11,16 @@ async function createCollection(body: Record<string, unknown>, org = h.emu.organ
 
 describe("collections CRUD", () => {
   it("creates, reads, updates and deletes a collection", async () => {
-    const res = await h.call("POST", `/orgs/${h.emu.organizationId}/collections`, { title: "Guides" });
+    const res = await h.call("POST", `/orgs/${h.emulator.organizationId}/collections`, { title: "Guides" });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       object: "collection",
       title: "Guides",
-      organization: h.emu.organizationId,
+      organization: h.emulator.organizationId,
       defaultLevel: "inherit",
     });
     expect(res.body.id).toMatch(/^[A-Za-z0-9]{20}$/);
-    expect(res.headers.get("location")).toBe(`${h.emu.url}/collections/${res.body.id}`);
+    expect(res.headers.get("location")).toBe(`${h.emulator.url}/collections/${res.body.id}`);
     expect(res.body.urls.location).toBe(res.headers.get("location"));
     const id = res.body.id;
 
@@ -49,23 +49,23 @@ describe("collections CRUD", () => {
     const child = await createCollection({ title: "Child", parent });
     const got = await h.call("GET", `/collections/${child}`);
     expect(got.body.parent).toBe(parent);
-    const all = await h.listAll(`/orgs/${h.emu.organizationId}/collections`);
+    const all = await h.listAll(`/orgs/${h.emulator.organizationId}/collections`);
     expect(all.map((c) => c.id)).toEqual([parent, child]);
-    const top = await h.listAll(`/orgs/${h.emu.organizationId}/collections?nested=false`);
+    const top = await h.listAll(`/orgs/${h.emulator.organizationId}/collections?nested=false`);
     expect(top.map((c) => c.id)).toEqual([parent]);
-    expect((await h.call("GET", `/orgs/${h.emu.organizationId}/collections?nested=maybe`)).status).toBe(400);
+    expect((await h.call("GET", `/orgs/${h.emulator.organizationId}/collections?nested=maybe`)).status).toBe(400);
   });
 
   it("lists collections per organization", async () => {
     const a = await createCollection({ title: "In A" });
-    const b = await createCollection({ title: "In B" }, h.emu.secondOrganizationId);
-    expect((await h.listAll(`/orgs/${h.emu.organizationId}/collections`)).map((c) => c.id)).toEqual([a]);
-    expect((await h.listAll(`/orgs/${h.emu.secondOrganizationId}/collections`)).map((c) => c.id)).toEqual([b]);
+    const b = await createCollection({ title: "In B" }, h.emulator.secondOrganizationId);
+    expect((await h.listAll(`/orgs/${h.emulator.organizationId}/collections`)).map((c) => c.id)).toEqual([a]);
+    expect((await h.listAll(`/orgs/${h.emulator.secondOrganizationId}/collections`)).map((c) => c.id)).toEqual([b]);
   });
 });
 
 describe("collection limits", () => {
-  const org = () => `/orgs/${h.emu.organizationId}/collections`;
+  const org = () => `/orgs/${h.emulator.organizationId}/collections`;
 
   it("rejects a title over 50 characters on create and update", async () => {
     const create = await h.call("POST", org(), { title: "x".repeat(51) });
@@ -110,7 +110,7 @@ describe("collection limits", () => {
   });
 
   it("rejects a parent from another organization", async () => {
-    const other = await createCollection({ title: "B" }, h.emu.secondOrganizationId);
+    const other = await createCollection({ title: "B" }, h.emulator.secondOrganizationId);
     const res = await h.call("POST", org(), { title: "A", parent: other });
     expect(res.status).toBe(400);
   });
@@ -159,14 +159,14 @@ describe("collection move", () => {
     const parent = await createCollection({ title: "P" });
     const x = await createCollection({ title: "X", parent });
     const y = await createCollection({ title: "Y", parent });
-    const [s1] = h.emu.spaceIds;
+    const [s1] = h.emulator.spaceIds;
     const moveSpace = await h.call("POST", `/spaces/${s1}/move`, {
       parent,
       position: { before: { type: "collection", collection: x } },
     });
     expect(moveSpace.status).toBe(200);
     expect(moveSpace.body.parent).toBe(parent);
-    const store = h.emu.store;
+    const store = h.emulator.store;
     const order = () =>
       [
         ...[...store.collections.values()].filter((c) => c.parentId === parent),
@@ -187,18 +187,18 @@ describe("collection transfer", () => {
     const a = await createCollection({ title: "A" });
     const b = await createCollection({ title: "B", parent: a });
     const c = await createCollection({ title: "C", parent: b });
-    const space = h.emu.spaceIds[0]!;
+    const space = h.emulator.spaceIds[0]!;
     expect((await h.call("POST", `/spaces/${space}/move`, { parent: b })).status).toBe(200);
 
-    const res = await h.call("POST", `/collections/${a}/transfer`, { organization: h.emu.secondOrganizationId });
+    const res = await h.call("POST", `/collections/${a}/transfer`, { organization: h.emulator.secondOrganizationId });
     expect(res.status).toBe(200);
-    expect(res.body.organization).toBe(h.emu.secondOrganizationId);
+    expect(res.body.organization).toBe(h.emulator.secondOrganizationId);
     for (const id of [b, c]) {
-      expect((await h.call("GET", `/collections/${id}`)).body.organization).toBe(h.emu.secondOrganizationId);
+      expect((await h.call("GET", `/collections/${id}`)).body.organization).toBe(h.emulator.secondOrganizationId);
     }
-    expect((await h.call("GET", `/spaces/${space}`)).body.organization).toBe(h.emu.secondOrganizationId);
-    expect(await h.listAll(`/orgs/${h.emu.organizationId}/collections`)).toEqual([]);
-    expect((await h.listAll(`/orgs/${h.emu.secondOrganizationId}/collections`)).map((x) => x.id).sort()).toEqual(
+    expect((await h.call("GET", `/spaces/${space}`)).body.organization).toBe(h.emulator.secondOrganizationId);
+    expect(await h.listAll(`/orgs/${h.emulator.organizationId}/collections`)).toEqual([]);
+    expect((await h.listAll(`/orgs/${h.emulator.secondOrganizationId}/collections`)).map((x) => x.id).sort()).toEqual(
       [a, b, c].sort(),
     );
   });
@@ -206,24 +206,24 @@ describe("collection transfer", () => {
   it("detaches a nested collection from its old parent", async () => {
     const a = await createCollection({ title: "A" });
     const b = await createCollection({ title: "B", parent: a });
-    const res = await h.call("POST", `/collections/${b}/transfer`, { organization: h.emu.secondOrganizationId });
+    const res = await h.call("POST", `/collections/${b}/transfer`, { organization: h.emulator.secondOrganizationId });
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty("parent");
-    expect((await h.call("GET", `/collections/${a}`)).body.organization).toBe(h.emu.organizationId);
+    expect((await h.call("GET", `/collections/${a}`)).body.organization).toBe(h.emulator.organizationId);
   });
 
   it("answers 404 for an unknown organization, 409 for the same organization, 400 without one", async () => {
     const a = await createCollection({ title: "A" });
     const unknown = await h.call("POST", `/collections/${a}/transfer`, { organization: "nope" });
     expect(unknown.status).toBe(404);
-    const same = await h.call("POST", `/collections/${a}/transfer`, { organization: h.emu.organizationId });
+    const same = await h.call("POST", `/collections/${a}/transfer`, { organization: h.emulator.organizationId });
     expect(same.status).toBe(409);
     expect(same.body.error.code).toBe(409);
     const missing = await h.call("POST", `/collections/${a}/transfer`, {});
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toBe("organization: is required");
     expect(
-      (await h.call("POST", `/collections/zzz/transfer`, { organization: h.emu.secondOrganizationId })).status,
+      (await h.call("POST", `/collections/zzz/transfer`, { organization: h.emulator.secondOrganizationId })).status,
     ).toBe(404);
   });
 });
@@ -234,13 +234,13 @@ describe("collection delete cascade", () => {
     const b = await createCollection({ title: "B", parent: a });
     const c = await createCollection({ title: "C", parent: b });
     const keep = await createCollection({ title: "Keep" });
-    const space = h.emu.spaceIds[1]!;
+    const space = h.emulator.spaceIds[1]!;
     await h.call("POST", `/spaces/${space}/move`, { parent: c });
     expect((await h.call("DELETE", `/collections/${a}`)).status).toBe(205);
     for (const id of [a, b, c]) expect((await h.call("GET", `/collections/${id}`)).status).toBe(404);
     expect((await h.call("GET", `/collections/${keep}`)).status).toBe(200);
     expect((await h.call("GET", `/spaces/${space}`)).status).toBe(404);
-    const spaces = await h.listAll(`/orgs/${h.emu.organizationId}/spaces`);
+    const spaces = await h.listAll(`/orgs/${h.emulator.organizationId}/spaces`);
     expect(spaces.map((s) => s.id)).not.toContain(space);
   });
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { callApi } from "../support/emulator";
-import { useEmulator } from "./helpers/harness";
+import { callApi, useEmulator } from "../support/emulator";
 
-const h = useEmulator();
+const h = useEmulator({ provider: false });
 
 describe("auth", () => {
   it("answers 401 with the official error body when the token is missing", async () => {
@@ -17,7 +16,7 @@ describe("auth", () => {
     expect(wrong.body.error.code).toBe(401);
     const basic = await h.call("GET", "/orgs", undefined, {
       noAuth: true,
-      headers: { authorization: `Basic ${h.emu.token}` },
+      headers: { authorization: `Basic ${h.emulator.token}` },
     });
     expect(basic.status).toBe(401);
   });
@@ -25,9 +24,14 @@ describe("auth", () => {
   it("requires auth on every /v1 route, including unknown ones and writes", async () => {
     const unknown = await h.call("GET", "/nope", undefined, { noAuth: true });
     expect(unknown.status).toBe(401);
-    const write = await h.call("POST", `/orgs/${h.emu.organizationId}/collections`, { title: "x" }, { noAuth: true });
+    const write = await h.call(
+      "POST",
+      `/orgs/${h.emulator.organizationId}/collections`,
+      { title: "x" },
+      { noAuth: true },
+    );
     expect(write.status).toBe(401);
-    expect(h.emu.store.collections.size).toBe(0);
+    expect(h.emulator.store.collections.size).toBe(0);
   });
 
   it("honours a custom token", async () => {
@@ -47,7 +51,7 @@ describe("routing and errors", () => {
     const res = await h.call("GET", "/does/not/exist");
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: { code: 404, message: expect.stringContaining("/v1/does/not/exist") } });
-    const outside = await h.call("GET", `${h.emu.origin}/v2/orgs`, undefined, { noAuth: true });
+    const outside = await h.call("GET", `${h.emulator.origin}/v2/orgs`, undefined, { noAuth: true });
     expect(outside.status).toBe(404);
     expect(outside.body.error.message).toContain("/v1");
   });
@@ -63,7 +67,7 @@ describe("routing and errors", () => {
       "/orgs/unknownOrg",
       "/spaces/unknownSpace",
       "/collections/unknownCollection",
-      `/orgs/${h.emu.organizationId}/members/unknownUser`,
+      `/orgs/${h.emulator.organizationId}/members/unknownUser`,
       "/orgs/unknownOrg/collections",
     ]) {
       const res = await h.call("GET", path);
@@ -73,7 +77,7 @@ describe("routing and errors", () => {
   });
 
   it("answers 400 for malformed JSON, a non-JSON content type and a non-object body", async () => {
-    const path = `/orgs/${h.emu.organizationId}/collections`;
+    const path = `/orgs/${h.emulator.organizationId}/collections`;
     const malformed = await h.call("POST", path, undefined, { raw: '{"title": "x"' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.message).toMatch(/malformed JSON/);
@@ -83,17 +87,17 @@ describe("routing and errors", () => {
     const array = await h.call("POST", path, [1, 2]);
     expect(array.status).toBe(400);
     expect(array.body.error.message).toMatch(/^body: must be a JSON object/);
-    expect(h.emu.store.collections.size).toBe(0);
+    expect(h.emulator.store.collections.size).toBe(0);
   });
 
   it("rejects unknown body fields naming the field", async () => {
-    const res = await h.call("POST", `/orgs/${h.emu.organizationId}/collections`, { title: "x", colour: "red" });
+    const res = await h.call("POST", `/orgs/${h.emulator.organizationId}/collections`, { title: "x", colour: "red" });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^colour: unknown field/);
   });
 
   it("never crashes on garbage paths and bodies", async () => {
-    const org = h.emu.organizationId;
+    const org = h.emulator.organizationId;
     const paths = [
       `/orgs/${org}/collections`,
       "/collections/%E0%A4%A",
@@ -148,16 +152,16 @@ describe("routing and errors", () => {
 describe("robustness across every route", () => {
   it("answers every route with a documented status and never a 5xx, whatever the body", async () => {
     const { allRoutes } = await import("../../emulator");
-    const site = await h.call("POST", `/orgs/${h.emu.organizationId}/sites`, {
+    const site = await h.call("POST", `/orgs/${h.emulator.organizationId}/sites`, {
       title: "Fuzz",
-      spaces: [h.emu.spaceIds[0]],
+      spaces: [h.emulator.spaceIds[0]],
     });
     expect(site.status).toBe(201);
     const ids: Record<string, string[]> = {
-      organizationId: [h.emu.organizationId, "nope"],
+      organizationId: [h.emulator.organizationId, "nope"],
       siteId: [site.body.id, "nope"],
-      spaceId: [h.emu.spaceIds[0]!, "nope"],
-      userId: [h.emu.userIds[0]!, "nope"],
+      spaceId: [h.emulator.spaceIds[0]!, "nope"],
+      userId: [h.emulator.userIds[0]!, "nope"],
     };
     const bodies = [undefined, "{}", "[]", '{"title":7,"spaceId":{},"source":[],"slug":"", "add":[1]}', "nul"];
     let calls = 0;
@@ -186,26 +190,29 @@ describe("organizations, members and spaces", () => {
   it("lists both organizations the token can reach", async () => {
     const res = await h.call("GET", "/orgs");
     expect(res.status).toBe(200);
-    expect(res.body.items.map((o: { id: string }) => o.id)).toEqual([h.emu.organizationId, h.emu.secondOrganizationId]);
+    expect(res.body.items.map((o: { id: string }) => o.id)).toEqual([
+      h.emulator.organizationId,
+      h.emulator.secondOrganizationId,
+    ]);
     expect(res.body.count).toBe(2);
     expect(res.body.next).toBeUndefined();
   });
 
   it("gets an organization", async () => {
-    const res = await h.call("GET", `/orgs/${h.emu.organizationId}`);
+    const res = await h.call("GET", `/orgs/${h.emulator.organizationId}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: "organization", id: h.emu.organizationId });
+    expect(res.body).toMatchObject({ object: "organization", id: h.emulator.organizationId });
   });
 
   it("lists members with emails, filters and single lookup", async () => {
-    const org = h.emu.organizationId;
+    const org = h.emulator.organizationId;
     const all = await h.call("GET", `/orgs/${org}/members`);
     expect(all.status).toBe(200);
     expect(all.body.items).toHaveLength(3);
     const emails = all.body.items.map((m: { user: { email: string } }) => m.user.email).sort();
     expect(emails).toEqual(["ada@example.com", "grace@example.com", "linus@example.com"]);
     const admins = await h.call("GET", `/orgs/${org}/members?role=admin`);
-    expect(admins.body.items.map((m: { id: string }) => m.id)).toEqual([h.emu.userIds[0]]);
+    expect(admins.body.items.map((m: { id: string }) => m.id)).toEqual([h.emulator.userIds[0]]);
     const search = await h.call("GET", `/orgs/${org}/members?search=GRACE`);
     expect(search.body.items).toHaveLength(1);
     const byName = await h.call("GET", `/orgs/${org}/members?sort=name&order=asc`);
@@ -216,18 +223,18 @@ describe("organizations, members and spaces", () => {
     ]);
     const badRole = await h.call("GET", `/orgs/${org}/members?role=owner`);
     expect(badRole.status).toBe(400);
-    const one = await h.call("GET", `/orgs/${org}/members/${h.emu.userIds[1]}`);
-    expect(one.body).toMatchObject({ object: "member", id: h.emu.userIds[1], role: "create" });
+    const one = await h.call("GET", `/orgs/${org}/members/${h.emulator.userIds[1]}`);
+    expect(one.body).toMatchObject({ object: "member", id: h.emulator.userIds[1], role: "create" });
   });
 
   it("lets the second organization share the first user", async () => {
-    const res = await h.call("GET", `/orgs/${h.emu.secondOrganizationId}/members`);
-    expect(res.body.items.map((m: { id: string }) => m.id)).toContain(h.emu.userIds[0]);
-    expect(res.body.items.map((m: { id: string }) => m.id)).not.toContain(h.emu.userIds[1]);
+    const res = await h.call("GET", `/orgs/${h.emulator.secondOrganizationId}/members`);
+    expect(res.body.items.map((m: { id: string }) => m.id)).toContain(h.emulator.userIds[0]);
+    expect(res.body.items.map((m: { id: string }) => m.id)).not.toContain(h.emulator.userIds[1]);
   });
 
   it("updates a member role", async () => {
-    const path = `/orgs/${h.emu.organizationId}/members/${h.emu.userIds[2]}`;
+    const path = `/orgs/${h.emulator.organizationId}/members/${h.emulator.userIds[2]}`;
     const res = await h.call("PATCH", path, { role: "edit" });
     expect(res.status).toBe(200);
     expect(res.body.role).toBe("edit");
@@ -236,20 +243,20 @@ describe("organizations, members and spaces", () => {
   });
 
   it("gets the fixture spaces", async () => {
-    expect(h.emu.spaceIds.length).toBeGreaterThanOrEqual(3);
-    for (const id of h.emu.spaceIds) {
+    expect(h.emulator.spaceIds.length).toBeGreaterThanOrEqual(3);
+    for (const id of h.emulator.spaceIds) {
       const res = await h.call("GET", `/spaces/${id}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ object: "space", id, organization: h.emu.organizationId });
+      expect(res.body).toMatchObject({ object: "space", id, organization: h.emulator.organizationId });
     }
-    const list = await h.call("GET", `/orgs/${h.emu.organizationId}/spaces`);
-    expect(list.body.items.map((s: { id: string }) => s.id)).toEqual(h.emu.spaceIds);
+    const list = await h.call("GET", `/orgs/${h.emulator.organizationId}/spaces`);
+    expect(list.body.items.map((s: { id: string }) => s.id)).toEqual(h.emulator.spaceIds);
   });
 
   it("keeps fixture ids stable across resets and emulator instances", async () => {
-    const before = { org: h.emu.organizationId, spaces: [...h.emu.spaceIds], users: [...h.emu.userIds] };
-    h.emu.reset();
-    expect(h.emu.store.fixtures.organizationId).toBe(before.org);
+    const before = { org: h.emulator.organizationId, spaces: [...h.emulator.spaceIds], users: [...h.emulator.userIds] };
+    h.emulator.reset();
+    expect(h.emulator.store.fixtures.organizationId).toBe(before.org);
     expect((await h.call("GET", `/spaces/${before.spaces[0]}`)).status).toBe(200);
     const { startTestEmulator } = await import("../support/emulator");
     const other = await startTestEmulator();
@@ -267,7 +274,7 @@ describe("pagination", () => {
   async function createCollections(n: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const res = await h.call("POST", `/orgs/${h.emu.organizationId}/collections`, { title: `C${i}` });
+      const res = await h.call("POST", `/orgs/${h.emulator.organizationId}/collections`, { title: `C${i}` });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
     }
@@ -276,7 +283,7 @@ describe("pagination", () => {
 
   it("uses a default page size of 20 and walks all items with cursors", async () => {
     const ids = await createCollections(45);
-    const path = `/orgs/${h.emu.organizationId}/collections`;
+    const path = `/orgs/${h.emulator.organizationId}/collections`;
     const first = await h.call("GET", path);
     expect(first.body.items).toHaveLength(20);
     expect(first.body.count).toBe(45);
@@ -289,17 +296,17 @@ describe("pagination", () => {
 
   it("omits next on the last page and honours limit", async () => {
     await createCollections(5);
-    const res = await h.call("GET", `/orgs/${h.emu.organizationId}/collections?limit=5`);
+    const res = await h.call("GET", `/orgs/${h.emulator.organizationId}/collections?limit=5`);
     expect(res.body.items).toHaveLength(5);
     expect(res.body).not.toHaveProperty("next");
-    const two = await h.call("GET", `/orgs/${h.emu.organizationId}/collections?limit=2`);
+    const two = await h.call("GET", `/orgs/${h.emulator.organizationId}/collections?limit=2`);
     expect(two.body.items).toHaveLength(2);
     expect(two.body.next).toBeDefined();
   });
 
   it("keeps walking correctly when an already-returned item is deleted between pages", async () => {
     const ids = await createCollections(6);
-    const path = `/orgs/${h.emu.organizationId}/collections`;
+    const path = `/orgs/${h.emulator.organizationId}/collections`;
     const first = await h.call("GET", `${path}?limit=3`);
     expect((await h.call("DELETE", `/collections/${ids[0]}`)).status).toBe(205);
     const second = await h.call("GET", `${path}?limit=3&page=${encodeURIComponent(first.body.next.page)}`);
@@ -307,7 +314,7 @@ describe("pagination", () => {
   });
 
   it("rejects a limit above 1000, negative or non-numeric, and a bad cursor", async () => {
-    const path = `/orgs/${h.emu.organizationId}/collections`;
+    const path = `/orgs/${h.emulator.organizationId}/collections`;
     const over = await h.call("GET", `${path}?limit=1001`);
     expect(over.status).toBe(400);
     expect(over.body.error.message).toBe("limit: must be at most 1000");

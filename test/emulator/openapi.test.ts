@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useEmulator } from "./helpers/harness";
+import { useEmulator } from "../support/emulator";
 
 const STEP = 1000;
 /** The emulator's clock, advanced by hand: processing states are deterministic. */
@@ -7,9 +7,9 @@ let now = Date.parse("2025-03-01T12:00:00.000Z");
 const advance = (ms: number) => {
   now += ms;
 };
-const h = useEmulator({ openApiStepMs: STEP, clock: () => now });
+const h = useEmulator({ provider: false, openApiStepMs: STEP, clock: () => now });
 
-const base = () => `/orgs/${h.emu.organizationId}/openapi`;
+const base = () => `/orgs/${h.emulator.organizationId}/openapi`;
 
 async function waitComplete(slug: string) {
   advance(2 * STEP);

@@ -4,18 +4,18 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseRateLimit } from "../../emulator";
-import { useEmulator } from "./helpers/harness";
+import { useEmulator } from "../support/emulator";
 
-const h = useEmulator();
+const h = useEmulator({ provider: false });
 
 afterEach(() => {
-  h.emu.setRateLimit(undefined);
+  h.emulator.setRateLimit(undefined);
 });
 
-const collectionsPath = () => `/orgs/${h.emu.organizationId}/collections`;
+const collectionsPath = () => `/orgs/${h.emulator.organizationId}/collections`;
 
 async function admin(method: string, path: string, body?: unknown) {
-  return h.call(method, `${h.emu.origin}/__admin${path}`, body, { noAuth: true });
+  return h.call(method, `${h.emulator.origin}/__admin${path}`, body, { noAuth: true });
 }
 
 /** The documented 429 body, whatever number of seconds it names. */
@@ -24,7 +24,7 @@ const RATE_LIMITED =
 
 describe("rate limiter", () => {
   it("counts down X-RateLimit-Remaining on every /v1 answer, then answers the documented 429 without acting", async () => {
-    h.emu.setRateLimit({ limit: 3, windowMs: 60_000 });
+    h.emulator.setRateLimit({ limit: 3, windowMs: 60_000 });
     const before = Math.floor(Date.now() / 1000);
     const answers = [
       await h.call("GET", "/orgs"),
@@ -49,23 +49,23 @@ describe("rate limiter", () => {
     expect(limited.headers.get("retry-after")).toBeNull();
     expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(limited.headers.get("x-ratelimit-reset")).toBe(String(reset));
-    expect(h.emu.store.collections.size).toBe(0);
+    expect(h.emulator.store.collections.size).toBe(0);
 
-    const entry = h.emu.requests().at(-1);
+    const entry = h.emulator.requests().at(-1);
     expect(entry).toMatchObject({ method: "POST", status: 429, rateLimited: true });
     // Counted like any request: the rejected POST (400) and the rate-limited one.
-    expect(h.emu.counters()[`POST /v1/orgs/{organizationId}/collections`]).toBe(2);
+    expect(h.emulator.counters()[`POST /v1/orgs/{organizationId}/collections`]).toBe(2);
   });
 
   it("names the wait until the reset, rounded up, and lets requests through again once the window ended", async () => {
-    h.emu.setRateLimit({ limit: 1, windowMs: 2_500 });
+    h.emulator.setRateLimit({ limit: 1, windowMs: 2_500 });
     expect((await h.call("GET", "/orgs")).status).toBe(200);
     const limited = await h.call("GET", "/orgs");
     expect(limited.status).toBe(429);
     // 2.5 s rounded up, unless half a second passed between the two requests.
     expect(RATE_LIMITED.exec(limited.text)?.[1]).toMatch(/^[23]$/);
 
-    h.emu.setRateLimit({ limit: 1, windowMs: 200 });
+    h.emulator.setRateLimit({ limit: 1, windowMs: 200 });
     expect((await h.call("GET", "/orgs")).status).toBe(200);
     expect((await h.call("GET", "/orgs")).status).toBe(429);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -75,7 +75,7 @@ describe("rate limiter", () => {
   });
 
   it("keeps one window per token", async () => {
-    h.emu.setRateLimit({ limit: 1, windowMs: 60_000 });
+    h.emulator.setRateLimit({ limit: 1, windowMs: 60_000 });
     expect((await h.call("GET", "/orgs")).status).toBe(200);
     expect((await h.call("GET", "/orgs")).status).toBe(429);
     const other = { noAuth: true, headers: { authorization: "Bearer another-token" } };
@@ -94,22 +94,22 @@ describe("rate limiter", () => {
     expect(set.status).toBe(200);
     expect(set.body).toEqual({ limit: 5, windowMs: 10_000 });
     expect((await admin("GET", "/rate-limit")).body).toEqual({ limit: 5, windowMs: 10_000 });
-    expect(h.emu.rateLimit()).toEqual({ limit: 5, windowMs: 10_000 });
+    expect(h.emulator.rateLimit()).toEqual({ limit: 5, windowMs: 10_000 });
     expect((await h.call("GET", "/orgs")).headers.get("x-ratelimit-remaining")).toBe("4");
     // Admin requests are outside the limit.
     expect((await admin("GET", "/counters")).headers.get("x-ratelimit-limit")).toBeNull();
     expect((await admin("PUT", "/rate-limit", { limit: 0, windowMs: 1000 })).body.error.message).toMatch(/^limit:/);
     expect((await admin("PUT", "/rate-limit", { limit: 1, window: 1000 })).status).toBe(400);
     expect((await admin("DELETE", "/rate-limit")).status).toBe(204);
-    expect(h.emu.rateLimit()).toBeUndefined();
+    expect(h.emulator.rateLimit()).toBeUndefined();
     expect((await h.call("GET", "/orgs")).headers.get("x-ratelimit-limit")).toBeNull();
   });
 
   it("reset starts the windows afresh and keeps the configuration", async () => {
-    h.emu.setRateLimit({ limit: 1, windowMs: 60_000 });
+    h.emulator.setRateLimit({ limit: 1, windowMs: 60_000 });
     await h.call("GET", "/orgs");
     expect((await h.call("GET", "/orgs")).status).toBe(429);
-    h.emu.reset();
+    h.emulator.reset();
     const after = await h.call("GET", "/orgs");
     expect(after.status).toBe(200);
     expect(after.headers.get("x-ratelimit-limit")).toBe("1");
@@ -128,11 +128,11 @@ describe("rate limiter", () => {
 
 describe("lost answers", () => {
   it("afterHandling: drop — the API creates the object, the client gets no answer", async () => {
-    const fault = h.emu.injectFault({ method: "POST", path: "/collections$", afterHandling: "drop" });
+    const fault = h.emulator.injectFault({ method: "POST", path: "/collections$", afterHandling: "drop" });
     expect(fault).toMatchObject({ afterHandling: "drop", count: 1, remaining: 1 });
     await expect(h.call("POST", collectionsPath(), { title: "Made in the dark" })).rejects.toThrow();
-    expect([...h.emu.store.collections.values()].map((c) => c.title)).toEqual(["Made in the dark"]);
-    const entry = h.emu.requests().at(-1);
+    expect([...h.emulator.store.collections.values()].map((c) => c.title)).toEqual(["Made in the dark"]);
+    const entry = h.emulator.requests().at(-1);
     expect(entry).toMatchObject({
       method: "POST",
       status: "dropped",
@@ -141,23 +141,23 @@ describe("lost answers", () => {
     });
     // The fault was used up: the next request is answered.
     expect((await h.call("POST", collectionsPath(), { title: "Second" })).status).toBe(201);
-    expect(h.emu.store.collections.size).toBe(2);
+    expect(h.emulator.store.collections.size).toBe(2);
   });
 
   it("delayResponseMs — the API acts at once and answers late; a client timeout fires after the object exists", async () => {
-    h.emu.injectFault({ method: "POST", path: "/collections$", delayResponseMs: 500 });
-    const sent = fetch(`${h.emu.url}${collectionsPath()}`, {
+    h.emulator.injectFault({ method: "POST", path: "/collections$", delayResponseMs: 500 });
+    const sent = fetch(`${h.emulator.url}${collectionsPath()}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${h.emu.token}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${h.emulator.token}`, "content-type": "application/json" },
       body: JSON.stringify({ title: "Timed out" }),
       signal: AbortSignal.timeout(150),
     });
     await expect(sent).rejects.toThrow(/timeout|aborted/i);
     // The answer is still held back, yet the store already holds the object.
-    expect([...h.emu.store.collections.values()].map((c) => c.title)).toEqual(["Timed out"]);
-    expect(h.emu.requests().at(-1)?.status).toBe(0);
+    expect([...h.emulator.store.collections.values()].map((c) => c.title)).toEqual(["Timed out"]);
+    expect(h.emulator.requests().at(-1)?.status).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(h.emu.requests().at(-1)).toMatchObject({
+    expect(h.emulator.requests().at(-1)).toMatchObject({
       status: 201,
       clientClosed: true,
       fault: { delayResponseMs: 500 },
@@ -170,8 +170,8 @@ describe("lost answers", () => {
     const answer = await h.call("GET", "/orgs");
     expect(answer.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(h.emu.requests().at(-1)).toMatchObject({ status: 200, fault: { delayResponseMs: 300 } });
-    expect(h.emu.requests().at(-1)?.clientClosed).toBeUndefined();
+    expect(h.emulator.requests().at(-1)).toMatchObject({ status: 200, fault: { delayResponseMs: 300 } });
+    expect(h.emulator.requests().at(-1)?.clientClosed).toBeUndefined();
   });
 
   it("delays then drops when both are given, and rejects combinations that cannot apply", async () => {
@@ -183,15 +183,15 @@ describe("lost answers", () => {
     });
     expect(added.status).toBe(201);
     await expect(h.call("POST", collectionsPath(), { title: "Late and lost" })).rejects.toThrow();
-    expect(h.emu.store.collections.size).toBe(1);
-    expect(h.emu.requests().at(-1)).toMatchObject({ status: "dropped", handledStatus: 201 });
-    expect(h.emu.requests().at(-1)?.durationMs).toBeGreaterThanOrEqual(90);
+    expect(h.emulator.store.collections.size).toBe(1);
+    expect(h.emulator.requests().at(-1)).toMatchObject({ status: "dropped", handledStatus: 201 });
+    expect(h.emulator.requests().at(-1)?.durationMs).toBeGreaterThanOrEqual(90);
 
     expect((await admin("POST", "/faults", { afterHandling: "close" })).body.error.message).toMatch(/^afterHandling:/);
     expect((await admin("POST", "/faults", { afterHandling: "drop", status: 500 })).status).toBe(400);
     expect((await admin("POST", "/faults", { delayResponseMs: 100, drop: true })).status).toBe(400);
     expect((await admin("POST", "/faults", { delayResponseMs: -1 })).body.error.message).toMatch(/^delayResponseMs:/);
-    expect(() => h.emu.injectFault({ afterHandling: "drop", status: 503 })).toThrow(/exclude status and drop/);
+    expect(() => h.emulator.injectFault({ afterHandling: "drop", status: 503 })).toThrow(/exclude status and drop/);
     expect((await admin("GET", "/faults")).body).toEqual([]);
   });
 });

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { useEmulator } from "./helpers/harness";
+import { useEmulator } from "../support/emulator";
 
-const h = useEmulator();
+const h = useEmulator({ provider: false });
 
-const samlPath = () => `/orgs/${h.emu.organizationId}/saml`;
+const samlPath = () => `/orgs/${h.emulator.organizationId}/saml`;
 
 describe("SAML providers", () => {
   it("creates a pending provider that becomes active once configured", async () => {
     const res = await h.call("POST", samlPath(), { label: "Okta" });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ object: "saml-provider", label: "Okta", status: "pending", defaultRole: null });
-    expect(res.headers.get("location")).toBe(`${h.emu.url}${samlPath()}/${res.body.id}`);
+    expect(res.headers.get("location")).toBe(`${h.emulator.url}${samlPath()}/${res.body.id}`);
     const { acsURL, startURL, entityID } = res.body.service;
     for (const u of [acsURL, startURL, entityID]) expect(u).toMatch(/^https:\/\//);
     const id = res.body.id;
@@ -31,20 +31,20 @@ describe("SAML providers", () => {
     });
     expect((await h.call("GET", `${samlPath()}/${id}`)).body).toEqual(patched.body);
     expect((await h.listAll(samlPath())).map((p) => p.id)).toEqual([id]);
-    const sso = await h.call("GET", `/orgs/${h.emu.organizationId}/sso`);
+    const sso = await h.call("GET", `/orgs/${h.emulator.organizationId}/sso`);
     expect(sso.body).toEqual({ items: [{ id, label: "Okta", startURL }] });
 
     expect((await h.call("DELETE", `${samlPath()}/${id}`)).status).toBe(205);
     expect((await h.call("GET", `${samlPath()}/${id}`)).status).toBe(404);
     expect((await h.call("DELETE", `${samlPath()}/${id}`)).status).toBe(204);
-    expect((await h.call("GET", `/orgs/${h.emu.organizationId}/sso`)).body.items).toEqual([]);
+    expect((await h.call("GET", `/orgs/${h.emulator.organizationId}/sso`)).body.items).toEqual([]);
   });
 
   it("links a default team and forgets it when the team is deleted", async () => {
-    const team = await h.call("PUT", `/orgs/${h.emu.organizationId}/teams`, { title: "SSO users" });
+    const team = await h.call("PUT", `/orgs/${h.emulator.organizationId}/teams`, { title: "SSO users" });
     const res = await h.call("POST", samlPath(), { label: "Azure", defaultTeam: team.body.id });
     expect(res.body.defaultTeam).toMatchObject({ object: "team", id: team.body.id });
-    await h.call("DELETE", `/orgs/${h.emu.organizationId}/teams/${team.body.id}`);
+    await h.call("DELETE", `/orgs/${h.emulator.organizationId}/teams/${team.body.id}`);
     expect((await h.call("GET", `${samlPath()}/${res.body.id}`)).body).not.toHaveProperty("defaultTeam");
     const bad = await h.call("POST", samlPath(), { label: "x", defaultTeam: "nope" });
     expect(bad.status).toBe(400);
@@ -70,6 +70,6 @@ describe("SAML providers", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toBe(message);
     }
-    expect(h.emu.store.samlProviders.size).toBe(0);
+    expect(h.emulator.store.samlProviders.size).toBe(0);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type Json, useEmulator } from "./helpers/harness";
+import { type Json, useEmulator } from "../support/emulator";
 
-const h = useEmulator();
+const h = useEmulator({ provider: false });
 
-const sitesPath = () => `/orgs/${h.emu.organizationId}/sites`;
-const space = (i: number) => h.emu.spaceIds[i]!;
+const sitesPath = () => `/orgs/${h.emulator.organizationId}/sites`;
+const space = (i: number) => h.emulator.spaceIds[i]!;
 
 async function createSite(body: Record<string, unknown> = { title: "Docs" }): Promise<string> {
   const res = await h.call("POST", sitesPath(), body);
@@ -37,7 +37,7 @@ describe("sites", () => {
       siteSpaces: 0,
       agentsContext: "excluded",
     });
-    expect(res.headers.get("location")).toBe(`${h.emu.url}${sitesPath()}/${res.body.id}`);
+    expect(res.headers.get("location")).toBe(`${h.emulator.url}${sitesPath()}/${res.body.id}`);
     expect(res.body.urls).not.toHaveProperty("published");
     const id = res.body.id;
 
@@ -107,7 +107,7 @@ describe("sites", () => {
         "POST",
         sitesPath(),
         { spaces: ["nope"] },
-        `spaces[0]: space "nope" not found in organization "${h.emu.organizationId}"`,
+        `spaces[0]: space "nope" not found in organization "${h.emulator.organizationId}"`,
       ],
       [
         "POST",
@@ -157,8 +157,8 @@ describe("sites", () => {
 
   it("does not find a site through another organization", async () => {
     const id = await createSite();
-    expect((await h.call("GET", `/orgs/${h.emu.secondOrganizationId}/sites/${id}`)).status).toBe(404);
-    expect((await h.call("DELETE", `/orgs/${h.emu.secondOrganizationId}/sites/${id}`)).status).toBe(204);
+    expect((await h.call("GET", `/orgs/${h.emulator.secondOrganizationId}/sites/${id}`)).status).toBe(404);
+    expect((await h.call("DELETE", `/orgs/${h.emulator.secondOrganizationId}/sites/${id}`)).status).toBe(204);
     expect((await h.call("GET", `${sitesPath()}/${id}`)).status).toBe(200);
   });
 
@@ -177,7 +177,7 @@ describe("sites", () => {
     };
     expect((await h.call("PUT", `${sitesPath()}/${site}/adaptive-schema`, { jsonSchema: schema })).status).toBe(200);
 
-    const store = h.emu.store;
+    const store = h.emulator.store;
     expect(store.sections.size).toBe(1);
     expect((await h.call("DELETE", `${sitesPath()}/${site}`)).status).toBe(205);
     expect(store.sections.size).toBe(0);
@@ -301,7 +301,7 @@ describe("site sections and their default site spaces", () => {
     expect(unknownSpace.status).toBe(400);
     expect(unknownSpace.body.error.message).toMatch(/^spaceId: space "nope" not found/);
     const otherOrgSpace = await h.call("POST", `${sitesPath()}/${site}/site-spaces`, {
-      spaceId: h.emu.store.fixtures.secondOrganizationSpaceIds[0],
+      spaceId: h.emulator.store.fixtures.secondOrganizationSpaceIds[0],
     });
     expect(otherOrgSpace.status).toBe(400);
     const unknownSection = await h.call("POST", `${sitesPath()}/${site}/site-spaces`, {
@@ -636,6 +636,6 @@ describe("adaptive schema", () => {
       expect(res.body.error.message).toMatch(message);
     }
     expect((await h.call("PUT", path, {})).body.error.message).toBe("jsonSchema: is required");
-    expect(h.emu.store.adaptiveSchemas.size).toBe(0);
+    expect(h.emulator.store.adaptiveSchemas.size).toBe(0);
   });
 });

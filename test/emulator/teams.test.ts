@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { useEmulator } from "./helpers/harness";
+import { useEmulator } from "../support/emulator";
 
-const h = useEmulator();
+const h = useEmulator({ provider: false });
 
-const teamsPath = () => `/orgs/${h.emu.organizationId}/teams`;
+const teamsPath = () => `/orgs/${h.emulator.organizationId}/teams`;
 const [ADA, GRACE, LINUS] = [0, 1, 2];
-const user = (i: number) => h.emu.userIds[i]!;
+const user = (i: number) => h.emulator.userIds[i]!;
 
 async function createTeam(body: Record<string, unknown> = { title: "Writers" }): Promise<string> {
   const res = await h.call("PUT", teamsPath(), body);
@@ -45,12 +45,12 @@ describe("teams", () => {
     expect(unknown.body.error.message).toMatch(/^members\[0\]: no member/);
     const id = await createTeam();
     expect((await h.call("PATCH", `${teamsPath()}/${id}`, {})).body.error.message).toBe("title: is required");
-    expect(h.emu.store.teams.size).toBe(1);
+    expect(h.emulator.store.teams.size).toBe(1);
   });
 
   it("does not find a team through another organization", async () => {
     const id = await createTeam();
-    expect((await h.call("GET", `/orgs/${h.emu.secondOrganizationId}/teams/${id}`)).status).toBe(404);
+    expect((await h.call("GET", `/orgs/${h.emulator.secondOrganizationId}/teams/${id}`)).status).toBe(404);
   });
 });
 
@@ -70,10 +70,10 @@ describe("team members", () => {
     ]);
     const teamObj = await h.call("GET", `${teamsPath()}/${team}`);
     expect(teamObj.body.members).toBe(2);
-    const member = await h.call("GET", `/orgs/${h.emu.organizationId}/members/${user(GRACE)}`);
+    const member = await h.call("GET", `/orgs/${h.emulator.organizationId}/members/${user(GRACE)}`);
     expect(member.body.teams).toBe(1);
     expect((await h.listAll(`${teamsPath()}?owner=${user(GRACE)}`)).map((t) => t.id)).toEqual([team]);
-    const memberTeams = await h.listAll(`/orgs/${h.emu.organizationId}/members/${user(GRACE)}/teams`);
+    const memberTeams = await h.listAll(`/orgs/${h.emulator.organizationId}/members/${user(GRACE)}/teams`);
     expect(memberTeams.map((x) => [x.team.id, x.member.role])).toEqual([[team, "owner"]]);
 
     const remove = await h.call("PUT", `${teamsPath()}/${team}/members`, { remove: [user(ADA)] });
@@ -97,8 +97,8 @@ describe("team members", () => {
     }
     expect(await memberIds(team)).toEqual([[user(ADA), "member"]]);
     // a member of another organization only is unknown here
-    const margaretOnlyInB = [...h.emu.store.members.values()].find(
-      (m) => m.orgId === h.emu.secondOrganizationId && !h.emu.userIds.includes(m.userId),
+    const margaretOnlyInB = [...h.emulator.store.members.values()].find(
+      (m) => m.orgId === h.emulator.secondOrganizationId && !h.emulator.userIds.includes(m.userId),
     )!;
     expect((await h.call("PUT", `${teamsPath()}/${team}/members`, { add: [margaretOnlyInB.userId] })).status).toBe(400);
   });

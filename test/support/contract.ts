@@ -14,7 +14,8 @@
  * - `providerOnly` request violations (an undocumented query parameter, a body sent to an operation that takes
  *   none): only for the provider.
  * A test that sends invalid requests through the provider's own client on purpose says so with
- * `deliberatelyInvalidRequests()`.
+ * `deliberatelyInvalidRequests()`. Besides the document, every error answer of the emulator (not injected) must carry
+ * its status as `error.code`.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -112,6 +113,18 @@ export function countedViolations(
   return { counted, rejectedInvalidRequest, fromProvider };
 }
 
+/**
+ * The document pins `error.code` to the status only for the error responses it names (400, 401, 403, 404, 409, 412);
+ * every other error status (413, 429, 500…) falls back to its generic Error schema, where any integer passes. The
+ * emulator's own error answers carry their status as the code whatever the status (injected ones say what the test
+ * asked for).
+ */
+function errorCodeMismatch(x: EmulatorExchange): string | undefined {
+  if (x.injected || x.status < 400) return undefined;
+  const code = (x.responseBody as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return code === x.status ? undefined : `error answer: error.code ${String(code)} differs from the status`;
+}
+
 /** `onExchange` of every test emulator. Never throws (the emulator would swallow it). */
 export function recordExchange(x: EmulatorExchange): void {
   const where = `[${x.method} ${x.path} → ${x.status}]`;
@@ -124,6 +137,7 @@ export function recordExchange(x: EmulatorExchange): void {
     if (rejectedInvalidRequest) counts.rejectedInvalidRequests += 1;
     if (fromProvider) counts.providerRequests += 1;
     counts.operations[verdict.operationId] = (counts.operations[verdict.operationId] ?? 0) + 1;
+    const mismatch = errorCodeMismatch(x);
     found = counted.map((v) => {
       const note =
         v.part === "request"
@@ -133,6 +147,7 @@ export function recordExchange(x: EmulatorExchange): void {
           : "";
       return `${formatViolation(v)}${note} ${where}`;
     });
+    if (mismatch) found.push(`${mismatch} ${where}`);
   } catch (error) {
     found = [`contract validator failed: ${error instanceof Error ? error.stack : String(error)} ${where}`];
   }

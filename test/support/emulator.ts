@@ -64,6 +64,10 @@ export async function callApi(
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
+/** Loosely typed JSON of test assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: loosely typed JSON for test assertions
+export type Json = any;
+
 /** What `EmulatorFixture.api` answers: its body stays unknown, so that each test states the shape it expects. */
 export interface ApiAnswer {
   status: number;
@@ -74,34 +78,66 @@ export interface EmulatorFixture {
   emulator: RunningEmulator;
   /** A direct call to the API, bypassing the provider: how tests make out-of-band changes. */
   api(method: string, path: string, body?: unknown): Promise<ApiAnswer>;
+  /** The same call with the whole answer (headers, text) and CallOptions (other headers, raw body, no token). */
+  call(method: string, path: string, body?: unknown, options?: CallOptions): Promise<ApiResponse>;
   /**
    * Creates an object out of band (POST, or PUT where the API creates with it, as for teams) and returns its id;
    * fails the test unless the API answers 201.
    */
   apiCreate(path: string, body: unknown, method?: "POST" | "PUT"): Promise<string>;
+  /** Walks every page of a list (optionally `limit` per page) and returns all items. */
+  listAll(path: string, limit?: number): Promise<Json[]>;
   /** `METHOD /v1/path` of every request since the last reset: what the provider sent, in order. */
   calls(): string[];
   /** The body of the last request with this method whose path matches `path`. */
   lastRequestBody(method: string, path: RegExp): unknown;
 }
 
+export interface UseEmulatorOptions extends EmulatorOptions {
+  /**
+   * Wire the provider's runtime to the emulator (default true): DOCS_API_URL/DOCS_API_TOKEN point at it and the
+   * runtime's caches are reset before each test. The emulator's own tests pass false and never load the provider.
+   */
+  provider?: boolean;
+}
+
 /**
- * One emulator per test file, reset before every test. The provider's runtime reads the same URL and token from the
+ * The one test fixture of an emulator: one per test file (every exchange validated, see startTestEmulator), reset
+ * before every test. With `provider` (the default) the provider's runtime reads the same URL and token from the
  * environment, as it would in a Pulumi provider process.
  */
-export function useEmulator(): EmulatorFixture {
+export function useEmulator(options: UseEmulatorOptions = {}): EmulatorFixture {
+  const { provider = true, ...emulatorOptions } = options;
   const fixture = {} as EmulatorFixture;
   beforeAll(async () => {
-    fixture.emulator = await startTestEmulator({ port: 0, token: "emulator-test-token" });
+    fixture.emulator = await startTestEmulator({ port: 0, token: "emulator-test-token", ...emulatorOptions });
+    if (!provider) return;
     process.env.DOCS_API_URL = fixture.emulator.url;
     process.env.DOCS_API_TOKEN = fixture.emulator.token;
     process.env.DOCS_API_MAX_ATTEMPTS = "3";
   });
-  fixture.api = (method, path, body) => callApi(fixture.emulator, method, path, body);
+  fixture.call = (method, path, body, callOptions) => callApi(fixture.emulator, method, path, body, callOptions);
+  fixture.api = (method, path, body) => fixture.call(method, path, body);
   fixture.apiCreate = async (path, body, method = "POST") => {
     const answer = await fixture.api(method, path, body);
     expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(201);
     return (answer.body as { id: string }).id;
+  };
+  fixture.listAll = async (path, limit) => {
+    const items: Json[] = [];
+    let page: string | undefined;
+    for (let i = 0; i < 1000; i++) {
+      const query = new URLSearchParams();
+      if (limit !== undefined) query.set("limit", String(limit));
+      if (page) query.set("page", page);
+      const qs = query.toString();
+      const res = await fixture.call("GET", qs ? `${path}${path.includes("?") ? "&" : "?"}${qs}` : path);
+      expect(res.status, `GET ${path}: ${res.text}`).toBe(200);
+      items.push(...res.body.items);
+      page = res.body.next?.page;
+      if (!page) return items;
+    }
+    throw new Error(`GET ${path}: pagination did not end after 1000 pages`);
   };
   fixture.calls = () => fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
   fixture.lastRequestBody = (method, path) =>
@@ -109,8 +145,8 @@ export function useEmulator(): EmulatorFixture {
   beforeEach(async () => {
     fixture.emulator.reset();
     fixture.emulator.clearRequests();
-    // Loaded here rather than at the top so that emulator-only tests (which use startTestEmulator) do not load the provider.
-    (await import("../../provider/runtime")).resetCaches();
+    // Loaded here rather than at the top so that emulator-only tests do not load the provider.
+    if (provider) (await import("../../provider/runtime")).resetCaches();
   });
   afterAll(async () => {
     await fixture.emulator?.close();
