@@ -186,3 +186,15 @@ export interface OpenApiVersionRec {
   format: "json" | "yaml";
   parsed?: unknown;
 }
+
+/** An item of an ordered level named by kind and id (`site-section`, `space`, …). */
+export interface ItemRef {
+  kind: string;
+  id: string;
+}
+
+/** Where a move puts an item: before or after a sibling (at the end when neither is given). */
+export interface Placement {
+  before?: ItemRef;
+  after?: ItemRef;
+}

@@ -3,9 +3,9 @@
  * invariants (one default section per site and one default site space per level, unique paths per level, what a
  * section's or a site's creation and deletion bring along). Store (store.ts) adds the other kinds.
  */
-import { ConflictError } from "./errors";
+import { BadRequestError, ConflictError, NotFoundError } from "./errors";
 import { slugify } from "./ids";
-import type { SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "./records";
+import type { ItemRef, Placement, SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "./records";
 import { Tables } from "./tables";
 
 export class SiteStore extends Tables {
@@ -216,5 +216,76 @@ export class SiteStore extends Tables {
     this.adaptiveSchemas.delete(id);
     this.sites.delete(id);
     return true;
+  }
+
+  // ---- order within a level
+
+  /** Structural siblings (sections and groups) under a group, or the site root when parent is undefined. */
+  structureSiblings(siteId: string, parentGroupId: string | undefined) {
+    const items: { kind: "site-section" | "site-section-group"; rec: SectionRec | SectionGroupRec }[] = [];
+    for (const s of this.sectionsOf(siteId))
+      if (s.groupId === parentGroupId) items.push({ kind: "site-section", rec: s });
+    for (const g of this.groupsOf(siteId)) {
+      if (g.parentGroupId === parentGroupId) items.push({ kind: "site-section-group", rec: g });
+    }
+    return items.sort((a, b) => a.rec.position - b.rec.position);
+  }
+
+  /**
+   * Whether a pointer names a site space, section or section group of `site`: what tells an unknown pointer (404)
+   * from one that is not a sibling (400) in every move of the site's structure.
+   */
+  siteItemExists(site: SiteRec, p: ItemRef): boolean {
+    const items: Map<string, { siteId: string }> =
+      p.kind === "site-space" ? this.siteSpaces : p.kind === "site-section" ? this.sections : this.sectionGroups;
+    return items.get(p.id)?.siteId === site.id;
+  }
+
+  /** Moves a site space among the site spaces of its level (its section, or the site root). */
+  moveSiteSpace(site: SiteRec, ss: SiteSpaceRec, placement: Placement | undefined): void {
+    const siblings = this.siteSpacesIn(site.id, ss.sectionId).map((rec) => ({ kind: "site-space", rec }));
+    this.reorder(site, siblings, { kind: "site-space", rec: ss }, placement);
+  }
+
+  /** Moves a section or section group among the sections and groups of its parent group (or the site root). */
+  moveInStructure(
+    site: SiteRec,
+    id: string,
+    parentGroupId: string | undefined,
+    placement: Placement | undefined,
+  ): void {
+    const siblings = this.structureSiblings(site.id, parentGroupId);
+    const self = siblings.find((s) => s.rec.id === id);
+    if (!self) throw new NotFoundError(`"${id}" is not an item of its level in site "${site.id}"`);
+    this.reorder(site, siblings, self, placement);
+  }
+
+  /**
+   * Moves `item` among `siblings` (which contain it) before/after a sibling. Unknown pointer ids → 404, pointers to
+   * items that are not siblings → 400.
+   */
+  private reorder<T extends { rec: { id: string; position: number }; kind: string }>(
+    site: SiteRec,
+    siblings: T[],
+    item: T,
+    placement: Placement | undefined,
+  ): void {
+    const others = siblings.filter((s) => s.rec.id !== item.rec.id);
+    let index = others.length;
+    const pointer = placement?.before ?? placement?.after;
+    if (pointer) {
+      const field = placement?.before ? "position.before" : "position.after";
+      if (pointer.id === item.rec.id) throw new BadRequestError(`${field}: cannot position an item relative to itself`);
+      const at = others.findIndex((s) => s.kind === pointer.kind && s.rec.id === pointer.id);
+      if (at < 0) {
+        if (!this.siteItemExists(site, pointer)) {
+          throw new NotFoundError(`${field}: ${pointer.kind} "${pointer.id}" not found`);
+        }
+        throw new BadRequestError(`${field}: ${pointer.kind} "${pointer.id}" is not at the same level`);
+      }
+      index = placement?.before ? at : at + 1;
+    }
+    others.splice(index, 0, item);
+    for (const s of others) s.rec.position = this.nextPosition();
   }
 }

@@ -4,10 +4,22 @@
  * in another table). Layers: tables.ts (the tables, ids, reset), siteStore.ts (the site structure), this file (the
  * other kinds). Record shapes: records.ts; fixtures: fixtures.ts.
  */
-import type { CollectionRec, MemberRec, OpenApiSpecRec, OpenApiVersionRec, SpaceRec, TeamRec } from "./records";
+import { BadRequestError } from "./errors";
+import type {
+  CollectionRec,
+  MemberRec,
+  OpenApiSpecRec,
+  OpenApiVersionRec,
+  Placement,
+  SpaceRec,
+  TeamRec,
+} from "./records";
 import { SiteStore } from "./siteStore";
 
 export type { FixtureInfo } from "./fixtures";
+
+/** An item of an organization's content tree. */
+export type ContentItem = { kind: "space"; rec: SpaceRec } | { kind: "collection"; rec: CollectionRec };
 
 export class Store extends SiteStore {
   // -------------------------------------------------------------------------------------------------------------
@@ -67,6 +79,40 @@ export class Store extends SiteStore {
     }
     for (const cid of ids) this.collections.delete(cid);
     return true;
+  }
+
+  /** Collections and live spaces under a parent collection (or the organization root), in order. */
+  contentChildren(orgId: string, parentId: string | undefined): ContentItem[] {
+    const items: ContentItem[] = [];
+    for (const c of this.collections.values()) {
+      if (c.orgId === orgId && c.parentId === parentId) items.push({ kind: "collection", rec: c });
+    }
+    for (const s of this.spaces.values()) {
+      if (s.orgId === orgId && !s.deletedAt && s.parentId === parentId) items.push({ kind: "space", rec: s });
+    }
+    return items.sort((a, b) => a.rec.position - b.rec.position);
+  }
+
+  /**
+   * Puts a collection or space under `parentId`, before/after one of its new siblings (at the end by default); a
+   * sibling that is not an item of the target parent → 400. A moved space's updatedAt changes.
+   */
+  moveInContentTree(item: ContentItem, parentId: string | undefined, placement: Placement | undefined): void {
+    const siblings = this.contentChildren(item.rec.orgId, parentId).filter((s) => s.rec.id !== item.rec.id);
+    let index = siblings.length;
+    const pointer = placement?.before ?? placement?.after;
+    if (pointer) {
+      const field = placement?.before ? "position.before" : "position.after";
+      const at = siblings.findIndex((s) => s.kind === pointer.kind && s.rec.id === pointer.id);
+      if (at < 0) {
+        throw new BadRequestError(`${field}: ${pointer.kind} "${pointer.id}" is not an item of the target parent`);
+      }
+      index = placement?.before ? at : at + 1;
+    }
+    item.rec.parentId = parentId;
+    siblings.splice(index, 0, item);
+    for (const s of siblings) s.rec.position = this.nextPosition();
+    if (item.kind === "space") item.rec.updatedAt = this.now();
   }
 
   /** A new empty space in an organization (what `spaceId: null` in a site structure body asks for). */

@@ -9,7 +9,7 @@ import { collectionLocation, renderCollection, renderSpace } from "../render";
 import type { Route } from "../types";
 import { defaultLevel, opt, parseBody, queryBool, req, str } from "../validate";
 import { created, deleted, ok, param, requireCollection, requireOrg } from "./common";
-import { parseMove, placeItem } from "./contentTree";
+import { parseMove } from "./contentTree";
 
 const collectionTitle = str({ max: 50 });
 const collectionDescription = str({ min: 0, max: 100 });
@@ -63,7 +63,7 @@ export const collectionRoutes: Route[] = [
           `parent: cannot move collection "${c.id}" into itself or one of its descendant collections ("${parentId}")`,
         );
       }
-      placeItem(ctx.store, { kind: "collection", rec: c }, parentId, position);
+      ctx.store.moveInContentTree({ kind: "collection", rec: c }, parentId, position);
       return ok(renderCollection(ctx.env, c));
     },
   },

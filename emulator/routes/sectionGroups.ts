@@ -10,7 +10,7 @@ import type { Store } from "../store";
 import type { Route } from "../types";
 import { arr, bool, icon, nullable, opt, parseBody, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
-import { groupRef, localized128, moveInStructure, movePosition, requireGroup, sectionRef } from "./siteCommon";
+import { groupRef, localized128, movePosition, requireGroup, sectionRef } from "./siteCommon";
 
 const groupTitle = str({ min: 1, max: 100 });
 
@@ -124,7 +124,7 @@ export const sectionGroupRoutes: Route[] = [
       const group = requireGroup(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-section", "site-section-group"], "id")) });
-      moveInStructure(store, site, group.id, group.parentGroupId, body.position);
+      store.moveInStructure(site, group.id, group.parentGroupId, body.position);
       return ok(renderSectionGroup(ctx.env, store, group));
     },
   },

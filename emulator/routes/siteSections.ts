@@ -16,7 +16,6 @@ import {
   groupRef,
   localized128,
   localized256,
-  moveInStructure,
   movePosition,
   requireSection,
   spaceForSite,
@@ -155,7 +154,7 @@ export const siteSectionRoutes: Route[] = [
       const section = requireSection(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-section"], "siteSection")) });
-      moveInStructure(store, site, section.id, section.groupId, body.position);
+      store.moveInStructure(site, section.id, section.groupId, body.position);
       return ok(renderSection(ctx.env, store, section));
     },
   },

@@ -8,7 +8,7 @@ import { renderSiteSpace, siteLocation } from "../render";
 import type { Route } from "../types";
 import { bool, expression, nullable, opt, parseBody, queryBool, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
-import { movePosition, moveSiteSpace, requireSiteSpace, sectionRef, spaceForSite, spaceTemplate } from "./siteCommon";
+import { movePosition, requireSiteSpace, sectionRef, spaceForSite, spaceTemplate } from "./siteCommon";
 
 const siteSpacePath = str({ min: 1, max: 100 });
 
@@ -128,7 +128,7 @@ export const siteSpaceRoutes: Route[] = [
       const ss = requireSiteSpace(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-space"], "siteSpace")) });
-      moveSiteSpace(store, site, ss, body.position);
+      store.moveSiteSpace(site, ss, body.position);
       return ok(renderSiteSpace(ctx.env, store, ss));
     },
   },

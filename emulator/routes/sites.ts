@@ -3,7 +3,7 @@
  */
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
-import type { SiteRec, SiteSpaceRec } from "../records";
+import type { ItemRef, SiteRec, SiteSpaceRec } from "../records";
 import { renderSection, renderSectionGroup, renderSite, renderSiteSpace, siteLocation } from "../render";
 import type { Store } from "../store";
 import type { Env, Route } from "../types";
@@ -26,16 +26,7 @@ import {
   str,
 } from "../validate";
 import { created, deleted, ok, param, requireOrg, requireSite } from "./common";
-import {
-  moveInStructure,
-  moveSiteSpace,
-  type Pointer,
-  requireSiteSpace,
-  sectionRef,
-  siteItemExists,
-  spaceForSite,
-  structureSiblings,
-} from "./siteCommon";
+import { requireSiteSpace, sectionRef, spaceForSite } from "./siteCommon";
 
 const siteTitle = str({ min: 2, max: 128 });
 const siteBasename = str({ min: 1, max: 100 });
@@ -56,15 +47,17 @@ export function siteStructure(env: Env, store: Store, site: SiteRec): unknown {
   }
   return {
     type: "sections",
-    structure: structureSiblings(store, site.id, undefined).map((item) =>
-      item.kind === "site-section"
-        ? renderSection(env, store, store.sections.get(item.rec.id)!)
-        : renderSectionGroup(env, store, store.sectionGroups.get(item.rec.id)!),
-    ),
+    structure: store
+      .structureSiblings(site.id, undefined)
+      .map((item) =>
+        item.kind === "site-section"
+          ? renderSection(env, store, store.sections.get(item.rec.id)!)
+          : renderSectionGroup(env, store, store.sectionGroups.get(item.rec.id)!),
+      ),
   };
 }
 
-const structurePointer = obj({
+const structureItemRef = obj({
   type: req(oneOfValues(["site-space", "site-section", "site-section-group", "site-external-link"] as const)),
   id: req(str({ min: 1 })),
 });
@@ -239,29 +232,29 @@ export const siteRoutes: Route[] = [
       const body = parseBody(
         ctx.body,
         {
-          item: req(structurePointer),
-          position: req(obj({ before: opt(structurePointer), after: opt(structurePointer) })),
+          item: req(structureItemRef),
+          position: req(obj({ before: opt(structureItemRef), after: opt(structureItemRef) })),
         },
         { required: true },
       );
-      const toPointer = (p?: { type: string; id: string }): Pointer | undefined =>
+      const toItemRef = (p?: { type: string; id: string }): ItemRef | undefined =>
         p ? { kind: p.type, id: p.id } : undefined;
-      const position = { before: toPointer(body.position.before), after: toPointer(body.position.after) };
+      const position = { before: toItemRef(body.position.before), after: toItemRef(body.position.after) };
       const { item } = body;
       if (item.type === "site-external-link")
         throw new BadRequestError("item.type: site external links are not supported by the emulator");
       if (item.type === "site-space") {
         const ss = requireSiteSpace(ctx, site, item.id);
-        moveSiteSpace(store, site, ss, position);
+        store.moveSiteSpace(site, ss, position);
         return ok(renderSiteSpace(env, store, ss));
       }
-      if (!siteItemExists(store, site)({ kind: item.type, id: item.id }))
+      if (!store.siteItemExists(site, { kind: item.type, id: item.id }))
         throw new BadRequestError(`item: ${item.type} "${item.id}" not found in site "${site.id}"`);
       const parent =
         item.type === "site-section"
           ? store.sections.get(item.id)!.groupId
           : store.sectionGroups.get(item.id)!.parentGroupId;
-      moveInStructure(store, site, item.id, parent, position);
+      store.moveInStructure(site, item.id, parent, position);
       return ok(
         item.type === "site-section"
           ? renderSection(env, store, store.sections.get(item.id)!)

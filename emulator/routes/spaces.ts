@@ -3,7 +3,7 @@ import { paginate } from "../pagination";
 import { renderSpace } from "../render";
 import type { Route } from "../types";
 import { ok, requireOrg, requireSpace } from "./common";
-import { parseMove, placeItem } from "./contentTree";
+import { parseMove } from "./contentTree";
 
 export const spaceRoutes: Route[] = [
   {
@@ -17,8 +17,7 @@ export const spaceRoutes: Route[] = [
     handler: (ctx) => {
       const space = requireSpace(ctx);
       const { parentId, position } = parseMove(ctx.store, space, ctx.body);
-      placeItem(ctx.store, { kind: "space", rec: space }, parentId, position);
-      space.updatedAt = ctx.store.now();
+      ctx.store.moveInContentTree({ kind: "space", rec: space }, parentId, position);
       return ok(renderSpace(ctx.env, space));
     },
   },
