@@ -8,6 +8,7 @@ import { BadRequestError } from "./errors";
 import type {
   CollectionRec,
   MemberRec,
+  OpenApiErrorCode,
   OpenApiSpecRec,
   OpenApiVersionRec,
   Placement,
@@ -177,6 +178,34 @@ export class Store extends SiteStore {
 
   versionsOf(specId: string): OpenApiVersionRec[] {
     return [...this.openApiVersions.values()].filter((v) => v.specId === specId);
+  }
+
+  /** Ends a spec's processing job: success records a version (the spec's latest), failure the error. */
+  finishOpenApiJob(
+    spec: OpenApiSpecRec,
+    at: string,
+    outcome: { format: "json" | "yaml"; parsed?: unknown } | { code?: OpenApiErrorCode; message: string },
+  ): void {
+    const job = spec.job;
+    if (!job) return;
+    if ("format" in outcome) {
+      const version: OpenApiVersionRec = {
+        id: job.versionId,
+        specId: spec.id,
+        createdAt: at,
+        source: job.source,
+        ...outcome,
+      };
+      this.openApiVersions.set(version.id, version);
+      spec.lastVersionId = version.id;
+      spec.lastProcessErrorCode = undefined;
+      spec.lastProcessedErrors = undefined;
+    } else {
+      spec.lastProcessErrorCode = outcome.code;
+      spec.lastProcessedErrors = [{ message: outcome.message, code: outcome.code }];
+    }
+    spec.lastProcessedAt = at;
+    spec.job = undefined;
   }
 
   deleteOpenApiSpec(id: string): boolean {

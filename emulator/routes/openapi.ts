@@ -86,29 +86,15 @@ function processSource(src: OpenApiSource): Outcome {
 }
 
 function complete(store: Store, spec: OpenApiSpecRec, atMs: number): void {
-  const job = spec.job;
-  if (!job) return;
-  const at = new Date(atMs).toISOString();
-  const outcome = processSource(job.source);
-  if (outcome.ok) {
-    const version: OpenApiVersionRec = {
-      id: job.versionId,
-      specId: spec.id,
-      createdAt: at,
-      source: job.source,
-      format: outcome.format,
-      parsed: outcome.parsed,
-    };
-    store.openApiVersions.set(version.id, version);
-    spec.lastVersionId = version.id;
-    spec.lastProcessErrorCode = undefined;
-    spec.lastProcessedErrors = undefined;
-  } else {
-    spec.lastProcessErrorCode = outcome.code;
-    spec.lastProcessedErrors = [{ message: outcome.message ?? "Processing failed", code: outcome.code }];
-  }
-  spec.lastProcessedAt = at;
-  spec.job = undefined;
+  if (!spec.job) return;
+  const outcome = processSource(spec.job.source);
+  store.finishOpenApiJob(
+    spec,
+    new Date(atMs).toISOString(),
+    outcome.ok
+      ? { format: outcome.format, parsed: outcome.parsed }
+      : { code: outcome.code, message: outcome.message ?? "Processing failed" },
+  );
 }
 
 /** Completes the job of `spec` if its time has come. */
