@@ -307,8 +307,11 @@ export class HttpClient {
         `no answer from ${this.baseUrl.host} within ${this.timeoutMs} ms`,
       );
     }
-    const detail = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
-    const summary = `connection error ${redact(detail, this.token)} ${this.baseUrl.host}`;
+    const code = errorCode(error);
+    const message = redact(error instanceof Error ? error.message : String(error), this.token);
+    const summary = code
+      ? `connection error ${code} ${this.baseUrl.host}`
+      : `connection to ${this.baseUrl.host} failed: ${message}`;
     return new ConnectionError({ ...where, cause: error }, summary);
   }
 
