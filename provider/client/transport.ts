@@ -258,11 +258,14 @@ export class HttpClient {
     return ceiling / 2 + (Math.random() * ceiling) / 2;
   }
 
-  /** A 429's wait: Retry-After, else until X-RateLimit-Reset, else the wait its message names, else a backoff. */
+  /**
+   * A 429's wait: Retry-After, else until X-RateLimit-Reset, else the wait its message names (also when the reset
+   * already passed by our clock: a skewed clock must not turn the wait into a burst of 429s), else a short backoff.
+   */
   private rateLimitDelay(failure: DocsApiError): number {
     const untilReset = (this.limiter.reading.resetAt ?? 0) - this.now();
     const wait = failure.retryAfterMs ?? (untilReset > 0 ? untilReset : undefined) ?? waitNamedIn(failure.apiMessage);
-    return (wait ?? this.policy.baseDelayMs) + this.jitter();
+    return wait ?? this.policy.baseDelayMs;
   }
 
   private jitter(): number {
@@ -282,7 +285,8 @@ export class HttpClient {
         limit: this.limiter.reading.limit,
       });
     }
-    await this.sleep(waitMs);
+    // Jitter spreads the requests that waited for the same reset.
+    await this.sleep(waitMs + this.jitter());
   }
 
   private overLimit(where: Where | DocsApiError, waitMs: number, reason: WaitEvent["reason"]): RateLimitedError {

@@ -111,7 +111,7 @@ const faults: Fault[] = [
     neverActed: false,
     errorClass: ConnectionError,
     delays: BACKOFF,
-    serve: async () => served(await faultyStub((_req, res) => res.socket?.destroy())),
+    serve: async () => served(await faultyStub((_req, res) => void res.socket?.destroy())),
   },
   {
     name: "timeout",
@@ -174,7 +174,10 @@ describe("attempt budget", () => {
     closers.push(() => stub.close());
     const { http, waits } = fakeClockClient(stub.url, { timeoutMs: TIMEOUT_MS, retry: { maxAttempts: 3 } });
     closers.push(() => http.close());
-    const error = await http.get("/things/t1").catch((e: unknown) => e as Error);
+    const error: Error = await http.get("/things/t1").then(
+      () => new Error("expected a timeout"),
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.message).toBe(
       `GET /v1/things/t1 failed: no answer from ${stub.host} within ${TIMEOUT_MS} ms (after 3 attempts)`,
