@@ -98,10 +98,11 @@ type Where = { method: string; path: string; attempts: number };
 export class HttpClient {
   readonly baseUrl: URL;
   private readonly token: string;
-  private readonly timeoutMs: number;
-  private readonly policy: RetryPolicy;
-  private readonly maxWaitMs: number;
-  private readonly onWait: ((event: WaitEvent) => void) | undefined;
+  readonly timeoutMs: number;
+  readonly policy: RetryPolicy;
+  /** The longest rate-limit wait accepted, in ms. */
+  readonly maxWaitMs: number;
+  readonly onWait: ((event: WaitEvent) => void) | undefined;
   private readonly userAgent: string;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;

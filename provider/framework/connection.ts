@@ -76,7 +76,8 @@ export function apiClient(): HttpClient {
   return client;
 }
 
-function logWait(event: WaitEvent): void {
+/** The default reporter: one `pulumi.log.info` line per long wait, naming the call and the reset time. */
+export function logWait(event: WaitEvent): void {
   const seconds = Math.ceil(event.waitMs / 1000);
   const why =
     event.reason === "limit-reached"
