@@ -5,6 +5,7 @@ export * from "./openapi";
 export * from "./pagination";
 export * from "./parse";
 export * from "./rateLimit";
+export * from "./responseText";
 export * from "./saml";
 export * from "./siteAdaptiveSchemas";
 export * from "./siteSectionGroups";

@@ -1,22 +1,12 @@
 import { Agent, type Dispatcher, request } from "undici";
-import {
-  ConnectionError,
-  DocsApiError,
-  errorForStatus,
-  InsecureApiUrlError,
-  RateLimitedError,
-  redact,
-  TimeoutError,
-  UnexpectedResponseError,
-} from "./errors";
-import { type RateLimiter, readRateLimitHeaders, sharedRateLimiter, waitNamedIn } from "./rateLimit";
+import { checkedBaseUrl } from "./apiUrl";
+import { ConnectionError, DocsApiError, errorForStatus, redact, TimeoutError, UnexpectedResponseError } from "./errors";
+import { type RateLimiter, RateLimitGate, readRateLimitHeaders, sharedRateLimiter, type WaitEvent } from "./rateLimit";
+import { headerValue, oneLine, parseRetryAfter } from "./responseText";
 
 export const DEFAULT_API_URL = "https://api.gitbook.com/v1";
 /** What is read of one answer at most; the API's largest documented bodies are a few hundred KB. */
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-/** Waits at least this long are reported through `onWait`: shorter ones are ordinary retries. */
-export const LONG_WAIT_MS = 5_000;
-
 export interface RetryPolicy {
   /** Attempts in all, the first included; waits for the rate limit do not count. */
   maxAttempts: number;
@@ -35,18 +25,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
   maxRateLimitWaits: 10,
 };
-
-/** A wait for the rate limit long enough to tell the user about; never carries the token. */
-export interface WaitEvent {
-  method: string;
-  path: string;
-  waitMs: number;
-  /** `limit-reached`: the budget was spent, so the request was held; `too-many-requests`: the API answered 429. */
-  reason: "limit-reached" | "too-many-requests";
-  /** When the wait ends, ISO 8601. */
-  resetAt: string;
-  limit?: number;
-}
 
 export interface ClientOptions {
   /** API base including the version, such as https://api.gitbook.com/v1. */
@@ -145,15 +123,19 @@ export class HttpClient {
   async request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
     const displayPath = this.displayPath(path);
     const idempotent = options.idempotent ?? IDEMPOTENT.has(method);
+    const gate = new RateLimitGate(this.limiter, {
+      maxWaitMs: this.maxWaitMs,
+      maxWaits: this.policy.maxRateLimitWaits,
+      fallbackMs: this.policy.baseDelayMs,
+      onWait: this.onWait,
+      sleep: this.sleep,
+      now: this.now,
+      jitter: () => this.jitter(),
+    });
     let sent = 0;
     let spent = 0;
-    let rateLimitWaits = 0;
     for (;;) {
-      for (let hold = this.limiter.reserve(this.now()); hold > 0; hold = this.limiter.reserve(this.now())) {
-        const where = { method, path: displayPath, attempts: sent };
-        if (++rateLimitWaits > this.policy.maxRateLimitWaits) throw this.overLimit(where, hold, "limit-reached");
-        await this.waitForRateLimit(where, hold, "limit-reached");
-      }
+      await gate.beforeSending({ method, path: displayPath, attempts: sent });
       sent++;
       let failure: DocsApiError;
       try {
@@ -163,8 +145,7 @@ export class HttpClient {
         failure = error;
       }
       if (failure.status === 429) {
-        if (++rateLimitWaits > this.policy.maxRateLimitWaits) throw failure;
-        await this.waitForRateLimit(failure, this.rateLimitDelay(failure), "too-many-requests");
+        await gate.afterTooManyRequests(failure);
         continue;
       }
       spent++;
@@ -259,48 +240,8 @@ export class HttpClient {
     return ceiling / 2 + (Math.random() * ceiling) / 2;
   }
 
-  /**
-   * A 429's wait: Retry-After, else until X-RateLimit-Reset, else the wait its message names (also when the reset
-   * already passed by our clock: a skewed clock must not turn the wait into a burst of 429s), else a short backoff.
-   */
-  private rateLimitDelay(failure: DocsApiError): number {
-    const untilReset = (this.limiter.reading.resetAt ?? 0) - this.now();
-    const wait = failure.retryAfterMs ?? (untilReset > 0 ? untilReset : undefined) ?? waitNamedIn(failure.apiMessage);
-    return wait ?? this.policy.baseDelayMs;
-  }
-
   private jitter(): number {
     return Math.random() * Math.min(250, this.policy.baseDelayMs);
-  }
-
-  private async waitForRateLimit(where: Where, waitMs: number, reason: WaitEvent["reason"]): Promise<void> {
-    if (waitMs > this.maxWaitMs) throw this.overLimit(where, waitMs, reason);
-    if (waitMs >= LONG_WAIT_MS) {
-      const resetAt = new Date(this.now() + waitMs).toISOString();
-      this.onWait?.({
-        method: where.method,
-        path: where.path,
-        waitMs,
-        reason,
-        resetAt,
-        limit: this.limiter.reading.limit,
-      });
-    }
-    // Jitter spreads the requests that waited for the same reset.
-    await this.sleep(waitMs + this.jitter());
-  }
-
-  private overLimit(where: Where | DocsApiError, waitMs: number, reason: WaitEvent["reason"]): RateLimitedError {
-    const limit = this.limiter.reading.limit;
-    const summary =
-      `the rate limit${limit === undefined ? "" : ` of ${limit} requests`} resets at ` +
-      `${new Date(this.now() + waitMs).toISOString()}, in ${Math.ceil(waitMs / 1000)} s: longer than ` +
-      `DOCS_API_MAX_WAIT_SECONDS (${this.maxWaitMs / 1000} s) allows waiting. Raise it, or run fewer operations ` +
-      "at once (pulumi up --parallel)";
-    const { method, path, attempts } = where;
-    const apiMessage = where instanceof DocsApiError ? where.apiMessage : undefined;
-    const status = reason === "too-many-requests" ? 429 : undefined;
-    return new RateLimitedError({ method, path, attempts, status, apiMessage }, summary);
   }
 
   private connectionFailure(error: unknown, where: Where): DocsApiError {
@@ -348,45 +289,8 @@ export class HttpClient {
   }
 }
 
-/** The token is only ever sent over TLS, or in the clear to this machine (the emulator, a local proxy). */
-function checkedBaseUrl(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value.replace(/\/+$/, ""));
-  } catch {
-    throw new InsecureApiUrlError(value, "is not a URL");
-  }
-  if (url.protocol === "https:") return url;
-  if (url.protocol !== "http:") throw new InsecureApiUrlError(value, `uses ${url.protocol} instead of https:`);
-  if (!isLoopback(url.hostname)) {
-    throw new InsecureApiUrlError(
-      value,
-      "is plain http to a host other than this machine: the token would travel unencrypted",
-    );
-  }
-  return url;
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
-
-/** One line of a non-JSON body: an HTML page's title, else its first text, at most 200 characters. */
-export function oneLine(text: string): string {
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
-  const source = title?.trim()
-    ? title
-    : text.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ");
-  const line = source.replace(/\s+/g, " ").trim();
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
-
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -396,14 +300,4 @@ function errorCode(error: unknown): string | undefined {
     current = current.cause as typeof current;
   }
   return undefined;
-}
-
-/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
 }
