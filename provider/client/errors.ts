@@ -25,7 +25,7 @@ export class DocsApiError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(details: ApiErrorDetails, summary?: string) {
-    super(DocsApiError.describe(details, summary), details.cause === undefined ? undefined : { cause: details.cause });
+    super(new.target.describe(details, summary), details.cause === undefined ? undefined : { cause: details.cause });
     this.name = new.target.name;
     this.method = details.method;
     this.path = details.path;
@@ -35,11 +35,13 @@ export class DocsApiError extends Error {
     this.retryAfterMs = details.retryAfterMs;
   }
 
-  private static describe(d: ApiErrorDetails, summary?: string): string {
-    const status = d.status === undefined ? (summary ?? "no response") : `${d.status} ${statusText(d.status)}`;
-    const said = d.apiMessage ? `: ${d.apiMessage}` : summary && d.status !== undefined ? `: ${summary}` : "";
-    const tries = d.attempts > 1 ? ` (after ${d.attempts} attempts)` : "";
-    return `${d.method} ${d.path} failed with ${status}${said}${tries}`;
+  /** `GET /v1/x failed with 404 Not Found: <the API's message>; <what we add> (after 3 attempts)`. */
+  protected static describe(d: ApiErrorDetails, summary?: string): string {
+    const said = [d.apiMessage, summary].filter((part) => part).join("; ");
+    const outcome =
+      d.status === undefined ? `failed: ${said || "no response"}` : `failed with ${statusLabel(d.status)}`;
+    const detail = d.status !== undefined && said ? `: ${said}` : "";
+    return `${d.method} ${d.path} ${outcome}${detail}${tries(d.attempts)}`;
   }
 }
 
@@ -54,8 +56,28 @@ export class ServerError extends DocsApiError {}
 /** No HTTP answer at all: refused, reset, DNS failure. */
 export class ConnectionError extends DocsApiError {}
 export class TimeoutError extends ConnectionError {}
-/** A 2xx answer whose body is not what the API documents. */
-export class UnexpectedResponseError extends DocsApiError {}
+/** A 2xx answer whose body is not what the API documents: not JSON, too large, or without the fields relied on. */
+export class UnexpectedResponseError extends DocsApiError {
+  /** `GET /v1/x answered 200 OK with an unexpected body: <what was wrong>`. */
+  protected static override describe(d: ApiErrorDetails, summary?: string): string {
+    const status = d.status === undefined ? "" : ` ${statusLabel(d.status)}`;
+    return `${d.method} ${d.path} answered${status} with an unexpected body: ${summary ?? "unreadable"}${tries(d.attempts)}`;
+  }
+}
+
+/** An API URL the token must not be sent to: plain http to another machine, or not a URL at all. */
+export class InsecureApiUrlError extends Error {
+  constructor(
+    readonly url: string,
+    problem: string,
+  ) {
+    super(
+      `The API URL "${url}" ${problem}. Use an https:// URL (plain http:// is accepted only for localhost, ` +
+        "127.0.0.0/8 and ::1) in DOCS_API_URL or the docs:apiUrl stack config.",
+    );
+    this.name = "InsecureApiUrlError";
+  }
+}
 
 export function errorForStatus(details: ApiErrorDetails & { status: number }): DocsApiError {
   const s = details.status;
@@ -75,6 +97,11 @@ export function isNotFound(error: unknown): error is NotFoundError {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  205: "Reset Content",
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
@@ -89,8 +116,14 @@ const STATUS_TEXT: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
-function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? "";
+/** `404 Not Found`, or the bare number for a status without a known reason phrase: never a dangling space. */
+function statusLabel(status: number): string {
+  const text = STATUS_TEXT[status];
+  return text ? `${status} ${text}` : String(status);
+}
+
+function tries(attempts: number): string {
+  return attempts > 1 ? ` (after ${attempts} attempts)` : "";
 }
 
 /** Removes every occurrence of the token from a text that may reach a log, an error or the state. */

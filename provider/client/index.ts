@@ -4,6 +4,8 @@ export * from "./members";
 export * from "./openapi";
 export * from "./pagination";
 export * from "./parse";
+export * from "./rateLimit";
+export * from "./responseText";
 export * from "./saml";
 export * from "./siteAdaptiveSchemas";
 export * from "./siteSectionGroups";

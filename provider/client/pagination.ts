@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { parseResponse } from "./parse";
 import type { HttpClient, Query } from "./transport";
 
@@ -8,6 +8,12 @@ export interface ListPage<T> {
   next?: { page: string };
   count?: number;
 }
+
+/** Only the envelope: each item is read by its own schema, so that an error names the item's field. */
+const ListPageSchema = z.object({
+  items: z.array(z.unknown()),
+  next: z.object({ page: z.string() }).nullish(),
+});
 
 /** The API's maximum page size: one request lists a typical site's sections, spaces or links in full. */
 export const MAX_PAGE_SIZE = 1000;
@@ -20,11 +26,12 @@ export async function* paginate(client: HttpClient, path: string, query: Query =
   const seen = new Set<string>();
   let page: string | undefined;
   for (;;) {
-    const result = await client.get<ListPage<unknown>>(path, { limit: MAX_PAGE_SIZE, ...query, page });
-    for (const item of result?.items ?? []) {
+    const answer = await client.get(path, { limit: MAX_PAGE_SIZE, ...query, page });
+    const result = parseResponse(ListPageSchema, answer, "GET", client.displayPath(path));
+    for (const item of result.items) {
       yield schema ? parseResponse(schema, item, "GET", client.displayPath(path)) : item;
     }
-    const next = result?.next?.page;
+    const next = result.next?.page;
     if (!next || next === page || seen.has(next)) return;
     seen.add(next);
     page = next;

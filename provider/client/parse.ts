@@ -16,9 +16,9 @@ export function parseResponse<S extends z.ZodType>(
   if (result.success) return result.data;
   const problems = result.error.issues
     .slice(0, 3)
-    .map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`)
+    .map((issue) => `${issue.path.length > 0 ? `field "${issue.path.join(".")}"` : "the body"}: ${issue.message}`)
     .join("; ");
-  throw new UnexpectedResponseError({ method, path, attempts: 1 }, `unexpected response body (${problems})`);
+  throw new UnexpectedResponseError({ method, path, attempts: 1 }, problems);
 }
 
 /** Sends one request and reads its answer as one object of `schema`: the typed calls of every API object use it. */

@@ -1,15 +1,21 @@
 import { Agent, type Dispatcher, request } from "undici";
-import { ConnectionError, DocsApiError, errorForStatus, redact, TimeoutError } from "./errors";
+import { checkedBaseUrl } from "./apiUrl";
+import { ConnectionError, DocsApiError, errorForStatus, redact, TimeoutError, UnexpectedResponseError } from "./errors";
+import { type RateLimiter, RateLimitGate, readRateLimitHeaders, sharedRateLimiter, type WaitEvent } from "./rateLimit";
+import { headerValue, oneLine, parseRetryAfter } from "./responseText";
 
 export const DEFAULT_API_URL = "https://api.gitbook.com/v1";
-
+/** What is read of one answer at most; the API's largest documented bodies are a few hundred KB. */
+export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export interface RetryPolicy {
-  /** Attempts in all, the first included. */
+  /** Attempts in all, the first included; waits for the rate limit do not count. */
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** A Retry-After longer than this is cut to it, so a misbehaving server cannot park a deployment for hours. */
+  /** A Retry-After on a 503 longer than this is cut to it, so a misbehaving server cannot park a deployment. */
   maxRetryAfterMs: number;
+  /** Rate-limit waits (a spent budget or a 429) per request, so that a server that never relents ends the call. */
+  maxRateLimitWaits: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -17,6 +23,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   baseDelayMs: 200,
   maxDelayMs: 10_000,
   maxRetryAfterMs: 60_000,
+  maxRateLimitWaits: 10,
 };
 
 export interface ClientOptions {
@@ -26,9 +33,14 @@ export interface ClientOptions {
   /** Per attempt. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+  /** The longest rate-limit wait accepted (DOCS_API_MAX_WAIT_SECONDS); a longer one fails with RateLimitedError. */
+  maxWaitSeconds?: number;
+  /** Called once per rate-limit wait of LONG_WAIT_MS or more, before waiting. */
+  onWait?: (event: WaitEvent) => void;
   userAgent?: string;
-  /** Test seam: how to wait between attempts. */
+  /** Test seams: how to wait, and what time it is (epoch ms). */
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -47,33 +59,46 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Methods whose repetition cannot create a second object: safe to retry after any transient failure. */
 const IDEMPOTENT = new Set<HttpMethod>(["GET", "PUT", "PATCH", "DELETE"]);
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
 /** Connection failures after which the server cannot have seen the request, so even a POST may be repeated. */
 const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+const DEFAULT_MAX_WAIT_SECONDS = 120;
+
+type Where = { method: string; path: string; attempts: number };
 
 /**
  * The one transport of the provider: keep-alive connections, bearer auth, JSON, a per-attempt timeout and a single
- * retry policy (429, 5xx and connection errors; capped, jittered exponential backoff that honours Retry-After).
- * POST (and any request marked `idempotent: false`) is retried only when the API cannot have acted on it: a 429 or a
- * connection that was never established.
+ * retry policy. 5xx and connection errors spend attempts (capped, jittered exponential backoff that honours
+ * Retry-After); POST (and any request marked `idempotent: false`) is repeated only when the API cannot have acted on
+ * it. The rate limit is not a failure: a spent budget holds requests until the window resets, a 429 waits for it,
+ * and neither spends an attempt — only a wait beyond `maxWaitSeconds` fails.
  */
 export class HttpClient {
   readonly baseUrl: URL;
   private readonly token: string;
-  private readonly timeoutMs: number;
-  private readonly policy: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly policy: RetryPolicy;
+  /** The longest rate-limit wait accepted, in ms. */
+  readonly maxWaitMs: number;
+  readonly onWait: ((event: WaitEvent) => void) | undefined;
   private readonly userAgent: string;
   private readonly sleep: (ms: number) => Promise<void>;
-  private readonly dispatcher: Dispatcher;
+  private readonly now: () => number;
+  private readonly limiter: RateLimiter;
+  // No cap on connections: `pulumi up` runs 4 × cores operations at once, and the rate limiter is what bounds them.
+  private readonly dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 10_000 });
 
   constructor(options: ClientOptions) {
-    this.baseUrl = new URL(options.baseUrl.replace(/\/+$/, ""));
+    this.baseUrl = checkedBaseUrl(options.baseUrl);
     this.token = options.token;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...withoutUndefined(options.retry ?? {}) };
+    this.maxWaitMs = (options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
+    this.onWait = options.onWait;
     this.userAgent = options.userAgent ?? "pulumi-docs-platform";
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.dispatcher = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.now = options.now ?? Date.now;
+    this.limiter = sharedRateLimiter(this.baseUrl, this.token);
   }
 
   get<T = unknown>(path: string, query?: Query): Promise<T> {
@@ -84,9 +109,6 @@ export class HttpClient {
   }
   put<T = unknown>(path: string, body?: unknown): Promise<T> {
     return this.request<T>("PUT", path, { body });
-  }
-  patch<T = unknown>(path: string, body?: unknown): Promise<T> {
-    return this.request<T>("PATCH", path, { body });
   }
   /** Resolves when the object is gone, whether this call removed it (205) or it was already absent (204, 404). */
   async delete(path: string): Promise<void> {
@@ -100,18 +122,35 @@ export class HttpClient {
 
   async request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
     const displayPath = this.displayPath(path);
-    for (let attempt = 1; ; attempt++) {
+    const idempotent = options.idempotent ?? IDEMPOTENT.has(method);
+    const gate = new RateLimitGate(this.limiter, {
+      maxWaitMs: this.maxWaitMs,
+      maxWaits: this.policy.maxRateLimitWaits,
+      fallbackMs: this.policy.baseDelayMs,
+      onWait: this.onWait,
+      sleep: this.sleep,
+      now: this.now,
+      jitter: () => this.jitter(),
+    });
+    let sent = 0;
+    let spent = 0;
+    for (;;) {
+      await gate.beforeSending({ method, path: displayPath, attempts: sent });
+      sent++;
       let failure: DocsApiError;
-      let retryable: boolean;
       try {
-        return (await this.attempt(method, path, options, displayPath, attempt)) as T;
+        return (await this.attempt(method, path, options, { method, path: displayPath, attempts: sent })) as T;
       } catch (error) {
         if (!(error instanceof DocsApiError)) throw error;
         failure = error;
-        retryable = this.isRetryable(options.idempotent ?? IDEMPOTENT.has(method), error);
       }
-      if (!retryable || attempt >= this.policy.maxAttempts) throw failure;
-      await this.sleep(this.delayBefore(attempt + 1, failure));
+      if (failure.status === 429) {
+        await gate.afterTooManyRequests(failure);
+        continue;
+      }
+      spent++;
+      if (!this.isRetryable(idempotent, failure) || spent >= this.policy.maxAttempts) throw failure;
+      await this.sleep(this.delayBefore(spent + 1, failure));
     }
   }
 
@@ -119,14 +158,7 @@ export class HttpClient {
     return this.dispatcher.close();
   }
 
-  private async attempt(
-    method: HttpMethod,
-    path: string,
-    options: RequestOptions,
-    displayPath: string,
-    attempt: number,
-  ): Promise<unknown> {
-    const url = this.urlFor(path, options.query);
+  private async attempt(method: HttpMethod, path: string, options: RequestOptions, where: Where): Promise<unknown> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.token}`,
       accept: "application/json",
@@ -137,10 +169,9 @@ export class HttpClient {
       headers["content-type"] = "application/json";
       body = JSON.stringify(options.body);
     }
-    const where = { method, path: displayPath, attempts: attempt };
     let response: Dispatcher.ResponseData;
     try {
-      response = await request(url, {
+      response = await request(this.urlFor(path, options.query), {
         method,
         headers,
         body,
@@ -150,24 +181,47 @@ export class HttpClient {
     } catch (error) {
       throw this.connectionFailure(error, where);
     }
-    const text = await response.body.text().catch((error: unknown) => {
-      throw this.connectionFailure(error, where);
-    });
     const status = response.statusCode;
+    this.limiter.observe(readRateLimitHeaders(response.headers));
+    const text = await this.readBody(response, { ...where, status });
+    const contentType = headerValue(response.headers["content-type"]);
     if (status >= 200 && status < 300) {
       if (status === 204 || status === 205 || text.length === 0) return undefined;
       try {
         return JSON.parse(text);
       } catch {
-        throw new DocsApiError({ ...where, status }, `the body is not JSON: ${redact(text.slice(0, 200), this.token)}`);
+        const shown = redact(oneLine(text), this.token);
+        const summary = `the body is not JSON (${contentType ?? "no content-type"}): ${shown}`;
+        throw new UnexpectedResponseError({ ...where, status }, summary);
       }
     }
     throw errorForStatus({
       ...where,
       status,
       apiMessage: this.apiMessage(text),
-      retryAfterMs: parseRetryAfter(headerValue(response.headers["retry-after"])),
+      retryAfterMs: parseRetryAfter(headerValue(response.headers["retry-after"]), this.now()),
     });
+  }
+
+  /** The body as text, reading at most MAX_RESPONSE_BYTES: a larger answer is abandoned, not buffered. */
+  private async readBody(response: Dispatcher.ResponseData, where: Where & { status: number }): Promise<string> {
+    const tooLarge = () => {
+      response.body.destroy();
+      return new UnexpectedResponseError(where, `the body exceeds ${MAX_RESPONSE_BYTES / 1024 / 1024} MB`);
+    };
+    if (Number(headerValue(response.headers["content-length"])) > MAX_RESPONSE_BYTES) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_RESPONSE_BYTES) throw tooLarge();
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      throw this.connectionFailure(error, where);
+    }
+    return Buffer.concat(chunks).toString("utf8");
   }
 
   private isRetryable(idempotent: boolean, error: DocsApiError): boolean {
@@ -175,29 +229,39 @@ export class HttpClient {
       const code = errorCode(error.cause);
       return idempotent || (code !== undefined && NEVER_SENT.has(code));
     }
-    if (error.status === undefined || !RETRYABLE_STATUS.has(error.status)) return false;
-    return idempotent || error.status === 429;
+    return idempotent && error.status !== undefined && RETRYABLE_STATUS.has(error.status);
   }
 
   /** Delay before the given attempt (2, 3, …): Retry-After when the server sent one, else jittered exponential. */
   private delayBefore(nextAttempt: number, failure: DocsApiError): number {
-    const jitter = Math.random() * Math.min(250, this.policy.baseDelayMs);
     const retryAfter = failure.retryAfterMs;
-    if (retryAfter !== undefined) return Math.min(retryAfter, this.policy.maxRetryAfterMs) + jitter;
+    if (retryAfter !== undefined) return Math.min(retryAfter, this.policy.maxRetryAfterMs) + this.jitter();
     const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (nextAttempt - 2));
     return ceiling / 2 + (Math.random() * ceiling) / 2;
   }
 
-  private connectionFailure(error: unknown, where: { method: string; path: string; attempts: number }): DocsApiError {
+  private jitter(): number {
+    return Math.random() * Math.min(250, this.policy.baseDelayMs);
+  }
+
+  private connectionFailure(error: unknown, where: Where): DocsApiError {
     if (error instanceof DocsApiError) return error;
     const name = (error as { name?: string } | undefined)?.name;
     if (name === "TimeoutError" || name === "AbortError" || errorCode(error) === "UND_ERR_HEADERS_TIMEOUT") {
-      return new TimeoutError({ ...where, cause: error }, `no answer within ${this.timeoutMs} ms`);
+      return new TimeoutError(
+        { ...where, cause: error },
+        `no answer from ${this.baseUrl.host} within ${this.timeoutMs} ms`,
+      );
     }
-    const detail = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
-    return new ConnectionError({ ...where, cause: error }, `connection failed (${redact(detail, this.token)})`);
+    const code = errorCode(error);
+    const message = redact(error instanceof Error ? error.message : String(error), this.token);
+    const summary = code
+      ? `connection error ${code} ${this.baseUrl.host}`
+      : `connection to ${this.baseUrl.host} failed: ${message}`;
+    return new ConnectionError({ ...where, cause: error }, summary);
   }
 
+  /** The API's `error.message`; else the first line of whatever came back (an HTML error page's title). */
   private apiMessage(text: string): string | undefined {
     if (!text) return undefined;
     try {
@@ -205,9 +269,9 @@ export class HttpClient {
       const message = parsed?.error?.message ?? parsed?.message;
       if (typeof message === "string") return redact(message, this.token);
     } catch {
-      // Not the official error envelope: show the start of whatever came back.
+      // Not the official error envelope.
     }
-    return redact(text.slice(0, 300), this.token);
+    return redact(oneLine(text), this.token);
   }
 
   private urlFor(path: string, query?: Query): string {
@@ -229,10 +293,6 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function errorCode(error: unknown): string | undefined {
   let current = error as { code?: unknown; cause?: unknown } | undefined;
   for (let depth = 0; current && depth < 4; depth++) {
@@ -240,14 +300,4 @@ function errorCode(error: unknown): string | undefined {
     current = current.cause as typeof current;
   }
   return undefined;
-}
-
-/** Retry-After is either delta-seconds or an HTTP date (RFC 9110 §10.2.3). */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_API_URL, HttpClient } from "../client";
+import { createHash } from "node:crypto";
+import { DEFAULT_API_URL, HttpClient, type WaitEvent } from "../client";
 
 /**
  * Where the API is and how to authenticate, resolved at call time inside the provider process. Stack config
@@ -11,6 +12,7 @@ interface StackConfig {
 }
 
 let stackConfig: StackConfig = {};
+/** One client per API and token, keyed by a hash of the token. */
 const clients = new Map<string, HttpClient>();
 
 export const CONFIG_KEYS = { apiUrl: "docs:apiUrl", apiToken: "docs:apiToken" } as const;
@@ -19,6 +21,7 @@ export const ENV_KEYS = {
   apiToken: "DOCS_API_TOKEN",
   timeoutMs: "DOCS_API_TIMEOUT_MS",
   maxAttempts: "DOCS_API_MAX_ATTEMPTS",
+  maxWaitSeconds: "DOCS_API_MAX_WAIT_SECONDS",
 } as const;
 
 export function setStackConfig(config: StackConfig): void {
@@ -35,29 +38,71 @@ export class MissingCredentialsError extends Error {
   }
 }
 
+/** An environment setting that is set but not a number of the kind it needs: a typo is reported, never ignored. */
+export class InvalidSettingError extends Error {
+  constructor(name: string, value: string, expected: string) {
+    super(`${name} must be ${expected}, not "${value}"; unset it to use the default.`);
+    this.name = "InvalidSettingError";
+  }
+}
+
+/** How long rate-limit waits are reported: one Pulumi log line per wait, naming the call, never the token. */
+export type WaitReporter = (event: WaitEvent) => void;
+
+let waitReporter: WaitReporter = logWait;
+
+/** Replaces how long waits are reported (tests; a caller with a resource to attach the line to). */
+export function setWaitReporter(reporter: WaitReporter | undefined): void {
+  waitReporter = reporter ?? logWait;
+}
+
 export function apiClient(): HttpClient {
   const baseUrl = nonEmpty(stackConfig.apiUrl) ?? nonEmpty(process.env[ENV_KEYS.apiUrl]) ?? DEFAULT_API_URL;
   const token = nonEmpty(stackConfig.apiToken) ?? nonEmpty(process.env[ENV_KEYS.apiToken]);
   if (!token) throw new MissingCredentialsError();
-  const key = `${baseUrl}\u0000${token}`;
+  const key = `${baseUrl} ${createHash("sha256").update(token).digest("hex")}`;
   let client = clients.get(key);
   if (!client) {
     client = new HttpClient({
       baseUrl,
       token,
-      timeoutMs: positiveNumber(process.env[ENV_KEYS.timeoutMs]),
-      retry: { maxAttempts: positiveNumber(process.env[ENV_KEYS.maxAttempts]) },
+      timeoutMs: setting(ENV_KEYS.timeoutMs, 1, "a whole number of milliseconds, 1 or more"),
+      retry: { maxAttempts: setting(ENV_KEYS.maxAttempts, 1, "a whole number of attempts, 1 or more") },
+      maxWaitSeconds: setting(ENV_KEYS.maxWaitSeconds, 0, "a whole number of seconds, 0 or more"),
+      onWait: (event) => waitReporter(event),
     });
     clients.set(key, client);
   }
   return client;
 }
 
+/** The default reporter: one `pulumi.log.info` line per long wait, naming the call and the reset time. */
+export function logWait(event: WaitEvent): void {
+  const seconds = Math.ceil(event.waitMs / 1000);
+  const why =
+    event.reason === "limit-reached"
+      ? `the API rate limit${event.limit === undefined ? "" : ` of ${event.limit} requests`} is spent`
+      : "the API answered 429 Too Many Requests";
+  const line = `${event.method} ${event.path}: ${why}; waiting ${seconds} s, until ${event.resetAt}.`;
+  const toStderr = () => process.stderr.write(`${line}\n`);
+  try {
+    // Loaded on first use, when a wait happens: the client itself never imports Pulumi.
+    const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+    pulumi.log.info(line).catch(toStderr);
+  } catch {
+    toStderr();
+  }
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-function positiveNumber(value: string | undefined): number | undefined {
+/** A whole number from the environment, or undefined (the client's default) when unset or blank. */
+function setting(name: string, minimum: number, expected: string): number | undefined {
+  const value = nonEmpty(process.env[name]);
+  if (value === undefined) return undefined;
   const n = Number(value);
-  return value !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;
+  if (!/^\d+$/.test(value) || n < minimum) throw new InvalidSettingError(name, value, expected);
+  return n;
 }
