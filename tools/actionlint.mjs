@@ -26,5 +26,5 @@ const workflows = readdirSync(workflowDir)
   .map((name) => path.join(workflowDir, name));
 if (workflows.length === 0) throw new Error(`no workflow files in ${workflowDir}`);
 ensureActionlint();
-execFileSync(binary, ["-color", "-verbose", ...workflows], { stdio: "inherit", cwd: repoRoot });
+execFileSync(binary, ["-no-color", ...workflows], { stdio: "inherit", cwd: repoRoot });
 console.log(`actionlint ${ACTIONLINT_VERSION}: ${workflows.length} workflow files, no findings`);
