@@ -174,7 +174,8 @@ describe("the examples through the Pulumi CLI", () => {
         stack.workspace.envVars.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
         // The organization comes from the provider-level default only: no resource in the examples names it.
         await stack.setConfig("docs:organizationId", { value: emulator.organizationId });
-        for (const [key, value] of Object.entries(await example.config(fixtures, api))) {
+        const config = await example.config(fixtures, api);
+        for (const [key, value] of Object.entries(config)) {
           await stack.setConfig(key, { value });
         }
         const total = Object.values(example.resources).reduce((sum, n) => sum + n, 0);
@@ -189,6 +190,11 @@ describe("the examples through the Pulumi CLI", () => {
         for (const r of docsResources) byKind[r.type.split(":").pop()] = (byKind[r.type.split(":").pop()] ?? 0) + 1;
         expect(byKind).toEqual(example.resources);
         for (const r of docsResources) expect(r.inputs.organizationId, r.urn).toBe(emulator.organizationId);
+        if (config.existing) {
+          // Adopted, not created: the resources' ids are the existing objects' ids.
+          const ids = docsResources.map((r: { id: string }) => r.id);
+          expect(ids).toEqual(expect.arrayContaining(Object.values(JSON.parse(config.existing))));
+        }
 
         expect(changes((await stack.preview({ expectNoChanges: true })).changeSummary)).toEqual({});
 
