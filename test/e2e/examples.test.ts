@@ -25,6 +25,8 @@ interface ExampleCase {
   resources: Record<string, number>;
   /** Stack config beyond `docs:organizationId` and the API URL, from the emulator's fixtures (GET /__admin/info). */
   config: (fixtures: Fixtures, api: Api) => Promise<Record<string, string>>;
+  /** What the example promises after its first `up`, checked before the destroy. */
+  afterUp?: (dir: string, stack: Stack) => Promise<void>;
 }
 
 type Api = (method: string, apiPath: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
@@ -47,6 +49,12 @@ const EXAMPLES: ExampleCase[] = [
     name: "openapi-from-repo",
     resources: { OpenApiSpec: 2 },
     config: async () => ({}),
+    // A pull request that edits a document shows it in the preview as an in-place update of that spec.
+    afterUp: async (dir, stack) => {
+      const file = path.join(dir, "openapi/petstore.yaml");
+      writeFileSync(file, readFileSync(file, "utf8").replace("version: 1.2.0", "version: 1.3.0"));
+      expect(changes((await stack.preview()).changeSummary)).toEqual({ update: 1 });
+    },
   },
   {
     name: "adopt-existing",
@@ -146,16 +154,22 @@ describe("the examples through the Pulumi CLI", () => {
     }
   });
 
-  it("every example compiles with tsc against the packed package's types", async () => {
+  it("every example, and the README's program, compiles with tsc against the packed package's types", async () => {
     const started = Date.now();
     const tsc = path.join(workspace, "node_modules/typescript/bin/tsc");
     const folders = [...EXAMPLES.map((e) => e.name), "docs-site"];
     // One tsc run for all: their compiler options are the same, and each index.ts is a module of its own.
     const options = folders.map((f) => JSON.parse(readFileSync(path.join(examplesDir, f, "tsconfig.json"), "utf8")));
     for (const option of options) expect(option.compilerOptions).toEqual(options[0].compilerOptions);
+    // The program on the README's first screen is compiled with them.
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const program = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(program, "the README's first TypeScript block").toContain('from "pulumi-docs-platform"');
+    mkdirSync(path.join(workspace, "readme"), { recursive: true });
+    writeFileSync(path.join(workspace, "readme/index.ts"), program!);
     writeFileSync(
       path.join(workspace, "tsconfig.json"),
-      JSON.stringify({ ...options[0], files: folders.map((f) => `${f}/index.ts`) }),
+      JSON.stringify({ ...options[0], files: [...folders, "readme"].map((f) => `${f}/index.ts`) }),
     );
     await run(process.execPath, [tsc, "--noEmit", "-p", workspace], { cwd: workspace }).catch((error) => {
       throw new Error(`tsc failed:\n${error.stdout}${error.stderr}`);
@@ -197,6 +211,7 @@ describe("the examples through the Pulumi CLI", () => {
         }
 
         expect(changes((await stack.preview({ expectNoChanges: true })).changeSummary)).toEqual({});
+        await example.afterUp?.(path.join(workspace, example.name), stack);
 
         await stack.destroy();
         // Adopted objects are managed, so destroy deletes them too: the organization is back to its fixtures.
