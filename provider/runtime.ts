@@ -55,7 +55,11 @@ export function lifecycle(kind: string) {
 }
 
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
-  setStackConfig({ apiUrl: req.config.get(CONFIG_KEYS.apiUrl), apiToken: req.config.get(CONFIG_KEYS.apiToken) });
+  setStackConfig({
+    apiUrl: req.config.get(CONFIG_KEYS.apiUrl),
+    apiToken: req.config.get(CONFIG_KEYS.apiToken),
+    organizationId: req.config.get(CONFIG_KEYS.organizationId),
+  });
 }
 
 /** Forgets shared listings; tests use it between out-of-band changes. */

@@ -9,19 +9,26 @@ import { DEFAULT_API_URL, HttpClient, type WaitEvent } from "../client";
 interface StackConfig {
   apiUrl?: string;
   apiToken?: string;
+  /** The default for every resource's `organizationId` (see ./defaults.ts). */
+  organizationId?: string;
 }
 
 let stackConfig: StackConfig = {};
 /** One client per API and token, keyed by a hash of the token. */
 const clients = new Map<string, HttpClient>();
 
-export const CONFIG_KEYS = { apiUrl: "docs:apiUrl", apiToken: "docs:apiToken" } as const;
+export const CONFIG_KEYS = {
+  apiUrl: "docs:apiUrl",
+  apiToken: "docs:apiToken",
+  organizationId: "docs:organizationId",
+} as const;
 export const ENV_KEYS = {
   apiUrl: "DOCS_API_URL",
   apiToken: "DOCS_API_TOKEN",
   timeoutMs: "DOCS_API_TIMEOUT_MS",
   maxAttempts: "DOCS_API_MAX_ATTEMPTS",
   maxWaitSeconds: "DOCS_API_MAX_WAIT_SECONDS",
+  organizationId: "DOCS_ORGANIZATION_ID",
 } as const;
 
 export function setStackConfig(config: StackConfig): void {
@@ -92,6 +99,14 @@ export function logWait(event: WaitEvent): void {
   } catch {
     toStderr();
   }
+}
+
+/**
+ * The organization a resource belongs to when its program leaves `organizationId` out, as `aws:region` works: stack
+ * config `docs:organizationId` wins over `DOCS_ORGANIZATION_ID`, as for the API URL. Undefined when neither is set.
+ */
+export function defaultOrganizationId(): string | undefined {
+  return nonEmpty(stackConfig.organizationId) ?? nonEmpty(process.env[ENV_KEYS.organizationId]);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { DocsApiError, NotFoundError } from "../client";
 import { CONFIG_KEYS, ENV_KEYS } from "./connection";
+import { applyProviderDefaults } from "./defaults";
 import { describeIssue } from "./issues";
 import type { Found, Props, ResourceContext, ResourceSpec } from "./spec";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
@@ -48,7 +49,9 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, ...declared } = news;
+    const defaulted = applyProviderDefaults(this.spec.kind, this.inputKeys, news);
+    if (defaulted.failures.length > 0) return { failures: defaulted.failures };
+    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, ...declared } = defaulted.news;
     const failures: pulumi.dynamic.CheckFailure[] = [];
     const importCheck = importIdSchema.safeParse(importId);
     if (!importCheck.success && !containsUnknown(importId)) {

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { WithProviderDefaults } from "./defaults";
 import type { ResourceSpec } from "./spec";
 
 /** Program-side argument types: every property may be a plain value, a promise or an Output, at any depth. */
@@ -7,7 +8,8 @@ export type DeepInput<T> = T extends (infer E)[]
   : T extends object
     ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>
     : pulumi.Input<T>;
-export type ArgsOf<T> = { [K in keyof T]: DeepInput<T[K]> };
+/** A kind's argument type; inputs with a provider default (`organizationId`, see ./defaults.ts) are optional. */
+export type ArgsOf<T> = WithProviderDefaults<{ [K in keyof T]: DeepInput<T[K]> }>;
 
 /** Adoption of an existing object, which every kind accepts (Pulumi's `import` option fails for dynamic resources). */
 export interface AdoptionArgs {

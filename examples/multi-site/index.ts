@@ -1,0 +1,100 @@
+/**
+ * Several product docs sites from one typed list: each entry becomes a ProductDocs component (a site, its sections
+ * and, for sites in review, a share link). Adding a product is adding an entry; the compiler checks its shape.
+ *
+ * Stack config: `docs:organizationId`, and `spaces`: an object naming the existing spaces the sites show
+ * (`{"guides": "<spaceId>", "api": "<spaceId>", "changelog": "<spaceId>", "handbook": "<spaceId>"}`).
+ * The API token: `docs:apiToken` (secret) or DOCS_API_TOKEN.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import * as docs from "pulumi-docs-platform";
+
+/** The spaces the sites publish, by the names used below; their ids come from stack config. */
+type SpaceName = "guides" | "api" | "changelog" | "handbook";
+
+interface SectionSpec {
+  title: string;
+  space: SpaceName;
+  /** An icon name, as in the web app. */
+  icon?: string;
+}
+
+interface ProductSite {
+  /** Unique among the products: it names the Pulumi resources, so renaming it replaces them. */
+  key: string;
+  title: string;
+  visibility: "public" | "unlisted" | "share-link";
+  /** The first section is the site's default. */
+  sections: SectionSpec[];
+  /** Give reviewers a secret link to the site. */
+  shareWithReviewers?: boolean;
+}
+
+const products: ProductSite[] = [
+  {
+    key: "platform",
+    title: "Acme Platform",
+    visibility: "public",
+    sections: [
+      { title: "Guides", space: "guides", icon: "book" },
+      { title: "API reference", space: "api", icon: "code" },
+    ],
+  },
+  {
+    key: "mobile",
+    title: "Acme Mobile",
+    visibility: "public",
+    sections: [{ title: "Release notes", space: "changelog" }],
+  },
+  {
+    key: "internal",
+    title: "Acme Internal",
+    visibility: "share-link",
+    sections: [{ title: "Handbook", space: "handbook" }],
+    shareWithReviewers: true,
+  },
+];
+
+interface ProductDocsArgs {
+  product: ProductSite;
+  spaces: Record<SpaceName, string>;
+}
+
+/** One product's docs site: the site, one section per entry (the first is the default) and an optional share link. */
+class ProductDocs extends pulumi.ComponentResource {
+  readonly siteId: pulumi.Output<string>;
+  readonly url: pulumi.Output<string | undefined>;
+  readonly reviewUrl?: pulumi.Output<string | null>;
+
+  constructor(name: string, args: ProductDocsArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("acme:docs:ProductDocs", name, {}, opts);
+    const { product, spaces } = args;
+    const child = { parent: this };
+    const site = new docs.Site(name, { title: product.title, visibility: product.visibility, published: true }, child);
+    product.sections.forEach((section, index) => {
+      new docs.SiteSection(
+        `${name}-${section.space}`,
+        {
+          siteId: site.id,
+          spaceId: spaces[section.space],
+          title: section.title,
+          icon: section.icon,
+          ...(index === 0 ? { default: true } : {}),
+        },
+        child,
+      );
+    });
+    if (product.shareWithReviewers) {
+      this.reviewUrl = new docs.SiteShareLink(`${name}-reviewers`, { siteId: site.id, name: "Reviewers" }, child).url;
+    }
+    this.siteId = site.id;
+    this.url = site.urls.apply((urls) => urls.published ?? urls.app);
+    this.registerOutputs({ siteId: this.siteId, url: this.url });
+  }
+}
+
+const spaces = new pulumi.Config().requireObject<Record<SpaceName, string>>("spaces");
+const sites = products.map((product) => new ProductDocs(product.key, { product, spaces }));
+
+export const siteUrls = Object.fromEntries(sites.map((site, i) => [products[i]!.key, site.url]));
+export const reviewUrls = sites.filter((site) => site.reviewUrl).map((site) => site.reviewUrl);

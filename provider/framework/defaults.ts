@@ -1,0 +1,53 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS } from "./connection";
+import type { Props } from "./spec";
+
+/**
+ * Inputs a program may leave out because the provider has a default for them, as `aws:region` works. `check` fills
+ * them in, so the resolved value is an input in the state like any other: changing the default is a visible diff of
+ * every resource that relied on it, never a silent move.
+ */
+const PROVIDER_DEFAULTS = {
+  organizationId: {
+    resolve: defaultOrganizationId,
+    config: CONFIG_KEYS.organizationId,
+    env: ENV_KEYS.organizationId,
+  },
+} as const;
+
+export type DefaultedInput = keyof typeof PROVIDER_DEFAULTS;
+
+/** A program's argument type in which the inputs with a provider default are optional. */
+export type WithProviderDefaults<Args> = {
+  [K in keyof Args as K extends DefaultedInput ? never : K]: Args[K];
+} & {
+  [K in keyof Args as K extends DefaultedInput ? K : never]?: Args[K];
+};
+
+export interface DefaultedInputs {
+  /** The program's inputs with every defaulted input it left undefined filled in. */
+  news: Props;
+  /** One per defaulted input that is undefined and has no default: it names the input and both settings. */
+  failures: pulumi.dynamic.CheckFailure[];
+}
+
+/** Fills the inputs of a kind (`inputKeys`: its input schema's properties) that the program left undefined. */
+export function applyProviderDefaults(kind: string, inputKeys: readonly string[], news: Props): DefaultedInputs {
+  const filled: Props = { ...news };
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  for (const [key, setting] of Object.entries(PROVIDER_DEFAULTS)) {
+    if (!inputKeys.includes(key) || news[key] !== undefined) continue;
+    const value = setting.resolve();
+    if (value !== undefined) {
+      filled[key] = value;
+      continue;
+    }
+    failures.push({
+      property: key,
+      reason:
+        `${kind}.${key}: not set and no default: pass ${key} to the resource, or set a default for the stack with ` +
+        `\`pulumi config set ${setting.config} <id>\` or the ${setting.env} environment variable.`,
+    });
+  }
+  return { news: filled, failures };
+}

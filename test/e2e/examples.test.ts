@@ -1,0 +1,229 @@
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { toolchainVars } from "../../tools/toolchain.mjs";
+import { callApi, startTestEmulator } from "../support/emulator";
+import { changes, makeStack, packedPackage } from "./harness";
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(__dirname, "../..");
+const examplesDir = path.join(repoRoot, "examples");
+const pulumiVersion: string = require("@pulumi/pulumi/package.json").version;
+
+interface Fixtures {
+  spaceIds: string[];
+  userIds: string[];
+}
+
+interface ExampleCase {
+  name: string;
+  /** The docs resources `up` creates (or adopts), by kind. */
+  resources: Record<string, number>;
+  /** Stack config beyond `docs:organizationId` and the API URL, from the emulator's fixtures (GET /__admin/info). */
+  config: (fixtures: Fixtures, api: Api) => Promise<Record<string, string>>;
+  /** What the example promises after its first `up`, checked before the destroy. */
+  afterUp?: (dir: string, stack: Stack) => Promise<void>;
+}
+
+type Api = (method: string, apiPath: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
+
+/** Every example under examples/ except docs-site, whose whole lifecycle (and drift) docs-site.test.ts drives. */
+const EXAMPLES: ExampleCase[] = [
+  {
+    name: "quickstart",
+    resources: { Collection: 1, Site: 1, SiteSection: 1, Team: 1 },
+    config: async ({ spaceIds }) => ({ spaceId: spaceIds[0]! }),
+  },
+  {
+    name: "multi-site",
+    resources: { Site: 3, SiteSection: 4, SiteShareLink: 1 },
+    config: async ({ spaceIds: [guides, api, changelog, handbook] }) => ({
+      spaces: JSON.stringify({ guides, api, changelog, handbook }),
+    }),
+  },
+  {
+    name: "openapi-from-repo",
+    resources: { OpenApiSpec: 2 },
+    config: async () => ({}),
+    // A pull request that edits a document shows it in the preview as an in-place update of that spec.
+    afterUp: async (dir, stack) => {
+      const file = path.join(dir, "openapi/petstore.yaml");
+      writeFileSync(file, readFileSync(file, "utf8").replace("version: 1.2.0", "version: 1.3.0"));
+      expect(changes((await stack.preview()).changeSummary)).toEqual({ update: 1 });
+    },
+  },
+  {
+    name: "adopt-existing",
+    resources: { Collection: 1, Team: 1, Site: 1 },
+    // The objects to adopt exist before the first `up`, made by hand as a user's would have been.
+    config: async (_fixtures, api) => {
+      const id = async (method: string, apiPath: string, body: unknown) => {
+        const answer = await api(method, apiPath, body);
+        expect(answer.status, `${method} ${apiPath}`).toBe(201);
+        return (answer.body as { id: string }).id;
+      };
+      const existing = {
+        collectionId: await id("POST", "/collections", { title: "Old handbook" }),
+        teamId: await id("PUT", "/teams", { title: "Writers" }),
+        siteId: await id("POST", "/sites", { title: "Old docs" }),
+      };
+      return { existing: JSON.stringify(existing) };
+    },
+  },
+];
+
+/**
+ * Every example as a user runs it: installed from the packed tarball, type-checked with tsc, then `preview`, `up`,
+ * `preview --expect-no-changes` and `destroy` with the real CLI against the emulator, after which the organization
+ * holds exactly what it held before. The examples share one install (a workspace whose node_modules each example's
+ * folder resolves from), so CI pays for one `npm install`, not five.
+ */
+describe("the examples through the Pulumi CLI", () => {
+  let emulator: RunningEmulator;
+  let workspace: string;
+  const api: Api = (method, apiPath, body) =>
+    callApi(
+      emulator,
+      method,
+      apiPath.startsWith("/orgs") ? apiPath : `/orgs/${emulator.organizationId}${apiPath}`,
+      body,
+    );
+  /** Every list a destroy must leave as it found it. */
+  const organizationContents = async () => {
+    const contents: Record<string, string[]> = {};
+    for (const list of ["sites", "collections", "teams", "saml", "openapi"]) {
+      const items = (await api("GET", `/${list}?limit=1000`)).body as { items: { id: string }[] };
+      contents[list] = items.items.map((item) => item.id).sort();
+    }
+    return contents;
+  };
+  const timings: string[] = [];
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ port: 0, token: "examples-e2e-token" });
+    workspace = path.join(repoRoot, ".e2e", `examples-${process.pid}`);
+    for (const old of existsSync(path.dirname(workspace)) ? readdirSync(path.dirname(workspace)) : []) {
+      if (old.startsWith("examples-"))
+        rmSync(path.join(path.dirname(workspace), old), { recursive: true, force: true });
+    }
+    mkdirSync(workspace, { recursive: true });
+    const devDependencies = require(path.join(examplesDir, "quickstart/package.json")).devDependencies;
+    const started = Date.now();
+    writeFileSync(path.join(workspace, "package.json"), JSON.stringify({ name: "examples", private: true }));
+    await run(
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        await packedPackage(),
+        `@pulumi/pulumi@${pulumiVersion}`,
+        ...Object.entries(devDependencies).map(([name, range]) => `${name}@${range}`),
+      ],
+      { cwd: workspace, env: { ...process.env, ...toolchainVars() } },
+    );
+    timings.push(`install (pack + one npm install for all examples): ${seconds(started)}`);
+    for (const example of [...EXAMPLES.map((e) => e.name), "docs-site"]) {
+      cpSync(path.join(examplesDir, example), path.join(workspace, example), {
+        recursive: true,
+        filter: (source) => !/(node_modules|package-lock\.json|Pulumi\.[^/]+\.yaml)$/.test(source),
+      });
+    }
+  });
+  afterAll(async () => {
+    console.log(`examples e2e timings:\n  ${timings.join("\n  ")}`);
+    await emulator?.close();
+  });
+
+  it("every example folder is a complete project with a README, and is tested here or in docs-site.test.ts", () => {
+    const folders = readdirSync(examplesDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== "ci")
+      .map((entry) => entry.name)
+      .sort();
+    expect(folders).toEqual([...EXAMPLES.map((e) => e.name), "docs-site"].sort());
+    for (const folder of folders.filter((f) => f !== "docs-site")) {
+      for (const file of ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts", "README.md"]) {
+        expect(existsSync(path.join(examplesDir, folder, file)), `${folder}/${file}`).toBe(true);
+      }
+    }
+  });
+
+  it("every example, and the README's program, compiles with tsc against the packed package's types", async () => {
+    const started = Date.now();
+    const tsc = path.join(workspace, "node_modules/typescript/bin/tsc");
+    const folders = [...EXAMPLES.map((e) => e.name), "docs-site"];
+    // One tsc run for all: their compiler options are the same, and each index.ts is a module of its own.
+    const options = folders.map((f) => JSON.parse(readFileSync(path.join(examplesDir, f, "tsconfig.json"), "utf8")));
+    for (const option of options) expect(option.compilerOptions).toEqual(options[0].compilerOptions);
+    // The program on the README's first screen is compiled with them.
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const program = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(program, "the README's first TypeScript block").toContain('from "pulumi-docs-platform"');
+    mkdirSync(path.join(workspace, "readme"), { recursive: true });
+    writeFileSync(path.join(workspace, "readme/index.ts"), program!);
+    writeFileSync(
+      path.join(workspace, "tsconfig.json"),
+      JSON.stringify({ ...options[0], files: [...folders, "readme"].map((f) => `${f}/index.ts`) }),
+    );
+    await run(process.execPath, [tsc, "--noEmit", "-p", workspace], { cwd: workspace }).catch((error) => {
+      throw new Error(`tsc failed:\n${error.stdout}${error.stderr}`);
+    });
+    timings.push(`tsc, all examples: ${seconds(started)}`);
+  });
+
+  for (const example of EXAMPLES) {
+    it(`${example.name}: preview, up, preview --expect-no-changes, destroy`, async () => {
+      const started = Date.now();
+      const before = await organizationContents();
+      const fixtures = (await callApi(emulator, "GET", new URL("/__admin/info", emulator.url).href)).body as Fixtures;
+      const stack: Stack = await makeStack(path.join(workspace, example.name), emulator);
+      try {
+        // The program was type-checked above; ts-node need not check it again on every run.
+        stack.workspace.envVars.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
+        // The organization comes from the provider-level default only: no resource in the examples names it.
+        await stack.setConfig("docs:organizationId", { value: emulator.organizationId });
+        const config = await example.config(fixtures, api);
+        for (const [key, value] of Object.entries(config)) {
+          await stack.setConfig(key, { value });
+        }
+        const total = Object.values(example.resources).reduce((sum, n) => sum + n, 0);
+
+        const preview = await stack.preview();
+        expect(changes(preview.changeSummary).create).toBeGreaterThanOrEqual(total);
+
+        await stack.up();
+        const state = (await stack.exportStack()).deployment.resources ?? [];
+        const docsResources = state.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/docs:"));
+        const byKind: Record<string, number> = {};
+        for (const r of docsResources) byKind[r.type.split(":").pop()] = (byKind[r.type.split(":").pop()] ?? 0) + 1;
+        expect(byKind).toEqual(example.resources);
+        for (const r of docsResources) expect(r.inputs.organizationId, r.urn).toBe(emulator.organizationId);
+        if (config.existing) {
+          // Adopted, not created: the resources' ids are the existing objects' ids.
+          const ids = docsResources.map((r: { id: string }) => r.id);
+          expect(ids).toEqual(expect.arrayContaining(Object.values(JSON.parse(config.existing))));
+        }
+
+        expect(changes((await stack.preview({ expectNoChanges: true })).changeSummary)).toEqual({});
+        await example.afterUp?.(path.join(workspace, example.name), stack);
+
+        await stack.destroy();
+        // Adopted objects are managed, so destroy deletes them too: the organization is back to its fixtures.
+        expect(await organizationContents()).toEqual(before);
+      } finally {
+        await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+        timings.push(`${example.name}: ${seconds(started)}`);
+      }
+    });
+  }
+});
+
+function seconds(since: number) {
+  return `${((Date.now() - since) / 1000).toFixed(1)} s`;
+}
