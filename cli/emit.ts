@@ -108,9 +108,10 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
 
   let heading: string | undefined;
   for (const object of order) {
-    const site = object.siteId ? walk.objects.find((o) => o.kind === "Site" && o.id === object.siteId) : undefined;
-    const next = object.siteId
-      ? `Site "${oneLine(site?.title ?? object.siteId)}": its sections, groups, site spaces, share links and schema.`
+    const siteId = siteOf(object);
+    const site = siteId ? walk.objects.find((o) => o.kind === "Site" && o.id === siteId) : undefined;
+    const next = siteId
+      ? `Site "${oneLine(site?.title ?? siteId)}": its sections, groups, site spaces, share links and schema.`
       : ORGANIZATION_HEADINGS.find(([kind]) => kind === object.kind)?.[1];
     if (next && next !== heading) lines.push("", `// ${next}`);
     heading = next;
@@ -131,7 +132,10 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
 function programOrder(walk: Walk): WalkedObject[] {
   const rank = (kind: string) => Object.keys(KIND_WORDS).indexOf(kind);
   const siteOrder = walk.objects.filter((o) => o.kind === "Site").map((o) => o.id);
-  const siteRank = (o: WalkedObject) => (o.siteId ? siteOrder.indexOf(o.siteId) + 1 || siteOrder.length + 1 : 0);
+  const siteRank = (o: WalkedObject) => {
+    const site = siteOf(o);
+    return site ? siteOrder.indexOf(site) + 1 || siteOrder.length + 1 : 0;
+  };
   return walk.objects
     .map((object, index) => ({ object, index }))
     .sort(
@@ -139,6 +143,11 @@ function programOrder(walk: Walk): WalkedObject[] {
         siteRank(a.object) - siteRank(b.object) || rank(a.object.kind) - rank(b.object.kind) || a.index - b.index,
     )
     .map(({ object }) => object);
+}
+
+/** The site an object belongs to: a site's own id, else the site it lives under. */
+function siteOf(object: WalkedObject): string | undefined {
+  return object.kind === "Site" ? object.id : object.siteId;
 }
 
 /** Constants for the referenced objects of a kind the program does not manage, keyed by their names. */
