@@ -89,7 +89,13 @@ ${EXIT_HELP}
 
 class UsageError extends Error {}
 
-export async function main(argv: string[], io = { out: process.stdout, err: process.stderr }): Promise<number> {
+/** Where a command writes: stdout for results, stderr for progress and errors. */
+export interface Io {
+  out: { write(text: string): unknown };
+  err: { write(text: string): unknown };
+}
+
+export async function main(argv: string[], io: Io = { out: process.stdout, err: process.stderr }): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -122,7 +128,7 @@ function required(values: Record<string, unknown>, name: string): string {
   return value;
 }
 
-async function importCommand(args: string[], io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }) {
+async function importCommand(args: string[], io: Io) {
   const { values } = parseArgs({
     args,
     options: {
@@ -173,7 +179,7 @@ async function importCommand(args: string[], io: { out: NodeJS.WritableStream; e
   return walk.problems.length > 0 ? EXIT.found : EXIT.ok;
 }
 
-async function unmanagedCommand(args: string[], io: { out: NodeJS.WritableStream; err: NodeJS.WritableStream }) {
+async function unmanagedCommand(args: string[], io: Io) {
   const { values } = parseArgs({
     args,
     options: {
