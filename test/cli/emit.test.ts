@@ -40,7 +40,7 @@ const objects: WalkedObject[] = [
       organizationId: ORG,
       label: "Okta",
       entityId: "http://www.okta.com/exk1",
-      certificate: "-----BEGIN CERTIFICATE-----\nMIIC`x${y}\n-----END CERTIFICATE-----",
+      certificate: `-----BEGIN CERTIFICATE-----\nMIIC\`x\${y}\n-----END CERTIFICATE-----`,
       defaultTeamId: "Team0000000000000001",
       defaultRole: null,
     },
@@ -174,7 +174,8 @@ describe("the emitted program", () => {
 
   it("SamlProvider: its team by reference, a certificate as a template literal with its specials escaped", () => {
     expect(declaration("SamlProvider", "Saml0000000000000001")).toBe(
-      'new docsPlatform.SamlProvider("okta", {\n  organizationId,\n  label: "Okta",\n  entityId: "http://www.okta.com/exk1",\n  certificate: `-----BEGIN CERTIFICATE-----\nMIIC\\`x\\${y}\n-----END CERTIFICATE-----`,\n  defaultTeamId: writers.id,\n  defaultRole: null,\n  importId: "Saml0000000000000001",\n});',
+      'new docsPlatform.SamlProvider("okta", {\n  organizationId,\n  label: "Okta",\n  entityId: "http://www.okta.com/exk1",\n  certificate: `-----BEGIN CERTIFICATE-----\nMIIC\\`x\\$' +
+        '{y}\n-----END CERTIFICATE-----`,\n  defaultTeamId: writers.id,\n  defaultRole: null,\n  importId: "Saml0000000000000001",\n});',
     );
   });
 
