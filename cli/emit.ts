@@ -3,7 +3,7 @@
  * prettier) format it, so a formatter run changes nothing, and it holds nothing secret: only ids and inputs.
  */
 import { camelCase, Names } from "./names";
-import type { NamedId, Walk, WalkedObject } from "./walk";
+import { type NamedId, WALKED_KINDS, type Walk, type WalkedObject } from "./walk";
 
 /** Identifiers the program itself uses; no resource is given one of them. */
 const IMPORT_ALIAS = "docsPlatform";
@@ -11,7 +11,7 @@ const PROGRAM_IDENTIFIERS = [IMPORT_ALIAS, "organizationId", "spaces", "users", 
 const LINE_WIDTH = 120;
 
 /** The word that completes a duplicate name, and the program's heading, per kind. */
-const KIND_WORDS: Record<string, string> = {
+const KIND_WORDS: Record<(typeof WALKED_KINDS)[number], string> = {
   Collection: "collection",
   Team: "team",
   SamlProvider: "saml",
@@ -47,7 +47,7 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
   const order = programOrder(walk);
   const nameOf = new Map<WalkedObject, { slug: string; identifier: string }>();
   for (const object of order) {
-    const name = names.take(object.title, KIND_WORDS[object.kind] ?? "resource");
+    const name = names.take(object.title, KIND_WORDS[object.kind as keyof typeof KIND_WORDS] ?? "resource");
     if (!declared.has(object.id)) declared.set(object.id, name);
     nameOf.set(object, name);
   }
@@ -130,7 +130,7 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
 
 /** Organization-level kinds first (collections as a tree, teams before the SAML providers naming them), then site by site. */
 function programOrder(walk: Walk): WalkedObject[] {
-  const rank = (kind: string) => Object.keys(KIND_WORDS).indexOf(kind);
+  const rank = (kind: string) => (WALKED_KINDS as readonly string[]).indexOf(kind);
   const siteOrder = walk.objects.filter((o) => o.kind === "Site").map((o) => o.id);
   const siteRank = (o: WalkedObject) => {
     const site = siteOf(o);

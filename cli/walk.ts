@@ -206,7 +206,11 @@ export async function adoptable(kind: string, id: string, known: Props): Promise
   let checked = await kindLifecycle.check({}, candidate);
   while (checked.failures?.length) {
     const nulls = checked.failures.map((f) => f.property).filter((key) => candidate[key] === null);
-    if (nulls.length === 0) return { reason: checked.failures.map((f) => f.reason).join("; ") };
+    if (nulls.length === 0) {
+      return {
+        reason: `its current values fail the kind's check (${checked.failures.map((f) => f.reason).join("; ")})`,
+      };
+    }
     candidate = Object.fromEntries(Object.entries(candidate).filter(([key]) => !nulls.includes(key)));
     checked = await kindLifecycle.check({}, candidate);
   }

@@ -4,8 +4,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { emitProgram } from "../../cli/emit";
 import { EXIT, type Io, main } from "../../cli/main";
-import { walkOrganization } from "../../cli/walk";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { WALKED_KINDS, walkOrganization } from "../../cli/walk";
+import { kinds, lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { seedOrganization } from "../support/seed-organization";
 import { biomeCheck } from "./biome";
@@ -125,6 +125,33 @@ describe("import: the walk of a seeded organization", () => {
     expect(first).toContain("parentId: handbook.id,");
     expect(first).toContain("sectionIds: [guidesSection.id, apiReference.id],");
     expect(first).toContain("defaultTeamId: writers.id,");
+  });
+
+  it("covers every kind of the provider (team members as Team.members)", () => {
+    expect([...WALKED_KINDS, "TeamMember"].sort()).toEqual([...kinds].sort());
+  });
+
+  it("leaves out, and names, an object no declaration adopts unchanged: a spec whose last processing failed", async () => {
+    const failed = await fx.apiCreate(`/orgs/${organizationId()}/openapi`, {
+      slug: "broken",
+      source: { url: "https://specs.unreachable.invalid/broken.json" },
+    });
+    await fx.apiCreate(`/orgs/${organizationId()}/collections`, { title: "Kept" });
+    // Processing runs on the emulator's clock: wait until it has failed.
+    for (let state = ""; state !== "complete"; await new Promise((resolve) => setTimeout(resolve, 25))) {
+      state = ((await fx.api("GET", `/orgs/${organizationId()}/openapi/broken`)).body as { processingState: string })
+        .processingState;
+    }
+    const out = tempDir();
+    const io = capture();
+    expect(await main(["import", "--organization", organizationId(), "--out", out, "--quiet"], io)).toBe(EXIT.found);
+    expect(io.stderr()).toBe(
+      `docs-platform: left out OpenApiSpec ${failed} "broken": its current values fail the kind's check ` +
+        "(OpenApiSpec.sourceUrl: exactly one of sourceUrl and sourceText must be set)\n",
+    );
+    const program = readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(program).toContain('title: "Kept",');
+    expect(program).not.toContain("broken");
   });
 
   it("--site and --kinds limit the walk", async () => {
