@@ -1,5 +1,5 @@
 /**
- * Everything the command-line tool takes from the provider, in one place: the runtime's kind list, each kind's
+ * Everything the command-line tool takes from the provider, in one place: each kind's
  * lifecycle (read, check, diff: the single source of every object's inputs), the shared listings, the credentials
  * and the client's listing calls.
  */
@@ -23,4 +23,4 @@ export {
   siteSpacesPath,
 } from "../provider/client";
 export { apiClient, ENV_KEYS } from "../provider/framework/connection";
-export { kinds, lifecycle, sharedListing } from "../provider/runtime";
+export { lifecycle, sharedListing } from "../provider/runtime";
