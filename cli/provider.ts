@@ -1,7 +1,6 @@
 /**
- * Everything the command-line tool takes from the provider, in one place: each kind's
- * lifecycle (read, check, diff: the single source of every object's inputs), the shared listings, the credentials
- * and the client's listing calls.
+ * Everything the command-line tool takes from the provider, in one place: each kind's lifecycle (read, check, diff:
+ * the single source of every object's inputs), the shared listings, the credentials and the client's listing calls.
  */
 export {
   getSiteAdaptiveSchema,
