@@ -62,6 +62,14 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   });
 }
 
+/**
+ * A listing shared with every read of this process: a walk of the organization (`docs-platform import`) enumerates
+ * objects through it, so the reads that follow cost no further request.
+ */
+export function sharedListing<T>(path: string, load: (client: ReturnType<typeof apiClient>) => Promise<T[]>) {
+  return listings.get(path, () => load(apiClient()));
+}
+
 /** Forgets shared listings; tests use it between out-of-band changes. */
 export function resetCaches(): void {
   listings.clear();

@@ -2,6 +2,7 @@ export * from "./collections";
 export * from "./errors";
 export * from "./members";
 export * from "./openapi";
+export * from "./organization";
 export * from "./pagination";
 export * from "./parse";
 export * from "./rateLimit";

@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+/**
+ * docs-platform: bring an existing organization under code (`import`) and list what the code does not manage
+ * (`unmanaged`). Same credentials as the provider: DOCS_API_TOKEN, and DOCS_API_URL for another API.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs, promisify } from "node:util";
+import { emitProgram } from "./emit";
+import { projectFiles, writeProject } from "./project";
+import { ENV_KEYS } from "./provider";
+import { describeUnmanaged, inventory, managedByState, unmanagedObjects } from "./unmanaged";
+import { WALKED_KINDS, walkOrganization } from "./walk";
+
+/** Exit codes a CI script can rely on. */
+export const EXIT = {
+  ok: 0,
+  /** The API, the state or the file system failed; the message says which. */
+  failure: 1,
+  /** Wrong arguments. */
+  usage: 2,
+  /** `unmanaged` found objects the stack does not manage; `import` left objects out of the program. */
+  found: 3,
+} as const;
+
+const EXIT_HELP = `Exit codes:
+  0  success (unmanaged: every object is managed)
+  1  failure: the API, the stack's state or the file system (the message says which)
+  2  usage: unknown command or option, missing value
+  3  unmanaged: some objects are not managed; import: some objects were left out (listed on stderr)`;
+
+const CREDENTIALS_HELP = `Environment:
+  ${ENV_KEYS.apiToken}  API token (required), as for the provider
+  ${ENV_KEYS.apiUrl}    API base URL (default https://api.gitbook.com/v1)`;
+
+const HELP = {
+  main: `Usage: docs-platform <command> [options]
+
+Commands:
+  import      write a Pulumi TypeScript project that adopts every object of an organization
+  unmanaged   list the objects of an organization that a stack does not manage
+
+Run \`docs-platform <command> --help\` for a command's options.
+
+${CREDENTIALS_HELP}
+
+${EXIT_HELP}
+`,
+  import: `Usage: docs-platform import --organization <id> --out <dir> [options]
+
+Walks every object of the organization (collections, teams and their members, SAML providers, OpenAPI specs, and
+every site with its sections, section groups, site spaces, share links and adaptive schema) and writes a Pulumi
+TypeScript project into <dir> (Pulumi.yaml, package.json, tsconfig.json, index.ts, README.md) whose first
+\`pulumi up\` adopts them all without changing anything. Files of the same names in <dir> are overwritten.
+
+Options:
+  --organization <id>   the organization to walk (required)
+  --out <dir>           where to write the project (required)
+  --kinds <list>        only these kinds, comma-separated (default: all):
+                        ${WALKED_KINDS.join(", ")}
+  --site <id>           of the sites, only this one
+  --name <name>         the Pulumi project name (default: docs-platform)
+  --quiet               no progress on stderr
+  -h, --help            this help
+
+${CREDENTIALS_HELP}
+
+${EXIT_HELP}
+`,
+  unmanaged: `Usage: docs-platform unmanaged --organization <id> [options]
+
+Lists, by kind, every object of the organization that the stack's state does not manage, with ids and titles.
+The state is read with \`pulumi stack export\` in the current directory, or from --state.
+
+Options:
+  --organization <id>   the organization to inspect (required)
+  --stack <name>        the stack to export (default: the selected stack)
+  --state <file|->      read \`pulumi stack export\` output from a file, or stdin with -
+  --json                print {"organizationId","managed","unmanaged":[{kind,id,title,under?}]}
+  --include-spaces      also list spaces (the package cannot manage them, so they are always unmanaged)
+  -h, --help            this help
+
+${CREDENTIALS_HELP}
+
+${EXIT_HELP}
+`,
+};
+
+class UsageError extends Error {}
+
+/** Where a command writes: stdout for results, stderr for progress and errors. */
+export interface Io {
+  out: { write(text: string): unknown };
+  err: { write(text: string): unknown };
+}
+
+export async function main(argv: string[], io: Io = { out: process.stdout, err: process.stderr }): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+      (command === undefined ? io.err : io.out).write(HELP.main);
+      return command === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (command === "import") return await importCommand(rest, io);
+    if (command === "unmanaged") return await unmanagedCommand(rest, io);
+    throw new UsageError(`unknown command "${command}"`);
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.err.write(`docs-platform: ${(error as Error).message}\nRun \`docs-platform --help\` for usage.\n`);
+      return EXIT.usage;
+    }
+    io.err.write(`docs-platform: ${(error as Error).message}\n`);
+    return EXIT.failure;
+  }
+}
+
+function isParseArgsError(error: unknown): boolean {
+  return (
+    typeof (error as { code?: unknown })?.code === "string" &&
+    (error as { code: string }).code.startsWith("ERR_PARSE_ARGS")
+  );
+}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function importCommand(args: string[], io: Io) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      organization: { type: "string" },
+      out: { type: "string" },
+      kinds: { type: "string" },
+      site: { type: "string" },
+      name: { type: "string", default: "docs-platform" },
+      quiet: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    io.out.write(HELP.import);
+    return EXIT.ok;
+  }
+  const organizationId = required(values, "organization");
+  const out = required(values, "out");
+  const kinds = values.kinds?.split(",").map((kind) => kind.trim());
+  const unknown = kinds?.filter((kind) => !(WALKED_KINDS as readonly string[]).includes(kind));
+  if (unknown?.length)
+    throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(", ")}; known: ${WALKED_KINDS.join(", ")}`);
+  if (!/^[\w.-]+$/.test(values.name)) throw new UsageError("--name: letters, digits, '.', '_' and '-' only");
+
+  const started = Date.now();
+  const progress = values.quiet ? undefined : (line: string) => io.err.write(`docs-platform: ${line}\n`);
+  const walk = await walkOrganization({ organizationId, kinds, siteId: values.site, progress });
+  const command = ["docs-platform import", `--organization ${organizationId}`]
+    .concat(values.kinds ? [`--kinds ${kinds!.join(",")}`] : [], values.site ? [`--site ${values.site}`] : [])
+    .join(" ");
+  const program = emitProgram(walk, command);
+  const files = projectFiles({
+    name: values.name,
+    program: program.source,
+    organizationId,
+    command,
+    objects: walk.objects.length,
+  });
+  writeProject(out, files);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  progress?.(
+    `${walk.objects.length} objects in ${seconds} s; wrote ${path.join(out, "index.ts")} ` +
+      `(${program.source.split("\n").length - 1} lines). Next: cd ${out} && npm install && pulumi up`,
+  );
+  for (const problem of walk.problems) {
+    io.err.write(`docs-platform: left out ${problem.kind} ${problem.id} "${problem.title}": ${problem.reason}\n`);
+  }
+  return walk.problems.length > 0 ? EXIT.found : EXIT.ok;
+}
+
+async function unmanagedCommand(args: string[], io: Io) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      organization: { type: "string" },
+      stack: { type: "string" },
+      state: { type: "string" },
+      json: { type: "boolean", default: false },
+      "include-spaces": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    io.out.write(HELP.unmanaged);
+    return EXIT.ok;
+  }
+  const organizationId = required(values, "organization");
+  if (values.stack && values.state) throw new UsageError("--stack and --state exclude each other");
+  const managed = managedByState(JSON.parse(await readState(values.state, values.stack)));
+  const objects = await inventory(organizationId, { includeSpaces: values["include-spaces"] });
+  const unmanaged = unmanagedObjects(objects, managed);
+  io.out.write(
+    values.json
+      ? `${JSON.stringify({ organizationId, managed: managed.count, unmanaged }, null, 2)}\n`
+      : describeUnmanaged(organizationId, unmanaged, managed),
+  );
+  return unmanaged.length > 0 ? EXIT.found : EXIT.ok;
+}
+
+async function readState(source: string | undefined, stack: string | undefined): Promise<string> {
+  if (source === "-") return readFileSync(0, "utf8");
+  if (source) return readFileSync(source, "utf8");
+  const args = ["stack", "export", "--non-interactive", ...(stack ? ["--stack", stack] : [])];
+  try {
+    const { stdout } = await promisify(execFile)("pulumi", args, { maxBuffer: 256 << 20 });
+    return stdout;
+  } catch (error) {
+    const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
+    throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${detail}`);
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

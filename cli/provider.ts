@@ -1,0 +1,25 @@
+/**
+ * Everything the command-line tool takes from the provider, in one place: each kind's lifecycle (read, check, diff:
+ * the single source of every object's inputs), the shared listings, the credentials and the client's listing calls.
+ */
+export {
+  getSiteAdaptiveSchema,
+  listCollections,
+  listOpenApiSpecs,
+  listSamlProviders,
+  listSiteSectionGroups,
+  listSiteSections,
+  listSiteShareLinks,
+  listSiteSpaces,
+  listSites,
+  listSpaces,
+  listTeamMembers,
+  listTeams,
+  listUsers,
+  siteSectionGroupsPath,
+  siteSectionsPath,
+  siteShareLinksPath,
+  siteSpacesPath,
+} from "../provider/client";
+export { apiClient, ENV_KEYS } from "../provider/framework/connection";
+export { lifecycle, sharedListing } from "../provider/runtime";

@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { CollectionSchema } from "./collections";
+import { OpenApiSpecSchema, openApiSpecsPath } from "./openapi";
+import { listAll } from "./pagination";
+import { SamlProviderSchema, samlProvidersPath } from "./saml";
+import { SiteSchema } from "./sites";
+import { TeamSchema, teamsPath } from "./teams";
+import type { HttpClient } from "./transport";
+
+/**
+ * The organization's top-level listings: what a walk of a whole organization (`docs-platform import`, `unmanaged`)
+ * starts from. One request per page of up to 1000 objects each.
+ */
+const organizationPath = (organizationId: string) => `/orgs/${encodeURIComponent(organizationId)}`;
+
+/** A space as the organization's listing reports it: only what names it. */
+export const SpaceSummarySchema = z.object({ id: z.string(), title: z.string().default("") });
+export type ApiSpaceSummary = z.infer<typeof SpaceSummarySchema>;
+
+/** Every collection of the organization, nested ones included, parents before their children in API order. */
+export function listCollections(client: HttpClient, organizationId: string) {
+  return listAll(client, `${organizationPath(organizationId)}/collections`, { nested: true }, CollectionSchema);
+}
+
+export function listSites(client: HttpClient, organizationId: string) {
+  return listAll(client, `${organizationPath(organizationId)}/sites`, {}, SiteSchema);
+}
+
+export function listSpaces(client: HttpClient, organizationId: string) {
+  return listAll(client, `${organizationPath(organizationId)}/spaces`, {}, SpaceSummarySchema);
+}
+
+export function listSamlProviders(client: HttpClient, organizationId: string) {
+  return listAll(client, samlProvidersPath(organizationId), {}, SamlProviderSchema);
+}
+
+export function listTeams(client: HttpClient, organizationId: string) {
+  return listAll(client, teamsPath(organizationId), {}, TeamSchema);
+}
+
+export function listOpenApiSpecs(client: HttpClient, organizationId: string) {
+  return listAll(client, openApiSpecsPath(organizationId), {}, OpenApiSpecSchema);
+}
+
+/** A member as the organization's listing reports it, with what names the user. */
+export const NamedMemberSchema = z.object({
+  user: z.object({ id: z.string(), displayName: z.string().optional(), email: z.string().optional() }),
+});
+
+export function listUsers(client: HttpClient, organizationId: string) {
+  return listAll(client, `${organizationPath(organizationId)}/members`, {}, NamedMemberSchema);
+}

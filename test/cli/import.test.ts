@@ -1,0 +1,302 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { emitProgram } from "../../cli/emit";
+import { EXIT, type Io, main } from "../../cli/main";
+import { WALKED_KINDS, walkOrganization } from "../../cli/walk";
+import { kinds, lifecycle, resetCaches } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { seedOrganization } from "../support/seed-organization";
+import { biomeCheck } from "./biome";
+
+const fx = useEmulator();
+const organizationId = () => fx.emulator.organizationId;
+const routes = () => fx.emulator.requests().map((r) => `${r.method} ${r.route ?? r.path}`);
+const count = (list: string[]) => {
+  const counts: Record<string, number> = {};
+  for (const item of list) counts[item] = (counts[item] ?? 0) + 1;
+  return counts;
+};
+
+function capture(): Io & { stdout: () => string; stderr: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    out: { write: (text: string) => (out += text) },
+    err: { write: (text: string) => (err += text) },
+    stdout: () => out,
+    stderr: () => err,
+  };
+}
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "docs-platform-cli-"));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("import: the walk of a seeded organization", () => {
+  it("finds every object the seed made, one resource each (team members inside their team)", async () => {
+    const seeded = await seedOrganization(fx.emulator);
+    expect(seeded.count).toBeGreaterThanOrEqual(60);
+    const walk = await walkOrganization({ organizationId: organizationId() });
+    expect(walk.problems).toEqual([]);
+    const byKind = count(walk.objects.map((o) => o.kind));
+    const { TeamMember: members, ...resources } = seeded.ids;
+    expect(byKind).toEqual(Object.fromEntries(Object.entries(resources).map(([kind, ids]) => [kind, ids.length])));
+    expect(walk.objects.map((o) => o.id).sort()).toEqual(Object.values(resources).flat().sort());
+    const declaredMembers = walk.objects
+      .filter((o) => o.kind === "Team")
+      .flatMap((team) => (team.inputs.members as { user: string }[]).map((m) => `${team.id}/${m.user}`));
+    expect(declaredMembers.sort()).toEqual([...(members ?? [])].sort());
+    expect(walk.spaces.map((s) => s.id).sort()).toEqual([...fx.emulator.spaceIds].sort());
+    expect(walk.users.map((u) => u.id).sort()).toEqual([...fx.emulator.userIds].sort());
+  });
+
+  it("lists each parent once; only kinds the API reads one at a time cost a request per object", async () => {
+    await seedOrganization(fx.emulator);
+    fx.emulator.clearRequests();
+    await walkOrganization({ organizationId: organizationId() });
+    const org = "/v1/orgs/{organizationId}";
+    const site = `${org}/sites/{siteId}`;
+    expect(count(routes())).toEqual({
+      [`GET ${org}/collections`]: 1,
+      "GET /v1/collections/{collectionId}": 18,
+      [`GET ${org}/teams`]: 1,
+      [`GET ${org}/teams/{teamId}`]: 4,
+      [`GET ${org}/teams/{teamId}/members`]: 4,
+      [`GET ${org}/saml`]: 1,
+      [`GET ${org}/saml/{samlProviderId}`]: 1,
+      [`GET ${org}/openapi`]: 1,
+      [`GET ${org}/openapi/{specSlug}`]: 2,
+      [`GET ${org}/openapi/{specSlug}/versions/latest/content/raw`]: 1,
+      [`GET ${org}/sites`]: 1,
+      [`GET ${site}`]: 2,
+      [`GET ${site}/sections`]: 2,
+      [`GET ${site}/section-groups`]: 2,
+      [`GET ${site}/site-spaces`]: 2,
+      [`GET ${site}/share-links`]: 2,
+      [`GET ${site}/adaptive-schema`]: 2,
+      [`GET ${org}/spaces`]: 1,
+      [`GET ${org}/members`]: 1,
+    });
+  });
+
+  it("adopting every walked object with its inputs writes nothing, for every kind", async () => {
+    await seedOrganization(fx.emulator);
+    const walk = await walkOrganization({ organizationId: organizationId() });
+    resetCaches();
+    fx.emulator.clearRequests();
+    const adopted: Record<string, number> = {};
+    for (const object of walk.objects) {
+      const kind = lifecycle(object.kind);
+      const checked = await kind.check({}, { ...object.inputs, importId: object.id });
+      expect(checked.failures ?? [], `${object.kind} ${object.id}`).toEqual([]);
+      const created = await kind.create(checked.inputs!);
+      expect(created.id, `${object.kind} ${object.title}`).toBe(object.id);
+      adopted[object.kind] = (adopted[object.kind] ?? 0) + 1;
+    }
+    expect(Object.keys(adopted)).toHaveLength(10);
+    expect(routes().filter((route) => !route.startsWith("GET "))).toEqual([]);
+  });
+
+  it("the same organization gives the same program, byte for byte, formatted and lint-clean", async () => {
+    await seedOrganization(fx.emulator);
+    const first = emitProgram(await walkOrganization({ organizationId: organizationId() }), "import").source;
+    resetCaches();
+    const second = emitProgram(await walkOrganization({ organizationId: organizationId() }), "import").source;
+    expect(second).toBe(first);
+    expect(biomeCheck(first)).toEqual({ status: 0, fixed: first });
+    // Relations are references; the only literal ids are the constants' and the importIds.
+    const literalIds = first
+      .split("\n")
+      .filter(
+        (line) =>
+          /"[A-Za-z0-9]{20}"/.test(line) &&
+          !/^\s+importId: /.test(line) &&
+          !/^\s+\w+: "[A-Za-z0-9]{20}",( \/\/.*)?$/.test(line),
+      );
+    expect(literalIds).toEqual([`const organizationId = "${organizationId()}";`]);
+    expect(first).toContain("parentId: handbook.id,");
+    expect(first).toContain("sectionIds: [guidesSection.id, apiReference.id],");
+    expect(first).toContain("defaultTeamId: writers.id,");
+  });
+
+  it("covers every kind of the provider (team members as Team.members)", () => {
+    expect([...WALKED_KINDS, "TeamMember"].sort()).toEqual([...kinds].sort());
+  });
+
+  it("leaves out, and names, an object no declaration adopts unchanged: a spec whose last processing failed", async () => {
+    const failed = await fx.apiCreate(`/orgs/${organizationId()}/openapi`, {
+      slug: "broken",
+      source: { url: "https://specs.unreachable.invalid/broken.json" },
+    });
+    await fx.apiCreate(`/orgs/${organizationId()}/collections`, { title: "Kept" });
+    // Processing runs on the emulator's clock: wait until it has failed.
+    for (let state = ""; state !== "complete"; await new Promise((resolve) => setTimeout(resolve, 25))) {
+      state = ((await fx.api("GET", `/orgs/${organizationId()}/openapi/broken`)).body as { processingState: string })
+        .processingState;
+    }
+    const out = tempDir();
+    const io = capture();
+    expect(await main(["import", "--organization", organizationId(), "--out", out, "--quiet"], io)).toBe(EXIT.found);
+    expect(io.stderr()).toBe(
+      `docs-platform: left out OpenApiSpec ${failed} "broken": its current values fail the kind's check ` +
+        "(OpenApiSpec.sourceUrl: exactly one of sourceUrl and sourceText must be set)\n",
+    );
+    const program = readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(program).toContain('title: "Kept",');
+    expect(program).not.toContain("broken");
+  });
+
+  it("--site and --kinds limit the walk", async () => {
+    const seeded = await seedOrganization(fx.emulator);
+    const [, internal] = seeded.ids.Site!;
+    const walk = await walkOrganization({
+      organizationId: organizationId(),
+      siteId: internal,
+      kinds: ["Site", "SiteShareLink"],
+    });
+    expect(walk.objects.map((o) => [o.kind, o.title])).toEqual([
+      ["Site", "Internal Handbook"],
+      ["SiteShareLink", "Contractors"],
+      ["SiteShareLink", "Auditors 2025"],
+      ["SiteShareLink", "Contractors"],
+    ]);
+  });
+});
+
+describe("the docs-platform command", () => {
+  it("has help for every command, with the exit codes", async () => {
+    for (const args of [["--help"], ["import", "--help"], ["unmanaged", "-h"]]) {
+      const io = capture();
+      expect(await main(args, io)).toBe(EXIT.ok);
+      expect(io.stdout()).toMatch(/^Usage: docs-platform/);
+      expect(io.stdout()).toContain("Exit codes:\n  0  success");
+      expect(io.stdout()).toContain("DOCS_API_TOKEN");
+    }
+  });
+
+  it("answers a usage error with exit code 2 and says what is wrong", async () => {
+    const cases: [string[], string][] = [
+      [[], "Usage: docs-platform <command>"],
+      [["export"], 'unknown command "export"'],
+      [["import", "--out", "x"], "--organization is required"],
+      [["import", "--organization", "o", "--out", "x", "--kinds", "Site,Space"], "unknown kind(s) Space"],
+      [["import", "--organization", "o", "--out", "x", "--bogus"], "Unknown option '--bogus'"],
+      [["unmanaged", "--organization", "o", "--stack", "a", "--state", "b"], "exclude each other"],
+    ];
+    for (const [args, message] of cases) {
+      const io = capture();
+      expect(await main(args, io), args.join(" ")).toBe(EXIT.usage);
+      expect(io.stderr()).toContain(message);
+    }
+  });
+
+  it("fails with exit code 1 and the fix when there is no token", async () => {
+    const token = process.env.DOCS_API_TOKEN;
+    delete process.env.DOCS_API_TOKEN;
+    try {
+      const io = capture();
+      const code = await main(["import", "--organization", organizationId(), "--out", tempDir(), "--quiet"], io);
+      expect(code).toBe(EXIT.failure);
+      expect(io.stderr()).toContain("DOCS_API_TOKEN");
+    } finally {
+      process.env.DOCS_API_TOKEN = token;
+    }
+  });
+
+  it("import writes the project and reports progress on stderr", async () => {
+    await seedOrganization(fx.emulator);
+    const out = tempDir();
+    const io = capture();
+    expect(await main(["import", "--organization", organizationId(), "--out", out, "--name", "acme-docs"], io)).toBe(
+      EXIT.ok,
+    );
+    expect(io.stdout()).toBe("");
+    expect(io.stderr()).toContain('site "Acme Docs": 23 objects');
+    expect(io.stderr()).toMatch(/56 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    const pkg = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8"));
+    expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": "3.259.0", "pulumi-docs-platform": "^0.1.0" });
+    expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
+    expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
+    const program = readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(program.match(/importId: /g)).toHaveLength(56);
+    // Share-link URLs carry a secret token: they stay outputs.
+    expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
+    expect(program).not.toContain(fx.emulator.token);
+  });
+
+  it("unmanaged names what a state does not manage, by kind, and exits 3; 0 when everything is managed", async () => {
+    const seeded = await seedOrganization(fx.emulator);
+    const walk = await walkOrganization({ organizationId: organizationId() });
+    const resource = (kind: string, id: string, outputs: Record<string, unknown> = {}) => ({
+      type: `pulumi-nodejs:dynamic/docs:${kind}`,
+      id,
+      outputs,
+    });
+    const all = walk.objects.map((o) => resource(o.kind, o.id, { ...o.inputs, __declared: Object.keys(o.inputs) }));
+    const stateFile = (resources: unknown[]) => {
+      const file = path.join(tempDir(), "state.json");
+      writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources } }));
+      return file;
+    };
+    const complete = capture();
+    expect(await main(["unmanaged", "--organization", organizationId(), "--state", stateFile(all)], complete)).toBe(
+      EXIT.ok,
+    );
+    expect(complete.stdout()).toContain("every object is managed by the stack (56 resources)");
+
+    const [handbook] = seeded.ids.Collection!;
+    const [, , link] = seeded.ids.SiteShareLink!;
+    const partial = all.filter((r) => r.id !== handbook && r.id !== link);
+    const io = capture();
+    expect(await main(["unmanaged", "--organization", organizationId(), "--state", stateFile(partial)], io)).toBe(
+      EXIT.found,
+    );
+    expect(io.stdout()).toBe(
+      `Organization ${organizationId()}: 2 object(s) not managed by the stack (54 resources):\n` +
+        `  Collection\n    ${handbook}  "Handbook"\n` +
+        `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
+    );
+    const json = capture();
+    const args = ["unmanaged", "--organization", organizationId(), "--state", stateFile(partial), "--json"];
+    expect(await main(args, json)).toBe(EXIT.found);
+    expect(JSON.parse(json.stdout())).toEqual({
+      organizationId: organizationId(),
+      managed: 54,
+      unmanaged: [
+        { kind: "Collection", id: handbook, title: "Handbook" },
+        { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
+      ],
+    });
+    // Team members are managed by their Team's `members`; without it each member is listed. Spaces only on request.
+    const withoutMembers = all.map((r) =>
+      r.type.endsWith(":Team") ? { ...r, outputs: { __declared: ["title"] } } : r,
+    );
+    const members = capture();
+    const flags = ["--state", stateFile(withoutMembers), "--json", "--include-spaces"];
+    expect(await main(["unmanaged", "--organization", organizationId(), ...flags], members)).toBe(EXIT.found);
+    const listed = JSON.parse(members.stdout()).unmanaged as { kind: string; id: string }[];
+    expect(count(listed.map((o) => o.kind))).toEqual({ TeamMember: 6, Space: 4 });
+    expect(
+      listed
+        .filter((o) => o.kind === "TeamMember")
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([...seeded.ids.TeamMember!].sort());
+  });
+
+  it("unmanaged fails with exit code 1 on a file that is no stack export", async () => {
+    const file = path.join(tempDir(), "state.json");
+    writeFileSync(file, JSON.stringify({ hello: "world" }));
+    const io = capture();
+    expect(await main(["unmanaged", "--organization", organizationId(), "--state", file], io)).toBe(EXIT.failure);
+    expect(io.stderr()).toContain("pulumi stack export");
+  });
+});

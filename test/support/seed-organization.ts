@@ -1,0 +1,219 @@
+/**
+ * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
+ * `docs-platform import` must turn into a program. 62 objects across every kind: collections nested three deep, two
+ * sites (one with section groups, conditional sections and site spaces, a share link turned off and an adaptive
+ * schema), unicode and duplicate titles, a SAML provider pointing at a team, teams with owners and members, and two
+ * OpenAPI specs (one from a URL, one from text).
+ */
+import { callApi } from "./emulator";
+
+export interface SeedTarget {
+  url: string;
+  token: string;
+  organizationId: string;
+  spaceIds: string[];
+  userIds: string[];
+}
+
+export interface SeededOrganization {
+  /** Ids per kind, in creation order; team members as `<teamId>/<userId>`. */
+  ids: Record<string, string[]>;
+  /** Every object created. */
+  count: number;
+}
+
+const CERTIFICATE = [
+  "-----BEGIN CERTIFICATE-----",
+  "MIIC+zCCAeOgAwIBAgIJAKZ7D5Yv0Vq7MA0GCSqGSIb3DQEBCwUAMBQxEjAQBgNVBAMMCWxvY2FsaG9z",
+  "dDAeFw0yNDAxMDEwMDAwMDBaFw0zNDAxMDEwMDAwMDBaMBQxEjAQBgNVBAMMCWxvY2FsaG9zdDCCASIw",
+  "-----END CERTIFICATE-----",
+].join("\n");
+
+const BILLING_API = `openapi: 3.0.3
+info:
+  title: Billing API
+  version: "2.1"
+paths:
+  /invoices:
+    get:
+      summary: List invoices
+      responses:
+        "200":
+          description: The invoices
+`;
+
+export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrganization> {
+  const org = `/orgs/${emulator.organizationId}`;
+  const ids: Record<string, string[]> = {};
+  const note = (kind: string, id: string) => {
+    ids[kind] = [...(ids[kind] ?? []), id];
+    return id;
+  };
+  const send = async (method: string, path: string, body?: unknown) => {
+    const answer = await callApi(emulator, method, path, body);
+    if (answer.status >= 300) throw new Error(`seed: ${method} ${path} answered ${answer.status}: ${answer.text}`);
+    return answer.body as { id: string } & Record<string, unknown>;
+  };
+  const [guidesSpace, apiSpace, changelogSpace, legacySpace] = emulator.spaceIds as [string, string, string, string];
+  const [ada, grace, linus] = emulator.userIds as [string, string, string];
+
+  // Collections: three deep, duplicate titles at different places, unicode and non-latin titles.
+  const collection = async (title: string, parent?: string, settings?: Record<string, unknown>) => {
+    const created = await send("POST", `${org}/collections`, { title, ...(parent ? { parent } : {}) });
+    if (settings) await send("PATCH", `/collections/${created.id}`, settings);
+    return note("Collection", created.id);
+  };
+  const handbook = await collection("Handbook", undefined, { description: "How we work", defaultLevel: "read" });
+  const engineering = await collection("Engineering", handbook, { defaultLevel: "inherit" });
+  await collection("Onboarding", engineering, { description: "Your first week" });
+  await collection("Design", handbook);
+  const product = await collection("Product", undefined, { defaultLevel: "comment" });
+  const roadmap = await collection("Roadmap", product);
+  await collection("2025 Roadmap", roadmap);
+  await collection("Releases", product, { description: 'Notes for "major" releases' });
+  const archive = await collection("Archive", undefined, { defaultLevel: null });
+  await collection("Handbook", archive, { description: "The 2019 handbook" });
+  await collection("Ünïcödé Notes", undefined, { description: "Crème brûlée" });
+  await collection("Руководство");
+  await collection("Engineering");
+  const marketing = await collection("Marketing");
+  const campaigns = await collection("Campaigns", marketing);
+  await collection("Q3 Launch", campaigns);
+  await collection("Legal & Compliance");
+  await collection("FAQ / Help");
+
+  // Teams with owners and members, one without members.
+  const team = async (title: string, members: [string, "owner" | "member"][]) => {
+    const created = await send("PUT", `${org}/teams`, { title });
+    note("Team", created.id);
+    if (members.length > 0) {
+      const memberships = Object.fromEntries(members.map(([user, role]) => [user, { role }]));
+      await send("PUT", `${org}/teams/${created.id}/members`, { add: members.map(([user]) => user), memberships });
+      for (const [user] of members) note("TeamMember", `${created.id}/${user}`);
+    }
+    return created.id;
+  };
+  const writers = await team("Writers", [
+    [ada, "owner"],
+    [grace, "member"],
+  ]);
+  await team("Reviewers", [
+    [linus, "member"],
+    [ada, "owner"],
+  ]);
+  await team("Platform", []);
+  await team("Support", [
+    [grace, "owner"],
+    [linus, "member"],
+  ]);
+
+  // SSO that puts new users into a team.
+  const saml = await send("POST", `${org}/saml`, {
+    label: "Okta",
+    entityID: "http://www.okta.com/exk1acme",
+    certificate: CERTIFICATE,
+    ssoURL: "https://acme.okta.com/app/acme/sso/saml",
+    defaultTeam: writers,
+    defaultRole: "read",
+  });
+  note("SamlProvider", saml.id);
+
+  // OpenAPI specs: one fetched from a URL, one given as text.
+  note(
+    "OpenApiSpec",
+    (
+      await send("POST", `${org}/openapi`, {
+        slug: "petstore",
+        source: { url: "https://specs.acme.test/petstore.json" },
+      })
+    ).id,
+  );
+  note(
+    "OpenApiSpec",
+    (await send("POST", `${org}/openapi`, { slug: "billing-api", source: { text: BILLING_API } })).id,
+  );
+
+  // The public docs site: sections (duplicate and non-latin titles), groups, conditional site spaces, links, schema.
+  const docs = note("Site", (await send("POST", `${org}/sites`, { title: "Acme Docs", visibility: "public" })).id);
+  const site = `${org}/sites/${docs}`;
+  await send("PATCH", site, { adaptiveContent: { enabled: true } });
+  await send("POST", `${site}/publish`);
+  const section = async (spaceId: string, title: string, settings?: Record<string, unknown>) => {
+    const created = await send("POST", `${site}/sections`, {
+      spaceId,
+      title,
+      ...(title === "Guides" ? { icon: "book" } : {}),
+    });
+    if (settings) await send("PATCH", `${site}/sections/${created.id}`, settings);
+    note("SiteSection", created.id);
+    const own = (created.siteSpaces as { id: string }[])[0];
+    if (own) note("SiteSpace", own.id);
+    return created.id;
+  };
+  const guides = await section(guidesSpace, "Guides");
+  const reference = await section(apiSpace, "API Reference", { description: "Every endpoint" });
+  const changelog = await section(changelogSpace, "Changelog");
+  await section(legacySpace, "Guides", { condition: "visitor.claims.unsigned.legacy == true" });
+  const japanese = await section(guidesSpace, "日本語ガイド");
+  await section(apiSpace, "Références");
+  const group = async (title: string, sections: string[]) =>
+    note("SiteSectionGroup", (await send("POST", `${site}/section-groups`, { title, sections })).id);
+  await group("Product", [guides, reference]);
+  await group("Community", [changelog]);
+  await group("International", [japanese]);
+  const siteSpace = async (path: string, spaceId: string, sectionId: string | undefined, condition?: string) => {
+    const created = await send("POST", `${path}/site-spaces`, { spaceId, ...(sectionId ? { sectionId } : {}) });
+    if (condition) await send("PATCH", `${path}/site-spaces/${created.id}`, { condition });
+    return note("SiteSpace", created.id);
+  };
+  await siteSpace(site, apiSpace, guides, "visitor.claims.unsigned.beta == true");
+  await siteSpace(site, changelogSpace, guides, 'visitor.claims.unsigned.plan == "enterprise"');
+  await siteSpace(site, guidesSpace, reference);
+  const link = async (path: string, name: string, active = true) => {
+    const created = await send("POST", `${path}/share-links`, { name });
+    if (!active) await send("PATCH", `${path}/share-links/${created.id}`, { active: false });
+    return note("SiteShareLink", created.id);
+  };
+  await link(site, "Reviewers");
+  await link(site, "Partner preview");
+  await link(site, "Partner preview", false);
+  await send("PUT", `${site}/adaptive-schema`, {
+    jsonSchema: {
+      type: "object",
+      properties: {
+        unsigned: {
+          type: "object",
+          description: "Unsigned claims of the site visitor.",
+          properties: {
+            beta: { type: "boolean", description: "Sees beta features" },
+            plan: { type: "string", description: "The visitor's plan", enum: ["free", "pro", "enterprise"] },
+          },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
+  });
+  note("SiteAdaptiveSchema", docs);
+
+  // An internal site shared by links, its spaces at the root level (no sections).
+  const internal = note(
+    "Site",
+    (await send("POST", `${org}/sites`, { title: "Internal Handbook", visibility: "share-link" })).id,
+  );
+  const internalSite = `${org}/sites/${internal}`;
+  for (const space of [guidesSpace, apiSpace, changelogSpace, legacySpace])
+    await siteSpace(internalSite, space, undefined);
+  await link(internalSite, "Contractors");
+  await link(internalSite, "Auditors 2025");
+  await link(internalSite, "Contractors");
+
+  // Processing of the OpenAPI specs finishes on the emulator's clock: wait until both are complete.
+  for (let attempt = 0; ; attempt++) {
+    const specs = (await send("GET", `${org}/openapi`)).items as { processingState: string }[];
+    if (specs.every((spec) => spec.processingState === "complete")) break;
+    if (attempt > 100) throw new Error("seed: the OpenAPI specs never finished processing");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { ids, count: Object.values(ids).reduce((sum, list) => sum + list.length, 0) };
+}
