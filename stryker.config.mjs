@@ -1,0 +1,28 @@
+// Mutation testing of the provider's core and the emulator's store with the fast tests (issue: tests that fail
+// when the provider breaks). `npm run mutation` runs the whole set; `npm run mutation -- --mutate <glob>` one file,
+// and `npm run mutation:changed` the files a branch touched (tools/mutation-changed.mjs). Not part of .ci/run (about
+// half an hour on two cores): the scheduled recipe in examples/ci/github/mutation.yml runs it.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutation.config.mts" },
+  checkers: [],
+  coverageAnalysis: "perTest",
+  mutate: [
+    "provider/client/**/*.ts",
+    "provider/framework/**/*.ts",
+    "emulator/store*.ts",
+    "emulator/store/**/*.ts",
+    "provider/resources/**/*.ts",
+  ],
+  ignoreStatic: true,
+  concurrency: 2,
+  timeoutMS: 20000,
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  tempDirName: ".stryker-tmp",
+  // The sandbox is a copy of the checkout: leave out the toolchain, builds and reports.
+  ignorePatterns: ["/.tools", "/dist", "/.e2e", "/.demo", "/reports", "/bench/results", "/examples/*/node_modules"],
+  thresholds: { high: 90, low: 85, break: null },
+};

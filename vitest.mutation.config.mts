@@ -1,0 +1,18 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * The fast tests as Stryker runs them (stryker.config.mjs): no end-to-end project (they drive the real CLI against
+ * the built dist/, which mutants never reach) and `isolate: false`, which halves a mutation run; the suite tolerates
+ * sharing a worker's module registry because every file starts its own emulator and resets the runtime's caches.
+ * The traffic contract stays on: a mutant that makes the provider send an invalid request is killed by it too.
+ */
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: ["test/e2e/**", "node_modules/**"],
+    setupFiles: ["test/support/contract-setup.ts"],
+    globalSetup: ["test/support/contract-summary.ts"],
+    testTimeout: 20_000,
+    isolate: false,
+  },
+});
