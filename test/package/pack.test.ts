@@ -7,7 +7,7 @@ const repoRoot = path.resolve(__dirname, "../..");
 const manifest = require("../../package.json");
 
 /**
- * What `npm pack` ships: the built provider and emulator, their declarations, the README, CHANGELOG and LICENSE, and
+ * What `npm pack` ships: the built provider, emulator and CLI, their declarations, the README, CHANGELOG and LICENSE, and
  * nothing else (no tests, no sources, no source maps pointing at sources that are not shipped). attw and publint
  * (`npm run lint:package`) check how the types resolve; this checks the file list.
  */
@@ -27,7 +27,7 @@ describe("the packed package", () => {
     const list = packed();
     const outside = list.filter(
       (file) =>
-        !/^dist\/(provider|emulator)\/.+\.(js|d\.ts)$/.test(file) &&
+        !/^dist\/(provider|emulator|cli)\/.+\.(js|d\.ts)$/.test(file) &&
         !/^[A-Z]+\.md$|^LICENSE$|^package\.json$/.test(file),
     );
     expect(outside).toEqual([]);
