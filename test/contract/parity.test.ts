@@ -20,7 +20,7 @@
  * input sets it), OpenAPI version URL (no provider property), and rules of kinds the provider does not manage.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { lifecycle } from "../../provider/runtime";
 import { deliberatelyInvalidRequests } from "../support/contract";
 import { useEmulator } from "../support/emulator";

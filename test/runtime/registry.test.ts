@@ -33,7 +33,7 @@ describe("kind registry", () => {
         expect(typeof provider[method], method).toBe("function");
       }
       expect(typeof (docs as Record<string, unknown>)[kind]).toBe("function");
-      expect(lifecycle(kind).spec.kind).toBe(kind);
+      expect(lifecycle(kind).definition.kind).toBe(kind);
     });
   }
 

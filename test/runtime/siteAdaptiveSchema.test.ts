@@ -98,7 +98,7 @@ describe("SiteAdaptiveSchema behaviour", () => {
 
   it("reads a site without claims as no schema, and a deleted site as gone", async () => {
     const siteId = await makeSite();
-    const known = { organizationId: org(), siteId };
+    const known = { organizationId: org(), siteId, jsonSchema: {} };
     expect((await lifecycle("SiteAdaptiveSchema").read(siteId, known)).id).toBe("");
     await fixture.api("DELETE", `/orgs/${org()}/sites/${siteId}`);
     expect((await lifecycle("SiteAdaptiveSchema").read(siteId, known)).id).toBe("");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -195,7 +195,11 @@ describe("SiteSection behaviour", () => {
       .catch((e: Error) => e);
     const [kept] = await sectionsOf(siteId);
     expect(kept.siteSpaces).toHaveLength(3);
-    expect(String(error)).toMatch(new RegExp(`400 Bad Request.*kept: adopt it with importId "${kept.id}"`));
+    expect(String(error)).toMatch(
+      new RegExp(
+        `400 Bad Request.*was kept \\(it holds the site's former root-level site spaces\\): adopt it with importId "${kept.id}"`,
+      ),
+    );
   });
 });
 
@@ -214,9 +218,9 @@ describe("SiteSection check", () => {
       [{ description: "x".repeat(257) }, "description", /at most 256 characters/],
       [{ icon: "x".repeat(51) }, "icon", /at most 50 characters/],
       [{ default: "yes" }, "default", /must be a boolean/],
-      [{ spaceId: "" }, "spaceId", /at least 1 character/],
-      [{ siteId: "" }, "siteId", /at least 1 character/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ spaceId: "" }, "spaceId", /must be an id/],
+      [{ siteId: "" }, "siteId", /must be an id/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ sectionGroup: "g" }, "sectionGroup", /unknown property sectionGroup/],
     ];
     await expectEachLimitRejected("SiteSection", valid(), cases);

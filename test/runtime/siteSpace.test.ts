@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -195,10 +195,10 @@ describe("SiteSpace check", () => {
       [{ condition: "" }, "condition", /at least 1 character/],
       [{ condition: "x".repeat(1025) }, "condition", /at most 1024 characters/],
       [{ default: 1 }, "default", /must be a boolean/],
-      [{ sectionId: "" }, "sectionId", /at least 1 character/],
-      [{ spaceId: "" }, "spaceId", /at least 1 character/],
-      [{ siteId: "" }, "siteId", /at least 1 character/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ sectionId: "" }, "sectionId", /must be an id/],
+      [{ spaceId: "" }, "spaceId", /must be an id/],
+      [{ siteId: "" }, "siteId", /must be an id/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ title: "t" }, "title", /unknown property title/],
     ];
     await expectEachLimitRejected("SiteSpace", valid(), cases);
