@@ -18,7 +18,7 @@ export type Props = Record<string, unknown>;
  * object, `/`, `?` and `#` end the segment, `%` escapes, whitespace is never part of an id.
  */
 export const API_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
-const API_ID_RULE = "must be an id: letters, digits, `-` and `_` only";
+export const API_ID_RULE = "must be an id: letters, digits, `-` and `_` only";
 
 /** Every id input of every kind, and `importId`, is this schema (the reference and the tests find them by its pattern). */
 export const apiId = z.string().regex(API_ID_PATTERN, API_ID_RULE);

@@ -2,16 +2,16 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type AdoptionArgs, type DeepInput, DocsResource } from "../framework/resource";
 import { collectionKind } from "./collection";
-import { samlProviderKind } from "./samlProvider";
-import { teamKind } from "./team";
-import { teamMemberKind } from "./teamMember";
 import { openApiSpecKind } from "./openApiSpec";
+import { samlProviderKind } from "./samlProvider";
 import { siteKind } from "./site";
+import { type AdaptiveJsonSchema, siteAdaptiveSchemaKind } from "./siteAdaptiveSchema";
 import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
-import { siteSpaceKind } from "./siteSpace";
 import { siteShareLinkKind } from "./siteShareLink";
-import { siteAdaptiveSchemaKind, type AdaptiveJsonSchema } from "./siteAdaptiveSchema";
+import { siteSpaceKind } from "./siteSpace";
+import { teamKind } from "./team";
+import { teamMemberKind } from "./teamMember";
 
 /** The arguments of Collection. A collection of spaces, optionally nested in another collection. */
 export interface CollectionArgs extends AdoptionArgs {
@@ -180,8 +180,8 @@ export interface TeamMemberArgs extends AdoptionArgs {
   /** The team. (id; replace (delete before replace); required.) */
   teamId: pulumi.Input<string>;
   /**
-   * The member's user id (not an email); they must already be a member of the organization. (string, pattern
-   * `^[^@]*$`; replace (delete before replace); required.)
+   * The member's user id (not an email); they must already be a member of the organization. (id; replace (delete
+   * before replace); required.)
    */
   userId: pulumi.Input<string>;
   /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listTeamMembers, putTeamMember, removeTeamMember, TEAM_ROLES, teamMembersPath } from "../client";
-import { apiId, apiIdPair, defineKind, type ResourceContext } from "../framework/kind";
+import { API_ID_PATTERN, API_ID_RULE, apiId, apiIdPair, defineKind, type ResourceContext } from "../framework/kind";
 
 const inputs = z.strictObject({
   organizationId: apiId.describe("The organization of the team."),
@@ -9,8 +9,12 @@ const inputs = z.strictObject({
   // never be read back: Team.members is where emails are accepted.
   userId: z
     .string()
-    .regex(/^[^@]*$/, "must be a user id, not an email (Team.members accepts emails)")
-    .pipe(apiId)
+    .regex(API_ID_PATTERN, {
+      error: (issue) =>
+        String(issue.input).includes("@")
+          ? "must be a user id, not an email (Team.members accepts emails)"
+          : API_ID_RULE,
+    })
     .describe("The member's user id (not an email); they must already be a member of the organization."),
   role: z
     .enum(TEAM_ROLES)
