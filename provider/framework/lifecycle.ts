@@ -8,7 +8,7 @@ import { containsUnknown, pathTouchesUnknown } from "./unknown";
 
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
 const PROVIDER_KEY = "__provider";
-export const IMPORT_ID = "importId";
+const IMPORT_ID = "importId";
 /**
  * Output listing the input properties the program declared. `read` returns only those as the refreshed inputs: an
  * input the program never set must not show up as `+description` in every refresh of an unchanged resource.
@@ -268,7 +268,7 @@ function unrecognizedKey(issue: z.core.$ZodIssue): string | undefined {
 }
 
 /** Equality as the API sees it: null and absent are the same, key order is irrelevant, sets ignore order. */
-export function sameValue(a: unknown, b: unknown, asSet = false): boolean {
+function sameValue(a: unknown, b: unknown, asSet = false): boolean {
   return canonical(a, asSet) === canonical(b, asSet);
 }
 

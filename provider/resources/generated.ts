@@ -230,6 +230,11 @@ export interface OpenApiSpecArgs extends AdoptionArgs {
    */
   sourceText?: pulumi.Input<string>;
   /**
+   * `public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not.
+   * (`private` or `public`; update in place; unmanaged when omitted.)
+   */
+  visibility?: pulumi.Input<"private" | "public">;
+  /**
    * How long `up` waits for the API to process a new source. Never sent to the API. (number, greater than 0, at
    * most 3600; provider option: never sent, never a reason for a change; default `300`.)
    */
@@ -249,6 +254,8 @@ export class OpenApiSpec extends DocsResource {
   declare readonly sourceUrl: pulumi.Output<string | null>;
   /** The source text, or `null` for a URL source. */
   declare readonly sourceText: pulumi.Output<string | null>;
+  /** `public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not. */
+  declare readonly visibility: pulumi.Output<string>;
   /** `pending`, `progress` or `complete`. */
   declare readonly processingState: pulumi.Output<string>;
   /** The id of the latest successfully processed version. */

@@ -6,8 +6,10 @@ import {
   getLatestOpenApiSpecText,
   getOpenApiSpec,
   type HttpClient,
+  OPENAPI_VISIBILITIES,
   type OpenApiSource,
   putOpenApiSpecSource,
+  setOpenApiSpecVisibility,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, SENSITIVE } from "../framework/kind";
@@ -37,6 +39,12 @@ const inputs = z
       .optional()
       .meta(SENSITIVE)
       .describe("The document itself, JSON or YAML. Exactly one of `sourceUrl` and `sourceText`."),
+    visibility: z
+      .enum(OPENAPI_VISIBILITIES)
+      .optional()
+      .describe(
+        "`public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not.",
+      ),
     processingTimeoutSeconds: z
       .number()
       .positive()
@@ -61,6 +69,7 @@ const state = z.object({
     .default(null)
     .describe("The source URL, or `null` when the source is text or its last processing failed."),
   sourceText: z.string().nullable().default(null).describe("The source text, or `null` for a URL source."),
+  visibility: z.string().default("private"),
   processingState: z.string().default("complete").describe("`pending`, `progress` or `complete`."),
   lastVersionId: z.string().nullable().default(null).describe("The id of the latest successfully processed version."),
   processingErrorCode: z
@@ -90,6 +99,7 @@ function toState(organizationId: string, spec: ApiOpenApiSpec, sourceText: strin
     // A source that failed to process is not what is served: reporting none keeps it a diff, so `up` retries it.
     sourceUrl: failed ? null : (spec.sourceURL ?? null),
     sourceText,
+    visibility: spec.visibility ?? "private",
     processingState: spec.processingState,
     lastVersionId: spec.lastVersion ?? null,
     processingErrorCode: failed,
@@ -152,8 +162,8 @@ export const openApiSpecKind = defineKind<Inputs, State>({
     "- `slug` accepts only lowercase letters: the official API document also allows capitals, but the provider uses " +
       "the stricter rule of the API reference so that a slug is valid under both, since every slug change replaces " +
       "the spec.",
-    "- Switching from `sourceUrl` to `sourceText`, or back, is an in-place update. The spec's `visibility` is not " +
-      "managed.",
+    "- Switching from `sourceUrl` to `sourceText`, or back, is an in-place update; so is a change of `visibility` " +
+      "(`PATCH /orgs/{organizationId}/openapi/{slug}`), which creates no new version.",
   ],
   example: `const petstore = new docs.OpenApiSpec("petstore", {
   organizationId,
@@ -170,7 +180,11 @@ export const openApiVersion = petstore.lastVersionId;`,
     const done = await undoOnFailure(
       { kind: "OpenApiSpec", id: news.slug },
       () => deleteOpenApiSpec(client, news.organizationId, news.slug),
-      () => processed(client, news.organizationId, created, news.processingTimeoutSeconds),
+      async () => {
+        const done = await processed(client, news.organizationId, created, news.processingTimeoutSeconds);
+        const { visibility } = news;
+        return visibility ? setOpenApiSpecVisibility(client, news.organizationId, news.slug, visibility) : done;
+      },
     ).catch((error) => {
       throw failure(news.slug, "create", error);
     });
@@ -196,15 +210,23 @@ export const openApiVersion = petstore.lastVersionId;`,
     return { id: spec.id, state: toState(organizationId, spec, sourceText) };
   },
 
-  async update({ client }, _id, olds, news) {
-    // Only the source changes in place: PUT it and wait for the new version.
-    const spec = await putOpenApiSpecSource(client, olds.organizationId, olds.slug, sourceOf(news));
-    try {
-      const done = await processed(client, olds.organizationId, spec, news.processingTimeoutSeconds);
-      return toState(olds.organizationId, done, news.sourceText ?? null);
-    } catch (error) {
-      throw failure(olds.slug, "update (the state keeps the previous source, so the next `up` tries again)", error);
+  async update({ client }, _id, olds, news, changed) {
+    let spec: ApiOpenApiSpec | undefined;
+    if (changed.has("sourceUrl") || changed.has("sourceText")) {
+      // A new source: PUT it and wait for the new version.
+      const put = await putOpenApiSpecSource(client, olds.organizationId, olds.slug, sourceOf(news));
+      try {
+        spec = await processed(client, olds.organizationId, put, news.processingTimeoutSeconds);
+      } catch (error) {
+        throw failure(olds.slug, "update (the state keeps the previous source, so the next `up` tries again)", error);
+      }
     }
+    if (changed.has("visibility") && news.visibility) {
+      spec = await setOpenApiSpecVisibility(client, olds.organizationId, olds.slug, news.visibility);
+    }
+    spec ??= await getOpenApiSpec(client, olds.organizationId, olds.slug);
+    const sourceText = news.sourceUrl !== undefined ? null : (news.sourceText ?? olds.sourceText);
+    return toState(olds.organizationId, spec, sourceText);
   },
 
   delete: ({ client }, _id, olds) => deleteOpenApiSpec(client, olds.organizationId, olds.slug),

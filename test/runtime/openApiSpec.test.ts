@@ -33,6 +33,7 @@ describeLifecycle(
         processingErrorCode: null,
         processingErrors: [],
         processingTimeoutSeconds: 300,
+        visibility: "private",
       });
       expect(state.lastVersionId).toEqual(expect.any(String));
       expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
@@ -65,6 +66,16 @@ describeLifecycle(
           expect(requestsOf("PUT").map((r) => r.requestBody)).toEqual([{ source: { text: YAML } }]);
         },
       },
+      {
+        name: "visibility (one PATCH, no new version)",
+        inputs: (_f, prev) => ({ ...prev, visibility: "public" }),
+        expect: (state) => {
+          expect(state).toMatchObject({ visibility: "public", sourceUrl: PETSTORE, processingState: "complete" });
+          expect(requestsOf("PATCH").map((r) => r.requestBody)).toEqual([{ visibility: "public" }]);
+          expect(requestsOf("PUT")).toEqual([]);
+          expect(fixture.emulator.store.openApiVersions.size).toBe(1);
+        },
+      },
     ],
     replaces: [
       { property: "slug", inputs: (_f, prev) => ({ ...prev, slug: "petstore-v2" }) },
@@ -93,6 +104,15 @@ describeLifecycle(
 );
 
 describe("OpenApiSpec sources", () => {
+  it("creates a public spec: the source is processed first, then one PATCH sets the visibility", async () => {
+    const inputs = { organizationId: org(), slug: "public-pets", sourceUrl: PETSTORE, visibility: "public" };
+    const { state } = await created("OpenApiSpec", inputs);
+    expect(state).toMatchObject({ visibility: "public", processingState: "complete" });
+    const writes = fixture.calls().filter((call) => !call.startsWith("GET"));
+    expect(writes).toEqual([`POST /v1/orgs/${org()}/openapi`, `PATCH /v1/orgs/${org()}/openapi/public-pets`]);
+    expect((await apiSpec("public-pets")).body).toMatchObject({ visibility: "public" });
+  });
+
   it("keeps a text source, compares it with the latest version's text, and sees it replaced by hand", async () => {
     const { id, state, inputs } = await created("OpenApiSpec", {
       organizationId: org(),

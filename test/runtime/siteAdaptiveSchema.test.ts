@@ -175,7 +175,7 @@ describe("SiteAdaptiveSchema check", () => {
     for (const [jsonSchema, property, reason] of cases) {
       const result = await check(jsonSchema);
       expect(result.failures, property).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(/^SiteAdaptiveSchema\.jsonSchema/);
+      expect(result.failures?.[0]?.reason).toMatch(/^SiteAdaptiveSchema\.jsonSchema/);
     }
     expect(fixture.emulator.requests()).toEqual([]);
   });

@@ -14,7 +14,11 @@ import {
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
-const space = (i: number) => fixture.emulator.spaceIds[i];
+const space = (i: number) => {
+  const id = fixture.emulator.spaceIds[i];
+  if (id === undefined) throw new Error(`the emulator seeds no space ${i}`);
+  return id;
+};
 const makeSite = (spaces: string[] = []) => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", spaces });
 const makeSection = (site: string, spaceId: string) =>
   fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId });
@@ -104,7 +108,7 @@ describeLifecycle(
     adopt: {
       existing: async () => {
         adoptSite = await makeSite([space(3)]);
-        return (await siteSpacesOf(adoptSite))[0].id;
+        return (await nonEmpty(siteSpacesOf(adoptSite)))[0].id;
       },
       inputs: async () => ({
         organizationId: org(),
@@ -169,7 +173,7 @@ describe("SiteSpace behaviour", () => {
 
   it("removes a new site space whose path the API refuses, so the next up does not duplicate it", async () => {
     const inputs = await baseInputs();
-    const [existing] = await siteSpacesOf(inputs.siteId as string);
+    const [existing] = await nonEmpty(siteSpacesOf(inputs.siteId as string));
     const taken = fixture.emulator.store.siteSpaces.get(existing.id)?.path;
     await expect(lifecycle("SiteSpace").create(await checked("SiteSpace", { ...inputs, path: taken }))).rejects.toThrow(
       /SiteSpace create: PATCH .* 409 Conflict/,
@@ -219,3 +223,11 @@ describe("SiteSpace check", () => {
     expect((await check({ ...valid(), sectionId: UNKNOWN, path: UNKNOWN })).failures).toBeUndefined();
   });
 });
+
+/** A listing that must not be empty, typed so: its first item exists. */
+async function nonEmpty<T>(listing: Promise<T[]>): Promise<[T, ...T[]]> {
+  const items = await listing;
+  const [first, ...rest] = items;
+  if (first === undefined) throw new Error("expected a non-empty listing");
+  return [first, ...rest];
+}
