@@ -292,6 +292,15 @@ function renderKindSection(definition: Definition): string {
     lines.push(
       `| ${code(name)} | ${cell(type)} | ${change(definition, name)} | ${omitted(node, required)} | ${cell(node.description ?? "")} |`,
     );
+    // The fields of a list of objects (or of an object) get rows of their own: `members[].role`.
+    const element = node.items ?? node;
+    if (node.tsType || node.docType || !element.properties) continue;
+    const prefix = node.items ? `${name}[]` : name;
+    const inner = new Set(element.required ?? []);
+    for (const [key, field] of Object.entries(element.properties)) {
+      const row = [code(`${prefix}.${key}`), cell(typeAndLimits(field)), "", omitted(field, inner.has(key))];
+      lines.push(`| ${row.join(" | ")} | ${cell(field.description ?? "")} |`);
+    }
   }
   lines.push(`| ${code("importId")} | ${cell(definition.idFormat)} | adoption only | not adopted | see Adoption |`, "");
   const inputDocs = new Map(inputs.map((p) => [p.name, p.node.description]));

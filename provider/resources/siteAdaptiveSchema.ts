@@ -9,7 +9,7 @@ import { defineKind } from "../framework/kind";
 import { organizationId, siteId } from "./siteCommon";
 
 /**
- * The official SiteAdaptiveJSONSchema (wider than the spec's boolean-only claims): every object is closed, every
+ * The official SiteAdaptiveJSONSchema (wider than the API reference's boolean-only claims): every object is closed, every
  * claim has a description. A claim is a boolean, a string (optionally an enum), a number, an array of one of those,
  * or an object of further claims.
  */

@@ -101,7 +101,7 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
       if (changed.has("icon") && news.icon !== undefined) patch.icon = news.icon;
       if (Object.keys(patch).length > 0) await updateSiteSectionGroup(client, org, site, id, patch);
       if (!changed.has("sectionIds") || !news.sectionIds) return;
-      // The spec's membership operations, one section at a time; a section joining leaves its old group.
+      // The API reference's membership operations, one section at a time; a section joining leaves its old group.
       const wanted = new Set(news.sectionIds);
       for (const section of olds.sectionIds) {
         if (!wanted.has(section)) await removeSectionFromGroup(client, org, site, id, section);
