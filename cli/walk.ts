@@ -199,13 +199,18 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
  */
 export async function adoptable(kind: string, id: string, known: Props): Promise<Adoptable | { gone: true }> {
   const kindLifecycle = lifecycle(kind);
-  const read = await kindLifecycle.read(id, known);
+  const read = await kindLifecycle.lookup(id, known);
   if (read.id === "") return { gone: true };
   const { importId: _importId, ...reported } = read.inputs ?? {};
   let candidate: Props = reported;
   let checked = await kindLifecycle.check({}, candidate);
   while (checked.failures?.length) {
-    const nulls = checked.failures.map((f) => f.property).filter((key) => candidate[key] === null);
+    // A failure names its property in `property`, or only in its reason when the value is sensitive or huge.
+    const failures = checked.failures;
+    const nulls = Object.keys(candidate).filter(
+      (key) =>
+        candidate[key] === null && failures.some((f) => f.property === key || f.reason.startsWith(`${kind}.${key}:`)),
+    );
     if (nulls.length === 0) {
       return {
         reason: `its current values fail the kind's check (${checked.failures.map((f) => f.reason).join("; ")})`,

@@ -1,12 +1,3 @@
 export type { AdoptionArgs } from "./framework/resource";
-export { Collection, type CollectionArgs } from "./resources/collection";
-export { OpenApiSpec, type OpenApiSpecArgs } from "./resources/openApiSpec";
-export { SamlProvider, type SamlProviderArgs } from "./resources/samlProvider";
-export { Site, type SiteArgs } from "./resources/site";
-export { SiteAdaptiveSchema, type SiteAdaptiveSchemaArgs } from "./resources/siteAdaptiveSchema";
-export { SiteSection, type SiteSectionArgs } from "./resources/siteSection";
-export { SiteSectionGroup, type SiteSectionGroupArgs } from "./resources/siteSectionGroup";
-export { SiteShareLink, type SiteShareLinkArgs } from "./resources/siteShareLink";
-export { SiteSpace, type SiteSpaceArgs } from "./resources/siteSpace";
-export { Team, type TeamArgs } from "./resources/team";
-export { TeamMember, type TeamMemberArgs } from "./resources/teamMember";
+// One class and one `<Kind>Args` interface per registered kind, generated from its schemas.
+export * from "./resources/generated";

@@ -5,38 +5,15 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { apiClient, CONFIG_KEYS, setStackConfig } from "./framework/connection";
+import type { ResourceContext } from "./framework/kind";
 import { Lifecycle } from "./framework/lifecycle";
 import { Listings } from "./framework/listings";
-import type { ResourceContext, ResourceSpec } from "./framework/spec";
-import { collectionSpec } from "./resources/collection";
-import { openApiSpecSpec } from "./resources/openApiSpec";
-import { samlProviderSpec } from "./resources/samlProvider";
-import { siteSpec } from "./resources/site";
-import { siteAdaptiveSchemaSpec } from "./resources/siteAdaptiveSchema";
-import { siteSectionSpec } from "./resources/siteSection";
-import { siteSectionGroupSpec } from "./resources/siteSectionGroup";
-import { siteShareLinkSpec } from "./resources/siteShareLink";
-import { siteSpaceSpec } from "./resources/siteSpace";
-import { teamSpec } from "./resources/team";
-import { teamMemberSpec } from "./resources/teamMember";
+import { type AnyKind, definitions } from "./registry";
 
-// biome-ignore lint/suspicious/noExplicitAny: specs of different kinds have different input and state types.
-const specs: Record<string, ResourceSpec<any, any>> = {
-  [collectionSpec.kind]: collectionSpec,
-  [samlProviderSpec.kind]: samlProviderSpec,
-  [teamSpec.kind]: teamSpec,
-  [teamMemberSpec.kind]: teamMemberSpec,
-  [openApiSpecSpec.kind]: openApiSpecSpec,
-  [siteSpec.kind]: siteSpec,
-  [siteSectionSpec.kind]: siteSectionSpec,
-  [siteSectionGroupSpec.kind]: siteSectionGroupSpec,
-  [siteSpaceSpec.kind]: siteSpaceSpec,
-  [siteShareLinkSpec.kind]: siteShareLinkSpec,
-  [siteAdaptiveSchemaSpec.kind]: siteAdaptiveSchemaSpec,
-};
+const byName = new Map<string, AnyKind>(definitions.map((definition) => [definition.kind, definition]));
 
 const listings = new Listings();
-// biome-ignore lint/suspicious/noExplicitAny: as above.
+// biome-ignore lint/suspicious/noExplicitAny: kinds have different input and state types.
 const lifecycles = new Map<string, Lifecycle<any, any>>();
 
 function context(): ResourceContext {
@@ -46,9 +23,9 @@ function context(): ResourceContext {
 export function lifecycle(kind: string) {
   let found = lifecycles.get(kind);
   if (!found) {
-    const spec = specs[kind];
-    if (!spec) throw new Error(`pulumi-docs-platform: unknown resource kind "${kind}"; upgrade the package?`);
-    found = new Lifecycle(spec, context);
+    const definition = byName.get(kind);
+    if (!definition) throw new Error(`pulumi-docs-platform: unknown resource kind "${kind}"; upgrade the package?`);
+    found = new Lifecycle(definition, context);
     lifecycles.set(kind, found);
   }
   return found;
@@ -75,4 +52,4 @@ export function resetCaches(): void {
   listings.clear();
 }
 
-export const kinds = Object.keys(specs);
+export const kinds = [...byName.keys()];

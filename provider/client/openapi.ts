@@ -15,6 +15,8 @@ export const OpenApiSpecSchema = z.object({
   lastProcessErrorCode: z.string().nullish(),
   lastProcessedErrors: z.array(z.object({ message: z.string(), code: z.string().optional() })).nullish(),
   urls: z.object({ location: z.string(), app: z.string(), published: z.string() }).partial().optional(),
+  /** `private` (the default) or `public`: who can read the spec's published versions. */
+  visibility: z.string().nullish(),
 });
 export type ApiOpenApiSpec = z.infer<typeof OpenApiSpecSchema>;
 
@@ -57,6 +59,19 @@ export async function putOpenApiSpecSource(
 ): Promise<ApiOpenApiSpec> {
   const path = openApiSpecPath(organizationId, slug);
   return call(client, OpenApiSpecSchema, "PUT", path, { body: { source } });
+}
+
+export const OPENAPI_VISIBILITIES = ["private", "public"] as const;
+
+/** updateOpenAPISpecBySlug: the only field it changes is the visibility. */
+export async function setOpenApiSpecVisibility(
+  client: HttpClient,
+  organizationId: string,
+  slug: string,
+  visibility: (typeof OPENAPI_VISIBILITIES)[number],
+): Promise<ApiOpenApiSpec> {
+  const path = openApiSpecPath(organizationId, slug);
+  return call(client, OpenApiSpecSchema, "PATCH", path, { body: { visibility } });
 }
 
 export function deleteOpenApiSpec(client: HttpClient, organizationId: string, slug: string): Promise<void> {

@@ -1,13 +1,31 @@
 /**
- * Runs the steps that follow a successful POST; if one fails, removes the new object before rethrowing, so that
- * the failed `up` leaves nothing behind that the next one would duplicate (Pulumi records no state for a create
- * that fails).
+ * The one way a create undoes itself: runs the steps that follow a successful POST and, if one fails, removes the new
+ * object before rethrowing, so that the failed `up` leaves nothing behind that the next one would duplicate (Pulumi
+ * records no state for a create that fails). The error then says what became of the object: removed, kept on purpose
+ * (`undo` returns the reason) or left behind because removing it failed too, with the `importId` that adopts it.
  */
-export async function undoOnFailure<T>(undo: () => Promise<void>, steps: () => Promise<T>): Promise<T> {
+export async function undoOnFailure<T>(
+  created: { kind: string; id: string },
+  undo: () => Promise<unknown>,
+  steps: () => Promise<T>,
+): Promise<T> {
   try {
     return await steps();
   } catch (error) {
-    await undo().catch(() => undefined);
-    throw error;
+    const the = `the new ${created.kind} "${created.id}"`;
+    const adopt = `adopt it with importId "${created.id}"`;
+    const note = await undo().then(
+      (kept) => (typeof kept === "string" ? `${the} was kept (${kept}): ${adopt}` : `${the} was removed again`),
+      (failed) => `removing ${the} failed too (${messageOf(failed)}): ${adopt} or delete it`,
+    );
+    if (error instanceof Error) {
+      error.message += `; ${note}`;
+      throw error;
+    }
+    throw new Error(`${messageOf(error)}; ${note}`, { cause: error });
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS } from "./connection";
-import type { Props } from "./spec";
+import type { Props } from "./kind";
 
 /**
  * Inputs a program may leave out because the provider has a default for them, as `aws:region` works. `check` fills
@@ -15,14 +15,14 @@ const PROVIDER_DEFAULTS = {
   },
 } as const;
 
-export type DefaultedInput = keyof typeof PROVIDER_DEFAULTS;
-
-/** A program's argument type in which the inputs with a provider default are optional. */
-export type WithProviderDefaults<Args> = {
-  [K in keyof Args as K extends DefaultedInput ? never : K]: Args[K];
-} & {
-  [K in keyof Args as K extends DefaultedInput ? K : never]?: Args[K];
-};
+/**
+ * Where the default of an input comes from, for the generated argument types (where such an input is optional) and
+ * the reference; undefined for an input without a provider default.
+ */
+export function providerDefaultOf(input: string): { config: string; env: string } | undefined {
+  const setting = (PROVIDER_DEFAULTS as Record<string, { config: string; env: string }>)[input];
+  return setting ? { config: setting.config, env: setting.env } : undefined;
+}
 
 export interface DefaultedInputs {
   /** The program's inputs with every defaulted input it left undefined filled in. */

@@ -4,12 +4,12 @@ import { DocsApiError, NotFoundError } from "../client";
 import { CONFIG_KEYS, ENV_KEYS } from "./connection";
 import { applyProviderDefaults } from "./defaults";
 import { describeIssue } from "./issues";
-import type { Found, Props, ResourceContext, ResourceSpec } from "./spec";
+import { apiId, type Found, type KindDefinition, type Known, type Props, type ResourceContext } from "./kind";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
 
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
 const PROVIDER_KEY = "__provider";
-export const IMPORT_ID = "importId";
+const IMPORT_ID = "importId";
 /**
  * Output listing the input properties the program declared. `read` returns only those as the refreshed inputs: an
  * input the program never set must not show up as `+description` in every refresh of an unchanged resource.
@@ -17,58 +17,82 @@ export const IMPORT_ID = "importId";
 const DECLARED = "__declared";
 
 /**
- * The input properties the program declared, as recorded in a state (the `known` of `read`), or undefined for
- * states written before it was recorded. Lets a read skip requests for properties the program does not manage.
+ * The input properties the program declared, as recorded in a state, or undefined for states written before it was
+ * recorded. Lets a read skip requests for properties the program does not manage.
  */
-export function declaredProperties(known: Props): ReadonlySet<string> | undefined {
-  return Array.isArray(known[DECLARED]) ? new Set(known[DECLARED] as string[]) : undefined;
+function declaredProperties(props: Props): ReadonlySet<string> | undefined {
+  const declared = props[DECLARED];
+  return Array.isArray(declared)
+    ? new Set(declared.filter((key): key is string => typeof key === "string"))
+    : undefined;
 }
 
-type SpecInfo = Pick<ResourceSpec, "kind" | "idFormat" | "inputs">;
-
-const importIdSchema = z.string().min(1).optional();
+type KindInfo = Pick<KindDefinition, "kind" | "idFormat">;
 
 /**
- * The one generic implementation of the dynamic provider contract, driven by a ResourceSpec. It runs inside the
+ * The engine prints the value of a failed check next to the property the failure names. A value longer than this,
+ * or of an input marked sensitive, is reported without naming the property there (the reason still names it).
+ */
+export const ECHO_LIMIT = 4096;
+
+/**
+ * The one generic implementation of the dynamic provider contract, driven by a KindDefinition. It runs inside the
  * provider process (see ../runtime.ts); check and diff stay offline because the engine calls them one at a time.
  */
 export class Lifecycle<Inputs extends Props, State extends Props> {
   private readonly inputKeys: readonly string[];
   private readonly setProperties: ReadonlySet<string>;
   private readonly replaceOnChanges: ReadonlySet<string>;
-  private readonly settings: ReadonlySet<string>;
+  private readonly providerOptions: ReadonlySet<string>;
+  private readonly sensitive: ReadonlySet<string>;
+  private readonly importId: z.ZodType<string, string>;
 
   constructor(
-    readonly spec: ResourceSpec<Inputs, State>,
+    readonly definition: KindDefinition<Inputs, State>,
     private readonly context: () => ResourceContext,
   ) {
-    this.inputKeys = inputKeysOf(spec);
-    this.setProperties = new Set(spec.setProperties ?? []);
-    this.replaceOnChanges = new Set(spec.replaceOnChanges ?? []);
-    this.settings = new Set(spec.settings ?? []);
+    this.inputKeys = inputKeysOf(definition);
+    this.setProperties = new Set(definition.setProperties ?? []);
+    this.replaceOnChanges = new Set(definition.replaceOnChanges ?? []);
+    this.providerOptions = new Set(definition.providerOptions ?? []);
+    this.sensitive = sensitiveInputsOf(definition);
+    this.importId = definition.importId ?? apiId;
   }
 
   async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-    const defaulted = applyProviderDefaults(this.spec.kind, this.inputKeys, news);
-    if (defaulted.failures.length > 0) return { failures: defaulted.failures };
+    const defaulted = applyProviderDefaults(this.definition.kind, this.inputKeys, news);
     const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, ...declared } = defaulted.news;
-    const failures: pulumi.dynamic.CheckFailure[] = [];
-    const importCheck = importIdSchema.safeParse(importId);
-    if (!importCheck.success && !containsUnknown(importId)) {
-      failures.push({ property: IMPORT_ID, reason: `${this.spec.kind}.${IMPORT_ID}: must be a non-empty id` });
+    // A missing default is reported in its own words (naming both settings), next to every other failure.
+    const failures: pulumi.dynamic.CheckFailure[] = [...defaulted.failures];
+    const reported = new Set(defaulted.failures.map((failure) => failure.property));
+    if (importId !== undefined && !containsUnknown(importId)) {
+      const importCheck = this.importId.safeParse(importId);
+      for (const issue of importCheck.error?.issues ?? []) failures.push(this.failure(news, IMPORT_ID, issue));
     }
-    const parsed = this.spec.inputs.safeParse(declared);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        // A value only known after apply may still turn out valid: judge it then, in create or update.
-        if (pathTouchesUnknown(declared, issue.path)) continue;
-        const property = issue.path.length > 0 ? issue.path.map(String).join(".") : (unrecognizedKey(issue) ?? "");
-        failures.push({ property, reason: `${this.spec.kind}.${property || "(inputs)"}: ${describeIssue(issue)}` });
-      }
+    const parsed = this.definition.inputs.safeParse(declared);
+    for (const issue of parsed.error?.issues ?? []) {
+      // A value only known after apply may still turn out valid: judge it then, in create or update.
+      if (pathTouchesUnknown(declared, issue.path)) continue;
+      const property = issue.path.length > 0 ? issue.path.map(String).join(".") : (unrecognizedKey(issue) ?? "");
+      if (!reported.has(property)) failures.push(this.failure(declared, property, issue));
     }
     if (failures.length > 0) return { failures };
     const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
     return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };
+  }
+
+  /**
+   * A failure naming the kind, the property and the rule. The engine echoes `news[property]` when `property` names
+   * one (step_generator.go, issueCheckFailures): for a sensitive input or a huge value, the property is named in the
+   * reason only.
+   */
+  private failure(news: Props, property: string, issue: z.core.$ZodIssue): pulumi.dynamic.CheckFailure {
+    const reason = `${this.definition.kind}.${property || "(inputs)"}: ${describeIssue(issue)}`;
+    const top = property.split(".")[0] ?? "";
+    const value = news[top];
+    const huge = value !== undefined && (JSON.stringify(value)?.length ?? 0) > ECHO_LIMIT;
+    if (!this.sensitive.has(top) && !huge) return { property, reason };
+    return { property: "", reason: `${reason} (value not shown: ${huge ? "too long" : "sensitive"})` };
   }
 
   /**
@@ -81,7 +105,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const known = Object.fromEntries(Object.entries(declared).filter(([key]) => !unknownKeys.includes(key)));
     try {
       const mask = Object.fromEntries(unknownKeys.map((key) => [key, true])) as Record<string, true>;
-      const schema = (this.spec.inputs as unknown as { omit(mask: Record<string, true>): z.ZodType }).omit(mask);
+      const schema = (this.definition.inputs as unknown as { omit(mask: Record<string, true>): z.ZodType }).omit(mask);
       const parsed = schema.safeParse(known);
       if (parsed.success) return { ...(parsed.data as Props), ...unknown };
     } catch {
@@ -96,29 +120,43 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return {
       changes: changed.length > 0,
       replaces,
-      deleteBeforeReplace: replaces.length > 0 && this.spec.deleteBeforeReplace === true,
+      deleteBeforeReplace: replaces.length > 0 && this.definition.deleteBeforeReplace === true,
     };
   }
 
   async create(news: Props): Promise<pulumi.dynamic.CreateResult> {
     const inputs = this.inputsOf(news);
-    const importId = news[IMPORT_ID] as string | undefined;
+    const importId = typeof news[IMPORT_ID] === "string" ? news[IMPORT_ID] : undefined;
     const found = await this.guard("create", importId, async (ctx) =>
-      importId === undefined ? this.spec.create(ctx, inputs) : this.adopt(ctx, importId, inputs),
+      importId === undefined ? this.definition.create(ctx, inputs) : this.adopt(ctx, importId, inputs),
     );
     return { id: found.id, outs: this.outputs(found.state, news) };
   }
 
   async read(id: string, props: Props = {}): Promise<pulumi.dynamic.ReadResult> {
-    const found = await this.guard("read", id, (ctx) => this.readOrGone(ctx, id, props));
+    const known = this.stateOf(id, props);
+    const found = await this.guard("read", id, (ctx) => this.readOrGone(ctx, id, known, declaredProperties(props)));
+    return this.readResult(found, props);
+  }
+
+  /**
+   * Reads an object no state holds yet, by its id and the parents' ids its API paths need, as adoption does: what
+   * `docs-platform import` declares for an object comes from here. The answer is shaped like a refresh's.
+   */
+  async lookup(id: string, parents: Partial<Inputs>): Promise<pulumi.dynamic.ReadResult> {
+    const found = await this.guard("read", id, (ctx) => this.readOrGone(ctx, id, parents as Inputs, undefined));
+    return this.readResult(found, {});
+  }
+
+  private readResult(found: Found<State> | undefined, props: Props): pulumi.dynamic.ReadResult {
     // An empty id tells the engine the object is gone, so refresh drops it and the next `up` recreates it.
     if (found === undefined) return { id: "", props: {} };
     const { state } = found;
-    const importId = props[IMPORT_ID] as string | undefined;
+    const importId = props[IMPORT_ID];
     const declared = declaredProperties(props) ?? this.inputKeys;
     const inputs: Props = {};
     for (const key of declared) {
-      const value = this.settings.has(key) ? props[key] : state[key];
+      const value = this.providerOptions.has(key) ? props[key] : state[key];
       if (value !== undefined) inputs[key] = value;
     }
     if (importId !== undefined) inputs[IMPORT_ID] = importId;
@@ -132,7 +170,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const state =
       changed.size === 0
         ? previous
-        : await this.guard("update", id, (ctx) => this.spec.update(ctx, id, previous, inputs, changed));
+        : await this.guard("update", id, (ctx) => this.definition.update(ctx, id, previous, inputs, changed));
     return { outs: this.outputs(state, news) };
   }
 
@@ -140,7 +178,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const state = this.stateOf(id, props);
     await this.guard("delete", id, async (ctx) => {
       try {
-        await this.spec.delete(ctx, id, state);
+        await this.definition.delete(ctx, id, state);
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
       }
@@ -151,7 +189,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   changedProperties(olds: Props, news: Props): string[] {
     const changed: string[] = [];
     for (const [key, value] of Object.entries(news)) {
-      if (!this.inputKeys.includes(key) || this.settings.has(key) || value === undefined) continue;
+      if (!this.inputKeys.includes(key) || this.providerOptions.has(key) || value === undefined) continue;
       if (containsUnknown(value) || !sameValue(value, olds[key], this.setProperties.has(key))) changed.push(key);
     }
     return changed;
@@ -159,22 +197,27 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   /** Takes over an existing object: read it, then bring it to the declared inputs. */
   private async adopt(ctx: ResourceContext, importId: string, inputs: Inputs): Promise<Found<State>> {
-    const found = await this.readOrGone(ctx, importId, inputs);
+    const found = await this.readOrGone(ctx, importId, inputs, undefined);
     if (found === undefined) {
       throw new Error(
-        `${this.spec.kind}: importId "${importId}" names no existing ${this.spec.kind} that these inputs can reach. ` +
-          `Fix importId (format: ${this.spec.idFormat}) or remove it to create a new ${this.spec.kind}.`,
+        `${this.definition.kind}: importId "${importId}" names no existing ${this.definition.kind} that these inputs can reach. ` +
+          `Fix importId (format: ${this.definition.idFormat}) or remove it to create a new ${this.definition.kind}.`,
       );
     }
     const changed = new Set(this.changedProperties(found.state, inputs));
     if (changed.size === 0) return found;
-    return { id: found.id, state: await this.spec.update(ctx, found.id, found.state, inputs, changed) };
+    return { id: found.id, state: await this.definition.update(ctx, found.id, found.state, inputs, changed) };
   }
 
   /** A 404 while reading (of the object or of a parent) means it is gone, whatever the kind. */
-  private async readOrGone(ctx: ResourceContext, id: string, known: Props): Promise<Found<State> | undefined> {
+  private async readOrGone(
+    ctx: ResourceContext,
+    id: string,
+    known: Known<Inputs, State>,
+    declared: ReadonlySet<string> | undefined,
+  ): Promise<Found<State> | undefined> {
     try {
-      return await this.spec.read(ctx, id, known);
+      return await this.definition.read(ctx, id, known, declared);
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;
@@ -185,7 +228,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     try {
       return await run(this.context());
     } catch (error) {
-      throw explain(this.spec, operation, id, error);
+      throw explain(this.definition, operation, id, error);
     }
   }
 
@@ -195,16 +238,16 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   private stateOf(id: string, props: Props): State {
-    const parsed = this.spec.state.safeParse(props);
+    const parsed = this.definition.state.safeParse(props);
     if (parsed.success) return parsed.data;
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${describeIssue(issue)}`);
-    throw new Error(`${this.spec.kind} "${id}": the stored state cannot be read (${problems.join("; ")}).`);
+    throw new Error(`${this.definition.kind} "${id}": the stored state cannot be read (${problems.join("; ")}).`);
   }
 
-  /** The state plus what only the program knows: the adoption id, the provider settings and what it declared. */
+  /** The state plus what only the program knows: the adoption id, the provider options and what it declared. */
   private outputs(state: State, source: Props): Props {
     const outputs: Props = { ...state };
-    for (const key of [IMPORT_ID, ...this.settings]) if (source[key] !== undefined) outputs[key] = source[key];
+    for (const key of [IMPORT_ID, ...this.providerOptions]) if (source[key] !== undefined) outputs[key] = source[key];
     outputs[DECLARED] = Array.isArray(source[DECLARED])
       ? source[DECLARED]
       : this.inputKeys.filter((key) => source[key] !== undefined);
@@ -220,10 +263,21 @@ function wireSafe(props: Props): Props {
   return JSON.parse(JSON.stringify(props));
 }
 
-function inputKeysOf(spec: SpecInfo): string[] {
-  const shape = (spec.inputs as unknown as { shape?: Record<string, unknown> }).shape;
-  if (!shape) throw new Error(`${spec.kind}: the input schema must be a zod object`);
+function inputKeysOf(definition: Pick<KindDefinition, "kind" | "inputs">): string[] {
+  const shape = (definition.inputs as unknown as { shape?: Record<string, unknown> }).shape;
+  if (!shape) throw new Error(`${definition.kind}: the input schema must be a zod object`);
   return Object.keys(shape);
+}
+
+/** Inputs whose schema carries `.meta(SENSITIVE)`. */
+function sensitiveInputsOf(definition: Pick<KindDefinition, "inputs">): ReadonlySet<string> {
+  const schema = z.toJSONSchema(definition.inputs, { io: "input", unrepresentable: "any" });
+  const properties = Object.entries(schema.properties ?? {});
+  return new Set(
+    properties
+      .filter(([, property]) => typeof property === "object" && property.sensitive === true)
+      .map(([key]) => key),
+  );
 }
 
 function unrecognizedKey(issue: z.core.$ZodIssue): string | undefined {
@@ -231,7 +285,7 @@ function unrecognizedKey(issue: z.core.$ZodIssue): string | undefined {
 }
 
 /** Equality as the API sees it: null and absent are the same, key order is irrelevant, sets ignore order. */
-export function sameValue(a: unknown, b: unknown, asSet = false): boolean {
+function sameValue(a: unknown, b: unknown, asSet = false): boolean {
   return canonical(a, asSet) === canonical(b, asSet);
 }
 
@@ -256,22 +310,22 @@ function normalize(value: unknown, asSet: boolean): unknown {
 }
 
 /** Turns a failure into an error that names the kind, the object, the operation, the API's answer and the fix. */
-export function explain(spec: SpecInfo, operation: string, id: string | undefined, error: unknown) {
+export function explain(kind: KindInfo, operation: string, id: string | undefined, error: unknown) {
   if (!(error instanceof DocsApiError)) {
     // A kind that already put the failure in its own words keeps them; the fix for the API's answer is added.
     const cause = error instanceof Error ? error.cause : undefined;
-    const fix = cause instanceof DocsApiError ? hintFor(spec, operation, cause) : undefined;
+    const fix = cause instanceof DocsApiError ? hintFor(kind, operation, cause) : undefined;
     if (fix && error instanceof Error && !error.message.includes(fix)) error.message += ` ${fix}`;
     return error;
   }
-  const subject = `${spec.kind}${id ? ` "${id}"` : ""} ${operation}`;
-  const fix = hintFor(spec, operation, error);
+  const subject = `${kind.kind}${id ? ` "${id}"` : ""} ${operation}`;
+  const fix = hintFor(kind, operation, error);
   const wrapped = new Error(`${subject}: ${error.message}.${fix ? ` ${fix}` : ""}`, { cause: error });
   wrapped.name = error.name;
   return wrapped;
 }
 
-function hintFor(spec: SpecInfo, operation: string, error: DocsApiError): string | undefined {
+function hintFor(kind: KindInfo, operation: string, error: DocsApiError): string | undefined {
   switch (error.status) {
     case 401:
       return `Check the API token: \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}.`;
@@ -282,7 +336,7 @@ function hintFor(spec: SpecInfo, operation: string, error: DocsApiError): string
         ? "A parent object named in the inputs does not exist: check the ids passed to this resource."
         : `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` recreates it.`;
     case 409:
-      return `It conflicts with an existing object: adopt that object with importId (${spec.idFormat}) instead.`;
+      return `It conflicts with an existing object: adopt that object with importId (${kind.idFormat}) instead.`;
     case 429:
       return "The API kept rate limiting after every retry; run again later or with a lower --parallel.";
     default:

@@ -1,4 +1,4 @@
-import type { Props } from "./spec";
+import type { Props } from "./kind";
 
 /**
  * The request body for the inputs that changed and are declared: `fields` maps each input property that goes into

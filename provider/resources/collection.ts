@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiCollection,
@@ -11,28 +10,43 @@ import {
   updateCollection,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
+import { apiId, defineKind } from "../framework/kind";
 import { changedFields } from "../framework/patch";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource } from "../framework/spec";
 import { DEFAULT_LEVELS } from "./common";
 
 const inputs = z.strictObject({
-  organizationId: z.string().min(1),
-  title: z.string().max(50),
-  description: z.string().max(100).optional(),
-  /** A role, `inherit` (from the parent collection) or null (no default access). Unmanaged when omitted. */
-  defaultLevel: z.enum(DEFAULT_LEVELS).nullable().optional(),
-  /** Omitted means the organization's top level, so a collection moved elsewhere out of band is drift. */
-  parentId: z.string().min(1).nullable().default(null),
+  organizationId: apiId.describe(
+    "The organization the collection belongs to; a change transfers the collection to that organization.",
+  ),
+  title: z.string().max(50).describe("The collection's title."),
+  description: z.string().max(100).optional().describe("A short description shown with the collection."),
+  defaultLevel: z
+    .enum(DEFAULT_LEVELS)
+    .nullable()
+    .optional()
+    .describe(
+      "The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).",
+    ),
+  // Omitted means the organization's top level, so a collection moved elsewhere out of band is drift.
+  parentId: apiId
+    .nullable()
+    .default(null)
+    .describe(
+      "The collection this one is nested in; omitted or `null` means the organization's top level. A change moves it.",
+    ),
 });
 
 const state = z.object({
   organizationId: z.string(),
   title: z.string(),
-  description: z.string().default(""),
+  description: z.string().default("").describe('The description; `""` when the collection has none.'),
   defaultLevel: z.string().nullable().default(null),
   parentId: z.string().nullable().default(null),
-  urls: z.object({ location: z.string(), app: z.string() }).partial().default({}),
+  urls: z
+    .object({ location: z.string(), app: z.string() })
+    .partial()
+    .default({})
+    .describe("`location` (the API URL) and `app` (the collection in the web app)."),
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -49,20 +63,34 @@ function toState(collection: ApiCollection): State {
   };
 }
 
-/** The PATCH body for the changed settings; create uses it too, since POST only takes title and parent. */
-const settingsPatch = (news: Inputs, changed: ReadonlySet<string>) =>
+/** The PATCH body for the changed fields; create uses it too, since POST only takes title and parent. */
+const patchOf = (news: Inputs, changed: ReadonlySet<string>) =>
   changedFields<CollectionPatch>(news, changed, {
     title: "title",
     description: "description",
     defaultLevel: "defaultLevel",
   });
 
-export const collectionSpec = defineResource<Inputs, State>({
+export const collectionKind = defineKind<Inputs, State>({
   kind: "Collection",
+  description: "A collection of spaces, optionally nested in another collection.",
+  scope: "organization",
   inputs,
   state,
   outputs: ["urls"],
-  idFormat: "the collection id, as in https://app.gitbook.com/o/<org>/c/<collectionId>",
+  idFormat: "the collection id, as in `https://app.gitbook.com/o/<org>/c/<collectionId>`",
+  adoption:
+    '`importId: "<collectionId>"`. Adopting a collection of another organization than `organizationId` transfers it; ' +
+    "adopting a nested collection without declaring its `parentId` moves it to the top level.",
+  notes: [
+    "- Create is `POST /orgs/{organizationId}/collections` with `title` and `parentId`, followed by one `PATCH` when " +
+      "`description` or `defaultLevel` is declared.",
+    "- A change of `organizationId` transfers the collection (`POST /collections/{id}/transfer`), then moves it if its " +
+      "parent is not the declared `parentId`; a change of `parentId` moves it (`POST /collections/{id}/move`).",
+    "- `parentId` is always managed: a collection moved by hand is drift.",
+  ],
+  example: `const handbook = new docs.Collection("handbook", { organizationId, title: "Handbook", defaultLevel: "read" });
+new docs.Collection("engineering", { organizationId, title: "Engineering", parentId: handbook.id });`,
   // Moving (parentId) and transferring (organizationId) have endpoints of their own: nothing forces a replace.
   replaceOnChanges: [],
 
@@ -71,9 +99,10 @@ export const collectionSpec = defineResource<Inputs, State>({
       title: news.title,
       ...(news.parentId ? { parent: news.parentId } : {}),
     });
-    const patch = settingsPatch(news, new Set(["description", "defaultLevel"]));
+    const patch = patchOf(news, new Set(["description", "defaultLevel"]));
     const collection = patch
       ? await undoOnFailure(
+          { kind: "Collection", id: created.id },
           () => deleteCollection(client, created.id),
           () => updateCollection(client, created.id, patch),
         )
@@ -93,27 +122,10 @@ export const collectionSpec = defineResource<Inputs, State>({
     if (changed.has("parentId") || (collection && parentAfterTransfer !== news.parentId)) {
       collection = await moveCollection(client, id, news.parentId);
     }
-    const patch = settingsPatch(news, changed);
+    const patch = patchOf(news, changed);
     if (patch) collection = await updateCollection(client, id, patch);
     return toState(collection ?? (await getCollection(client, id)));
   },
 
   delete: ({ client }, id) => deleteCollection(client, id),
 });
-
-export type CollectionArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** A collection of spaces, optionally nested in another collection. Id: the collection id. */
-export class Collection extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly title: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string>;
-  declare readonly defaultLevel: pulumi.Output<string | null>;
-  declare readonly parentId: pulumi.Output<string | null>;
-  /** `location` (API URL) and `app` (the collection in the web app). */
-  declare readonly urls: pulumi.Output<{ location?: string; app?: string }>;
-
-  constructor(name: string, args: CollectionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(collectionSpec, name, args, opts);
-  }
-}

@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiOpenApiSpec,
@@ -7,34 +6,51 @@ import {
   getLatestOpenApiSpecText,
   getOpenApiSpec,
   type HttpClient,
+  OPENAPI_VISIBILITIES,
   type OpenApiSource,
   putOpenApiSpecSource,
+  setOpenApiSpecVisibility,
 } from "../client";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource } from "../framework/spec";
+import { undoOnFailure } from "../framework/cleanup";
+import { apiId, defineKind, SENSITIVE } from "../framework/kind";
 import { UNKNOWN } from "../framework/unknown";
 
 const inputs = z
   .strictObject({
-    organizationId: z.string().min(1),
-    /**
-     * The spec's lowercase pattern, not the official one that also allows capitals: a lowercase slug is valid under
-     * both, while a capital one risks a service that folds case, and slug forces a replacement on every change.
-     */
+    organizationId: apiId.describe("The organization the spec belongs to."),
+    // The API reference's lowercase pattern, not the official document's that also allows capitals: a lowercase slug
+    // is valid under both, while a capital one risks a service that folds case, and a slug change replaces the spec.
     slug: z
       .string()
       .min(1)
       .max(100)
-      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
-    /** Where the API fetches the document from (over http(s)). Exactly one of sourceUrl and sourceText. */
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+      .describe("The spec's name in URLs: lowercase letters and digits in hyphen-separated groups."),
     sourceUrl: z
       .url({ protocol: /^https?$/ })
       .max(2048)
-      .optional(),
-    /** The document itself, JSON or YAML. */
-    sourceText: z.string().min(1).optional(),
-    /** Provider setting, never sent: how long `up` waits for the API to process a new source. */
-    processingTimeoutSeconds: z.number().positive().max(3600).default(300),
+      .optional()
+      .describe(
+        "Where the API fetches the document from (`http` or `https`). Exactly one of `sourceUrl` and `sourceText`.",
+      ),
+    sourceText: z
+      .string()
+      .min(1)
+      .optional()
+      .meta(SENSITIVE)
+      .describe("The document itself, JSON or YAML. Exactly one of `sourceUrl` and `sourceText`."),
+    visibility: z
+      .enum(OPENAPI_VISIBILITIES)
+      .optional()
+      .describe(
+        "`public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not.",
+      ),
+    processingTimeoutSeconds: z
+      .number()
+      .positive()
+      .max(3600)
+      .default(300)
+      .describe("How long `up` waits for the API to process a new source. Never sent to the API."),
   })
   .superRefine((news, ctx) => {
     // During preview an unknown source may still turn out to be undefined: judge the pair once both are known.
@@ -47,15 +63,29 @@ const inputs = z
 const state = z.object({
   organizationId: z.string(),
   slug: z.string(),
-  sourceUrl: z.string().nullable().default(null),
-  sourceText: z.string().nullable().default(null),
-  /** `pending`, `progress` or `complete`. */
-  processingState: z.string().default("complete"),
-  lastVersionId: z.string().nullable().default(null),
-  /** Why the last processing failed (`FETCH_TIMEOUT`, `FETCH_ERROR`, `PARSE_ERROR`), else null. */
-  processingErrorCode: z.string().nullable().default(null),
-  processingErrors: z.array(z.string()).default([]),
-  urls: z.object({ location: z.string(), app: z.string(), published: z.string() }).partial().default({}),
+  sourceUrl: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("The source URL, or `null` when the source is text or its last processing failed."),
+  sourceText: z.string().nullable().default(null).describe("The source text, or `null` for a URL source."),
+  visibility: z.string().default("private"),
+  processingState: z.string().default("complete").describe("`pending`, `progress` or `complete`."),
+  lastVersionId: z.string().nullable().default(null).describe("The id of the latest successfully processed version."),
+  processingErrorCode: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("`FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR` when the last processing failed, else `null`."),
+  processingErrors: z
+    .array(z.string())
+    .default([])
+    .describe('The processing errors, as `"<code>: <message>"` strings.'),
+  urls: z
+    .object({ location: z.string(), app: z.string(), published: z.string() })
+    .partial()
+    .default({})
+    .describe("`location` (API URL), `app` (the spec in the web app) and, for a public spec, `published`."),
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -69,6 +99,7 @@ function toState(organizationId: string, spec: ApiOpenApiSpec, sourceText: strin
     // A source that failed to process is not what is served: reporting none keeps it a diff, so `up` retries it.
     sourceUrl: failed ? null : (spec.sourceURL ?? null),
     sourceText,
+    visibility: spec.visibility ?? "private",
     processingState: spec.processingState,
     lastVersionId: spec.lastVersion ?? null,
     processingErrorCode: failed,
@@ -102,40 +133,67 @@ async function processed(client: HttpClient, organizationId: string, start: ApiO
 }
 
 const failure = (slug: string, what: string, error: unknown) =>
-  new Error(`OpenApiSpec "${slug}" ${what}: ${(error as Error).message}`, { cause: error });
+  new Error(`OpenApiSpec "${slug}" ${what}: ${error instanceof Error ? error.message : String(error)}`, {
+    cause: error,
+  });
 
-export const openApiSpecSpec = defineResource<Inputs, State>({
+export const openApiSpecKind = defineKind<Inputs, State>({
   kind: "OpenApiSpec",
+  description: "An OpenAPI document of an organization, which the API processes into versions.",
+  scope: "organization",
   inputs,
   state,
-  settings: ["processingTimeoutSeconds"],
+  providerOptions: ["processingTimeoutSeconds"],
   outputs: ["processingState", "lastVersionId", "processingErrorCode", "processingErrors", "urls"],
   idFormat: "the spec id (API `id`), or its slug; the API is addressed by slug, which the state keeps",
+  adoption:
+    '`importId: "<slug>"` or the spec id. The spec is looked up by the declared `slug`, so `slug` must be the ' +
+    "adopted spec's slug. A declared source that differs from the current one is sent and processed.",
+  notes: [
+    "- `up` waits for processing: after a create or a source change it polls the spec (backing off from 100 ms to " +
+      "5 s) until `processingState` is `complete`, for at most `processingTimeoutSeconds`. If processing fails or " +
+      "times out on create, the new spec is deleted again (so its slug stays free) and `up` fails with the API's " +
+      "error code and messages; on update, `up` fails and the state keeps the previous source, so the next `up` " +
+      "sends the new source again.",
+    "- Drift: for a text source, refresh compares `sourceText` with the text of the latest processed version " +
+      "(`GET …/versions/latest/content/raw`); for a URL source, with the spec's `sourceURL`.",
+    "- A URL source is fetched when it is created or changed. If the document behind an unchanged `sourceUrl` " +
+      "changes, `up` does not see a change and does not make the API fetch it again.",
+    "- `slug` accepts only lowercase letters: the official API document also allows capitals, but the provider uses " +
+      "the stricter rule of the API reference so that a slug is valid under both, since every slug change replaces " +
+      "the spec.",
+    "- Switching from `sourceUrl` to `sourceText`, or back, is an in-place update; so is a change of `visibility` " +
+      "(`PATCH /orgs/{organizationId}/openapi/{slug}`), which creates no new version.",
+  ],
+  example: `const petstore = new docs.OpenApiSpec("petstore", {
+  organizationId,
+  slug: "petstore",
+  sourceUrl: "https://petstore3.swagger.io/api/v3/openapi.json",
+});
+export const openApiVersion = petstore.lastVersionId;`,
   // Slugs cannot be renamed, and no endpoint moves a spec to another organization.
   replaceOnChanges: ["organizationId", "slug"],
 
   async create({ client }, news) {
-    const spec = await createOpenApiSpec(client, news.organizationId, { slug: news.slug, source: sourceOf(news) });
-    try {
-      const done = await processed(client, news.organizationId, spec, news.processingTimeoutSeconds);
-      return { id: done.id, state: toState(news.organizationId, done, news.sourceText ?? null) };
-    } catch (error) {
-      // A failed create leaves nothing in the state: remove the spec, or the next `up` would find its slug taken.
-      // Whether or not that works, the error to report is the processing failure, not the removal's.
-      const removed = await deleteOpenApiSpec(client, news.organizationId, news.slug).then(
-        () => true,
-        () => false,
-      );
-      const what = removed
-        ? "create (the spec was removed again; fix the source and run `up`)"
-        : `create (removing the spec failed too: fix the source and adopt it with importId "${news.slug}")`;
-      throw failure(news.slug, what, error);
-    }
+    const created = await createOpenApiSpec(client, news.organizationId, { slug: news.slug, source: sourceOf(news) });
+    // A failed create leaves nothing in the state: remove the spec, or the next `up` would find its slug taken.
+    const done = await undoOnFailure(
+      { kind: "OpenApiSpec", id: news.slug },
+      () => deleteOpenApiSpec(client, news.organizationId, news.slug),
+      async () => {
+        const done = await processed(client, news.organizationId, created, news.processingTimeoutSeconds);
+        const { visibility } = news;
+        return visibility ? setOpenApiSpecVisibility(client, news.organizationId, news.slug, visibility) : done;
+      },
+    ).catch((error) => {
+      throw failure(news.slug, "create", error);
+    });
+    return { id: done.id, state: toState(news.organizationId, done, news.sourceText ?? null) };
   },
 
   async read({ client }, id, known) {
-    const organizationId = known.organizationId as string;
-    const spec = await getOpenApiSpec(client, organizationId, known.slug as string);
+    const { organizationId } = known;
+    const spec = await getOpenApiSpec(client, organizationId, known.slug);
     // Another spec under the same slug is not this resource's object (importId may also name the slug).
     if (spec.id !== id && spec.slug !== id) return undefined;
     // The API does not echo a text source: the latest version's text is what it serves, so drift shows. Each
@@ -143,47 +201,33 @@ export const openApiSpecSpec = defineResource<Inputs, State>({
     // costs one request.
     let sourceText: string | null = null;
     if (typeof known.sourceText === "string" && !spec.sourceURL && spec.lastVersion) {
+      const lastSeen = "lastVersionId" in known ? known.lastVersionId : undefined;
       sourceText =
-        spec.lastVersion === known.lastVersionId
+        spec.lastVersion === lastSeen
           ? known.sourceText
           : await getLatestOpenApiSpecText(client, organizationId, spec.slug);
     }
     return { id: spec.id, state: toState(organizationId, spec, sourceText) };
   },
 
-  async update({ client }, _id, olds, news) {
-    // Only the source changes in place: PUT it and wait for the new version.
-    const spec = await putOpenApiSpecSource(client, olds.organizationId, olds.slug, sourceOf(news));
-    try {
-      const done = await processed(client, olds.organizationId, spec, news.processingTimeoutSeconds);
-      return toState(olds.organizationId, done, news.sourceText ?? null);
-    } catch (error) {
-      throw failure(olds.slug, "update (the state keeps the previous source, so the next `up` tries again)", error);
+  async update({ client }, _id, olds, news, changed) {
+    let spec: ApiOpenApiSpec | undefined;
+    if (changed.has("sourceUrl") || changed.has("sourceText")) {
+      // A new source: PUT it and wait for the new version.
+      const put = await putOpenApiSpecSource(client, olds.organizationId, olds.slug, sourceOf(news));
+      try {
+        spec = await processed(client, olds.organizationId, put, news.processingTimeoutSeconds);
+      } catch (error) {
+        throw failure(olds.slug, "update (the state keeps the previous source, so the next `up` tries again)", error);
+      }
     }
+    if (changed.has("visibility") && news.visibility) {
+      spec = await setOpenApiSpecVisibility(client, olds.organizationId, olds.slug, news.visibility);
+    }
+    spec ??= await getOpenApiSpec(client, olds.organizationId, olds.slug);
+    const sourceText = news.sourceUrl !== undefined ? null : (news.sourceText ?? olds.sourceText);
+    return toState(olds.organizationId, spec, sourceText);
   },
 
   delete: ({ client }, _id, olds) => deleteOpenApiSpec(client, olds.organizationId, olds.slug),
 });
-
-export type OpenApiSpecArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** An OpenAPI specification of an organization, processed into versions. Id: the spec id. */
-export class OpenApiSpec extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly slug: pulumi.Output<string>;
-  /** The source URL, or null when the source is text or its last processing failed. */
-  declare readonly sourceUrl: pulumi.Output<string | null>;
-  declare readonly sourceText: pulumi.Output<string | null>;
-  declare readonly processingTimeoutSeconds: pulumi.Output<number>;
-  declare readonly processingState: pulumi.Output<string>;
-  /** Id of the latest successfully processed version. */
-  declare readonly lastVersionId: pulumi.Output<string | null>;
-  declare readonly processingErrorCode: pulumi.Output<string | null>;
-  declare readonly processingErrors: pulumi.Output<string[]>;
-  /** `location` (API URL), `app` (the spec in the web app) and, for public specs, `published`. */
-  declare readonly urls: pulumi.Output<{ location?: string; app?: string; published?: string }>;
-
-  constructor(name: string, args: OpenApiSpecArgs, opts?: pulumi.CustomResourceOptions) {
-    super(openApiSpecSpec, name, args, opts);
-  }
-}

@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiSamlProvider,
@@ -8,27 +7,42 @@ import {
   type SamlProviderFields,
   updateSamlProvider,
 } from "../client";
+import { apiId, defineKind, SENSITIVE } from "../framework/kind";
 import { allDeclared, changedFields } from "../framework/patch";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource } from "../framework/spec";
 import { ROLES } from "./common";
 
 const inputs = z.strictObject({
-  organizationId: z.string().min(1),
-  label: z.string().min(1).max(30),
-  /** The identity provider's entity id (API `entityID`). Unmanaged when omitted, like every optional field here. */
-  entityId: z.string().max(1024).optional(),
-  /** The identity provider's X.509 signing certificate (PEM). Public, so not a secret. */
-  certificate: z.string().max(10000).optional(),
-  /** The identity provider's single sign-on URL (API `ssoURL`); SAML redirects only work over http(s). */
+  organizationId: apiId.describe("The organization the provider signs users in to."),
+  label: z.string().min(1).max(30).describe("The name shown on the sign-in button."),
+  entityId: z
+    .string()
+    .max(1024)
+    .optional()
+    .describe('The identity provider\'s entity id (API `entityID`); `""` clears it.'),
+  certificate: z
+    .string()
+    .max(10000)
+    .optional()
+    .meta(SENSITIVE)
+    .describe(
+      'The identity provider\'s X.509 signing certificate (PEM); `""` clears it. Public, so not a secret output, but often kept in secret config: a failed check never shows it.',
+    ),
+  // SAML redirects only work over http(s).
   ssoUrl: z
     .url({ protocol: /^https?$/ })
     .max(2048)
-    .optional(),
-  /** Team that users signing in through this provider join (API `defaultTeam`). */
-  defaultTeamId: z.string().min(1).optional(),
-  /** Organization role of users signing in through this provider; null makes them guests. */
-  defaultRole: z.enum(ROLES).nullable().optional(),
+    .optional()
+    .describe(
+      "The identity provider's single sign-on URL (API `ssoURL`), `http` or `https`. Cannot be cleared once set.",
+    ),
+  defaultTeamId: apiId
+    .optional()
+    .describe("The team users signing in through this provider join (API `defaultTeam`). Cannot be cleared once set."),
+  defaultRole: z
+    .enum(ROLES)
+    .nullable()
+    .optional()
+    .describe("The organization role of users signing in through this provider; `null` makes them guests."),
 });
 
 const state = z.object({
@@ -39,11 +53,16 @@ const state = z.object({
   ssoUrl: z.string().nullable().default(null),
   defaultTeamId: z.string().nullable().default(null),
   defaultRole: z.string().nullable().default(null),
-  /** `active` once the identity provider is fully configured, `pending` before. */
-  status: z.string().default(""),
-  acsUrl: z.string().default(""),
-  startUrl: z.string().default(""),
-  serviceEntityId: z.string().default(""),
+  status: z
+    .string()
+    .default("")
+    .describe("`active` once `ssoUrl`, `entityId` and `certificate` are configured, else `pending`."),
+  acsUrl: z.string().default("").describe("The Assertion Consumer Service URL to enter in the identity provider."),
+  startUrl: z.string().default("").describe("The URL that starts a sign-in through this provider."),
+  serviceEntityId: z
+    .string()
+    .default("")
+    .describe("The service provider's entity id to enter in the identity provider."),
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -77,12 +96,30 @@ const fieldsOf = (news: Inputs, changed: ReadonlySet<string>) =>
     defaultRole: "defaultRole",
   }) ?? {};
 
-export const samlProviderSpec = defineResource<Inputs, State>({
+export const samlProviderKind = defineKind<Inputs, State>({
   kind: "SamlProvider",
+  description: "A SAML single sign-on provider of an organization.",
+  scope: "organization",
   inputs,
   state,
   outputs: ["status", "acsUrl", "startUrl", "serviceEntityId"],
-  idFormat: "the SAML provider id (API `id`); the organization comes from organizationId",
+  idFormat: "the SAML provider id (API `id`); the organization comes from `organizationId`",
+  adoption: '`importId: "<samlProviderId>"`; the organization comes from `organizationId`.',
+  notes: [
+    "- Create is one `POST /orgs/{organizationId}/saml` with every declared argument; changes are one `PATCH`.",
+    "- `ssoUrl` and `defaultTeamId` do not accept `null`, so once set they can be changed but not cleared from a " +
+      "program; removing them leaves the current value.",
+    "- The SAML operations accept only a user's API token (not an integration or OAuth token).",
+  ],
+  example: `const sso = new docs.SamlProvider("okta", {
+  organizationId,
+  label: "Okta",
+  entityId: config.require("samlEntityId"),
+  ssoUrl: config.require("samlSsoUrl"),
+  certificate: config.requireSecret("samlCertificate"),
+  defaultRole: "read",
+});
+export const acsUrl = sso.acsUrl; // enter it, with sso.serviceEntityId, in the identity provider`,
   // No endpoint moves a provider to another organization.
   replaceOnChanges: ["organizationId"],
 
@@ -94,8 +131,7 @@ export const samlProviderSpec = defineResource<Inputs, State>({
     return { id: provider.id, state: toState(news.organizationId, provider) };
   },
 
-  async read({ client }, id, known) {
-    const organizationId = known.organizationId as string;
+  async read({ client }, id, { organizationId }) {
     return { id, state: toState(organizationId, await getSamlProvider(client, organizationId, id)) };
   },
 
@@ -110,28 +146,3 @@ export const samlProviderSpec = defineResource<Inputs, State>({
 
   delete: ({ client }, id, olds) => deleteSamlProvider(client, olds.organizationId, id),
 });
-
-export type SamlProviderArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** A SAML single sign-on provider of an organization. Id: the provider id. */
-export class SamlProvider extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly label: pulumi.Output<string>;
-  declare readonly entityId: pulumi.Output<string>;
-  declare readonly certificate: pulumi.Output<string>;
-  declare readonly ssoUrl: pulumi.Output<string | null>;
-  declare readonly defaultTeamId: pulumi.Output<string | null>;
-  declare readonly defaultRole: pulumi.Output<string | null>;
-  /** `active` once ssoUrl, entityId and certificate are configured, else `pending`. */
-  declare readonly status: pulumi.Output<string>;
-  /** Assertion Consumer Service URL to enter in the identity provider. */
-  declare readonly acsUrl: pulumi.Output<string>;
-  /** URL that starts a sign-in through this provider. */
-  declare readonly startUrl: pulumi.Output<string>;
-  /** The service provider's entity id to enter in the identity provider. */
-  declare readonly serviceEntityId: pulumi.Output<string>;
-
-  constructor(name: string, args: SamlProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(samlProviderSpec, name, args, opts);
-  }
-}

@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { HttpClient } from "../client";
 import {
@@ -15,9 +14,8 @@ import {
   updateSite,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
+import { defineKind } from "../framework/kind";
 import { changedFields } from "../framework/patch";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource } from "../framework/spec";
 import { organizationId, writeUnder } from "./siteCommon";
 
 /** SiteProxyOrigin: a host name followed by at least one path segment, such as example.com/docs. */
@@ -25,18 +23,37 @@ const PROXY_ORIGIN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
 const inputs = z.strictObject({
   organizationId,
-  title: z.string().min(2).max(128),
-  /** Chosen by the API from the organization's plan when omitted; a site cannot change type, so a change replaces. */
-  type: z.enum(SITE_TYPES).optional(),
-  visibility: z.enum(SITE_VISIBILITIES).optional(),
-  basename: z.string().min(1).max(100).optional(),
-  /** Where the site is served through a reverse proxy; null removes the proxy. */
-  proxy: z.string().max(512).regex(PROXY_ORIGIN).nullable().optional(),
-  adaptiveContent: z.boolean().optional(),
-  /** Spec-only (the official document lacks it): sent only when set. */
-  agentsContext: z.enum(AGENTS_CONTEXTS).optional(),
-  /** Changed with the official publish/unpublish operations. */
-  published: z.boolean().optional(),
+  title: z.string().min(2).max(128).describe("The site's title."),
+  type: z
+    .enum(SITE_TYPES)
+    .optional()
+    .describe("The site's plan type; chosen by the API from the organization's plan when omitted. Cannot change."),
+  visibility: z.enum(SITE_VISIBILITIES).optional().describe("Who can see the published site."),
+  basename: z.string().min(1).max(100).optional().describe("The site's URL segment."),
+  proxy: z
+    .string()
+    .max(512)
+    .regex(PROXY_ORIGIN)
+    .nullable()
+    .optional()
+    .describe(
+      "Where the site is served through a reverse proxy, e.g. `www.example.com/docs`; `null` removes the proxy.",
+    ),
+  adaptiveContent: z
+    .boolean()
+    .optional()
+    .describe("Whether content adapts to visitor claims (see SiteAdaptiveSchema)."),
+  // In the API reference only (the official document lacks it): sent only when set.
+  agentsContext: z
+    .enum(AGENTS_CONTEXTS)
+    .optional()
+    .describe(
+      "Whether AI agents get the site as context. If the API does not report it back, the output keeps the value last sent.",
+    ),
+  published: z
+    .boolean()
+    .optional()
+    .describe("Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished."),
 });
 
 const state = z.object({
@@ -49,12 +66,13 @@ const state = z.object({
   adaptiveContent: z.boolean().default(false),
   agentsContext: z.string().nullable().default(null),
   published: z.boolean().default(false),
-  hostname: z.string().nullable().default(null),
+  hostname: z.string().nullable().default(null).describe("The site's custom hostname, when one is set up."),
   urls: z
     .object({ location: z.string(), app: z.string(), preview: z.string(), published: z.string() })
     .partial()
-    .default({}),
-  createdAt: z.string().nullable().default(null),
+    .default({})
+    .describe("`location` (API URL), `app` (the site in the web app), `preview`, and `published` once published."),
+  createdAt: z.string().nullable().default(null).describe("When the site was created."),
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -88,7 +106,7 @@ async function setPublished(client: HttpClient, organization: string, id: string
   );
 }
 
-/** Applies the changed settings (one PATCH), then publishes or unpublishes; the last answer is the site. */
+/** Applies the changed fields (one PATCH), then publishes or unpublishes; the last answer is the site. */
 async function apply(client: HttpClient, id: string, news: Inputs, changed: ReadonlySet<string>) {
   const patch: SitePatch = {
     ...changedFields<SitePatch>(news, changed, {
@@ -107,12 +125,40 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
   return site;
 }
 
-export const siteSpec = defineResource<Inputs, State>({
+export const siteKind = defineKind<Inputs, State>({
   kind: "Site",
+  description:
+    "A site that publishes spaces to an audience. Everything else in the site family lives under a site and takes " +
+    "its id as `siteId`.",
+  scope: "site",
   inputs,
   state,
   outputs: ["hostname", "urls", "createdAt"],
-  idFormat: "the site id, as in https://app.gitbook.com/o/<organizationId>/sites/<siteId>",
+  idFormat: "the site id, as in `https://app.gitbook.com/o/<organizationId>/sites/<siteId>`",
+  adoption: '`importId: "<siteId>"`.',
+  notes: [
+    "- Create is `POST /orgs/{organizationId}/sites` with `title`, `type` and `visibility`, then one `PATCH` for " +
+      "`basename`, `proxy`, `adaptiveContent` and `agentsContext` when declared, then `publish` when `published: " +
+      "true`. If a step after the `POST` fails, the new site is deleted again and `up` fails.",
+    "- Publishing can need a plan upgrade: the API then answers with a checkout session instead of publishing, and " +
+      "`up` fails saying so. Upgrade the plan in the web app, or set `published: false`.",
+    "- Deleting a site deletes everything under it: sections, section groups, site spaces, share links and its " +
+      "adaptive schema. Replacing a site (a change of `type` or `organizationId`) also replaces every resource that " +
+      "takes its id.",
+    "- `type`: when omitted, the API reference says new sites are `basic`, while the official API document says the " +
+      "default depends on the plan. Before you add `type` to the program of an existing site, check its `type` " +
+      "output: any other value replaces the site.",
+    "- Not managed: the site's default level, style guide, custom hostname, and which section or site space is the " +
+      "default (set that with `default: true` on a [SiteSection](#sitesection) or [SiteSpace](#sitespace)).",
+  ],
+  example: `const site = new docs.Site("docs", {
+  organizationId,
+  title: "Acme Docs",
+  visibility: "share-link",
+  adaptiveContent: true,
+  published: true,
+});
+export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
   // Sites cannot change type or move to another organization.
   replaceOnChanges: ["organizationId", "type"],
 
@@ -128,6 +174,7 @@ export const siteSpec = defineResource<Inputs, State>({
     );
     if (news.published) rest.add("published");
     const site = await undoOnFailure(
+      { kind: "Site", id: created.id },
       () => deleteSite(client, news.organizationId, created.id),
       () => apply(client, created.id, news, rest),
     );
@@ -135,7 +182,7 @@ export const siteSpec = defineResource<Inputs, State>({
   },
 
   async read({ client }, id, known) {
-    const organization = known.organizationId as string;
+    const organization = known.organizationId;
     return { id, state: toState(await getSite(client, organization, id), organization, known.agentsContext) };
   },
 
@@ -148,27 +195,3 @@ export const siteSpec = defineResource<Inputs, State>({
   delete: (ctx, id, olds) =>
     writeUnder(ctx, olds.organizationId, id, () => deleteSite(ctx.client, olds.organizationId, id)),
 });
-
-export type SiteArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** A site publishing spaces to an audience. Id: the site id. */
-export class Site extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly title: pulumi.Output<string>;
-  declare readonly type: pulumi.Output<string>;
-  declare readonly visibility: pulumi.Output<string>;
-  declare readonly basename: pulumi.Output<string | null>;
-  declare readonly proxy: pulumi.Output<string | null>;
-  declare readonly adaptiveContent: pulumi.Output<boolean>;
-  declare readonly agentsContext: pulumi.Output<string | null>;
-  declare readonly published: pulumi.Output<boolean>;
-  /** The custom hostname, when one is set up. */
-  declare readonly hostname: pulumi.Output<string | null>;
-  /** `location` (API), `app`, `preview`, and `published` once the site is published. */
-  declare readonly urls: pulumi.Output<{ location?: string; app?: string; preview?: string; published?: string }>;
-  declare readonly createdAt: pulumi.Output<string | null>;
-
-  constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteSpec, name, args, opts);
-  }
-}

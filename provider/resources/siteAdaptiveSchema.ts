@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiSiteAdaptiveSchema,
@@ -6,12 +5,11 @@ import {
   getSiteAdaptiveSchema,
   putSiteAdaptiveSchema,
 } from "../client";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource } from "../framework/spec";
+import { defineKind } from "../framework/kind";
 import { organizationId, siteId } from "./siteCommon";
 
 /**
- * The official SiteAdaptiveJSONSchema (wider than the spec's boolean-only claims): every object is closed, every
+ * The official SiteAdaptiveJSONSchema (wider than the API reference's boolean-only claims): every object is closed, every
  * claim has a description. A claim is a boolean, a string (optionally an enum), a number, an array of one of those,
  * or an object of further claims.
  */
@@ -66,13 +64,22 @@ const jsonSchema = z.strictObject({
   additionalProperties: z.literal(false),
 });
 
-const inputs = z.strictObject({ organizationId, siteId, jsonSchema });
+/** The `jsonSchema` argument's type (the generated class names it: it is recursive, so it is not spelled out). */
+export type AdaptiveJsonSchema = z.input<typeof jsonSchema>;
+
+const inputs = z.strictObject({
+  organizationId,
+  siteId,
+  jsonSchema: jsonSchema
+    .meta({ tsType: "AdaptiveJsonSchema", docType: "object (a draft-07 JSON Schema of claims, see notes)" })
+    .describe("The site's visitor claims, as a draft-07 JSON Schema; the whole schema is written on every change."),
+});
 
 const state = z.object({
   organizationId: z.string(),
   siteId: z.string(),
-  jsonSchema: z.record(z.string(), z.unknown()),
-  updatedAt: z.string().nullable().default(null),
+  jsonSchema: z.record(z.string(), z.unknown()).describe("The schema as the API reports it."),
+  updatedAt: z.string().nullable().default(null).describe("When the schema was last written."),
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -93,12 +100,43 @@ function isEmpty(schema: ApiSiteAdaptiveSchema): boolean {
   return properties === null || typeof properties !== "object" || Object.keys(properties).length === 0;
 }
 
-export const siteAdaptiveSchemaSpec = defineResource<Inputs, State>({
+export const siteAdaptiveSchemaKind = defineKind<Inputs, State>({
   kind: "SiteAdaptiveSchema",
+  description:
+    "The visitor claims of a site with adaptive content (`Site.adaptiveContent: true`): a draft-07 JSON Schema that " +
+    "conditions (`condition` of sections and site spaces) can refer to. A site has one.",
+  scope: "site",
   inputs,
   state,
   outputs: ["updatedAt"],
   idFormat: "the site id (a site has one adaptive schema)",
+  adoption:
+    'Not needed: create writes the whole schema, replacing whatever the site had. `importId: "<siteId>"` works only ' +
+    "when the site's schema already declares at least one claim.",
+  notes: [
+    "`jsonSchema` is checked during preview against the official schema; no object may have other keys than these: " +
+      '`$schema` (optional; exactly `"http://json-schema.org/draft-07/schema#"`), `type: "object"`, ' +
+      "`additionalProperties: false` (required), and `properties`: at least one claim, by name. " +
+      '`properties.unsigned` (optional) holds the claims the visitor may send unsigned: `{ type: "object", ' +
+      'description: "Unsigned claims of the site visitor.", properties: { …claims }, additionalProperties: false }`.',
+    "Each claim has a `type` and a `description` (string, required): `boolean`; `string`, with an optional `enum` " +
+      "list of strings; `number`; `array`, whose `items` is a `boolean`, `string` or `number` claim; `object`, with " +
+      "`properties` (claims by name) and `additionalProperties: false`. The API reference allows only boolean claims; " +
+      "the official API document, and this kind, accept all of these.",
+    '- The API has no delete: deleting the resource writes an empty schema (`{ type: "object", properties: {}, ' +
+      "additionalProperties: false }`). A site whose schema has no claims counts as having none, so a refresh drops " +
+      "the resource from the state and the next `up` writes the schema again.",
+    "- Declare one `SiteAdaptiveSchema` per site; two would overwrite each other.",
+  ],
+  example: `new docs.SiteAdaptiveSchema("claims", {
+  organizationId,
+  siteId: site.id,
+  jsonSchema: {
+    type: "object",
+    additionalProperties: false,
+    properties: { plan: { type: "string", enum: ["free", "pro"], description: "The visitor's plan" } },
+  },
+});`,
   replaceOnChanges: ["organizationId", "siteId"],
   // The old resource's delete empties the site's schema: done after the new one was written, it could wipe it.
   deleteBeforeReplace: true,
@@ -109,7 +147,7 @@ export const siteAdaptiveSchemaSpec = defineResource<Inputs, State>({
   },
 
   async read({ client }, id, known) {
-    const organization = known.organizationId as string;
+    const organization = known.organizationId;
     const schema = await getSiteAdaptiveSchema(client, organization, id);
     return isEmpty(schema) ? undefined : { id, state: toState(schema, organization, id) };
   },
@@ -133,17 +171,3 @@ export const siteAdaptiveSchemaSpec = defineResource<Inputs, State>({
     await putSiteAdaptiveSchema(client, olds.organizationId, id, EMPTY_ADAPTIVE_JSON_SCHEMA);
   },
 });
-
-export type SiteAdaptiveSchemaArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** The visitor claims of a site with adaptive content (draft-07 JSON Schema). Id: the site id. */
-export class SiteAdaptiveSchema extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly siteId: pulumi.Output<string>;
-  declare readonly jsonSchema: pulumi.Output<Record<string, unknown>>;
-  declare readonly updatedAt: pulumi.Output<string | null>;
-
-  constructor(name: string, args: SiteAdaptiveSchemaArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteAdaptiveSchemaSpec, name, args, opts);
-  }
-}

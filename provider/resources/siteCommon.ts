@@ -3,11 +3,11 @@
  * objects the API can only list, and the rules for `default` and failed creates.
  */
 import { z } from "zod";
-import { isNotFound, sitePath } from "../client";
-import type { ResourceContext } from "../framework/spec";
+import { sitePath } from "../client";
+import { apiId, type ResourceContext } from "../framework/kind";
 
-export const organizationId = z.string().min(1);
-export const siteId = z.string().min(1);
+export const organizationId = apiId.describe("The organization of the site.");
+export const siteId = apiId.describe("The site, e.g. `site.id`.");
 
 /**
  * `default` of a section or site space: `true` makes the object its level's default. The API always keeps exactly
@@ -18,11 +18,12 @@ export const siteId = z.string().min(1);
 export const defaultFlag = z
   .boolean()
   .optional()
-  .transform((value) => (value === true ? true : undefined));
+  .transform((value) => (value === true ? true : undefined))
+  .describe("`true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).");
 
 /**
  * One object of a listing of its site, shared by every resource read in the same run (one request per site and
- * kind in a refresh). `undefined` when the object, or the whole site, is gone.
+ * kind in a refresh). `undefined` when the listing lacks it; a 404 (the whole site is gone) propagates.
  */
 export async function findListed<T extends { id: string }>(
   ctx: ResourceContext,
@@ -30,12 +31,7 @@ export async function findListed<T extends { id: string }>(
   load: () => Promise<T[]>,
   id: string,
 ): Promise<T | undefined> {
-  try {
-    return (await ctx.listings.get(path, load)).find((item) => item.id === id);
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
+  return (await ctx.listings.get(path, load)).find((item) => item.id === id);
 }
 
 /**

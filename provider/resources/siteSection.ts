@@ -1,9 +1,7 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiSiteSection,
   createSiteSection,
-  DocsApiError,
   deleteSiteSection,
   type HttpClient,
   listSiteSections,
@@ -12,48 +10,85 @@ import {
   updateSite,
   updateSiteSection,
 } from "../client";
+import { undoOnFailure } from "../framework/cleanup";
+import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource, type Props, type ResourceContext } from "../framework/spec";
 import { defaultFlag, findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
   siteId,
-  /** The space the section is created with (as its first site space); another space means another section. */
-  spaceId: z.string().min(1),
-  /** Taken from the space's title when omitted. */
-  title: z.string().min(2).max(128).optional(),
-  /** The section's URL segment, unique in the site; derived from the title when omitted. */
-  path: z.string().min(1).max(100).optional(),
-  icon: z.string().max(50).nullable().optional(),
-  /** An expression deciding whether a visitor sees the section; null removes it. */
-  condition: z.string().min(1).max(1024).nullable().optional(),
-  description: z.string().max(256).nullable().optional(),
-  /** true: the site's default section. false is not managed (see defaultFlag). */
+  spaceId: apiId.describe(
+    "The space the section is created with, as its first site space; another space means another section.",
+  ),
+  title: z
+    .string()
+    .min(2)
+    .max(128)
+    .optional()
+    .describe("The section's title; the API takes the space's title when omitted."),
+  path: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("The section's URL segment, unique in the site; the API derives it from the title when omitted."),
+  icon: z.string().max(50).nullable().optional().describe("An icon name such as `book`, or `null`."),
+  condition: z
+    .string()
+    .min(1)
+    .max(1024)
+    .nullable()
+    .optional()
+    .describe(
+      'An expression deciding whether a visitor sees the section, e.g. `visitor.claims.plan == "pro"`; `null` removes it.',
+    ),
+  description: z.string().max(256).nullable().optional().describe("The section's description, or `null`."),
   default: defaultFlag,
 });
 
 const state = z.object({
   organizationId: z.string(),
   siteId: z.string(),
-  spaceId: z.string().nullable().default(null),
+  spaceId: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("`null` when the section no longer shows that space; the next `up` then replaces the section."),
   title: z.string(),
   path: z.string(),
   icon: z.string().nullable().default(null),
   condition: z.string().nullable().default(null),
   description: z.string().nullable().default(null),
   default: z.boolean().default(false),
-  /** The site space created with the section for spaceId (adopt it with SiteSpace importId to manage it). */
-  siteSpaceId: z.string().nullable().default(null),
-  urls: z.object({ published: z.string() }).partial().default({}),
+  siteSpaceId: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe(
+      "The site space created with the section for `spaceId` (adopt it with a SiteSpace's `importId` to manage it).",
+    ),
+  urls: z
+    .object({ published: z.string() })
+    .partial()
+    .default({})
+    .describe("`published`: the section's URL, once the site is published."),
 });
 
 type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 
+interface Parents {
+  organizationId: string;
+  siteId: string;
+}
+
 /** The section's own site space: the one known from before, else the one showing `spaceId`. */
-function toState(section: ApiSiteSection, parents: Inputs | State, known: Props): State {
+function toState(
+  section: ApiSiteSection,
+  parents: Parents,
+  known: { siteSpaceId?: string | null; spaceId: string | null },
+): State {
   const own =
     section.siteSpaces.find((ss) => ss.id === known.siteSpaceId) ??
     section.siteSpaces.find((ss) => ss.space.id === known.spaceId);
@@ -89,12 +124,41 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
   findListed(ctx, siteSectionsPath(org, site), () => listSiteSections(ctx.client, org, site), id);
 
-export const siteSectionSpec = defineResource<Inputs, State>({
+export const siteSectionKind = defineKind<Inputs, State>({
   kind: "SiteSection",
+  description: "A section of a site, created with a first space; it holds one or more site spaces.",
+  scope: "site",
   inputs,
   state,
   outputs: ["siteSpaceId", "urls"],
-  idFormat: "the section id (listed by GET /orgs/<organizationId>/sites/<siteId>/sections)",
+  idFormat: "the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)",
+  adoption:
+    '`importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). ' +
+    "With another `spaceId`, the adopted section reads as showing no such space and the next `up` replaces it.",
+  notes: [
+    "- **`default`.** The API keeps exactly one default section per site (the first section created becomes it), so " +
+      "a section cannot stop being the default by itself. `true` makes the section the default; `false` means the " +
+      "same as leaving it out, which lets a program write `default: index === 0`. Declare `true` on at most one " +
+      "section per site.",
+    "- Create is `POST /orgs/{organizationId}/sites/{siteId}/sections` with `spaceId`, `title` and `icon`, which also " +
+      "creates the section's first site space; then `default` and one `PATCH` for `path`, `condition` and " +
+      "`description`. If a later step fails, the new section is deleted again, unless it has taken in existing site " +
+      "spaces (next point): it is then kept, and the error gives its id to adopt with `importId`.",
+    "- When the first section is added to a site whose site spaces sit at its root level, the API moves those site " +
+      "spaces into it.",
+    "- Deleting a section deletes its site spaces with it, including any managed by [SiteSpace](#sitespace) resources.",
+    "- Group membership is set on the group: [SiteSectionGroup](#sitesectiongroup) `sectionIds`.",
+    "- Replacements delete first, because the new section usually keeps the path, which must be unique in the site.",
+    "- Reads list the site's sections; a refresh makes one listing request per site.",
+  ],
+  example: `const guides = new docs.SiteSection("guides", {
+  organizationId,
+  siteId: site.id,
+  spaceId: guidesSpaceId,
+  title: "Guides",
+  icon: "book",
+  default: true,
+});`,
   replaceOnChanges: ["organizationId", "siteId", "spaceId"],
   // A replacement usually keeps its path, which must be unique in the site: the old section must go first.
   deleteBeforeReplace: true,
@@ -102,8 +166,8 @@ export const siteSectionSpec = defineResource<Inputs, State>({
   async create(ctx, news) {
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
-    const rest = new Set(
-      ["path", "condition", "description", "default"].filter((k) => news[k as keyof Inputs] != null),
+    const rest = new Set<string>(
+      (["path", "condition", "description", "default"] as const).filter((key) => news[key] != null),
     );
     return writeUnder(ctx, org, site, async () => {
       const created = await createSiteSection(client, org, site, {
@@ -111,24 +175,23 @@ export const siteSectionSpec = defineResource<Inputs, State>({
         ...(news.title ? { title: news.title } : {}),
         ...(news.icon != null ? { icon: news.icon } : {}),
       });
-      let section: ApiSiteSection | undefined;
-      try {
-        section = await apply(client, created.id, news, rest);
-      } catch (error) {
-        // The first section of a site takes in the site's root-level site spaces; deleting it would delete them.
-        if (created.siteSpaces.length > 1) throw keptAfterFailure(created.id, error);
-        await deleteSiteSection(client, org, site, created.id).catch(() => undefined);
-        throw error;
-      }
-      const found = toState(section ?? created, news, { spaceId: news.spaceId });
+      const section = await undoOnFailure(
+        { kind: "SiteSection", id: created.id },
+        async () => {
+          // The first section of a site takes in the site's root-level site spaces; deleting it would delete them.
+          if (created.siteSpaces.length > 1) return "it holds the site's former root-level site spaces";
+          await deleteSiteSection(client, org, site, created.id);
+        },
+        () => apply(client, created.id, news, rest),
+      );
+      const found = toState(section ?? created, news, news);
       return { id: created.id, state: { ...found, default: found.default || news.default === true } };
     });
   },
 
   async read(ctx, id, known) {
-    const parents = known as State;
-    const section = await listed(ctx, parents.organizationId, parents.siteId, id);
-    return section && { id, state: toState(section, parents, known) };
+    const section = await listed(ctx, known.organizationId, known.siteId, id);
+    return section && { id, state: toState(section, known, known) };
   },
 
   async update(ctx, id, olds, news, changed) {
@@ -145,37 +208,3 @@ export const siteSectionSpec = defineResource<Inputs, State>({
       deleteSiteSection(ctx.client, olds.organizationId, olds.siteId, id),
     ),
 });
-
-function keptAfterFailure(id: string, error: unknown): Error {
-  const reason = error instanceof Error ? error.message : String(error);
-  const kept = new Error(
-    `SiteSection create: ${reason}. The new section "${id}" holds the site's former root-level site spaces, so it ` +
-      `was kept: adopt it with importId "${id}" rather than creating another one.`,
-    { cause: error },
-  );
-  if (error instanceof DocsApiError) kept.name = error.name;
-  return kept;
-}
-
-export type SiteSectionArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** A section of a site, created with a first space. Id: the section id. */
-export class SiteSection extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly siteId: pulumi.Output<string>;
-  declare readonly spaceId: pulumi.Output<string | null>;
-  declare readonly title: pulumi.Output<string>;
-  declare readonly path: pulumi.Output<string>;
-  declare readonly icon: pulumi.Output<string | null>;
-  declare readonly condition: pulumi.Output<string | null>;
-  declare readonly description: pulumi.Output<string | null>;
-  declare readonly default: pulumi.Output<boolean>;
-  /** The site space made for spaceId when the section was created. */
-  declare readonly siteSpaceId: pulumi.Output<string | null>;
-  /** `published`: the section's URL, once the site is published. */
-  declare readonly urls: pulumi.Output<{ published?: string }>;
-
-  constructor(name: string, args: SiteSectionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteSectionSpec, name, args, opts);
-  }
-}

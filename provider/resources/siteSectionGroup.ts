@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiSiteSectionGroup,
@@ -11,17 +10,18 @@ import {
   siteSectionGroupsPath,
   updateSiteSectionGroup,
 } from "../client";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource, type ResourceContext } from "../framework/spec";
+import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
   siteId,
-  title: z.string().min(1).max(100),
-  icon: z.string().max(50).nullable().optional(),
-  /** The sections in the group, in any order; unmanaged when omitted, [] empties the group. */
-  sectionIds: z.array(z.string().min(1)).optional(),
+  title: z.string().min(1).max(100).describe("The group's title in the site's navigation."),
+  icon: z.string().max(50).nullable().optional().describe("An icon name, or `null`."),
+  sectionIds: z
+    .array(apiId)
+    .optional()
+    .describe("The sections directly in the group, order-insensitive; `[]` empties the group."),
 });
 
 const state = z.object({
@@ -48,12 +48,30 @@ function toState(group: ApiSiteSectionGroup, parents: { organizationId: string; 
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
   findListed(ctx, siteSectionGroupsPath(org, site), () => listSiteSectionGroups(ctx.client, org, site), id);
 
-export const siteSectionGroupSpec = defineResource<Inputs, State>({
+export const siteSectionGroupKind = defineKind<Inputs, State>({
   kind: "SiteSectionGroup",
+  description: "A group of sections in a site's navigation.",
+  scope: "site",
   inputs,
   state,
   outputs: [],
-  idFormat: "the section group id (listed by GET /orgs/<organizationId>/sites/<siteId>/section-groups)",
+  idFormat: "the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)",
+  adoption: '`importId: "<sectionGroupId>"`.',
+  notes: [
+    "- `sectionIds` is sent with the `POST` on create; later changes make one `DELETE …/section-groups/{id}/sections/" +
+      "{sectionId}` per section removed and one `POST …/section-groups/{id}/sections` per section added, operations " +
+      "that only the API reference lists (the official document moves a section with its own `PATCH`).",
+    "- A section is in at most one group: adding it to this group takes it out of its previous one. Do not list a " +
+      "section in two groups; they would take it from each other on every `up`.",
+    "- Deleting a group does not delete its sections: the API moves them up to the group's parent level.",
+    "- Not managed: nested groups, drafts, localized titles, and the order of sections in the group.",
+  ],
+  example: `new docs.SiteSectionGroup("product", {
+  organizationId,
+  siteId: site.id,
+  title: "Product",
+  sectionIds: [guides.id, apiReference.id],
+});`,
   replaceOnChanges: ["organizationId", "siteId"],
   setProperties: ["sectionIds"],
 
@@ -70,9 +88,8 @@ export const siteSectionGroupSpec = defineResource<Inputs, State>({
   },
 
   async read(ctx, id, known) {
-    const parents = known as State;
-    const group = await listed(ctx, parents.organizationId, parents.siteId, id);
-    return group && { id, state: toState(group, parents) };
+    const group = await listed(ctx, known.organizationId, known.siteId, id);
+    return group && { id, state: toState(group, known) };
   },
 
   async update(ctx, id, olds, news, changed) {
@@ -84,7 +101,7 @@ export const siteSectionGroupSpec = defineResource<Inputs, State>({
       if (changed.has("icon") && news.icon !== undefined) patch.icon = news.icon;
       if (Object.keys(patch).length > 0) await updateSiteSectionGroup(client, org, site, id, patch);
       if (!changed.has("sectionIds") || !news.sectionIds) return;
-      // The spec's membership operations, one section at a time; a section joining leaves its old group.
+      // The API reference's membership operations, one section at a time; a section joining leaves its old group.
       const wanted = new Set(news.sectionIds);
       for (const section of olds.sectionIds) {
         if (!wanted.has(section)) await removeSectionFromGroup(client, org, site, id, section);
@@ -104,18 +121,3 @@ export const siteSectionGroupSpec = defineResource<Inputs, State>({
       deleteSiteSectionGroup(ctx.client, olds.organizationId, olds.siteId, id),
     ),
 });
-
-export type SiteSectionGroupArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** A group of sections in a site's navigation. Id: the section group id. */
-export class SiteSectionGroup extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly siteId: pulumi.Output<string>;
-  declare readonly title: pulumi.Output<string>;
-  declare readonly icon: pulumi.Output<string | null>;
-  declare readonly sectionIds: pulumi.Output<string[]>;
-
-  constructor(name: string, args: SiteSectionGroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteSectionGroupSpec, name, args, opts);
-  }
-}

@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiShareLink,
@@ -9,16 +8,17 @@ import {
   updateSiteShareLink,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource, type ResourceContext } from "../framework/spec";
+import { defineKind, type ResourceContext } from "../framework/kind";
 import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
   siteId,
-  name: z.string().max(50),
-  /** Omitted means active, so a link deactivated by hand is drift that the next `up` undoes. */
-  active: z.boolean().default(true),
+  name: z.string().max(50).describe("The link's name (may be empty)."),
+  active: z
+    .boolean()
+    .default(true)
+    .describe("Whether the link works; omitted means active, so a link deactivated by hand is drift that `up` undoes."),
 });
 
 const state = z.object({
@@ -26,9 +26,14 @@ const state = z.object({
   siteId: z.string(),
   name: z.string(),
   active: z.boolean().default(true),
-  /** The site's URL with the link's secret token: stored and shown as a secret. */
-  url: z.string().nullable().default(null),
-  createdAt: z.string().nullable().default(null),
+  url: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe(
+      "The site's URL with the link's secret token; a Pulumi secret (`pulumi stack output <name> --show-secrets`).",
+    ),
+  createdAt: z.string().nullable().default(null).describe("When the link was created."),
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -49,13 +54,24 @@ function toState(link: ApiShareLink, parents: { organizationId: string; siteId: 
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
   findListed(ctx, siteShareLinksPath(org, site), () => listSiteShareLinks(ctx.client, org, site), id);
 
-export const siteShareLinkSpec = defineResource<Inputs, State>({
+export const siteShareLinkKind = defineKind<Inputs, State>({
   kind: "SiteShareLink",
+  description: "A secret link to a site, for sites with visibility `share-link`.",
+  scope: "site",
   inputs,
   state,
   outputs: ["url", "createdAt"],
   secretOutputs: ["url"],
-  idFormat: "the share link id (listed by GET /orgs/<organizationId>/sites/<siteId>/share-links)",
+  idFormat: "the share link id (listed by `GET /orgs/<organizationId>/sites/<siteId>/share-links`)",
+  adoption: '`importId: "<shareLinkId>"`.',
+  notes: [
+    "- Create is `POST …/share-links` with the name, which makes an active link, then a `PATCH` when `active: false` " +
+      "(the link is deleted again if that fails).",
+    "- The token cannot be changed. To issue a new one, replace the resource (`pulumi up --replace <urn>`); the old " +
+      "link stops working when it is deleted. `active: false` disables a link without deleting it.",
+  ],
+  example: `const reviewers = new docs.SiteShareLink("reviewers", { organizationId, siteId: site.id, name: "Reviewers" });
+export const reviewUrl = reviewers.url; // a secret`,
   replaceOnChanges: ["organizationId", "siteId"],
 
   async create(ctx, news) {
@@ -66,6 +82,7 @@ export const siteShareLinkSpec = defineResource<Inputs, State>({
       // POST takes only the name, and makes an active link.
       if (news.active) return created;
       return undoOnFailure(
+        { kind: "SiteShareLink", id: created.id },
         () => deleteSiteShareLink(client, org, site, created.id),
         () => updateSiteShareLink(client, org, site, created.id, { active: false }),
       );
@@ -74,9 +91,8 @@ export const siteShareLinkSpec = defineResource<Inputs, State>({
   },
 
   async read(ctx, id, known) {
-    const parents = known as State;
-    const link = await listed(ctx, parents.organizationId, parents.siteId, id);
-    return link && { id, state: toState(link, parents) };
+    const link = await listed(ctx, known.organizationId, known.siteId, id);
+    return link && { id, state: toState(link, known) };
   },
 
   async update(ctx, id, _olds, news, changed) {
@@ -92,20 +108,3 @@ export const siteShareLinkSpec = defineResource<Inputs, State>({
       deleteSiteShareLink(ctx.client, olds.organizationId, olds.siteId, id),
     ),
 });
-
-export type SiteShareLinkArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** A secret link to a site with visibility `share-link`. Id: the share link id. */
-export class SiteShareLink extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly siteId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly active: pulumi.Output<boolean>;
-  /** The site's URL with the secret token (a Pulumi secret). */
-  declare readonly url: pulumi.Output<string | null>;
-  declare readonly createdAt: pulumi.Output<string | null>;
-
-  constructor(name: string, args: SiteShareLinkArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteShareLinkSpec, name, args, opts);
-  }
-}

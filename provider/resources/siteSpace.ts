@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiSiteSpace,
@@ -13,23 +12,32 @@ import {
   updateSiteSpace,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
+import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource, type ResourceContext } from "../framework/spec";
 import { defaultFlag, findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
   siteId,
-  /** The space shown; changing it retargets the site space in place. */
-  spaceId: z.string().min(1),
-  /** The section to add the space to; when omitted the API picks the default section, or the root level. */
-  sectionId: z.string().min(1).optional(),
-  /** The URL segment, unique in its section; derived from the space's title when omitted. */
-  path: z.string().min(1).max(100).optional(),
-  /** An expression deciding whether a visitor sees this space; null removes it. */
-  condition: z.string().min(1).max(1024).nullable().optional(),
-  /** true: the default of its section (or of the site at root level). false is not managed (see defaultFlag). */
+  spaceId: apiId.describe("The space shown; a change points the site space at the other space, in place."),
+  sectionId: apiId
+    .optional()
+    .describe(
+      "The section to add the space to; when omitted the API picks the default section, or the site's root level.",
+    ),
+  path: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("The URL segment, unique in its section; the API derives it from the space's title when omitted."),
+  condition: z
+    .string()
+    .min(1)
+    .max(1024)
+    .nullable()
+    .optional()
+    .describe("An expression deciding whether a visitor sees this space; `null` removes it."),
   default: defaultFlag,
 });
 
@@ -37,13 +45,20 @@ const state = z.object({
   organizationId: z.string(),
   siteId: z.string(),
   spaceId: z.string(),
-  /** null at the site's root level. */
-  sectionId: z.string().nullable().default(null),
+  sectionId: z.string().nullable().default(null).describe("The section, or `null` at the site's root level."),
   path: z.string(),
   condition: z.string().nullable().default(null),
   default: z.boolean().default(false),
-  title: z.string().nullable().default(null),
-  urls: z.object({ published: z.string() }).partial().default({}),
+  title: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("The title shown in the site (the space's title unless changed in the web app)."),
+  urls: z
+    .object({ published: z.string() })
+    .partial()
+    .default({})
+    .describe("`published`: the site space's URL, once the site is published."),
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -87,26 +102,50 @@ async function apply(
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
   findListed(ctx, siteSpacesPath(org, site), () => listSiteSpaces(ctx.client, org, site), id);
 
-export const siteSpaceSpec = defineResource<Inputs, State>({
+export const siteSpaceKind = defineKind<Inputs, State>({
   kind: "SiteSpace",
+  description: "A space published in a site, in a section or at the site's root level (a site without sections).",
+  scope: "site",
   inputs,
   state,
   outputs: ["title", "urls"],
   idFormat:
-    "the site space id (listed by GET /orgs/<organizationId>/sites/<siteId>/site-spaces; a SiteSection's siteSpaceId)",
+    "the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)",
+  adoption:
+    '`importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)\'s `siteSpaceId` output to manage the ' +
+    "section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.",
+  notes: [
+    "- `default` works as for sections: each section (and the root level) has exactly one default site space, `true` " +
+      "moves the default to this one, `false` means not managed. Declare `true` on at most one site space per section.",
+    "- Create is `POST /orgs/{organizationId}/sites/{siteId}/site-spaces` with `spaceId` and `sectionId`, then " +
+      "`default` and one `PATCH` for `path` and `condition`. If a step after the `POST` fails, the new site space is " +
+      "deleted again and `up` fails.",
+    "- Declare `sectionId` whenever the site has sections: without it the space goes to whichever section is the " +
+      "default at the time.",
+    "- Reads list the site's site spaces; a refresh makes one listing request per site.",
+  ],
+  example: `new docs.SiteSpace("changelog", {
+  organizationId,
+  siteId: site.id,
+  spaceId: changelogSpaceId,
+  sectionId: guides.id,
+  path: "changelog",
+  condition: 'visitor.claims.plan == "pro"',
+});`,
   // Site spaces cannot move between sections or sites.
   replaceOnChanges: ["organizationId", "siteId", "sectionId"],
 
   async create(ctx, news) {
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
-    const rest = new Set(["path", "condition", "default"].filter((key) => news[key as keyof Inputs] != null));
+    const rest = new Set<string>((["path", "condition", "default"] as const).filter((key) => news[key] != null));
     return writeUnder(ctx, org, site, async () => {
       const created = await createSiteSpace(client, org, site, {
         spaceId: news.spaceId,
         ...(news.sectionId ? { sectionId: news.sectionId } : {}),
       });
       const patched = await undoOnFailure(
+        { kind: "SiteSpace", id: created.id },
         () => deleteSiteSpace(client, org, site, created.id),
         () => apply(client, created.id, created.section ?? null, news, rest),
       );
@@ -116,9 +155,8 @@ export const siteSpaceSpec = defineResource<Inputs, State>({
   },
 
   async read(ctx, id, known) {
-    const parents = known as State;
-    const siteSpace = await listed(ctx, parents.organizationId, parents.siteId, id);
-    return siteSpace && { id, state: toState(siteSpace, parents) };
+    const siteSpace = await listed(ctx, known.organizationId, known.siteId, id);
+    return siteSpace && { id, state: toState(siteSpace, known) };
   },
 
   async update(ctx, id, olds, news, changed) {
@@ -134,24 +172,3 @@ export const siteSpaceSpec = defineResource<Inputs, State>({
       deleteSiteSpace(ctx.client, olds.organizationId, olds.siteId, id),
     ),
 });
-
-export type SiteSpaceArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** A space published in a site, in a section or at the site's root level. Id: the site space id. */
-export class SiteSpace extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly siteId: pulumi.Output<string>;
-  declare readonly spaceId: pulumi.Output<string>;
-  declare readonly sectionId: pulumi.Output<string | null>;
-  declare readonly path: pulumi.Output<string>;
-  declare readonly condition: pulumi.Output<string | null>;
-  declare readonly default: pulumi.Output<boolean>;
-  /** The title shown in the site (the space's title unless set in the app). */
-  declare readonly title: pulumi.Output<string | null>;
-  /** `published`: the site space's URL, once the site is published. */
-  declare readonly urls: pulumi.Output<{ published?: string }>;
-
-  constructor(name: string, args: SiteSpaceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteSpaceSpec, name, args, opts);
-  }
-}

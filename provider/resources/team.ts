@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   type ApiTeamMember,
@@ -11,29 +10,27 @@ import {
   renameTeam,
   TEAM_ROLES,
   type TeamMembersChange,
-  type TeamRole,
   teamMembersPath,
   updateTeamMembers,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { declaredProperties } from "../framework/lifecycle";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource, type Props, type ResourceContext } from "../framework/spec";
+import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 
 /** Emails compare case-insensitively (they may be written in any case); user ids compare exactly. */
 const key = (user: string) => (user.includes("@") ? user.toLowerCase() : user);
 
 const member = z.strictObject({
-  /** A user id or the email of an organization member. */
-  user: z.string().min(1),
-  /** A declared member without a role is a plain member: the list is authoritative, roles included. */
-  role: z.enum(TEAM_ROLES).default("member"),
+  user: z
+    .string()
+    .min(1)
+    .describe("A user id, or the email of an organization member (emails compare case-insensitively)."),
+  // A declared member without a role is a plain member: the list is authoritative, roles included.
+  role: z.enum(TEAM_ROLES).default("member").describe("`owner` (may manage the team's members) or `member`."),
 });
 
 const inputs = z.strictObject({
-  organizationId: z.string().min(1),
-  title: z.string().min(1).max(64),
-  /** When given, the complete membership (order-insensitive); when omitted, membership is not managed. */
+  organizationId: apiId.describe("The organization of the team."),
+  title: z.string().min(1).max(64).describe("The team's name."),
   members: z
     .array(member)
     .superRefine((list, ctx) => {
@@ -44,18 +41,29 @@ const inputs = z.strictObject({
         seen.add(key(entry.user));
       });
     })
-    .optional(),
+    .optional()
+    .describe(
+      "The complete membership, roles included, order-insensitive, no user twice: members not listed are removed, " +
+        "`[]` empties the team. Omitted: membership is not managed (use TeamMember for single memberships).",
+    ),
 });
 
 const state = z.object({
   organizationId: z.string(),
   title: z.string(),
-  members: z.array(z.object({ user: z.string(), role: z.string() })).default([]),
+  members: z
+    .array(z.object({ user: z.string(), role: z.string() }))
+    .default([])
+    .describe(
+      "Every current member, by the identifier the program declared (user id or email), otherwise by user id. When " +
+        "`members` is not managed, the list is refreshed by `up` only.",
+    ),
 });
 
 type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 type Member = State["members"][number];
+type DeclaredMember = NonNullable<Inputs["members"]>[number];
 
 /**
  * Resolves a declared user (id or email) to a user id: from the team's listing, which embeds each member's user, and,
@@ -93,7 +101,7 @@ async function currentMembers(ctx: ResourceContext, organizationId: string, team
 }
 
 /** Makes the team's membership exactly `desired`, in one bulk request. */
-async function syncMembers(ctx: ResourceContext, organizationId: string, teamId: string, desired: Member[]) {
+async function syncMembers(ctx: ResourceContext, organizationId: string, teamId: string, desired: DeclaredMember[]) {
   const entries = await listTeamMembers(ctx.client, organizationId, teamId);
   const current = new Map(entries.map((e) => [e.organization.user.id, e.team.role]));
   const idOf = await directory(ctx, organizationId, entries, desired);
@@ -104,7 +112,7 @@ async function syncMembers(ctx: ResourceContext, organizationId: string, teamId:
     const id = idOf(d.user) ?? d.user;
     wanted.add(id);
     if (!current.has(id)) change.add.push(id);
-    if (current.get(id) !== d.role) change.memberships[id] = { role: d.role as TeamRole };
+    if (current.get(id) !== d.role) change.memberships[id] = { role: d.role };
   }
   for (const id of current.keys()) if (!wanted.has(id)) change.remove.push(id);
   const body = Object.fromEntries(Object.entries(change).filter(([, value]) => Object.keys(value).length > 0));
@@ -114,13 +122,36 @@ async function syncMembers(ctx: ResourceContext, organizationId: string, teamId:
   ctx.listings.invalidate(teamMembersPath(organizationId, teamId));
 }
 
-export const teamSpec = defineResource<Inputs, State>({
+export const teamKind = defineKind<Inputs, State>({
   kind: "Team",
+  description: "A team of organization members, with or without its membership managed.",
+  scope: "organization",
   inputs,
   state,
   setProperties: ["members"],
   outputs: [],
-  idFormat: "the team id (API `id`); the organization comes from organizationId",
+  idFormat: "the team id (API `id`); the organization comes from `organizationId`",
+  adoption:
+    '`importId: "<teamId>"`; the organization comes from `organizationId`. With `members` declared, adoption makes ' +
+    "the team's membership exactly that list.",
+  notes: [
+    "Do not manage the same team's membership with both `members` and [TeamMember](#teammember): they would undo " +
+      "each other's changes. When `members` is not managed, a refresh costs one request (the team) instead of two, " +
+      "and membership changes are not drift.",
+    "- Create is `PUT /orgs/{organizationId}/teams` (the official create operation is a `PUT` on the list path) with " +
+      "the title, then, when `members` is declared, one bulk `PUT /orgs/{organizationId}/teams/{id}/members` that " +
+      "adds, removes and sets roles. If that request fails, the new team is deleted again and `up` fails.",
+    "- Every user must already be a member of the organization; the API rejects an unknown user (400, naming it). " +
+      "This is not checked during preview.",
+    "- A user declared by email is matched through the email the API reports for that member. The official schema " +
+      "makes a user's `email` optional; if your API does not report it, declare user ids, or the member shows as a " +
+      "change on every preview.",
+  ],
+  example: `const writers = new docs.Team("writers", {
+  organizationId,
+  title: "Technical writers",
+  members: [{ user: leadUserId, role: "owner" }, { user: "writer@example.com" }],
+});`,
   // No endpoint moves a team to another organization.
   replaceOnChanges: ["organizationId"],
 
@@ -129,6 +160,7 @@ export const teamSpec = defineResource<Inputs, State>({
     const team = await createTeam(ctx.client, organizationId, { title: news.title });
     // A failed create leaves nothing in the state: do not leave a team behind that no program owns.
     const members = await undoOnFailure(
+      { kind: "Team", id: team.id },
       () => deleteTeam(ctx.client, organizationId, team.id),
       async () => {
         if (news.members) await syncMembers(ctx, organizationId, team.id, news.members);
@@ -138,14 +170,12 @@ export const teamSpec = defineResource<Inputs, State>({
     return { id: team.id, state: { organizationId, title: team.title, members } };
   },
 
-  async read(ctx, id, known: Props) {
-    const organizationId = known.organizationId as string;
+  async read(ctx, id, known, declared) {
+    const { organizationId } = known;
     const { title } = await getTeam(ctx.client, organizationId, id);
     // Listing the members costs a second request: only worth it when the program manages them.
-    const managed = declaredProperties(known)?.has("members") ?? true;
-    const members = managed
-      ? await currentMembers(ctx, organizationId, id, known.members as Member[] | undefined)
-      : ((known.members as Member[] | undefined) ?? []);
+    const managed = declared?.has("members") ?? true;
+    const members = managed ? await currentMembers(ctx, organizationId, id, known.members) : (known.members ?? []);
     return { id, state: { organizationId, title, members } };
   },
 
@@ -164,17 +194,3 @@ export const teamSpec = defineResource<Inputs, State>({
     ctx.listings.invalidate(teamMembersPath(olds.organizationId, id));
   },
 });
-
-export type TeamArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/** A team of organization members. Id: the team id. */
-export class Team extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly title: pulumi.Output<string>;
-  /** Every member as the API reports it, by the identifier the program declared (user id or email). */
-  declare readonly members: pulumi.Output<{ user: string; role: string }[]>;
-
-  constructor(name: string, args: TeamArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamSpec, name, args, opts);
-  }
-}

@@ -1,21 +1,25 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { isNotFound, listTeamMembers, putTeamMember, removeTeamMember, TEAM_ROLES, teamMembersPath } from "../client";
-import { type AdoptionArgs, type ArgsOf, DocsResource } from "../framework/resource";
-import { defineResource, type ResourceContext } from "../framework/spec";
+import { listTeamMembers, putTeamMember, removeTeamMember, TEAM_ROLES, teamMembersPath } from "../client";
+import { API_ID_PATTERN, API_ID_RULE, apiId, apiIdPair, defineKind, type ResourceContext } from "../framework/kind";
 
 const inputs = z.strictObject({
-  organizationId: z.string().min(1),
-  teamId: z.string().min(1),
-  /** The member's user id; they must already be a member of the organization. */
+  organizationId: apiId.describe("The organization of the team."),
+  teamId: apiId.describe("The team."),
   // The member endpoint also takes an email, but the team's listing reports users by id only, so an email here could
   // never be read back: Team.members is where emails are accepted.
   userId: z
     .string()
-    .min(1)
-    .regex(/^[^@]*$/, "must be a user id, not an email (Team.members accepts emails)"),
-  /** `owner` (may manage the team's members) or `member`. Unmanaged when omitted: the API gives new members `member`. */
-  role: z.enum(TEAM_ROLES).optional(),
+    .regex(API_ID_PATTERN, {
+      error: (issue) =>
+        String(issue.input).includes("@")
+          ? "must be a user id, not an email (Team.members accepts emails)"
+          : API_ID_RULE,
+    })
+    .describe("The member's user id (not an email); they must already be a member of the organization."),
+  role: z
+    .enum(TEAM_ROLES)
+    .optional()
+    .describe("`owner` (may manage the team's members) or `member`; a new member gets `member` when omitted."),
 });
 
 const state = z.object({
@@ -38,19 +42,14 @@ function parseId(id: string): { teamId: string; userId: string } | undefined {
 
 /**
  * No operation reads one team member: list the team. A refresh of many members of one team shares the listing,
- * which every write under the team drops. Undefined when the team or the membership is gone.
+ * which every write under the team drops. Undefined when the membership is gone (a 404: the team is).
  */
 async function find(ctx: ResourceContext, organizationId: string, teamId: string, userId: string, fresh: boolean) {
   const path = teamMembersPath(organizationId, teamId);
   const load = () => listTeamMembers(ctx.client, organizationId, teamId);
-  try {
-    const entries = fresh ? await load() : await ctx.listings.get(path, load);
-    const entry = entries.find((e) => e.organization.user.id === userId);
-    return entry && { organizationId, teamId, userId, role: entry.team.role };
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
+  const entries = fresh ? await load() : await ctx.listings.get(path, load);
+  const entry = entries.find((e) => e.organization.user.id === userId);
+  return entry && { organizationId, teamId, userId, role: entry.team.role };
 }
 
 /** Adds the user or sets their role, then reads the result without leaving a listing in the cache. */
@@ -63,12 +62,28 @@ async function put(ctx: ResourceContext, news: Inputs): Promise<State> {
   return found;
 }
 
-export const teamMemberSpec = defineResource<Inputs, State>({
+export const teamMemberKind = defineKind<Inputs, State>({
   kind: "TeamMember",
+  description: "One member of a team whose membership is otherwise not managed (a `Team` without `members`).",
+  scope: "organization",
   inputs,
   state,
   outputs: [],
-  idFormat: "`<teamId>/<userId>`, e.g. `Tm0aB.../Us9xY...`; the organization comes from organizationId",
+  idFormat: "`<teamId>/<userId>`, e.g. `Tm0aB.../Us9xY...`; the organization comes from `organizationId`",
+  importId: apiIdPair,
+  adoption:
+    '`importId: "<teamId>/<userId>"`, naming the same team and user as `teamId` and `userId` (otherwise `up` fails). ' +
+    "Adoption is optional here: create is the same idempotent `PUT` as an update, so creating a membership that " +
+    "already exists succeeds (and sets `role` if declared).",
+  notes: [
+    "- There is no API call that reads one membership: the provider lists the team's members. A refresh of many " +
+      "members of the same team makes one listing request.",
+    "- Delete is `DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId}`. When the team itself is deleted, the " +
+      "membership is gone; a refresh drops it from the state.",
+    "- Replacements delete first, because the old and new membership may be the same pair (for example when only " +
+      "`organizationId` was corrected).",
+  ],
+  example: `new docs.TeamMember("lead", { organizationId, teamId: team.id, userId: leadUserId, role: "owner" });`,
   // The id is the pair; a membership cannot be moved to another team, user or organization.
   replaceOnChanges: ["organizationId", "teamId", "userId"],
   // The old and new membership may be the same pair (e.g. only organizationId was corrected): removing the old one
@@ -79,9 +94,9 @@ export const teamMemberSpec = defineResource<Inputs, State>({
     return { id: idOf(news.teamId, news.userId), state: await put(ctx, news) };
   },
 
-  async read(ctx, id, known) {
+  async read(ctx, id, { organizationId }) {
     const ids = parseId(id);
-    const state = ids && (await find(ctx, known.organizationId as string, ids.teamId, ids.userId, false));
+    const state = ids && (await find(ctx, organizationId, ids.teamId, ids.userId, false));
     return state && { id, state };
   },
 
@@ -99,20 +114,3 @@ export const teamMemberSpec = defineResource<Inputs, State>({
     ctx.listings.invalidate(teamMembersPath(olds.organizationId, olds.teamId));
   },
 });
-
-export type TeamMemberArgs = ArgsOf<z.input<typeof inputs>> & AdoptionArgs;
-
-/**
- * One member of a team whose membership is otherwise not managed (a Team without `members`).
- * Id: `<teamId>/<userId>`.
- */
-export class TeamMember extends DocsResource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly teamId: pulumi.Output<string>;
-  declare readonly userId: pulumi.Output<string>;
-  declare readonly role: pulumi.Output<string>;
-
-  constructor(name: string, args: TeamMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(teamMemberSpec, name, args, opts);
-  }
-}

@@ -4,7 +4,7 @@
  * The summary line of a test run reports how many entries this list has.
  *
  * Kinds:
- * - `operation`: an operation the spec (/work/shared/api-spec.md) shows but the document does not. It is validated
+ * - `operation`: an operation the API reference (the written GitBook v1 reference this project follows) shows but the document does not. It is validated
  *   like a documented one, with the schemas given here (built from the document's own components where possible).
  * - `field`: one property the spec shows but the document does not, added to one schema (a component, or an
  *   operation's request body) at one JSON pointer, with its own schema. It is validated; every other property stays

@@ -69,7 +69,7 @@ describe("Collection check", () => {
       [{ description: "x".repeat(101) }, "description", /at most 100 characters/],
       [{ defaultLevel: "owner" }, "defaultLevel", /must be one of/],
       [{ titel: "typo" }, "titel", /unknown property titel/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
     ];
     await expectEachLimitRejected("Collection", { organizationId: org(), title: "ok" }, cases);
     expect(fixture.emulator.requests()).toEqual([]);

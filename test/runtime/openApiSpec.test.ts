@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -33,6 +33,7 @@ describeLifecycle(
         processingErrorCode: null,
         processingErrors: [],
         processingTimeoutSeconds: 300,
+        visibility: "private",
       });
       expect(state.lastVersionId).toEqual(expect.any(String));
       expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
@@ -65,6 +66,16 @@ describeLifecycle(
           expect(requestsOf("PUT").map((r) => r.requestBody)).toEqual([{ source: { text: YAML } }]);
         },
       },
+      {
+        name: "visibility (one PATCH, no new version)",
+        inputs: (_f, prev) => ({ ...prev, visibility: "public" }),
+        expect: (state) => {
+          expect(state).toMatchObject({ visibility: "public", sourceUrl: PETSTORE, processingState: "complete" });
+          expect(requestsOf("PATCH").map((r) => r.requestBody)).toEqual([{ visibility: "public" }]);
+          expect(requestsOf("PUT")).toEqual([]);
+          expect(fixture.emulator.store.openApiVersions.size).toBe(1);
+        },
+      },
     ],
     replaces: [
       { property: "slug", inputs: (_f, prev) => ({ ...prev, slug: "petstore-v2" }) },
@@ -93,6 +104,15 @@ describeLifecycle(
 );
 
 describe("OpenApiSpec sources", () => {
+  it("creates a public spec: the source is processed first, then one PATCH sets the visibility", async () => {
+    const inputs = { organizationId: org(), slug: "public-pets", sourceUrl: PETSTORE, visibility: "public" };
+    const { state } = await created("OpenApiSpec", inputs);
+    expect(state).toMatchObject({ visibility: "public", processingState: "complete" });
+    const writes = fixture.calls().filter((call) => !call.startsWith("GET"));
+    expect(writes).toEqual([`POST /v1/orgs/${org()}/openapi`, `PATCH /v1/orgs/${org()}/openapi/public-pets`]);
+    expect((await apiSpec("public-pets")).body).toMatchObject({ visibility: "public" });
+  });
+
   it("keeps a text source, compares it with the latest version's text, and sees it replaced by hand", async () => {
     const { id, state, inputs } = await created("OpenApiSpec", {
       organizationId: org(),
@@ -149,7 +169,7 @@ describe("OpenApiSpec processing", () => {
   it("fails create with the API's error code and messages, and removes the spec again", async () => {
     const inputs = { organizationId: org(), slug: "broken", sourceText: "this is not an OpenAPI document" };
     await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
-      /OpenApiSpec "broken" create \(the spec was removed again.*processing failed with PARSE_ERROR: .*neither valid JSON nor OpenAPI YAML/,
+      /OpenApiSpec "broken" create: processing failed with PARSE_ERROR: .*neither valid JSON nor OpenAPI YAML.*; the new OpenApiSpec "broken" was removed again/,
     );
     expect((await apiSpec("broken")).status).toBe(404);
   });
@@ -158,7 +178,7 @@ describe("OpenApiSpec processing", () => {
     fixture.emulator.injectFault({ method: "DELETE", path: "^/v1/orgs/[^/]+/openapi/broken$", count: 3, status: 500 });
     const inputs = { organizationId: org(), slug: "broken", sourceText: "this is not an OpenAPI document" };
     await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
-      /OpenApiSpec "broken" create \(removing the spec failed too: .*importId "broken"\): processing failed with PARSE_ERROR/,
+      /OpenApiSpec "broken" create: processing failed with PARSE_ERROR.*; removing the new OpenApiSpec "broken" failed too \(.*\): adopt it with importId "broken" or delete it/,
     );
   });
 
@@ -186,7 +206,7 @@ describe("OpenApiSpec processing", () => {
     fixture.emulator.injectFault({ method: "GET", path: "^/v1/orgs/[^/]+/openapi/petstore$", count: 1, status: 401 });
     const inputs = { organizationId: org(), slug: "petstore", sourceUrl: PETSTORE };
     await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
-      /OpenApiSpec "petstore" create .*401 Unauthorized.*docs:apiToken.*DOCS_API_TOKEN/,
+      /OpenApiSpec "petstore" create: .*401 Unauthorized.*docs:apiToken.*DOCS_API_TOKEN/,
     );
   });
 
@@ -224,14 +244,19 @@ describe("OpenApiSpec check", () => {
       [{ sourceUrl: "not a url" }, "sourceUrl", /valid url/],
       [{ sourceUrl: "file:///etc/openapi.json" }, "sourceUrl", /valid url/],
       [{ sourceUrl: `https://specs.example/${"a".repeat(2027)}` }, "sourceUrl", /at most 2048 characters/],
-      [{ sourceUrl: undefined, sourceText: "" }, "sourceText", /at least 1 character/],
-      [{ sourceText: YAML }, "sourceText", /exactly one of sourceUrl and sourceText/],
+      [
+        { sourceUrl: undefined, sourceText: "" },
+        "sourceText",
+        /at least 1 character.*value not shown: sensitive/,
+        "hidden",
+      ],
+      [{ sourceText: YAML }, "sourceText", /exactly one of sourceUrl and sourceText/, "hidden"],
       [{ sourceUrl: undefined }, "sourceUrl", /exactly one of sourceUrl and sourceText/],
       // describeIssue ignores `inclusive: false`, so it currently says "at least 0" (reported to the lead).
       [{ processingTimeoutSeconds: 0 }, "processingTimeoutSeconds", /must be (greater than|at least) 0/],
       [{ processingTimeoutSeconds: 3601 }, "processingTimeoutSeconds", /at most 3600/],
       [{ processingTimeoutSeconds: "300" }, "processingTimeoutSeconds", /must be a number/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ source: { url: PETSTORE } }, "source", /unknown property source/],
     ];
     await expectEachLimitRejected("OpenApiSpec", base(), cases);

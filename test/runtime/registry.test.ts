@@ -1,5 +1,9 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import * as docs from "../../provider";
+import { moduleOf } from "../../provider/framework/reference";
+import { definitions } from "../../provider/registry";
 import { kinds, lifecycle } from "../../provider/runtime";
 
 /**
@@ -7,23 +11,18 @@ import { kinds, lifecycle } from "../../provider/runtime";
  * that module, exporting the provider methods, and a Resource class of the same name for programs.
  */
 describe("kind registry", () => {
-  it("registers the eleven kinds", () => {
-    expect([...kinds].sort()).toEqual(
-      [
-        "Collection",
-        "OpenApiSpec",
-        "SamlProvider",
-        "Site",
-        "SiteAdaptiveSchema",
-        "SiteSection",
-        "SiteSectionGroup",
-        "SiteShareLink",
-        "SiteSpace",
-        "Team",
-        "TeamMember",
-      ].sort(),
-    );
+  it("has a kinds/ module for every registered kind and none for a kind it does not register", () => {
+    const modules = readdirSync(path.join(__dirname, "../../provider/kinds")).map((file) => file.replace(/\.ts$/, ""));
+    expect(modules.sort()).toEqual([...kinds].sort());
   });
+
+  for (const definition of definitions) {
+    it(`${definition.kind}: defined in resources/${moduleOf(definition.kind).file}.ts as ${moduleOf(definition.kind).exportName}`, async () => {
+      const { file, exportName } = moduleOf(definition.kind);
+      const loaded = await import(`../../provider/resources/${file}.ts`);
+      expect(loaded[exportName]).toBe(definition);
+    });
+  }
 
   for (const kind of kinds) {
     it(`${kind}: a kinds/ module with the provider methods, a Resource class and a lifecycle`, async () => {
@@ -33,7 +32,7 @@ describe("kind registry", () => {
         expect(typeof provider[method], method).toBe("function");
       }
       expect(typeof (docs as Record<string, unknown>)[kind]).toBe("function");
-      expect(lifecycle(kind).spec.kind).toBe(kind);
+      expect(lifecycle(kind).definition.kind).toBe(kind);
     });
   }
 

@@ -114,13 +114,18 @@ describe("SamlProvider check", () => {
       [{ label: "" }, "label", /at least 1 character/],
       [{ label: "x".repeat(31) }, "label", /at most 30 characters/],
       [{ entityId: "x".repeat(1025) }, "entityId", /at most 1024 characters/],
-      [{ certificate: "x".repeat(10001) }, "certificate", /at most 10000 characters/],
+      [
+        { certificate: "x".repeat(10001) },
+        "certificate",
+        /at most 10000 characters \(value not shown: too long\)/,
+        "hidden",
+      ],
       [{ ssoUrl: "not a url" }, "ssoUrl", /valid url/],
       [{ ssoUrl: "ftp://idp.example/sso" }, "ssoUrl", /valid url/],
       [{ ssoUrl: `https://idp.example/${"a".repeat(2029)}` }, "ssoUrl", /at most 2048 characters/],
-      [{ defaultTeamId: "" }, "defaultTeamId", /at least 1 character/],
+      [{ defaultTeamId: "" }, "defaultTeamId", /must be an id/],
       [{ defaultRole: "owner" }, "defaultRole", /must be one of/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ entityID: "typo" }, "entityID", /unknown property entityID/],
     ];
     await expectEachLimitRejected("SamlProvider", base(), cases);

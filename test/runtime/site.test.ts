@@ -163,7 +163,7 @@ describe("Site check", () => {
       [{ agentsContext: "sometimes" }, "agentsContext", /must be one of/],
       [{ published: "yes" }, "published", /must be a boolean/],
       [{ adaptiveContent: 1 }, "adaptiveContent", /must be a boolean/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ titel: "typo" }, "titel", /unknown property titel/],
     ];
     await expectEachLimitRejected("Site", { organizationId: org(), title: "ok" }, cases);

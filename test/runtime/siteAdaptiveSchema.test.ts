@@ -98,7 +98,7 @@ describe("SiteAdaptiveSchema behaviour", () => {
 
   it("reads a site without claims as no schema, and a deleted site as gone", async () => {
     const siteId = await makeSite();
-    const known = { organizationId: org(), siteId };
+    const known = { organizationId: org(), siteId, jsonSchema: {} };
     expect((await lifecycle("SiteAdaptiveSchema").read(siteId, known)).id).toBe("");
     await fixture.api("DELETE", `/orgs/${org()}/sites/${siteId}`);
     expect((await lifecycle("SiteAdaptiveSchema").read(siteId, known)).id).toBe("");
@@ -175,7 +175,7 @@ describe("SiteAdaptiveSchema check", () => {
     for (const [jsonSchema, property, reason] of cases) {
       const result = await check(jsonSchema);
       expect(result.failures, property).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(result.failures?.[0].reason).toMatch(/^SiteAdaptiveSchema\.jsonSchema/);
+      expect(result.failures?.[0]?.reason).toMatch(/^SiteAdaptiveSchema\.jsonSchema/);
     }
     expect(fixture.emulator.requests()).toEqual([]);
   });

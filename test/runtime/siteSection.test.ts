@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -14,7 +14,11 @@ import {
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
-const space = (i: number) => fixture.emulator.spaceIds[i];
+const space = (i: number) => {
+  const id = fixture.emulator.spaceIds[i];
+  if (id === undefined) throw new Error(`the emulator seeds no space ${i}`);
+  return id;
+};
 const makeSite = (spaces: string[] = []) => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", spaces });
 const makeSection = (site: string, spaceId: string, title = "Existing") =>
   fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId, title });
@@ -179,7 +183,7 @@ describe("SiteSection behaviour", () => {
 
   it("removes a new section whose settings the API refuses, so the next up does not duplicate it", async () => {
     const inputs = await baseInputs();
-    const [existing] = await sectionsOf(inputs.siteId as string);
+    const [existing] = await nonEmpty(sectionsOf(inputs.siteId as string));
     const taken = fixture.emulator.store.sections.get(existing.id)?.path;
     const news = await checked("SiteSection", { ...inputs, path: taken });
     await expect(lifecycle("SiteSection").create(news)).rejects.toThrow(/SiteSection create: PATCH .* 409 Conflict/);
@@ -193,9 +197,13 @@ describe("SiteSection behaviour", () => {
     const error = await lifecycle("SiteSection")
       .create(news)
       .catch((e: Error) => e);
-    const [kept] = await sectionsOf(siteId);
+    const [kept] = await nonEmpty(sectionsOf(siteId));
     expect(kept.siteSpaces).toHaveLength(3);
-    expect(String(error)).toMatch(new RegExp(`400 Bad Request.*kept: adopt it with importId "${kept.id}"`));
+    expect(String(error)).toMatch(
+      new RegExp(
+        `400 Bad Request.*was kept \\(it holds the site's former root-level site spaces\\): adopt it with importId "${kept.id}"`,
+      ),
+    );
   });
 });
 
@@ -214,9 +222,9 @@ describe("SiteSection check", () => {
       [{ description: "x".repeat(257) }, "description", /at most 256 characters/],
       [{ icon: "x".repeat(51) }, "icon", /at most 50 characters/],
       [{ default: "yes" }, "default", /must be a boolean/],
-      [{ spaceId: "" }, "spaceId", /at least 1 character/],
-      [{ siteId: "" }, "siteId", /at least 1 character/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ spaceId: "" }, "spaceId", /must be an id/],
+      [{ siteId: "" }, "siteId", /must be an id/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ sectionGroup: "g" }, "sectionGroup", /unknown property sectionGroup/],
     ];
     await expectEachLimitRejected("SiteSection", valid(), cases);
@@ -237,3 +245,11 @@ describe("SiteSection check", () => {
     expect((await check({ ...valid(), siteId: UNKNOWN, spaceId: UNKNOWN, title: UNKNOWN })).failures).toBeUndefined();
   });
 });
+
+/** A listing that must not be empty, typed so: its first item exists. */
+async function nonEmpty<T>(listing: Promise<T[]>): Promise<[T, ...T[]]> {
+  const items = await listing;
+  const [first, ...rest] = items;
+  if (first === undefined) throw new Error("expected a non-empty listing");
+  return [first, ...rest];
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -160,9 +160,9 @@ describe("SiteSectionGroup check", () => {
       [{ title: "x".repeat(101) }, "title", /at most 100 characters/],
       [{ icon: "x".repeat(51) }, "icon", /at most 50 characters/],
       [{ sectionIds: "s1" }, "sectionIds", /must be an array/],
-      [{ sectionIds: ["s1", ""] }, "sectionIds.1", /at least 1 character/],
-      [{ siteId: "" }, "siteId", /at least 1 character/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ sectionIds: ["s1", ""] }, "sectionIds.1", /must be an id/],
+      [{ siteId: "" }, "siteId", /must be an id/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ sections: [] }, "sections", /unknown property sections/],
     ];
     await expectEachLimitRejected("SiteSectionGroup", valid(), cases);

@@ -73,9 +73,9 @@ describe("SiteShareLink behaviour", () => {
   });
 
   it("declares url, which holds the secret token, as a secret output", () => {
-    const spec = lifecycle("SiteShareLink").spec;
-    expect(spec.secretOutputs).toEqual(["url"]);
-    expect(spec.outputs).toContain("url");
+    const { definition } = lifecycle("SiteShareLink");
+    expect(definition.secretOutputs).toEqual(["url"]);
+    expect(definition.outputs).toContain("url");
   });
 
   it("drops the site's shared listings after a write, so the next read sees the write", async () => {
@@ -110,8 +110,8 @@ describe("SiteShareLink check", () => {
       [{ name: "x".repeat(51) }, "name", /at most 50 characters/],
       [{ name: undefined }, "name", /must be a string/],
       [{ active: "no" }, "active", /must be a boolean/],
-      [{ siteId: "" }, "siteId", /at least 1 character/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ siteId: "" }, "siteId", /must be an id/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ url: "https://x" }, "url", /unknown property url/],
     ];
     await expectEachLimitRejected("SiteShareLink", valid(), cases);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -14,7 +14,11 @@ import {
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
-const space = (i: number) => fixture.emulator.spaceIds[i];
+const space = (i: number) => {
+  const id = fixture.emulator.spaceIds[i];
+  if (id === undefined) throw new Error(`the emulator seeds no space ${i}`);
+  return id;
+};
 const makeSite = (spaces: string[] = []) => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", spaces });
 const makeSection = (site: string, spaceId: string) =>
   fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId });
@@ -104,7 +108,7 @@ describeLifecycle(
     adopt: {
       existing: async () => {
         adoptSite = await makeSite([space(3)]);
-        return (await siteSpacesOf(adoptSite))[0].id;
+        return (await nonEmpty(siteSpacesOf(adoptSite)))[0].id;
       },
       inputs: async () => ({
         organizationId: org(),
@@ -169,7 +173,7 @@ describe("SiteSpace behaviour", () => {
 
   it("removes a new site space whose path the API refuses, so the next up does not duplicate it", async () => {
     const inputs = await baseInputs();
-    const [existing] = await siteSpacesOf(inputs.siteId as string);
+    const [existing] = await nonEmpty(siteSpacesOf(inputs.siteId as string));
     const taken = fixture.emulator.store.siteSpaces.get(existing.id)?.path;
     await expect(lifecycle("SiteSpace").create(await checked("SiteSpace", { ...inputs, path: taken }))).rejects.toThrow(
       /SiteSpace create: PATCH .* 409 Conflict/,
@@ -195,10 +199,10 @@ describe("SiteSpace check", () => {
       [{ condition: "" }, "condition", /at least 1 character/],
       [{ condition: "x".repeat(1025) }, "condition", /at most 1024 characters/],
       [{ default: 1 }, "default", /must be a boolean/],
-      [{ sectionId: "" }, "sectionId", /at least 1 character/],
-      [{ spaceId: "" }, "spaceId", /at least 1 character/],
-      [{ siteId: "" }, "siteId", /at least 1 character/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ sectionId: "" }, "sectionId", /must be an id/],
+      [{ spaceId: "" }, "spaceId", /must be an id/],
+      [{ siteId: "" }, "siteId", /must be an id/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ title: "t" }, "title", /unknown property title/],
     ];
     await expectEachLimitRejected("SiteSpace", valid(), cases);
@@ -219,3 +223,11 @@ describe("SiteSpace check", () => {
     expect((await check({ ...valid(), sectionId: UNKNOWN, path: UNKNOWN })).failures).toBeUndefined();
   });
 });
+
+/** A listing that must not be empty, typed so: its first item exists. */
+async function nonEmpty<T>(listing: Promise<T[]>): Promise<[T, ...T[]]> {
+  const items = await listing;
+  const [first, ...rest] = items;
+  if (first === undefined) throw new Error("expected a non-empty listing");
+  return [first, ...rest];
+}

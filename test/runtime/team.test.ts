@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -193,7 +193,7 @@ describe("Team check", () => {
       [{ members: [{ user: "u1", rank: "owner" }] }, "members.0", /unknown property rank/],
       [{ members: [{ user: "A@x.example" }, { user: "a@X.example" }] }, "members.1.user", /lists a user twice/],
       [{ members: "u1" }, "members", /must be an array/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
     ];
     await expectEachLimitRejected("Team", { organizationId: org(), title: "ok" }, cases);
     expect(fixture.emulator.requests()).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -54,6 +54,7 @@ describeLifecycle(
       expect: (state) => expect(state.role).toBe("member"),
     },
     adopt: {
+      missing: "does-not-exist/nobody",
       existing: async () => {
         adoptedTeam = await makeTeam("Legacy", [user(0)]);
         return `${adoptedTeam}/${user(0)}`;
@@ -126,11 +127,11 @@ describe("TeamMember check", () => {
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [
-      [{ teamId: "" }, "teamId", /at least 1 character/],
-      [{ userId: "" }, "userId", /at least 1 character/],
+      [{ teamId: "" }, "teamId", /must be an id/],
+      [{ userId: "" }, "userId", /must be an id/],
       [{ userId: "ada@example.com" }, "userId", /must be a user id, not an email/],
       [{ role: "admin" }, "role", /must be one of "owner", "member"/],
-      [{ organizationId: "" }, "organizationId", /at least 1 character/],
+      [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ user: "u1" }, "user", /unknown property user/],
     ];
     await expectEachLimitRejected("TeamMember", base(), cases);

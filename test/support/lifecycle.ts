@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Props } from "../../provider/framework/spec";
+import type { Props } from "../../provider/framework/kind";
 import { lifecycle } from "../../provider/runtime";
 import type { EmulatorFixture } from "./emulator";
 
@@ -19,6 +19,8 @@ export interface LifecycleTable {
   outOfBand: { change: (id: string, fixture: EmulatorFixture) => Promise<void>; expect: (state: Props) => void };
   adopt: {
     existing: (fixture: EmulatorFixture) => Promise<string>;
+    /** An importId of the kind's format that names no object; `does-not-exist` unless the kind's ids are composite. */
+    missing?: string;
     inputs: Step<Props>;
     expect: (state: Props) => void;
   };
@@ -55,18 +57,20 @@ export async function created(kind: string, news: Props): Promise<{ id: string; 
 
 /**
  * One rejected value of `check`: the change to valid inputs, the property the failures name, and the rule each states
- * (several rules when the value breaks more than one).
+ * (several rules when the value breaks more than one). `hidden`: the value is sensitive or huge, so the failure names
+ * the property in its reason only (the engine would print the value of a property the failure names).
  */
-export type LimitCase = [change: Props, property: string, reason: RegExp | RegExp[]];
+export type LimitCase = [change: Props, property: string, reason: RegExp | RegExp[], hidden?: "hidden"];
 
 /**
  * Each change to `valid` inputs fails `check` with exactly one failure per rule it breaks, naming the property, in a
  * message that starts with `<kind>.<property>: `.
  */
 export async function expectEachLimitRejected(kind: string, valid: Props, cases: LimitCase[]): Promise<void> {
-  for (const [change, property, reasons] of cases) {
+  for (const [change, property, reasons, hidden] of cases) {
     const result = await lifecycle(kind).check({}, { ...valid, ...change });
-    const expected = [reasons].flat().map((reason) => ({ property, reason: expect.stringMatching(reason) }));
+    const named = hidden ? "" : property;
+    const expected = [reasons].flat().map((reason) => ({ property: named, reason: expect.stringMatching(reason) }));
     expect(result.failures, `${kind} check of ${JSON.stringify(change)}`).toEqual(expected);
     for (const failure of result.failures ?? []) {
       expect(failure.reason).toMatch(new RegExp(`^${escapeRegExp(`${kind}.${property}`)}: `));
@@ -139,8 +143,9 @@ export function describeLifecycle(table: LifecycleTable, fixture: EmulatorFixtur
     });
 
     it("fails adoption of an unknown id with a message naming importId", async () => {
-      const inputs = await checked(kind, { ...(await table.adopt.inputs(fixture, {})), importId: "does-not-exist" });
-      await expect(provider().create(inputs)).rejects.toThrow(/importId "does-not-exist"/);
+      const missing = table.adopt.missing ?? "does-not-exist";
+      const inputs = await checked(kind, { ...(await table.adopt.inputs(fixture, {})), importId: missing });
+      await expect(provider().create(inputs)).rejects.toThrow(`importId "${missing}"`);
     });
 
     it("deletes, after which read returns an empty id and a second delete succeeds", async () => {

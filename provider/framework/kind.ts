@@ -1,0 +1,116 @@
+import { z } from "zod";
+import type { HttpClient } from "../client";
+import type { Listings } from "./listings";
+
+/** What a kind's CRUD functions get besides their arguments. */
+export interface ResourceContext {
+  client: HttpClient;
+  /** Listings shared by all resources of one provider process, for kinds the API can only list. */
+  listings: Listings;
+}
+
+/** Any flat record of properties, as the engine stores inputs and outputs. */
+export type Props = Record<string, unknown>;
+
+/**
+ * The characters the API's ids are made of (the official document's `EntityId`, `^[a-zA-Z0-9_-]+$`; the emulator's
+ * ids are 20 alphanumerics). Anything else in an id would change the request's path: `..` climbs to the parent
+ * object, `/`, `?` and `#` end the segment, `%` escapes, whitespace is never part of an id.
+ */
+export const API_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const API_ID_RULE = "must be an id: letters, digits, `-` and `_` only";
+
+/** Every id input of every kind, and `importId`, is this schema (the reference and the tests find them by its pattern). */
+export const apiId = z.string().regex(API_ID_PATTERN, API_ID_RULE);
+
+/** An id made of two API ids joined by `/` (a team member's `<teamId>/<userId>`). */
+export const apiIdPair = z
+  .string()
+  .regex(
+    new RegExp(`^${API_ID_PATTERN.source.slice(1, -1)}/${API_ID_PATTERN.source.slice(1, -1)}$`),
+    "must be two ids joined by `/`: letters, digits, `-` and `_` only",
+  );
+
+/** Marks an input whose value may be a secret (a check failure about it never shows the value). */
+export const SENSITIVE = { sensitive: true } as const;
+
+/**
+ * The object `read` gets to find the API object: the old state, or the checked inputs when adopting with `importId`.
+ * Parents' ids, which every path needs, are in both.
+ */
+export type Known<Inputs, State> = Inputs | State;
+
+/**
+ * Everything the framework needs to know about one kind of resource, declared as data plus a few CRUD functions
+ * (after terraform-plugin-framework's schema + CRUD, and pulumi-go-provider's `infer`). The zod schemas are the only
+ * place per-field facts live: `.describe()` texts, limits and defaults become the check rules, the generated
+ * reference (docs/resources.md) and the Resource classes' typed, documented properties (resources/generated.ts).
+ *
+ * The state (the resource's Pulumi outputs) holds every input property, as the API currently reports it, plus the
+ * output-only properties; `diff` compares declared inputs with it, so drift seen by `read` shows up in previews.
+ */
+export interface KindDefinition<Inputs extends Props = Props, State extends Props = Props> {
+  /** The resource kind: the type token is `pulumi-nodejs:dynamic/docs:<kind>`, the class is `<kind>`. */
+  kind: string;
+  /** What the kind is: the class's doc comment and the reference's first paragraph. */
+  description: string;
+  /** Whether the kind lives in an organization or under a site (groups the reference and the README table). */
+  scope: "organization" | "site";
+  /** What a user must know that no field says: paragraphs or `- ` bullets of the reference, in markdown. */
+  notes?: readonly string[];
+  /** A short program declaring the kind (TypeScript), shown in the reference. */
+  example: string;
+  /** Validates and defaults the program's inputs in `check`. A property left `undefined` is not managed. */
+  inputs: z.ZodType<Inputs, unknown>;
+  /** Reads old outputs tolerantly: state written by older versions of this package must still load. */
+  state: z.ZodType<State, unknown>;
+  /** Input properties whose change the API cannot apply in place. */
+  replaceOnChanges?: readonly (keyof Inputs & string)[];
+  /** Delete the old object before creating its replacement (unique names, one-per-parent objects). */
+  deleteBeforeReplace?: boolean;
+  /**
+   * Input properties that only steer the provider (such as how long to wait for processing): kept in the state,
+   * passed to the CRUD functions, never sent to the API and never a reason for a diff.
+   */
+  providerOptions?: readonly (keyof Inputs & string)[];
+  /** Array input properties compared as sets (order-insensitive). */
+  setProperties?: readonly (keyof Inputs & string)[];
+  /** Output-only properties: they must be registered as `undefined` props or the engine never resolves them. */
+  outputs: readonly (keyof State & string)[];
+  /** Output properties to store and show as secrets. */
+  secretOutputs?: readonly (keyof State & string)[];
+  /** How to write the resource id in documentation and for `importId`. */
+  idFormat: string;
+  /** Validates `importId` in check: an API id unless the kind's ids are composite. */
+  importId?: z.ZodType<string, string>;
+  /** How to adopt an existing object, for the reference: what to pass as `importId` and what then happens. */
+  adoption: string;
+
+  create(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
+  /**
+   * The object as the API reports it now, or `undefined` when the API answers that this is not (any more) the
+   * resource's object. A 404 from any request here means the same: the framework turns it into "gone", so a kind
+   * never catches it. `declared` is the set of input properties the program manages, when known.
+   */
+  read(
+    ctx: ResourceContext,
+    id: string,
+    known: Known<Inputs, State>,
+    declared: ReadonlySet<string> | undefined,
+  ): Promise<Found<State> | undefined>;
+  /** Applies the changed properties in place and returns the whole new state. */
+  update(ctx: ResourceContext, id: string, olds: State, news: Inputs, changed: ReadonlySet<string>): Promise<State>;
+  delete(ctx: ResourceContext, id: string, state: State): Promise<void>;
+}
+
+/** An object as the API reports it: its id (the resource's Pulumi id) and the resource state made from it. */
+export interface Found<State> {
+  id: string;
+  state: State;
+}
+
+export function defineKind<Inputs extends Props, State extends Props>(
+  definition: KindDefinition<Inputs, State>,
+): KindDefinition<Inputs, State> {
+  return definition;
+}

@@ -1,0 +1,35 @@
+/**
+ * The one list of kinds. Everything else follows from it: the runtime's lifecycles, the generated classes
+ * (resources/generated.ts), the reference (docs/resources.md) and the README's table. Each kind also needs its
+ * `kinds/<Kind>.ts` module, whose path every state stores (test/runtime/registry.test.ts checks both).
+ */
+import type { KindDefinition } from "./framework/kind";
+import { collectionKind } from "./resources/collection";
+import { openApiSpecKind } from "./resources/openApiSpec";
+import { samlProviderKind } from "./resources/samlProvider";
+import { siteKind } from "./resources/site";
+import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
+import { siteSectionKind } from "./resources/siteSection";
+import { siteSectionGroupKind } from "./resources/siteSectionGroup";
+import { siteShareLinkKind } from "./resources/siteShareLink";
+import { siteSpaceKind } from "./resources/siteSpace";
+import { teamKind } from "./resources/team";
+import { teamMemberKind } from "./resources/teamMember";
+
+// biome-ignore lint/suspicious/noExplicitAny: kinds have different input and state types.
+export type AnyKind = KindDefinition<any, any>;
+
+/** In reference order: organization-level kinds, then the site family. */
+export const definitions: readonly AnyKind[] = [
+  collectionKind,
+  samlProviderKind,
+  teamKind,
+  teamMemberKind,
+  openApiSpecKind,
+  siteKind,
+  siteSectionKind,
+  siteSectionGroupKind,
+  siteSpaceKind,
+  siteShareLinkKind,
+  siteAdaptiveSchemaKind,
+];
