@@ -150,17 +150,18 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
     "## State, memory and checkpoint writes (after `up`)",
     "",
     "State: `pulumi stack export` bytes ÷ N. Peak RSS: VmHWM of the program and provider processes (median, MB). " +
-      "Checkpoint writes: the file backend rewrites the whole state after every step, so an `up` of S steps writes " +
-      "about state × S ÷ 2 bytes; measured: bytes the CLI process wrote (wchar at its last /proc sample).",
+      "Checkpoint writes: after every step the file backend copies the checkpoint to `<stack>.json.bak` and writes " +
+      "the whole new one, so an `up` of S steps, whose state grows to B bytes, writes about 2 × (B ÷ 2) × S = B × S " +
+      "bytes; measured: bytes the CLI process wrote (wchar at its last /proc sample, so slightly low).",
     "",
-    "| N | state B/resource project | floor | steps | state × steps ÷ 2 (MB) | CLI wrote project (MB) | floor (MB) | program RSS project / floor | provider RSS project / floor |",
+    "| N | state B/resource project | floor | steps | state × steps (MB) | CLI wrote project (MB) | floor (MB) | program RSS project / floor | provider RSS project / floor |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const x of summaries.filter((y) => y.op === "up")) {
     const stateBytes = x.stateBytesPerResource.project * x.n;
     lines.push(
       `| ${x.n} | ${x.stateBytesPerResource.project.toFixed(0)} | ${x.stateBytesPerResource.floor.toFixed(0)} | ${x.steps} ` +
-        `| ${((stateBytes * x.steps) / 2 / 2 ** 20).toFixed(1)} | ${(x.cliWrittenBytes.project / 2 ** 20).toFixed(1)} ` +
+        `| ${((stateBytes * x.steps) / 2 ** 20).toFixed(1)} | ${(x.cliWrittenBytes.project / 2 ** 20).toFixed(1)} ` +
         `| ${(x.cliWrittenBytes.floor / 2 ** 20).toFixed(1)} | ${mb(x.peakRssKb.project.program)} / ${mb(x.peakRssKb.floor.program)} ` +
         `| ${mb(x.peakRssKb.project.provider)} / ${mb(x.peakRssKb.floor.provider)} |`,
     );

@@ -7,7 +7,16 @@
 // this process, so its CPU never counts as the CLI's. Progress goes to stderr; the report (Markdown, JSON, SVG) to
 // bench/results/. Needs `npm run setup` and `npm run build` first (the npm script runs both).
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +24,7 @@ import { parseArgs, promisify } from "node:util";
 import type * as EmulatorModule from "../emulator/index.ts";
 import { binDir, repoRoot, toolchainEnv } from "../tools/toolchain.mjs";
 import { criticalPathRequests, type Invocation, invoke, type Traffic, traffic } from "./measure.mts";
-import { OPS, type Op, type OpRecord, type Variant, writeReport } from "./report.mts";
+import { OPS, type Op, type OpRecord, type Run, type Variant, writeReport } from "./report.mts";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -29,6 +38,8 @@ const { values: flags } = parseArgs({
     "latency-sizes": { type: "string" },
     parallel: { type: "string" },
     out: { type: "string", default: path.join(benchDir, "results") },
+    /** Re-renders the report of an earlier run's JSON without running anything. */
+    render: { type: "string" },
   },
 });
 const positiveIntegers = (text: string, flag: string) =>
@@ -41,17 +52,18 @@ const sizes = positiveIntegers(flags.sizes, "sizes");
 const [repeats] = positiveIntegers(flags.repeats, "repeats");
 const latencyMs = Number(flags["latency-ms"]);
 const latencySizes = latencyMs > 0 ? positiveIntegers(flags["latency-sizes"] ?? flags.sizes, "latency-sizes") : [];
+for (const n of latencySizes) {
+  if (!sizes.includes(n)) throw new Error(`--latency-sizes: ${n} is not one of --sizes (${sizes.join(",")})`);
+}
 // The CLI's default: 4 × the CPUs Go sees.
 const parallel = flags.parallel ? positiveIntegers(flags.parallel, "parallel")[0]! : 4 * os.availableParallelism();
 
-const distEmulator = path.join(repoRoot, "dist/emulator/index.js");
-if (!existsSync(distEmulator)) throw new Error("dist/ is missing: run `npm run build` (npm run bench does)");
-const { startEmulator } = require(distEmulator) as typeof EmulatorModule;
 const { plan } = require("./program/shape.js") as {
   plan: (n: number) => { name: string; kind: string; deps: number[] }[];
 };
 
-const workDir = path.join(os.tmpdir(), "pulumi-docs-bench");
+// Removed after a successful run; kept (with the CLI logs) after a failure.
+const workDir = flags.render ? "" : mkdtempSync(path.join(os.tmpdir(), "pulumi-docs-bench-"));
 const logDir = path.join(workDir, "logs");
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -108,6 +120,9 @@ const CLI_ARGS: Record<Op, string[]> = {
 
 async function main() {
   const began = Date.now();
+  const distEmulator = path.join(repoRoot, "dist/emulator/index.js");
+  if (!existsSync(distEmulator)) throw new Error("dist/ is missing: run `npm run build` (npm run bench does)");
+  const { startEmulator } = require(distEmulator) as typeof EmulatorModule;
   mkdirSync(logDir, { recursive: true });
   progress(`bench: sizes ${sizes.join(", ")}, ${repeats} repeat(s), --parallel ${parallel}; work in ${workDir}`);
   const tarball = await packPackage();
@@ -206,27 +221,45 @@ async function main() {
   for (const n of sizes) {
     const start = Date.now();
     for (let repeat = 1; repeat <= repeats; repeat++) {
-      for (const variant of ["project", "floor"] as const) await cycle(variant, n, repeat, 0);
+      for (const variant of ["project", "floor"] as const) {
+        await cycle(variant, n, repeat, 0);
+        secondsPerSize[`N=${n}`] = (Date.now() - start) / 1000;
+        await report();
+      }
+      // After the first pair, so a run stopped early still has the latency figures of each size it reached.
+      if (repeat === 1 && latencySizes.includes(n)) {
+        const latencyStart = Date.now();
+        await cycle("project", n, 1, latencyMs);
+        secondsPerSize[`N=${n} latency ${latencyMs} ms`] = (Date.now() - latencyStart) / 1000;
+        await report();
+      }
     }
-    secondsPerSize[`N=${n}`] = (Date.now() - start) / 1000;
     progress(`N=${n}: ${seconds(Date.now() - start)}`);
-    await report();
-  }
-  for (const n of latencySizes) {
-    const start = Date.now();
-    await cycle("project", n, 1, latencyMs);
-    secondsPerSize[`N=${n} latency ${latencyMs} ms`] = (Date.now() - start) / 1000;
   }
   await emulator.close();
   const files = await report();
   progress(`bench: done in ${seconds(Date.now() - began)}; report: ${files.join(", ")}`);
-  // Stack state (local backends) is disposable; leave the projects for a look at the logs.
-  for (const variant of ["project", "floor"] as const) {
-    rmSync(path.join(dirs[variant], ".state"), { recursive: true, force: true });
-  }
+  rmSync(workDir, { recursive: true, force: true });
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+if (flags.render) {
+  // Several runs' JSON (comma-separated) make one report, e.g. sizes measured by separate invocations.
+  const runs = flags.render.split(",").map((file) => JSON.parse(readFileSync(file, "utf8")) as Run);
+  const merged: Run = {
+    ...runs[0]!,
+    command: runs.map((r) => r.command).join("` + `"),
+    sizes: [...new Set(runs.flatMap((r) => r.sizes))],
+    latencyMs: Math.max(...runs.map((r) => r.latencyMs)),
+    secondsPerSize: Object.assign({}, ...runs.map((r) => r.secondsPerSize)),
+    totalSeconds: runs.reduce((sum, r) => sum + r.totalSeconds, 0),
+    records: runs.flatMap((r) => r.records),
+  };
+  const files = await writeReport(flags.out, merged);
+  progress(`bench: report rendered: ${files.join(", ")}`);
+} else {
+  await main().catch((error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`bench: projects and CLI logs kept in ${workDir}\n`);
+    process.exit(1);
+  });
+}
