@@ -124,7 +124,12 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
   lines.push(`# Benchmark: the package against a no-op dynamic-provider floor`, "");
   lines.push(
     `\`${run.command}\` on ${run.date}: ${run.machine}; ${run.cli}; \`--parallel ${run.parallel}\`; ` +
-      `${run.repeats} paired repeat(s) per size; total ${(run.totalSeconds / 60).toFixed(1)} min ` +
+      `paired repeats: ${[...new Set(run.records.filter((r) => r.latencyMs === 0).map((r) => r.n))]
+        .map(
+          (n) =>
+            `N = ${n}: ${new Set(run.records.filter((r) => r.n === n && r.latencyMs === 0).map((r) => r.repeat)).size}`,
+        )
+        .join(", ")}; total ${(run.totalSeconds / 60).toFixed(1)} min ` +
       `(${Object.entries(run.secondsPerSize)
         .map(([k, v]) => `${k}: ${(v / 60).toFixed(1)} min`)
         .join(", ")}).`,

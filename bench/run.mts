@@ -247,7 +247,7 @@ if (flags.render) {
   const runs = flags.render.split(",").map((file) => JSON.parse(readFileSync(file, "utf8")) as Run);
   const merged: Run = {
     ...runs[0]!,
-    command: runs.map((r) => r.command).join("` + `"),
+    command: runs.map((r) => `${r.command} [measured N = ${[...new Set(r.records.map((x) => x.n))]}]`).join(" ; "),
     sizes: [...new Set(runs.flatMap((r) => r.sizes))],
     latencyMs: Math.max(...runs.map((r) => r.latencyMs)),
     secondsPerSize: Object.assign({}, ...runs.map((r) => r.secondsPerSize)),
