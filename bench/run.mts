@@ -250,9 +250,17 @@ if (flags.render) {
     command: runs.map((r) => `${r.command} [measured N = ${[...new Set(r.records.map((x) => x.n))]}]`).join(" ; "),
     sizes: [...new Set(runs.flatMap((r) => r.sizes))],
     latencyMs: Math.max(...runs.map((r) => r.latencyMs)),
-    secondsPerSize: Object.assign({}, ...runs.map((r) => r.secondsPerSize)),
+    machine: runs.map((r) => r.machine).join("; "),
+    secondsPerSize: runs.reduce<Record<string, number>>((sum, r) => {
+      for (const [size, value] of Object.entries(r.secondsPerSize)) sum[size] = (sum[size] ?? 0) + value;
+      return sum;
+    }, {}),
     totalSeconds: runs.reduce((sum, r) => sum + r.totalSeconds, 0),
-    records: runs.flatMap((r) => r.records),
+    // Repeats are numbered per run; renumber them so pairs stay within their run and each size counts them all.
+    records: runs.reduce<OpRecord[]>((all, r) => {
+      const offset = (n: number) => Math.max(0, ...all.filter((x) => x.n === n).map((x) => x.repeat));
+      return [...all, ...r.records.map((x) => ({ ...x, repeat: x.repeat + offset(x.n) }))];
+    }, []),
   };
   const files = await writeReport(flags.out, merged);
   progress(`bench: report rendered: ${files.join(", ")}`);
