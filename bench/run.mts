@@ -256,12 +256,14 @@ if (flags.render) {
       return sum;
     }, {}),
     totalSeconds: runs.reduce((sum, r) => sum + r.totalSeconds, 0),
-    // Repeats are numbered per run; renumber them so pairs stay within their run and each size counts them all.
-    records: runs.reduce<OpRecord[]>((all, r) => {
-      const offset = (n: number) => Math.max(0, ...all.filter((x) => x.n === n).map((x) => x.repeat));
-      return [...all, ...r.records.map((x) => ({ ...x, repeat: x.repeat + offset(x.n) }))];
-    }, []),
+    records: [],
   };
+  // Repeats are numbered per run; renumber them so pairs stay within their run and each size counts them all.
+  for (const r of runs) {
+    const offsets = new Map<number, number>();
+    for (const x of merged.records) offsets.set(x.n, Math.max(offsets.get(x.n) ?? 0, x.repeat));
+    for (const x of r.records) merged.records.push({ ...x, repeat: x.repeat + (offsets.get(x.n) ?? 0) });
+  }
   const files = await writeReport(flags.out, merged);
   progress(`bench: report rendered: ${files.join(", ")}`);
 } else {
