@@ -29,11 +29,10 @@ interface Window {
 export class RateLimiter {
   private config: RateLimit | undefined;
   private windows = new Map<string, Window>();
+  private readonly now: () => number;
 
-  constructor(
-    config?: RateLimit,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(config?: RateLimit, now: () => number = Date.now) {
+    this.now = now;
     this.set(config);
   }
 

@@ -7,8 +7,8 @@
  * TypeScript cannot carry a runtime `.describe()` string into a type's JSDoc, hence a generated, checked-in file.
  */
 import { z } from "zod";
-import { API_ID_PATTERN, type KindDefinition } from "./kind";
 import { providerDefaultOf } from "./defaults";
+import { API_ID_PATTERN, type KindDefinition } from "./kind";
 
 type Definition = KindDefinition<Record<string, unknown>, Record<string, unknown>>;
 
@@ -196,7 +196,9 @@ function inputType(node: Node): string {
 
 /** The JSDoc of an argument: its description, then what its reference row says in short. */
 function argumentSummary(definition: Definition, name: string, node: Node, required: boolean): string {
-  const facts = [typeAndLimits(node), change(definition, name), omitted(node, required, name)].filter(Boolean).join("; ");
+  const facts = [typeAndLimits(node), change(definition, name), omitted(node, required, name)]
+    .filter(Boolean)
+    .join("; ");
   return [node.description, facts ? `(${facts}.)` : ""].filter(Boolean).join(" ");
 }
 

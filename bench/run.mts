@@ -1,0 +1,275 @@
+// `npm run bench -- [--sizes 50,200,500] [--repeats 3] [--latency-ms 100 --latency-sizes 200] [--parallel 8]`
+//
+// Runs one program shape (bench/program/shape.js) through the real Pulumi CLI for the package and for a no-op
+// dynamic-provider floor (bench/floor/), paired per repeat (project, floor, project, floor, …), through a full cycle:
+// up, preview, refresh, unchanged up, up with every 10th resource renamed, destroy. The CLI runs as a plain process
+// (not the Automation API) because the bench needs its pid to account its process tree. The emulator runs inside
+// this process, so its CPU never counts as the CLI's. Progress goes to stderr; the report (Markdown, JSON, SVG) to
+// bench/results/. Needs `npm run setup` and `npm run build` first (the npm script runs both).
+import { execFile } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs, promisify } from "node:util";
+import type * as EmulatorModule from "../emulator/index.ts";
+import { binDir, repoRoot, toolchainEnv } from "../tools/toolchain.mjs";
+import { criticalPathRequests, type Invocation, invoke, type Traffic, traffic } from "./measure.mts";
+import { OPS, type Op, type OpRecord, type Run, type Variant, writeReport } from "./report.mts";
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const benchDir = path.join(repoRoot, "bench");
+
+const { values: flags } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "50,200,500" },
+    repeats: { type: "string", default: "3" },
+    "latency-ms": { type: "string", default: "0" },
+    "latency-sizes": { type: "string" },
+    parallel: { type: "string" },
+    out: { type: "string", default: path.join(benchDir, "results") },
+    /** Re-renders the report of an earlier run's JSON without running anything. */
+    render: { type: "string" },
+  },
+});
+const positiveIntegers = (text: string, flag: string) =>
+  text.split(",").map((part) => {
+    const value = Number(part.trim());
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${flag}: "${part}" is not a positive integer`);
+    return value;
+  });
+const sizes = positiveIntegers(flags.sizes, "sizes");
+const [repeats] = positiveIntegers(flags.repeats, "repeats");
+const latencyMs = Number(flags["latency-ms"]);
+const latencySizes = latencyMs > 0 ? positiveIntegers(flags["latency-sizes"] ?? flags.sizes, "latency-sizes") : [];
+for (const n of latencySizes) {
+  if (!sizes.includes(n)) throw new Error(`--latency-sizes: ${n} is not one of --sizes (${sizes.join(",")})`);
+}
+// The CLI's default: 4 × the CPUs Go sees.
+const parallel = flags.parallel ? positiveIntegers(flags.parallel, "parallel")[0]! : 4 * os.availableParallelism();
+
+const { plan } = require("./program/shape.js") as {
+  plan: (n: number) => { name: string; kind: string; deps: number[] }[];
+};
+
+// Removed after a successful run; kept (with the CLI logs) after a failure.
+const workDir = flags.render ? "" : mkdtempSync(path.join(os.tmpdir(), "pulumi-docs-bench-"));
+const logDir = path.join(workDir, "logs");
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** A Pulumi project on disk running bench/program, with the package or the floor installed as users would. */
+async function makeProject(variant: Variant, tarball: string): Promise<string> {
+  const dir = path.join(workDir, variant);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  // The same project name for both: URNs, and so state, differ only by what the provider stores.
+  writeFileSync(path.join(dir, "Pulumi.yaml"), "name: docs-bench\nruntime: nodejs\nmain: index.js\n");
+  const dependencies: Record<string, string> = { "@pulumi/pulumi": require("@pulumi/pulumi/package.json").version };
+  if (variant === "project") dependencies["pulumi-docs-platform"] = `file:${tarball}`;
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `docs-bench-${variant}`, dependencies }));
+  for (const file of ["index.js", "shape.js"]) copyFileSync(path.join(benchDir, "program", file), path.join(dir, file));
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    env: toolchainEnv(),
+  });
+  if (variant === "floor") {
+    // Copied, not linked: Pulumi writes a provider as a `require` of its package path only when the module's real
+    // path lies under node_modules (npm links `file:` folders), as for the package's kinds.
+    const floor = path.join(dir, "node_modules/docs-floor");
+    mkdirSync(path.join(floor, "kinds"), { recursive: true });
+    for (const file of ["package.json", "index.js", "noop.js"]) {
+      copyFileSync(path.join(benchDir, "floor", file), path.join(floor, file));
+    }
+    const { KINDS } = require(path.join(benchDir, "floor/index.js")) as { KINDS: string[] };
+    for (const kind of KINDS) {
+      writeFileSync(path.join(floor, "kinds", `${kind}.js`), 'module.exports = require("../noop")();\n');
+    }
+  }
+  return dir;
+}
+
+async function packPackage(): Promise<string> {
+  const destination = path.join(workDir, "pack");
+  rmSync(destination, { recursive: true, force: true });
+  mkdirSync(destination, { recursive: true });
+  await run("npm", ["pack", "--silent", "--pack-destination", destination], { cwd: repoRoot });
+  const file = readdirSync(destination).find((name) => name.endsWith(".tgz"));
+  if (!file) throw new Error("npm pack produced no tarball");
+  return path.join(destination, file);
+}
+
+const CLI_ARGS: Record<Op, string[]> = {
+  up: ["up", "--yes", "--skip-preview"],
+  preview: ["preview"],
+  refresh: ["refresh", "--yes", "--skip-preview"],
+  "unchanged up": ["up", "--yes", "--skip-preview"],
+  "rename up": ["up", "--yes", "--skip-preview"],
+  destroy: ["destroy", "--yes", "--skip-preview"],
+};
+
+async function main() {
+  const began = Date.now();
+  const distEmulator = path.join(repoRoot, "dist/emulator/index.js");
+  if (!existsSync(distEmulator)) throw new Error("dist/ is missing: run `npm run build` (npm run bench does)");
+  const { startEmulator } = require(distEmulator) as typeof EmulatorModule;
+  mkdirSync(logDir, { recursive: true });
+  progress(`bench: sizes ${sizes.join(", ")}, ${repeats} repeat(s), --parallel ${parallel}; work in ${workDir}`);
+  const tarball = await packPackage();
+  const dirs = {
+    project: await makeProject("project", tarball),
+    floor: await makeProject("floor", tarball),
+  };
+  const emulator = await startEmulator({ token: "bench-token" });
+  const envOf = (variant: Variant, n: number, rename: boolean) =>
+    toolchainEnv({
+      ...process.env,
+      PULUMI_BACKEND_URL: `file://${path.join(dirs[variant], ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
+      PULUMI_HOME: path.join(dirs[variant], ".pulumi-home"),
+      DOCS_API_URL: emulator.url,
+      DOCS_API_TOKEN: emulator.token,
+      BENCH_KINDS: variant === "project" ? "pulumi-docs-platform" : "docs-floor",
+      BENCH_N: String(n),
+      BENCH_RENAME: rename ? "1" : "0",
+      BENCH_ORGANIZATION_ID: emulator.organizationId,
+      BENCH_SPACE_IDS: JSON.stringify(emulator.spaceIds),
+      BENCH_USER_IDS: JSON.stringify(emulator.userIds),
+    });
+  const pulumi = path.join(binDir, "pulumi");
+  for (const variant of ["project", "floor"] as const) {
+    mkdirSync(path.join(dirs[variant], ".state"), { recursive: true });
+    await run(pulumi, ["stack", "init", "bench", "--non-interactive"], {
+      cwd: dirs[variant],
+      env: envOf(variant, 0, false),
+    });
+  }
+
+  async function stateBytes(variant: Variant, env: NodeJS.ProcessEnv) {
+    const { stdout } = await run(pulumi, ["stack", "export", "--non-interactive"], {
+      cwd: dirs[variant],
+      env,
+      maxBuffer: 1 << 30,
+    });
+    const resources = (JSON.parse(stdout).deployment?.resources ?? []) as unknown[];
+    return { bytes: Buffer.byteLength(stdout), resources: resources.length };
+  }
+
+  const records: OpRecord[] = [];
+  const secondsPerSize: Record<string, number> = {};
+  /** One full cycle of one variant; the stack is empty before and after. */
+  async function cycle(variant: Variant, n: number, repeat: number, latency: number) {
+    const resources = plan(n);
+    emulator.reset();
+    if (latency > 0) emulator.injectFault({ path: "^/v1/", count: Number.MAX_SAFE_INTEGER, latencyMs: latency });
+    const label = `N=${n} ${variant}${latency > 0 ? ` latency ${latency} ms` : ""} #${repeat}`;
+    for (const op of OPS) {
+      const env = envOf(variant, n, op === "rename up");
+      emulator.clearRequests();
+      const measured: Invocation = await invoke(
+        pulumi,
+        [...CLI_ARGS[op], "--non-interactive", "--parallel", String(parallel)],
+        {
+          cwd: dirs[variant],
+          env,
+          logFile: path.join(logDir, `${variant}-${n}-${repeat}-${latency}.log`),
+        },
+      );
+      const api: Traffic = traffic(emulator.requests());
+      const state = await stateBytes(variant, env);
+      const ordered = op !== "refresh";
+      const criticalPath = criticalPathRequests(resources, api.byFamily, ordered);
+      records.push({ n, variant, repeat, latencyMs: latency, op, ...measured, api, state, criticalPath, parallel });
+      progress(
+        `  ${label.padEnd(34)} ${op.padEnd(12)} wall ${seconds(measured.wallMs).padStart(7)}  cpu ${seconds(measured.cpuMs).padStart(7)}` +
+          (variant === "project" ? `  ${api.requests} requests (${api.writes} writes)` : ""),
+      );
+    }
+    emulator.clearFaults();
+  }
+
+  const cli = (await run(pulumi, ["version"])).stdout.trim();
+  /** Written after each size too, so a run stopped early keeps what it measured. */
+  const report = () =>
+    writeReport(flags.out, {
+      date: new Date(began).toISOString(),
+      command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
+      machine: `${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? "unknown"}), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+      cli,
+      sizes,
+      repeats,
+      parallel,
+      latencyMs,
+      secondsPerSize,
+      totalSeconds: (Date.now() - began) / 1000,
+      records,
+    });
+
+  for (const n of sizes) {
+    const start = Date.now();
+    for (let repeat = 1; repeat <= repeats; repeat++) {
+      for (const variant of ["project", "floor"] as const) {
+        await cycle(variant, n, repeat, 0);
+        secondsPerSize[`N=${n}`] = (Date.now() - start) / 1000;
+        await report();
+      }
+      // After the first pair, so a run stopped early still has the latency figures of each size it reached.
+      if (repeat === 1 && latencySizes.includes(n)) {
+        const latencyStart = Date.now();
+        await cycle("project", n, 1, latencyMs);
+        secondsPerSize[`N=${n} latency ${latencyMs} ms`] = (Date.now() - latencyStart) / 1000;
+        await report();
+      }
+    }
+    progress(`N=${n}: ${seconds(Date.now() - start)}`);
+  }
+  await emulator.close();
+  const files = await report();
+  progress(`bench: done in ${seconds(Date.now() - began)}; report: ${files.join(", ")}`);
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+if (flags.render) {
+  // Several runs' JSON (comma-separated) make one report, e.g. sizes measured by separate invocations.
+  const runs = flags.render.split(",").map((file) => JSON.parse(readFileSync(file, "utf8")) as Run);
+  const merged: Run = {
+    ...runs[0]!,
+    command: runs.map((r) => `${r.command} [measured N = ${[...new Set(r.records.map((x) => x.n))]}]`).join(" ; "),
+    sizes: [...new Set(runs.flatMap((r) => r.sizes))],
+    latencyMs: Math.max(...runs.map((r) => r.latencyMs)),
+    machine: runs.map((r) => r.machine).join("; "),
+    secondsPerSize: runs.reduce<Record<string, number>>((sum, r) => {
+      for (const [size, value] of Object.entries(r.secondsPerSize)) sum[size] = (sum[size] ?? 0) + value;
+      return sum;
+    }, {}),
+    totalSeconds: runs.reduce((sum, r) => sum + r.totalSeconds, 0),
+    records: [],
+  };
+  // Repeats are numbered per run; renumber them so pairs stay within their run and each size counts them all.
+  for (const r of runs) {
+    const offsets = new Map<number, number>();
+    for (const x of merged.records) offsets.set(x.n, Math.max(offsets.get(x.n) ?? 0, x.repeat));
+    for (const x of r.records) merged.records.push({ ...x, repeat: x.repeat + (offsets.get(x.n) ?? 0) });
+  }
+  const files = await writeReport(flags.out, merged);
+  progress(`bench: report rendered: ${files.join(", ")}`);
+} else {
+  await main().catch((error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`bench: projects and CLI logs kept in ${workDir}\n`);
+    process.exit(1);
+  });
+}
