@@ -49,7 +49,7 @@ const positiveIntegers = (text: string, flag: string) =>
     return value;
   });
 const sizes = positiveIntegers(flags.sizes, "sizes");
-const [repeats] = positiveIntegers(flags.repeats, "repeats");
+const repeats = positiveIntegers(flags.repeats, "repeats")[0] ?? 3;
 const latencyMs = Number(flags["latency-ms"]);
 const latencySizes = latencyMs > 0 ? positiveIntegers(flags["latency-sizes"] ?? flags.sizes, "latency-sizes") : [];
 for (const n of latencySizes) {
