@@ -31,8 +31,9 @@ const EXIT_HELP = `Exit codes:
   3  unmanaged: some objects are not managed; import: some objects were left out (listed on stderr)`;
 
 const CREDENTIALS_HELP = `Environment:
-  ${ENV_KEYS.apiToken}  API token (required), as for the provider
-  ${ENV_KEYS.apiUrl}    API base URL (default https://api.gitbook.com/v1)`;
+  ${ENV_KEYS.apiToken}        API token (required), as for the provider
+  ${ENV_KEYS.apiUrl}          API base URL (default https://api.gitbook.com/v1)
+  ${ENV_KEYS.organizationId}  the organization when --organization is left out, as for the provider`;
 
 const HELP = {
   main: `Usage: docs-platform <command> [options]
@@ -55,7 +56,7 @@ TypeScript project into <dir> (Pulumi.yaml, package.json, tsconfig.json, index.t
 \`pulumi up\` adopts them all without changing anything. Files of the same names in <dir> are overwritten.
 
 Options:
-  --organization <id>   the organization to walk (required)
+  --organization <id>   the organization to walk (default: ${ENV_KEYS.organizationId}; one of them is required)
   --out <dir>           where to write the project (required)
   --kinds <list>        only these kinds, comma-separated (default: all):
                         ${WALKED_KINDS.join(", ")}
@@ -74,7 +75,7 @@ Lists, by kind, every object of the organization that the stack's state does not
 The state is read with \`pulumi stack export\` in the current directory, or from --state.
 
 Options:
-  --organization <id>   the organization to inspect (required)
+  --organization <id>   the organization to inspect (default: ${ENV_KEYS.organizationId}; one of them is required)
   --stack <name>        the stack to export (default: the selected stack)
   --state <file|->      read \`pulumi stack export\` output from a file, or stdin with -
   --json                print {"organizationId","managed","unmanaged":[{kind,id,title,under?}]}
@@ -128,6 +129,13 @@ function required(values: Record<string, unknown>, name: string): string {
   return value;
 }
 
+/** `--organization`, else the provider's own default from the environment: one setting serves both. */
+function organizationOf(values: { organization?: string }): string {
+  const id = values.organization || process.env[ENV_KEYS.organizationId]?.trim();
+  if (!id) throw new UsageError(`--organization is required (or set ${ENV_KEYS.organizationId})`);
+  return id;
+}
+
 async function importCommand(args: string[], io: Io) {
   const { values } = parseArgs({
     args,
@@ -145,7 +153,7 @@ async function importCommand(args: string[], io: Io) {
     io.out.write(HELP.import);
     return EXIT.ok;
   }
-  const organizationId = required(values, "organization");
+  const organizationId = organizationOf(values);
   const out = required(values, "out");
   const kinds = values.kinds?.split(",").map((kind) => kind.trim());
   const unknown = kinds?.filter((kind) => !(WALKED_KINDS as readonly string[]).includes(kind));
@@ -195,7 +203,7 @@ async function unmanagedCommand(args: string[], io: Io) {
     io.out.write(HELP.unmanaged);
     return EXIT.ok;
   }
-  const organizationId = required(values, "organization");
+  const organizationId = organizationOf(values);
   if (values.stack && values.state) throw new UsageError("--stack and --state exclude each other");
   const managed = managedByState(JSON.parse(await readState(values.state, values.stack)));
   const objects = await inventory(organizationId, { includeSpaces: values["include-spaces"] });

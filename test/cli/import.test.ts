@@ -292,6 +292,31 @@ describe("the docs-platform command", () => {
     ).toEqual([...seeded.ids.TeamMember!].sort());
   });
 
+  it("--organization defaults to DOCS_ORGANIZATION_ID, the provider's own default; the usage error names both", async () => {
+    const saved = process.env.DOCS_ORGANIZATION_ID;
+    const file = path.join(tempDir(), "state.json");
+    writeFileSync(file, JSON.stringify({ deployment: { resources: [] } }));
+    try {
+      delete process.env.DOCS_ORGANIZATION_ID;
+      const missing = capture();
+      expect(await main(["unmanaged", "--state", file], missing)).toBe(EXIT.usage);
+      expect(missing.stderr()).toContain("--organization is required (or set DOCS_ORGANIZATION_ID)");
+
+      process.env.DOCS_ORGANIZATION_ID = organizationId();
+      const io = capture();
+      expect(await main(["unmanaged", "--state", file, "--json"], io)).toBe(EXIT.ok);
+      expect(JSON.parse(io.stdout())).toEqual({ organizationId: organizationId(), managed: 0, unmanaged: [] });
+      expect(fx.emulator.requests().map((r) => r.path)).toContain(`/v1/orgs/${organizationId()}/collections`);
+      // The flag wins over the environment.
+      const flagged = capture();
+      expect(await main(["unmanaged", "--organization", "elsewhere", "--state", file], flagged)).toBe(EXIT.failure);
+      expect(flagged.stderr()).toContain("/orgs/elsewhere/");
+    } finally {
+      if (saved === undefined) delete process.env.DOCS_ORGANIZATION_ID;
+      else process.env.DOCS_ORGANIZATION_ID = saved;
+    }
+  });
+
   it("unmanaged fails with exit code 1 on a file that is no stack export", async () => {
     const file = path.join(tempDir(), "state.json");
     writeFileSync(file, JSON.stringify({ hello: "world" }));
