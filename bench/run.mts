@@ -7,21 +7,13 @@
 // this process, so its CPU never counts as the CLI's. Progress goes to stderr; the report (Markdown, JSON, SVG) to
 // bench/results/. Needs `npm run setup` and `npm run build` first (the npm script runs both).
 import { execFile } from "node:child_process";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import type * as EmulatorModule from "../emulator/index.ts";
+import { packPackage } from "../tools/pack.mjs";
 import { binDir, repoRoot, toolchainEnv } from "../tools/toolchain.mjs";
 import { criticalPathRequests, type Invocation, invoke, type Traffic, traffic } from "./measure.mts";
 import { OPS, type Op, type OpRecord, type Run, type Variant, writeReport } from "./report.mts";
@@ -99,16 +91,6 @@ async function makeProject(variant: Variant, tarball: string): Promise<string> {
   return dir;
 }
 
-async function packPackage(): Promise<string> {
-  const destination = path.join(workDir, "pack");
-  rmSync(destination, { recursive: true, force: true });
-  mkdirSync(destination, { recursive: true });
-  await run("npm", ["pack", "--silent", "--pack-destination", destination], { cwd: repoRoot });
-  const file = readdirSync(destination).find((name) => name.endsWith(".tgz"));
-  if (!file) throw new Error("npm pack produced no tarball");
-  return path.join(destination, file);
-}
-
 const CLI_ARGS: Record<Op, string[]> = {
   up: ["up", "--yes", "--skip-preview"],
   preview: ["preview"],
@@ -125,7 +107,7 @@ async function main() {
   const { startEmulator } = require(distEmulator) as typeof EmulatorModule;
   mkdirSync(logDir, { recursive: true });
   progress(`bench: sizes ${sizes.join(", ")}, ${repeats} repeat(s), --parallel ${parallel}; work in ${workDir}`);
-  const tarball = await packPackage();
+  const tarball = await packPackage(path.join(workDir, "pack"));
   const dirs = {
     project: await makeProject("project", tarball),
     floor: await makeProject("floor", tarball),

@@ -1,0 +1,1 @@
+export function packPackage(destination: string, fileName?: string): Promise<string>;
