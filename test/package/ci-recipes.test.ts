@@ -55,6 +55,13 @@ describe("GitHub Actions recipes", () => {
     expect(report.run).toMatch(/gh issue create/);
     expect(report.run).toMatch(/gh issue comment/);
     expect(workflow.permissions.issues).toBe("write");
+    // Objects the stack does not manage fail the check too, whether or not the preview found drift.
+    const unmanaged = steps.find((step: Yaml) => step.id === "unmanaged");
+    expect(unmanaged.if).toBe("${{ !cancelled() }}");
+    expect(unmanaged.run).toMatch(/^set -o pipefail$/m);
+    expect(unmanaged.run).toMatch(/npx docs-platform unmanaged --organization "\$\{organization\}" --stack/);
+    expect(report.if).toContain("steps.unmanaged.outcome == 'failure'");
+    expect(report.run).toContain("unmanaged.txt");
   });
 
   it("take every credential from the secret store, pin the Pulumi CLI to @pulumi/pulumi and run a supported Node", () => {
@@ -89,6 +96,14 @@ describe("GitLab CI recipe", () => {
   it("checks drift on a schedule, failing the job and then opening or updating an issue", () => {
     expect(rules("drift")).toContain('$CI_PIPELINE_SOURCE == "schedule"');
     expect(pipeline.drift.script.join("\n")).toMatch(/pulumi preview --refresh --expect-no-changes/);
+    // Both checks run, and either fails the job.
+    expect(pipeline.drift.script).toEqual([
+      "status=0",
+      expect.stringMatching(/pulumi preview --refresh --expect-no-changes .* \|\| status=\$\?$/),
+      expect.stringMatching(/npx docs-platform unmanaged .* \|\| status=\$\?$/),
+      "exit $status",
+    ]);
+    expect(pipeline.drift.artifacts.paths).toEqual(["drift.txt", "unmanaged.txt"]);
     expect(pipeline["drift-issue"].rules[0].when).toBe("on_failure");
     expect(pipeline["drift-issue"].needs).toEqual(["drift"]);
   });
