@@ -57,7 +57,7 @@ describe("GitHub Actions recipes", () => {
     expect(workflow.permissions.issues).toBe("write");
     // Objects the stack does not manage fail the check too, whether or not the preview found drift.
     const unmanaged = steps.find((step: Yaml) => step.id === "unmanaged");
-    expect(unmanaged.if).toBe("${{ !cancelled() }}");
+    expect(unmanaged.if).toBe(`\${{ !cancelled() }}`);
     expect(unmanaged.run).toMatch(/^set -o pipefail$/m);
     expect(unmanaged.run).toMatch(/npx docs-platform unmanaged --organization "\$\{organization\}" --stack/);
     expect(report.if).toContain("steps.unmanaged.outcome == 'failure'");
