@@ -32,8 +32,28 @@ const { values: flags } = parseArgs({
     out: { type: "string", default: path.join(benchDir, "results") },
     /** Re-renders the report of an earlier run's JSON without running anything. */
     render: { type: "string" },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+if (flags.help) {
+  process.stdout.write(`Usage: npm run bench -- [options]
+
+Runs bench/program/shape.js through the real Pulumi CLI with this package against the emulator and with a no-op
+dynamic provider (bench/floor/), paired per repeat, through up, preview, refresh, an unchanged up, a rename up and
+destroy; writes the report (Markdown, JSON, SVG) to --out.
+
+Options:
+  --sizes <list>          program sizes N, comma-separated (default 50,200,500)
+  --repeats <n>           paired repeats per size (default 3)
+  --latency-ms <ms>       also run with this latency on every API request (default 0: off)
+  --latency-sizes <list>  the sizes of the latency runs, among --sizes (default: all of them)
+  --parallel <n>          the CLI's --parallel (default 4 x CPUs, the CLI's own default)
+  --out <dir>             where the report goes (default bench/results)
+  --render <a.json,...>   one report from earlier runs' JSON, running nothing
+  -h, --help              this help
+`);
+  process.exit(0);
+}
 const positiveIntegers = (text: string, flag: string) =>
   text.split(",").map((part) => {
     const value = Number(part.trim());
