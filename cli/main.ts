@@ -56,7 +56,7 @@ TypeScript project into <dir> (Pulumi.yaml, package.json, tsconfig.json, index.t
 \`pulumi up\` adopts them all without changing anything. Files of the same names in <dir> are overwritten.
 
 Options:
-  --organization <id>   the organization to walk (default: ${ENV_KEYS.organizationId}; one of them is required)
+  --organization <id>   the organization to walk (required, or ${ENV_KEYS.organizationId})
   --out <dir>           where to write the project (required)
   --kinds <list>        only these kinds, comma-separated (default: all):
                         ${WALKED_KINDS.join(", ")}
@@ -75,7 +75,7 @@ Lists, by kind, every object of the organization that the stack's state does not
 The state is read with \`pulumi stack export\` in the current directory, or from --state.
 
 Options:
-  --organization <id>   the organization to inspect (default: ${ENV_KEYS.organizationId}; one of them is required)
+  --organization <id>   the organization to inspect (required, or ${ENV_KEYS.organizationId})
   --stack <name>        the stack to export (default: the selected stack)
   --state <file|->      read \`pulumi stack export\` output from a file, or stdin with -
   --json                print {"organizationId","managed","unmanaged":[{kind,id,title,under?}]}
