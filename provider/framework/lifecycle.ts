@@ -337,8 +337,6 @@ function hintFor(kind: KindInfo, operation: string, error: DocsApiError): string
         : `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` recreates it.`;
     case 409:
       return `It conflicts with an existing object: adopt that object with importId (${kind.idFormat}) instead.`;
-    case 429:
-      return "The API kept rate limiting after every retry; run again later or with a lower --parallel.";
     default:
       return undefined;
   }
