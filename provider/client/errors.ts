@@ -23,6 +23,11 @@ export class DocsApiError extends Error {
   readonly attempts: number;
   /** What the server asked us to wait (Retry-After), on 429 and 503 answers. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * Set by the transport when the request could create an object (a POST or a non-idempotent PUT) and it failed
+   * after it may have reached the API: a connection lost after sending, a timeout, a 5xx. See `outcomeUnknown`.
+   */
+  outcomeUnknown = false;
 
   constructor(details: ApiErrorDetails, summary?: string) {
     super(new.target.describe(details, summary), details.cause === undefined ? undefined : { cause: details.cause });
@@ -90,6 +95,22 @@ export function errorForStatus(details: ApiErrorDetails & { status: number }): D
   if (s === 429) return new RateLimitedError(details);
   if (s >= 500) return new ServerError(details);
   return new DocsApiError(details);
+}
+
+/**
+ * Whether a failed write may still have taken effect: the API may hold the object the request was to create even
+ * though the client never heard back (connection reset after sending, timeout, 5xx). A create that fails this way
+ * must look for its object before it is repeated (provider/framework/recovery.ts). Errors a kind wrapped are
+ * followed through their `cause`. Never true for a request the API cannot have received (refused connection, DNS
+ * failure) or answered with a definite 4xx.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current instanceof DocsApiError) return current.outcomeUnknown;
+    current = current.cause;
+  }
+  return false;
 }
 
 export function isNotFound(error: unknown): error is NotFoundError {

@@ -13,6 +13,7 @@ export const SamlProviderSchema = z.object({
   defaultRole: z.string().nullish(),
   /** `active` or `pending` (not fully configured yet). */
   status: z.string().optional(),
+  createdAt: z.string().optional(),
   /** What to configure in the identity provider. */
   service: z.object({ acsURL: z.string(), startURL: z.string(), entityID: z.string() }).partial().optional(),
 });

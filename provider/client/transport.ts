@@ -149,7 +149,10 @@ export class HttpClient {
         continue;
       }
       spent++;
-      if (!this.isRetryable(idempotent, failure) || spent >= this.policy.maxAttempts) throw failure;
+      if (!this.isRetryable(idempotent, failure) || spent >= this.policy.maxAttempts) {
+        failure.outcomeUnknown = !idempotent && this.mayHaveActed(failure);
+        throw failure;
+      }
       await this.sleep(this.delayBefore(spent + 1, failure));
     }
   }
@@ -230,6 +233,15 @@ export class HttpClient {
       return idempotent || (code !== undefined && NEVER_SENT.has(code));
     }
     return idempotent && error.status !== undefined && RETRYABLE_STATUS.has(error.status);
+  }
+
+  /** Whether the API may have acted on a request that failed this way: anything but a definite 4xx or never-sent. */
+  private mayHaveActed(error: DocsApiError): boolean {
+    if (error instanceof ConnectionError) {
+      const code = errorCode(error.cause);
+      return code === undefined || !NEVER_SENT.has(code);
+    }
+    return error.status !== undefined && error.status >= 500;
   }
 
   /** Delay before the given attempt (2, 3, …): Retry-After when the server sent one, else jittered exponential. */

@@ -3,16 +3,18 @@
  * object before rethrowing, so that the failed `up` leaves nothing behind that the next one would duplicate (Pulumi
  * records no state for a create that fails). The error then says what became of the object: removed, kept on purpose
  * (`undo` returns the reason) or left behind because removing it failed too, with the `importId` that adopts it.
+ * `undo` goes through the same client as every request, so it waits out a rate limit (429) like any other call.
  */
 export async function undoOnFailure<T>(
-  created: { kind: string; id: string },
+  created: { kind: string; id: string; title?: string },
   undo: () => Promise<unknown>,
   steps: () => Promise<T>,
 ): Promise<T> {
   try {
     return await steps();
   } catch (error) {
-    const the = `the new ${created.kind} "${created.id}"`;
+    const titled = created.title === undefined || created.title === created.id ? "" : ` ("${created.title}")`;
+    const the = `the new ${created.kind} "${created.id}"${titled}`;
     const adopt = `adopt it with importId "${created.id}"`;
     const note = await undo().then(
       (kept) => (typeof kept === "string" ? `${the} was kept (${kept}): ${adopt}` : `${the} was removed again`),

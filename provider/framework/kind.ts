@@ -88,6 +88,16 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
 
   create(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
   /**
+   * The objects a create with these inputs may have made, for when its outcome is unknown (the response was lost,
+   * see `outcomeUnknown` and framework/recovery.ts): found by a key the API keeps unique where there is one (a slug,
+   * a space within a site or section, a user within a team), else by the declared title, name or label among the
+   * parent's objects created at or after `since` (objects the API reports without `createdAt` all count). Reads
+   * fresh from the API, never from shared listings. Exactly one candidate is adopted, several fail naming them. Also
+   * the lookup for recovering a create left pending by a killed run. Kinds whose create is an idempotent PUT at an
+   * address the inputs fix may omit it: repeating their create cannot duplicate anything.
+   */
+  findCreated?(ctx: ResourceContext, inputs: Inputs, since: Date): Promise<CreatedCandidate[]>;
+  /**
    * The object as the API reports it now, or `undefined` when the API answers that this is not (any more) the
    * resource's object. A 404 from any request here means the same: the framework turns it into "gone", so a kind
    * never catches it. `declared` is the set of input properties the program manages, when known.
@@ -101,6 +111,12 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   /** Applies the changed properties in place and returns the whole new state. */
   update(ctx: ResourceContext, id: string, olds: State, news: Inputs, changed: ReadonlySet<string>): Promise<State>;
   delete(ctx: ResourceContext, id: string, state: State): Promise<void>;
+}
+
+/** An object a create may have made: its id (what `importId` takes) and the title, name or key that names it. */
+export interface CreatedCandidate {
+  id: string;
+  title: string;
 }
 
 /** An object as the API reports it: its id (the resource's Pulumi id) and the resource state made from it. */

@@ -5,6 +5,7 @@ import { CONFIG_KEYS, ENV_KEYS } from "./connection";
 import { applyProviderDefaults } from "./defaults";
 import { describeIssue } from "./issues";
 import { apiId, type Found, type KindDefinition, type Known, type Props, type ResourceContext } from "./kind";
+import { createWithoutDuplicates } from "./recovery";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
 
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
@@ -128,7 +129,9 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const inputs = this.inputsOf(news);
     const importId = typeof news[IMPORT_ID] === "string" ? news[IMPORT_ID] : undefined;
     const found = await this.guard("create", importId, async (ctx) =>
-      importId === undefined ? this.definition.create(ctx, inputs) : this.adopt(ctx, importId, inputs),
+      importId === undefined
+        ? createWithoutDuplicates(this.definition, ctx, inputs, (id) => this.adopt(ctx, id, inputs))
+        : this.adopt(ctx, importId, inputs),
     );
     return { id: found.id, outs: this.outputs(found.state, news) };
   }

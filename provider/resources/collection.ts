@@ -5,6 +5,7 @@ import {
   createCollection,
   deleteCollection,
   getCollection,
+  listCollections,
   moveCollection,
   transferCollection,
   updateCollection,
@@ -94,6 +95,13 @@ new docs.Collection("engineering", { organizationId, title: "Engineering", paren
   // Moving (parentId) and transferring (organizationId) have endpoints of their own: nothing forces a replace.
   replaceOnChanges: [],
 
+  // The API reports no createdAt for collections: every collection of the declared title and parent counts.
+  async findCreated({ client }, news) {
+    const all = await listCollections(client, news.organizationId);
+    return all
+      .filter((c) => c.title === news.title && (c.parent ?? null) === (news.parentId ?? null))
+      .map((c) => ({ id: c.id, title: c.title }));
+  },
   async create({ client }, news) {
     const created = await createCollection(client, news.organizationId, {
       title: news.title,
@@ -102,7 +110,7 @@ new docs.Collection("engineering", { organizationId, title: "Engineering", paren
     const patch = patchOf(news, new Set(["description", "defaultLevel"]));
     const collection = patch
       ? await undoOnFailure(
-          { kind: "Collection", id: created.id },
+          { kind: "Collection", id: created.id, title: created.title },
           () => deleteCollection(client, created.id),
           () => updateCollection(client, created.id, patch),
         )

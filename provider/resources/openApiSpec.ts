@@ -6,6 +6,7 @@ import {
   getLatestOpenApiSpecText,
   getOpenApiSpec,
   type HttpClient,
+  NotFoundError,
   OPENAPI_VISIBILITIES,
   type OpenApiSource,
   putOpenApiSpecSource,
@@ -174,11 +175,19 @@ export const openApiVersion = petstore.lastVersionId;`,
   // Slugs cannot be renamed, and no endpoint moves a spec to another organization.
   replaceOnChanges: ["organizationId", "slug"],
 
+  // The slug is unique in the organization: the spec under it is the one the lost request made, whenever it was.
+  async findCreated({ client }, news) {
+    const spec = await getOpenApiSpec(client, news.organizationId, news.slug).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
+    return spec ? [{ id: spec.id, title: spec.slug }] : [];
+  },
   async create({ client }, news) {
     const created = await createOpenApiSpec(client, news.organizationId, { slug: news.slug, source: sourceOf(news) });
     // A failed create leaves nothing in the state: remove the spec, or the next `up` would find its slug taken.
     const done = await undoOnFailure(
-      { kind: "OpenApiSpec", id: news.slug },
+      { kind: "OpenApiSpec", id: news.slug, title: news.slug },
       () => deleteOpenApiSpec(client, news.organizationId, news.slug),
       async () => {
         const done = await processed(client, news.organizationId, created, news.processingTimeoutSeconds);

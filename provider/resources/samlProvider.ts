@@ -4,11 +4,13 @@ import {
   createSamlProvider,
   deleteSamlProvider,
   getSamlProvider,
+  listSamlProviders,
   type SamlProviderFields,
   updateSamlProvider,
 } from "../client";
 import { apiId, defineKind, SENSITIVE } from "../framework/kind";
 import { allDeclared, changedFields } from "../framework/patch";
+import { createdSince } from "../framework/recovery";
 import { ROLES } from "./common";
 
 const inputs = z.strictObject({
@@ -123,6 +125,12 @@ export const acsUrl = sso.acsUrl; // enter it, with sso.serviceEntityId, in the 
   // No endpoint moves a provider to another organization.
   replaceOnChanges: ["organizationId"],
 
+  async findCreated({ client }, news, since) {
+    const all = await listSamlProviders(client, news.organizationId);
+    return all
+      .filter((provider) => provider.label === news.label && createdSince(provider.createdAt, since))
+      .map((provider) => ({ id: provider.id, title: provider.label }));
+  },
   async create({ client }, news) {
     const provider = await createSamlProvider(client, news.organizationId, {
       label: news.label,

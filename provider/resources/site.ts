@@ -6,6 +6,7 @@ import {
   createSite,
   deleteSite,
   getSite,
+  listSites,
   publishSite,
   SITE_TYPES,
   SITE_VISIBILITIES,
@@ -16,6 +17,7 @@ import {
 import { undoOnFailure } from "../framework/cleanup";
 import { defineKind } from "../framework/kind";
 import { changedFields } from "../framework/patch";
+import { createdSince } from "../framework/recovery";
 import { organizationId, writeUnder } from "./siteCommon";
 
 /** SiteProxyOrigin: a host name followed by at least one path segment, such as example.com/docs. */
@@ -162,6 +164,12 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
   // Sites cannot change type or move to another organization.
   replaceOnChanges: ["organizationId", "type"],
 
+  async findCreated({ client }, news, since) {
+    const all = await listSites(client, news.organizationId);
+    return all
+      .filter((site) => site.title === news.title && createdSince(site.createdAt, since))
+      .map((site) => ({ id: site.id, title: site.title }));
+  },
   async create({ client }, news) {
     const created = await createSite(client, news.organizationId, {
       title: news.title,
@@ -174,7 +182,7 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
     );
     if (news.published) rest.add("published");
     const site = await undoOnFailure(
-      { kind: "Site", id: created.id },
+      { kind: "Site", id: created.id, title: news.title },
       () => deleteSite(client, news.organizationId, created.id),
       () => apply(client, created.id, news, rest),
     );

@@ -170,6 +170,14 @@ export const siteSectionKind = defineKind<Inputs, State>({
   // A replacement usually keeps its path, which must be unique in the site: the old section must go first.
   deleteBeforeReplace: true,
 
+  // A section is made with its first site space: the site's sections holding that space (of the declared title).
+  async findCreated({ client }, news) {
+    const all = await listSiteSections(client, news.organizationId, news.siteId);
+    return all
+      .filter((section) => section.siteSpaces.some((siteSpace) => siteSpace.space.id === news.spaceId))
+      .filter((section) => news.title === undefined || section.title === news.title)
+      .map((section) => ({ id: section.id, title: section.title }));
+  },
   async create(ctx, news) {
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
@@ -183,7 +191,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
         ...(news.icon != null ? { icon: news.icon } : {}),
       });
       const section = await undoOnFailure(
-        { kind: "SiteSection", id: created.id },
+        { kind: "SiteSection", id: created.id, title: created.title },
         async () => {
           // The first section of a site takes in the site's root-level site spaces; deleting it would delete them.
           if (created.siteSpaces.length > 1) return "it holds the site's former root-level site spaces";

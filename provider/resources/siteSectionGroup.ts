@@ -75,6 +75,11 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
   replaceOnChanges: ["organizationId", "siteId"],
   setProperties: ["sectionIds"],
 
+  // The API reports no createdAt for groups: every group of the site with the declared title counts.
+  async findCreated({ client }, news) {
+    const all = await listSiteSectionGroups(client, news.organizationId, news.siteId);
+    return all.filter((group) => group.title === news.title).map((group) => ({ id: group.id, title: group.title }));
+  },
   async create(ctx, news) {
     const { organizationId: org, siteId: site } = news;
     const group = await writeUnder(ctx, org, site, () =>

@@ -9,6 +9,7 @@ import {
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { defineKind, type ResourceContext } from "../framework/kind";
+import { createdSince } from "../framework/recovery";
 import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
@@ -74,6 +75,12 @@ export const siteShareLinkKind = defineKind<Inputs, State>({
 export const reviewUrl = reviewers.url; // a secret`,
   replaceOnChanges: ["organizationId", "siteId"],
 
+  async findCreated({ client }, news, since) {
+    const all = await listSiteShareLinks(client, news.organizationId, news.siteId);
+    return all
+      .filter((link) => link.name === news.name && createdSince(link.createdAt, since))
+      .map((link) => ({ id: link.id, title: link.name ?? "" }));
+  },
   async create(ctx, news) {
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
@@ -82,7 +89,7 @@ export const reviewUrl = reviewers.url; // a secret`,
       // POST takes only the name, and makes an active link.
       if (news.active) return created;
       return undoOnFailure(
-        { kind: "SiteShareLink", id: created.id },
+        { kind: "SiteShareLink", id: created.id, title: news.name },
         () => deleteSiteShareLink(client, org, site, created.id),
         () => updateSiteShareLink(client, org, site, created.id, { active: false }),
       );

@@ -143,6 +143,14 @@ export const siteSpaceKind = defineKind<Inputs, State>({
   // Site spaces cannot move between sections or sites.
   replaceOnChanges: ["organizationId", "siteId", "sectionId"],
 
+  // The API allows a space once per level (the site's root or a section): the site space showing it there.
+  async findCreated({ client }, news) {
+    const all = await listSiteSpaces(client, news.organizationId, news.siteId);
+    return all
+      .filter((siteSpace) => siteSpace.space.id === news.spaceId)
+      .filter((siteSpace) => news.sectionId === undefined || (siteSpace.section ?? null) === news.sectionId)
+      .map((siteSpace) => ({ id: siteSpace.id, title: siteSpace.title ?? siteSpace.path }));
+  },
   async create(ctx, news) {
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
@@ -153,7 +161,7 @@ export const siteSpaceKind = defineKind<Inputs, State>({
         ...(news.sectionId ? { sectionId: news.sectionId } : {}),
       });
       const patched = await undoOnFailure(
-        { kind: "SiteSpace", id: created.id },
+        { kind: "SiteSpace", id: created.id, title: created.path },
         () => deleteSiteSpace(client, org, site, created.id),
         () => apply(client, created.id, created.section ?? null, news, rest),
       );

@@ -6,6 +6,7 @@ import {
   getTeam,
   listOrganizationMembers,
   listTeamMembers,
+  listTeams,
   organizationMembersPath,
   renameTeam,
   TEAM_ROLES,
@@ -15,6 +16,7 @@ import {
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
+import { createdSince } from "../framework/recovery";
 
 /** Emails compare case-insensitively (they may be written in any case); user ids compare exactly. */
 const key = (user: string) => (user.includes("@") ? user.toLowerCase() : user);
@@ -155,12 +157,18 @@ export const teamKind = defineKind<Inputs, State>({
   // No endpoint moves a team to another organization.
   replaceOnChanges: ["organizationId"],
 
+  async findCreated({ client }, news, since) {
+    const all = await listTeams(client, news.organizationId);
+    return all
+      .filter((team) => team.title === news.title && createdSince(team.createdAt, since))
+      .map((team) => ({ id: team.id, title: team.title }));
+  },
   async create(ctx, news) {
     const organizationId = news.organizationId;
     const team = await createTeam(ctx.client, organizationId, { title: news.title });
     // A failed create leaves nothing in the state: do not leave a team behind that no program owns.
     const members = await undoOnFailure(
-      { kind: "Team", id: team.id },
+      { kind: "Team", id: team.id, title: team.title },
       () => deleteTeam(ctx.client, organizationId, team.id),
       async () => {
         if (news.members) await syncMembers(ctx, organizationId, team.id, news.members);

@@ -90,6 +90,11 @@ export const teamMemberKind = defineKind<Inputs, State>({
   // after adding the new one would remove both.
   deleteBeforeReplace: true,
 
+  // Create is an idempotent PUT, repeated by the client itself; the lookup serves recovery of a pending create.
+  async findCreated(ctx, news) {
+    const found = await find(ctx, news.organizationId, news.teamId, news.userId, true);
+    return found ? [{ id: idOf(found.teamId, found.userId), title: found.userId }] : [];
+  },
   async create(ctx, news) {
     return { id: idOf(news.teamId, news.userId), state: await put(ctx, news) };
   },

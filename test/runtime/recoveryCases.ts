@@ -1,0 +1,136 @@
+import type { Props } from "../../provider/framework/kind";
+import type { EmulatorFixture, Json } from "../support/emulator";
+
+/**
+ * One row per kind whose create can be lost: how to make its parents and inputs, the write that creates its object
+ * (what a fault targets), the objects of the kind now under that parent (what the store must hold exactly one of),
+ * and how to make a same-keyed object out of band (so that a lost create finds two candidates), where the API
+ * allows one.
+ */
+export interface RecoveryCase {
+  kind: string;
+  inputs(fixture: EmulatorFixture): Promise<Props>;
+  /** The creating request: method and path pattern (regular expression source, as faults take it). */
+  create: { method: "POST" | "PUT"; path: string };
+  /** Objects of the kind that the inputs' key or title names, as the API lists them under the inputs' parent. */
+  objects(fixture: EmulatorFixture, inputs: Props): Promise<Json[]>;
+  /** Makes another object the lookup cannot tell from the lost one; absent where the API keeps the key unique. */
+  twin?(fixture: EmulatorFixture, inputs: Props): Promise<string>;
+  /** Whether the client repeats the creating request itself (an idempotent PUT): the lookup is then never needed. */
+  idempotent?: boolean;
+}
+
+const org = (f: EmulatorFixture) => f.emulator.organizationId;
+const site = (f: EmulatorFixture, body: Props = { title: "Docs" }) => f.apiCreate(`/orgs/${org(f)}/sites`, body);
+const under = (inputs: Props, tail: string) => `/orgs/${inputs.organizationId}/sites/${inputs.siteId}/${tail}`;
+const CERT = "-----BEGIN CERTIFICATE-----\nMIIDpDCCAoygAwIBAgIGAXoTpbV4MA0=\n-----END CERTIFICATE-----";
+
+export const RECOVERY_CASES: RecoveryCase[] = [
+  {
+    kind: "Collection",
+    inputs: async (f) => ({ organizationId: org(f), title: "Handbook", description: "How we work" }),
+    create: { method: "POST", path: "/collections$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${i.organizationId}/collections`)).filter((c: Json) => c.title === i.title),
+    twin: (f, i) => f.apiCreate(`/orgs/${i.organizationId}/collections`, { title: i.title }),
+  },
+  {
+    kind: "Site",
+    inputs: async (f) => ({ organizationId: org(f), title: "Docs", published: true }),
+    create: { method: "POST", path: "/sites$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${i.organizationId}/sites`)).filter((s: Json) => s.title === i.title),
+    twin: (f, i) => site(f, { title: i.title }),
+  },
+  {
+    kind: "SamlProvider",
+    inputs: async (f) => ({
+      organizationId: org(f),
+      label: "Okta",
+      entityId: "http://www.okta.example/exk1",
+      certificate: CERT,
+      ssoUrl: "https://acme.okta.example/app/acme_docs/exk1/sso/saml",
+    }),
+    create: { method: "POST", path: "/saml$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${i.organizationId}/saml`)).filter((p: Json) => p.label === i.label),
+    twin: (f, i) => f.apiCreate(`/orgs/${i.organizationId}/saml`, { label: i.label }),
+  },
+  {
+    kind: "Team",
+    inputs: async (f) => ({ organizationId: org(f), title: "Writers", members: [{ user: f.emulator.userIds[0] }] }),
+    create: { method: "PUT", path: "/teams$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${i.organizationId}/teams`)).filter((t: Json) => t.title === i.title),
+    twin: (f, i) => f.apiCreate(`/orgs/${i.organizationId}/teams`, { title: i.title }, "PUT"),
+  },
+  {
+    kind: "OpenApiSpec",
+    inputs: async (f) => ({ organizationId: org(f), slug: "petstore", sourceUrl: "https://specs.example/pet.json" }),
+    create: { method: "POST", path: "/openapi$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${i.organizationId}/openapi`)).filter((s: Json) => s.slug === i.slug),
+  },
+  {
+    kind: "SiteShareLink",
+    inputs: async (f) => ({
+      organizationId: org(f),
+      siteId: await site(f, { title: "Docs", visibility: "share-link" }),
+      name: "Partners",
+      active: false,
+    }),
+    create: { method: "POST", path: "/share-links$" },
+    objects: async (f, i) => (await f.listAll(under(i, "share-links"))).filter((l: Json) => l.name === i.name),
+    twin: (f, i) => f.apiCreate(under(i, "share-links"), { name: i.name }),
+  },
+  {
+    kind: "SiteSection",
+    inputs: async (f) => ({
+      organizationId: org(f),
+      siteId: await site(f),
+      spaceId: f.emulator.spaceIds[0],
+      title: "Guides",
+      path: "guides",
+    }),
+    create: { method: "POST", path: "/sections$" },
+    objects: async (f, i) =>
+      (await f.listAll(under(i, "sections"))).filter((s: Json) =>
+        s.siteSpaces.some((ss: Json) => ss.space.id === i.spaceId),
+      ),
+    twin: (f, i) => f.apiCreate(under(i, "sections"), { spaceId: i.spaceId, title: i.title }),
+  },
+  {
+    kind: "SiteSpace",
+    inputs: async (f) => {
+      const siteId = await site(f);
+      const sectionId = await f.apiCreate(`/orgs/${org(f)}/sites/${siteId}/sections`, {
+        spaceId: f.emulator.spaceIds[0],
+      });
+      return { organizationId: org(f), siteId, sectionId, spaceId: f.emulator.spaceIds[1], path: "start" };
+    },
+    create: { method: "POST", path: "/site-spaces$" },
+    objects: async (f, i) => (await f.listAll(under(i, "site-spaces"))).filter((s: Json) => s.space.id === i.spaceId),
+  },
+  {
+    kind: "SiteSectionGroup",
+    inputs: async (f) => ({ organizationId: org(f), siteId: await site(f), title: "Products" }),
+    create: { method: "POST", path: "/section-groups$" },
+    objects: async (f, i) => (await f.listAll(under(i, "section-groups"))).filter((g: Json) => g.title === i.title),
+    twin: (f, i) => f.apiCreate(under(i, "section-groups"), { title: i.title }),
+  },
+  {
+    kind: "TeamMember",
+    inputs: async (f) => ({
+      organizationId: org(f),
+      teamId: await f.apiCreate(`/orgs/${org(f)}/teams`, { title: "Ops" }, "PUT"),
+      userId: f.emulator.userIds[1],
+      role: "owner",
+    }),
+    create: { method: "PUT", path: "/members/[^/]+$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${i.organizationId}/teams/${i.teamId}/members`)).filter(
+        (m: Json) => m.organization.user.id === i.userId,
+      ),
+    idempotent: true,
+  },
+];
