@@ -9,7 +9,8 @@ import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { emitProgram } from "./emit";
 import { projectFiles, writeProject } from "./project";
-import { ENV_KEYS } from "./provider";
+import { ENV_KEYS, lifecycle } from "./provider";
+import { describeResolutions, pendingCreates, refreshArgs, resolvePendingCreates } from "./recover";
 import { describeUnmanaged, inventory, managedByState, unmanagedObjects } from "./unmanaged";
 import { WALKED_KINDS, walkOrganization } from "./walk";
 
@@ -20,7 +21,10 @@ export const EXIT = {
   failure: 1,
   /** Wrong arguments. */
   usage: 2,
-  /** `unmanaged` found objects the stack does not manage; `import` left objects out of the program. */
+  /**
+   * `unmanaged` found objects the stack does not manage; `import` left objects out of the program; `recover` left
+   * pending creates for the user to decide.
+   */
   found: 3,
 } as const;
 
@@ -28,7 +32,8 @@ const EXIT_HELP = `Exit codes:
   0  success (unmanaged: every object is managed)
   1  failure: the API, the stack's state or the file system (the message says which)
   2  usage: unknown command or option, missing value
-  3  unmanaged: some objects are not managed; import: some objects were left out (listed on stderr)`;
+  3  unmanaged: some objects are not managed; import: some objects were left out (listed on stderr);
+     recover: some pending creates need a decision (listed)`;
 
 const CREDENTIALS_HELP = `Environment:
   ${ENV_KEYS.apiToken}        API token (required), as for the provider
@@ -41,6 +46,7 @@ const HELP = {
 Commands:
   import      write a Pulumi TypeScript project that adopts every object of an organization
   unmanaged   list the objects of an organization that a stack does not manage
+  recover     resolve the creates a killed \`pulumi up\` left pending: import what they made, clear the rest
 
 Run \`docs-platform <command> --help\` for a command's options.
 
@@ -86,6 +92,25 @@ ${CREDENTIALS_HELP}
 
 ${EXIT_HELP}
 `,
+  recover: `Usage: docs-platform recover [options]
+
+After \`pulumi up\` was killed, the stack's state lists the creates that were in flight as pending. For each one of
+this package, looks in the organization for the object it may have made (by the key the API keeps unique, else by
+the declared title among the parent's objects made since the create began). Then runs, in the current directory:
+  pulumi refresh --yes --skip-preview --import-pending-creates <urn> <id> ... --clear-pending-creates
+importing what was made and clearing the rest, so that the next \`pulumi up\` neither duplicates nor orphans.
+The state is read with \`pulumi stack export --show-secrets\` (secret inputs are matched, never printed).
+
+Options:
+  --stack <name>   the stack (default: the selected stack)
+  --dry-run        only print what would be imported and cleared, and the pulumi command
+  --json           print [{urn,kind,action,id?,candidates?}] and the command on stdout
+  -h, --help       this help
+
+${CREDENTIALS_HELP}
+
+${EXIT_HELP}
+`,
 };
 
 class UsageError extends Error {}
@@ -105,6 +130,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     }
     if (command === "import") return await importCommand(rest, io);
     if (command === "unmanaged") return await unmanagedCommand(rest, io);
+    if (command === "recover") return await recoverCommand(rest, io);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
@@ -216,10 +242,39 @@ async function unmanagedCommand(args: string[], io: Io) {
   return unmanaged.length > 0 ? EXIT.found : EXIT.ok;
 }
 
-async function readState(source: string | undefined, stack: string | undefined): Promise<string> {
-  if (source === "-") return readFileSync(0, "utf8");
-  if (source) return readFileSync(source, "utf8");
-  const args = ["stack", "export", "--non-interactive", ...(stack ? ["--stack", stack] : [])];
+async function recoverCommand(args: string[], io: Io) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      stack: { type: "string" },
+      "dry-run": { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    io.out.write(HELP.recover);
+    return EXIT.ok;
+  }
+  const stack = values.stack ? ["--stack", values.stack] : [];
+  const exported = JSON.parse(await pulumi(["stack", "export", "--show-secrets", ...stack]));
+  const resolutions = await resolvePendingCreates(
+    pendingCreates(exported),
+    async (kind, inputs, since) => (await lifecycle(kind).findCreated(inputs, since)) ?? [],
+  );
+  const refresh = refreshArgs(resolutions);
+  const command = refresh && [...refresh, ...stack, "--non-interactive"];
+  if (values.json) io.out.write(`${JSON.stringify({ resolutions, command: command ?? null }, null, 2)}\n`);
+  else {
+    io.out.write(describeResolutions(resolutions));
+    if (command) io.out.write(`${values["dry-run"] ? "Would run" : "Running"}: pulumi ${command.join(" ")}\n`);
+  }
+  if (command && !values["dry-run"]) await pulumi(command);
+  const undecided = resolutions.some((r) => r.action === "ambiguous" || r.action === "foreign");
+  return undecided ? EXIT.found : EXIT.ok;
+}
+
+async function pulumi(args: string[]): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)("pulumi", args, { maxBuffer: 256 << 20 });
     return stdout;
@@ -227,6 +282,12 @@ async function readState(source: string | undefined, stack: string | undefined):
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
     throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${detail}`);
   }
+}
+
+async function readState(source: string | undefined, stack: string | undefined): Promise<string> {
+  if (source === "-") return readFileSync(0, "utf8");
+  if (source) return readFileSync(source, "utf8");
+  return pulumi(["stack", "export", "--non-interactive", ...(stack ? ["--stack", stack] : [])]);
 }
 
 if (require.main === module) {

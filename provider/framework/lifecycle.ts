@@ -4,7 +4,7 @@ import { DocsApiError, NotFoundError } from "../client";
 import { CONFIG_KEYS, ENV_KEYS } from "./connection";
 import { applyProviderDefaults } from "./defaults";
 import { describeIssue } from "./issues";
-import { apiId, type Found, type KindDefinition, type Known, type Props, type ResourceContext } from "./kind";
+import { apiId, type CreatedCandidate, type Found, type KindDefinition, type Known, type Props, type ResourceContext } from "./kind";
 import { createWithoutDuplicates } from "./recovery";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
 
@@ -146,6 +146,16 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
    * Reads an object no state holds yet, by its id and the parents' ids its API paths need, as adoption does: what
    * `docs-platform import` declares for an object comes from here. The answer is shaped like a refresh's.
    */
+  /**
+   * The objects a create with these (checked) inputs may have made since `since`, by the kind's `findCreated`;
+   * `undefined` for a kind whose create cannot duplicate. What `docs-platform recover` resolves pending creates with.
+   */
+  async findCreated(inputs: Props, since: Date): Promise<CreatedCandidate[] | undefined> {
+    const find = this.definition.findCreated;
+    if (!find) return undefined;
+    return this.guard("find", undefined, (ctx) => find.call(this.definition, ctx, this.inputsOf(inputs), since));
+  }
+
   async lookup(id: string, parents: Partial<Inputs>): Promise<pulumi.dynamic.ReadResult> {
     const found = await this.guard("read", id, (ctx) => this.readOrGone(ctx, id, parents as Inputs, undefined));
     return this.readResult(found, {});

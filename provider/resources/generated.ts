@@ -442,12 +442,10 @@ export class SiteSection extends DocsResource {
   declare readonly condition: pulumi.Output<string | null>;
   /** The section's description, or `null`. */
   declare readonly description: pulumi.Output<string | null>;
-  /** `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level). */
-  declare readonly default: pulumi.Output<boolean>;
+  /** Whether it is its level's default; `null` unless the program declares `default: true`. */
+  declare readonly default: pulumi.Output<boolean | null>;
   /** The site space created with the section for `spaceId` (adopt it with a SiteSpace's `importId` to manage it). */
   declare readonly siteSpaceId: pulumi.Output<string | null>;
-  /** `published`: the section's URL, once the site is published. */
-  declare readonly urls: pulumi.Output<{ published?: string }>;
 
   constructor(name: string, args: SiteSectionArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteSectionKind, name, args, opts);
@@ -554,12 +552,10 @@ export class SiteSpace extends DocsResource {
   declare readonly path: pulumi.Output<string>;
   /** An expression deciding whether a visitor sees this space; `null` removes it. */
   declare readonly condition: pulumi.Output<string | null>;
-  /** `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level). */
-  declare readonly default: pulumi.Output<boolean>;
+  /** Whether it is its level's default; `null` unless the program declares `default: true`. */
+  declare readonly default: pulumi.Output<boolean | null>;
   /** The title shown in the site (the space's title unless changed in the web app). */
   declare readonly title: pulumi.Output<string | null>;
-  /** `published`: the site space's URL, once the site is published. */
-  declare readonly urls: pulumi.Output<{ published?: string }>;
 
   constructor(name: string, args: SiteSpaceArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteSpaceKind, name, args, opts);

@@ -22,6 +22,22 @@ export const defaultFlag = z
   .describe("`true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).");
 
 /**
+ * `default` as a state records it: only for an object whose program declares `default: true`. Whether any other
+ * object is its level's default depends on its siblings (the first one created becomes it, a later `true` takes it
+ * away), so storing it would leave the state stale after every sibling's create.
+ */
+export const managedDefault = z
+  .boolean()
+  .nullable()
+  .default(null)
+  .describe("Whether it is its level's default; `null` unless the program declares `default: true`.");
+
+/** Whether a read reports `default`: the program declared it (or, adopting, the inputs set it). */
+export function managesDefault(known: { default?: boolean | null }, declared: ReadonlySet<string> | undefined): boolean {
+  return declared ? declared.has("default") : known.default === true;
+}
+
+/**
  * One object of a listing of its site, shared by every resource read in the same run (one request per site and
  * kind in a refresh). `undefined` when the listing lacks it; a 404 (the whole site is gone) propagates.
  */

@@ -13,7 +13,15 @@ import {
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
-import { defaultFlag, findListed, organizationId, siteId, writeUnder } from "./siteCommon";
+import {
+  defaultFlag,
+  findListed,
+  managedDefault,
+  managesDefault,
+  organizationId,
+  siteId,
+  writeUnder,
+} from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
@@ -60,7 +68,7 @@ const state = z.object({
   icon: z.string().nullable().default(null),
   condition: z.string().nullable().default(null),
   description: z.string().nullable().default(null),
-  default: z.boolean().default(false),
+  default: managedDefault,
   siteSpaceId: z
     .string()
     .nullable()
@@ -68,11 +76,6 @@ const state = z.object({
     .describe(
       "The site space created with the section for `spaceId` (adopt it with a SiteSpace's `importId` to manage it).",
     ),
-  urls: z
-    .object({ published: z.string() })
-    .partial()
-    .default({})
-    .describe("`published`: the section's URL, once the site is published."),
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -88,6 +91,7 @@ function toState(
   section: ApiSiteSection,
   parents: Parents,
   known: { siteSpaceId?: string | null; spaceId: string | null },
+  managesDefault: boolean,
 ): State {
   const own =
     section.siteSpaces.find((ss) => ss.id === known.siteSpaceId) ??
@@ -101,9 +105,8 @@ function toState(
     icon: section.icon ?? null,
     condition: section.condition ?? null,
     description: section.description ?? null,
-    default: section.default ?? false,
+    default: managesDefault ? (section.default ?? false) : null,
     siteSpaceId: own?.id ?? null,
-    urls: { ...section.urls },
   };
 }
 
@@ -130,7 +133,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
-  outputs: ["siteSpaceId", "urls"],
+  outputs: ["siteSpaceId"],
   idFormat: "the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)",
   adoption:
     '`importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). ' +
@@ -140,6 +143,10 @@ export const siteSectionKind = defineKind<Inputs, State>({
       "a section cannot stop being the default by itself. `true` makes the section the default; `false` means the " +
       "same as leaving it out, which lets a program write `default: index === 0`. Declare `true` on at most one " +
       "section per site.",
+    "- **No `urls` output.** A section's published URL is the site's root while it is the site's default and " +
+      "`<site URL>/<path>` otherwise, so creating or changing another section would leave it stale in this " +
+      "section's state; build it from the Site's `urls.published` and `path`. For the same reason `default` is " +
+      "recorded only for a section that declares `default: true`.",
     "- Create is `POST /orgs/{organizationId}/sites/{siteId}/sections` with `spaceId`, `title` and `icon`, which also " +
       "creates the section's first site space; then `default` and one `PATCH` for `path`, `condition` and " +
       "`description`. If a later step fails, the new section is deleted again, unless it has taken in existing site " +
@@ -192,14 +199,15 @@ export const siteSectionKind = defineKind<Inputs, State>({
         },
         () => apply(client, created.id, news, rest),
       );
-      const found = toState(section ?? created, news, news);
-      return { id: created.id, state: { ...found, default: found.default || news.default === true } };
+      // Without a PATCH, the POST's answer predates the default having moved to this section.
+      const current = section ?? (news.default ? await listed(ctx, org, site, created.id) : created) ?? created;
+      return { id: created.id, state: toState(current, news, news, news.default === true) };
     });
   },
 
-  async read(ctx, id, known) {
+  async read(ctx, id, known, declared) {
     const section = await listed(ctx, known.organizationId, known.siteId, id);
-    return section && { id, state: toState(section, known, known) };
+    return section && { id, state: toState(section, known, known, managesDefault(known, declared)) };
   },
 
   async update(ctx, id, olds, news, changed) {
@@ -207,7 +215,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
     const patched = await writeUnder(ctx, org, site, () => apply(ctx.client, id, news, changed));
     const section = patched ?? (await listed(ctx, org, site, id));
     if (!section) throw new Error(`SiteSection "${id}" update: the section disappeared while it was being updated`);
-    return toState(section, news, olds);
+    return toState(section, news, olds, news.default === true);
   },
 
   // The API deletes the section's site spaces with it.

@@ -14,7 +14,15 @@ import {
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
-import { defaultFlag, findListed, organizationId, siteId, writeUnder } from "./siteCommon";
+import {
+  defaultFlag,
+  findListed,
+  managedDefault,
+  managesDefault,
+  organizationId,
+  siteId,
+  writeUnder,
+} from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
@@ -48,23 +56,22 @@ const state = z.object({
   sectionId: z.string().nullable().default(null).describe("The section, or `null` at the site's root level."),
   path: z.string(),
   condition: z.string().nullable().default(null),
-  default: z.boolean().default(false),
+  default: managedDefault,
   title: z
     .string()
     .nullable()
     .default(null)
     .describe("The title shown in the site (the space's title unless changed in the web app)."),
-  urls: z
-    .object({ published: z.string() })
-    .partial()
-    .default({})
-    .describe("`published`: the site space's URL, once the site is published."),
 });
 
 type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 
-function toState(siteSpace: ApiSiteSpace, parents: { organizationId: string; siteId: string }): State {
+function toState(
+  siteSpace: ApiSiteSpace,
+  parents: { organizationId: string; siteId: string },
+  managesDefault: boolean,
+): State {
   return {
     organizationId: parents.organizationId,
     siteId: parents.siteId,
@@ -72,9 +79,8 @@ function toState(siteSpace: ApiSiteSpace, parents: { organizationId: string; sit
     sectionId: siteSpace.section ?? null,
     path: siteSpace.path,
     condition: siteSpace.condition ?? null,
-    default: siteSpace.default ?? false,
+    default: managesDefault ? (siteSpace.default ?? false) : null,
     title: siteSpace.title ?? null,
-    urls: { ...siteSpace.urls },
   };
 }
 
@@ -108,13 +114,15 @@ export const siteSpaceKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
-  outputs: ["title", "urls"],
+  outputs: ["title"],
   idFormat:
     "the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)",
   adoption:
     '`importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)\'s `siteSpaceId` output to manage the ' +
     "section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.",
   notes: [
+    "- **No `urls` output**, and `default` is recorded only when declared `true`, as for sections: a site space's " +
+      "published URL and default status change when another site space or its section changes.",
     "- `default` works as for sections: each section (and the root level) has exactly one default site space, `true` " +
       "moves the default to this one, `false` means not managed. Declare `true` on at most one site space per section.",
     "- Create is `POST /orgs/{organizationId}/sites/{siteId}/site-spaces` with `spaceId` and `sectionId`, then " +
@@ -157,14 +165,15 @@ export const siteSpaceKind = defineKind<Inputs, State>({
         () => deleteSiteSpace(client, org, site, created.id),
         () => apply(client, created.id, created.section ?? null, news, rest),
       );
-      const found = toState(patched ?? created, news);
-      return { id: created.id, state: { ...found, default: found.default || news.default === true } };
+      // Without a PATCH, the POST's answer predates the default having moved to this site space.
+      const current = patched ?? (news.default ? await listed(ctx, org, site, created.id) : created) ?? created;
+      return { id: created.id, state: toState(current, news, news.default === true) };
     });
   },
 
-  async read(ctx, id, known) {
+  async read(ctx, id, known, declared) {
     const siteSpace = await listed(ctx, known.organizationId, known.siteId, id);
-    return siteSpace && { id, state: toState(siteSpace, known) };
+    return siteSpace && { id, state: toState(siteSpace, known, managesDefault(known, declared)) };
   },
 
   async update(ctx, id, olds, news, changed) {
@@ -172,7 +181,7 @@ export const siteSpaceKind = defineKind<Inputs, State>({
     const patched = await writeUnder(ctx, org, site, () => apply(ctx.client, id, olds.sectionId, news, changed));
     const siteSpace = patched ?? (await listed(ctx, org, site, id));
     if (!siteSpace) throw new Error(`SiteSpace "${id}" update: the site space disappeared while it was being updated`);
-    return toState(siteSpace, news);
+    return toState(siteSpace, news, news.default === true);
   },
 
   delete: (ctx, id, olds) =>

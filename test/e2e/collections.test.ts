@@ -3,7 +3,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { callApi, startTestEmulator } from "../support/emulator";
-import { changes, exportAsStored, makeProject, makeStack, stateFiles } from "./harness";
+import { changes, exportAsStored, makeProject, makeStack, stateFiles, upConsistent } from "./harness";
 
 const program = `
 const pulumi = require("@pulumi/pulumi");
@@ -60,7 +60,7 @@ describe("Collection through the Pulumi CLI", () => {
   });
 
   it("up creates nested collections", async () => {
-    const result = await stack.up();
+    const result = await upConsistent(stack);
     expect(result.summary.resourceChanges).toMatchObject({ create: 4 });
     ids = await outputs();
     expect(await collection(ids.engineering)).toMatchObject({ title: "Engineering", parent: ids.handbook });
@@ -76,7 +76,7 @@ describe("Collection through the Pulumi CLI", () => {
   it("preview --refresh reports a title changed out of band, and up --refresh puts it back", async () => {
     expect((await api("PATCH", `/collections/${ids.handbook}`, { title: "Edited by hand" })).status).toBe(200);
     await expect(stack.preview({ refresh: true, expectNoChanges: true })).rejects.toThrow();
-    const up = await stack.up({ refresh: true });
+    const up = await upConsistent(stack, { refresh: true });
     expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
     expect(await collection(ids.handbook)).toMatchObject({ title: "Handbook" });
   });
@@ -87,7 +87,7 @@ describe("Collection through the Pulumi CLI", () => {
     const exported = await stack.exportStack();
     const urns = (exported.deployment.resources ?? []).map((r: { urn: string }) => r.urn);
     expect(urns.some((urn: string) => urn.endsWith("::onboarding"))).toBe(false);
-    const up = await stack.up();
+    const up = await upConsistent(stack);
     expect(up.summary.resourceChanges).toMatchObject({ create: 1 });
     const recreated = (await outputs()).onboarding;
     expect(recreated).not.toBe(ids.onboarding);
@@ -98,7 +98,7 @@ describe("Collection through the Pulumi CLI", () => {
   it("a parent change is an update through the move endpoint, not a replace", async () => {
     await stack.setConfig("engineeringParent", { value: "top" });
     emulator.clearRequests();
-    const up = await stack.up();
+    const up = await upConsistent(stack);
     expect(changes(up.summary.resourceChanges)).toEqual({ update: 1 });
     expect((await outputs()).engineering).toBe(ids.engineering);
     expect((await collection(ids.engineering)).parent ?? null).toBeNull();
@@ -110,7 +110,7 @@ describe("Collection through the Pulumi CLI", () => {
     const legacy = await api("POST", `/orgs/${emulator.organizationId}/collections`, { title: "Legacy" });
     await stack.setConfig("adoptId", { value: legacy.body.id });
     const before = (await api("GET", `/orgs/${emulator.organizationId}/collections?limit=1000`)).body.items.length;
-    const up = await stack.up();
+    const up = await upConsistent(stack);
     expect(changes(up.summary.resourceChanges)).toEqual({ create: 1 });
     expect((await outputs()).adopted).toBe(legacy.body.id);
     expect(await collection(legacy.body.id)).toMatchObject({ title: "Adopted by Pulumi" });

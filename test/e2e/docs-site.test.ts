@@ -4,7 +4,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { callApi, startTestEmulator } from "../support/emulator";
-import { changes, makeProject, makeStack } from "./harness";
+import { changes, makeProject, makeStack, upConsistent } from "./harness";
 
 const example = path.resolve(__dirname, "../../examples/docs-site");
 
@@ -70,7 +70,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
   });
 
   it("up creates the whole platform", async () => {
-    const up = await stack.up();
+    const up = await upConsistent(stack);
     const created = await resources();
     expect(up.summary.resourceChanges?.create).toBe(created.length + 1);
     const kinds = new Set(created.map((r) => r.type.split(":").pop()));
@@ -115,7 +115,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
     const preview = await stack.preview({ refresh: true });
     expect(changes(preview.changeSummary)).toEqual({ update: 3 });
 
-    const up = await stack.up({ refresh: true });
+    const up = await upConsistent(stack, { refresh: true });
     expect(changes(up.summary.resourceChanges)).toEqual({ update: 3 });
     const sections = (await api("GET", `${sites}/sections`)).body.items as { id: string; title: string }[];
     expect(sections.find((s) => s.id === section.id)?.title).toBe("API reference");

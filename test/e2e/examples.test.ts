@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { toolchainVars } from "../../tools/toolchain.mjs";
 import { callApi, startTestEmulator } from "../support/emulator";
-import { changes, makeStack, packedPackage } from "./harness";
+import { changes, makeStack, packedPackage, upConsistent } from "./harness";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(__dirname, "../..");
@@ -197,7 +197,7 @@ describe("the examples through the Pulumi CLI", () => {
         const preview = await stack.preview();
         expect(changes(preview.changeSummary).create).toBeGreaterThanOrEqual(total);
 
-        await stack.up();
+        await upConsistent(stack);
         const state = (await stack.exportStack()).deployment.resources ?? [];
         const docsResources = state.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/docs:"));
         const byKind: Record<string, number> = {};

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type Stack, type UpOptions, type UpResult } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../emulator";
 import { toolchainVars, toolsDir } from "../../tools/toolchain.mjs";
 
@@ -137,4 +137,52 @@ export function changes(summary: Record<string, number | undefined> | undefined)
     if (count && !["same", "read", "discard", "read-replacement"].includes(op)) result[op] = count;
   }
   return result;
+}
+
+interface StoredResource {
+  urn: string;
+  type: string;
+  outputs?: Record<string, unknown>;
+}
+
+/** Every dynamic resource's outputs by URN, as the backend holds them now. */
+async function outputsByUrn(stack: Stack): Promise<Map<string, unknown>> {
+  const resources: StoredResource[] = (await stack.exportStack()).deployment.resources ?? [];
+  return new Map(resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/")).map((r) => [r.urn, r.outputs]));
+}
+
+/** `urn: property` for each top-level output that differs between two snapshots, added or removed resources too. */
+function staleOutputs(before: Map<string, unknown>, after: Map<string, unknown>): string[] {
+  const stale: string[] = [];
+  for (const urn of new Set([...before.keys(), ...after.keys()])) {
+    const old = (before.get(urn) ?? {}) as Record<string, unknown>;
+    const now = (after.get(urn) ?? {}) as Record<string, unknown>;
+    if (!before.has(urn) || !after.has(urn)) {
+      stale.push(`${urn}: ${before.has(urn) ? "gone after refresh" : "appeared after refresh"}`);
+      continue;
+    }
+    for (const key of new Set([...Object.keys(old), ...Object.keys(now)])) {
+      if (JSON.stringify(old[key]) !== JSON.stringify(now[key])) {
+        stale.push(`${urn}: ${key} ${JSON.stringify(old[key])} → ${JSON.stringify(now[key])}`);
+      }
+    }
+  }
+  return stale;
+}
+
+/**
+ * Consistency after apply: a refresh straight after the update must find nothing to change. Checks both what the
+ * engine reports (`pulumi refresh --expect-no-changes`, which judges declared inputs through the provider's diff) and
+ * what it silently rewrites: every output of every resource, compared before and after the refresh. Use it for every
+ * `up` of an e2e test; it throws naming each stale output.
+ */
+export async function upConsistent(stack: Stack, options: UpOptions = {}): Promise<UpResult> {
+  const up = await stack.up(options);
+  const before = await outputsByUrn(stack);
+  await stack.refresh({ expectNoChanges: true });
+  const stale = staleOutputs(before, await outputsByUrn(stack));
+  if (stale.length > 0) {
+    throw new Error(`a refresh straight after up changed ${stale.length} output(s):\n  ${stale.join("\n  ")}`);
+  }
+  return up;
 }

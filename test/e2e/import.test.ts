@@ -9,7 +9,7 @@ import { toolchainVars } from "../../tools/toolchain.mjs";
 import { biomeCheck } from "../cli/biome";
 import { callApi, startTestEmulator } from "../support/emulator";
 import { type SeededOrganization, seedOrganization } from "../support/seed-organization";
-import { changes, makeStack, packedPackage } from "./harness";
+import { changes, makeStack, packedPackage, upConsistent } from "./harness";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(__dirname, "../..");
@@ -101,7 +101,7 @@ describe("import an existing organization and adopt it with zero changes", () =>
 
   it("pulumi up adopts everything: only creates, and not one write request", async () => {
     emulator.clearRequests();
-    const up = await stack.up();
+    const up = await upConsistent(stack);
     const resources = seeded.count - seeded.ids.TeamMember!.length;
     // Every resource plus the stack itself.
     expect(changes(up.summary.resourceChanges)).toEqual({ create: resources + 1 });

@@ -51,7 +51,7 @@ describeLifecycle(
     kind: "SiteSection",
     inputs: baseInputs,
     created: (state) => {
-      expect(state).toMatchObject({ title: "Guides", path: "guides", icon: "book", default: false });
+      expect(state).toMatchObject({ title: "Guides", path: "guides", icon: "book", default: null });
       expect(state.condition).toBe("visitor.claims.beta === true");
       expect(state.spaceId).toBe(space(0));
       expect(state.siteSpaceId).toEqual(expect.any(String));
@@ -120,7 +120,7 @@ describeLifecycle(
         spaceId: space(0),
         title: "Adopted",
       }),
-      expect: (state) => expect(state).toMatchObject({ title: "Adopted", spaceId: space(0), default: true }),
+      expect: (state) => expect(state).toMatchObject({ title: "Adopted", spaceId: space(0), default: null }),
     },
   },
   fixture,
@@ -151,10 +151,23 @@ describe("SiteSection behaviour", () => {
   it("treats default: false as not managed, since the API always keeps one default section", async () => {
     const siteId = await makeSite();
     const { id, state, inputs } = await created("SiteSection", { organizationId: org(), siteId, spaceId: space(0) });
-    expect(state.default).toBe(true);
+    expect((await sectionsOf(siteId)).find((x) => x.id === id)?.default).toBe(true);
+    expect(state.default).toBeNull();
     const next = await checked("SiteSection", { ...inputs, default: false });
     expect(next.default).toBeUndefined();
     expect((await lifecycle("SiteSection").diff(id, state, next)).changes).toBe(false);
+  });
+
+  it("keeps a sibling's state current when a later section takes the default: only declared defaults are recorded", async () => {
+    const siteId = await makeSite();
+    const first = await created("SiteSection", { organizationId: org(), siteId, spaceId: space(0) });
+    const second = await created("SiteSection", { organizationId: org(), siteId, spaceId: space(1), default: true });
+    expect((await sectionsOf(siteId)).filter((x) => x.default).map((x) => x.id)).toEqual([second.id]);
+    expect(second.state.default).toBe(true);
+    for (const section of [first, second]) {
+      const refreshed = await lifecycle("SiteSection").read(section.id, section.state);
+      expect(refreshed.props).toEqual(section.state);
+    }
   });
 
   it("drops the site's shared listings after a write, so the next read sees the write", async () => {

@@ -1,0 +1,172 @@
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { toolsDir } from "../../tools/toolchain.mjs";
+import { startTestEmulator } from "../support/emulator";
+import { makeProject, makeStack, upConsistent } from "./harness";
+
+const run = promisify(execFile);
+
+/** A token no other string of a run can contain by chance. */
+const TOKEN = "tok-e2e-secret-7f3a9c1d5b";
+
+const program = `
+const pulumi = require("@pulumi/pulumi");
+const docs = require("pulumi-docs-platform");
+const config = new pulumi.Config();
+const organizationId = config.require("organizationId");
+const site = new docs.Site("docs", { organizationId, title: "Secret Docs", published: true });
+const link = new docs.SiteShareLink("review", { organizationId, siteId: site.id, name: config.get("linkName") ?? "Reviewers" });
+exports.reviewUrl = link.url;
+`;
+
+interface CliRun {
+  code: number;
+  output: string;
+}
+
+/** The real CLI with the stack's environment plus `env`; stdout and stderr together, whatever the exit code. */
+async function pulumi(stack: Stack, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const options = {
+    cwd: stack.workspace.workDir,
+    env: { ...process.env, ...stack.workspace.envVars, ...env },
+    maxBuffer: 256 << 20,
+  };
+  try {
+    const { stdout, stderr } = await run(
+      path.join(toolsDir, "bin/pulumi"),
+      [...args, "--stack", stack.name, "--non-interactive"],
+      options,
+    );
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
+
+/** Every file under a directory (the stack's PULUMI_HOME, its backend) whose text contains `needle`. */
+function filesContaining(root: string, needle: string): string[] {
+  return (readdirSync(root, { recursive: true }) as string[])
+    .map((file) => path.join(root, file))
+    .filter((file) => statSync(file).isFile() && readFileSync(file).includes(needle));
+}
+
+/**
+ * Item 8 of issue 9: the token never leaves the process that needs it (not in `-v=9` logs, errors, the state or
+ * PULUMI_HOME), a share link's url stays secret in every output and diff, and plain http to another machine is
+ * refused before anything is sent.
+ */
+describe("secrets and transport through the Pulumi CLI", () => {
+  let emulator: RunningEmulator;
+  let stack: Stack;
+  let dir: string;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ port: 0, token: TOKEN });
+    dir = await makeProject("secrets", { "index.js": program });
+    stack = await makeStack(dir, emulator);
+  });
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await emulator?.close();
+  });
+
+  it("a token from DOCS_API_TOKEN appears nowhere: not in up -v=9 output, the state, PULUMI_HOME or the backend", async () => {
+    const up = await pulumi(stack, ["up", "--yes", "--logtostderr", "-v=9"]);
+    expect(up.code, up.output.slice(-2000)).toBe(0);
+    // The run did log verbosely and did send the token: the checks below are not vacuous.
+    expect(up.output.length).toBeGreaterThan(100_000);
+    expect(emulator.requests().length).toBeGreaterThan(0);
+    expect(up.output).not.toContain(TOKEN);
+    expect(filesContaining(path.join(dir, ".pulumi-home"), TOKEN)).toEqual([]);
+    expect(filesContaining(path.join(dir, ".state"), TOKEN)).toEqual([]);
+    const exported = await pulumi(stack, ["stack", "export", "--show-secrets"]);
+    expect(exported.output).not.toContain(TOKEN);
+  });
+
+  it("a share link's url is [secret] in outputs and in preview --diff and up --diff after a name change", async () => {
+    const output = (await stack.outputs()).reviewUrl;
+    expect(output?.secret).toBe(true);
+    const url = output?.value as string;
+    expect(url).toMatch(/\?token=/);
+    const shareToken = new URL(url).searchParams.get("token") as string;
+
+    const outputs = await pulumi(stack, ["stack", "output"]);
+    expect(outputs.output).toContain("[secret]");
+    expect(outputs.output).not.toContain(shareToken);
+
+    await stack.setConfig("linkName", { value: "Renamed reviewers" });
+    for (const args of [
+      ["preview", "--diff", "--show-sames"],
+      ["up", "--diff", "--yes", "--show-sames"],
+    ]) {
+      const diffRun = await pulumi(stack, args);
+      expect(diffRun.code, diffRun.output.slice(-2000)).toBe(0);
+      expect(diffRun.output).toContain("Renamed reviewers");
+      // Wherever a diff shows a url (the resource's output, the stack's reviewUrl), it shows it as [secret].
+      const urlLines = diffRun.output.split("\n").filter((line) => /\b(url|reviewUrl)\s*:/.test(line));
+      for (const line of urlLines) expect(line).toContain("[secret]");
+      expect(diffRun.output).not.toContain(shareToken);
+      expect(diffRun.output).not.toContain(TOKEN);
+    }
+    await upConsistent(stack);
+  });
+
+  it("an API error names the resource and the API's answer, never the token", async () => {
+    const wrong = await pulumi(stack, ["preview", "--refresh"], { DOCS_API_TOKEN: `${TOKEN}-revoked` });
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.output).toMatch(/401/);
+    expect(wrong.output).toMatch(/DOCS_API_TOKEN/);
+    expect(wrong.output).not.toContain(TOKEN);
+  });
+
+  it("refuses plain http to another machine before sending anything, naming the URL and DOCS_API_URL", async () => {
+    const insecure = "http://docs.example.invalid/v1";
+    emulator.clearRequests();
+    for (const args of [
+      ["preview", "--refresh"],
+      ["up", "--refresh", "--yes"],
+    ]) {
+      const refused = await pulumi(stack, args, { DOCS_API_URL: insecure });
+      expect(refused.code).not.toBe(0);
+      expect(refused.output).toContain(`The API URL "${insecure}"`);
+      expect(refused.output).toContain("DOCS_API_URL");
+      expect(refused.output).not.toContain(TOKEN);
+    }
+    expect(emulator.requests()).toEqual([]);
+  });
+});
+
+/**
+ * A token given as secret stack config is ciphertext in the state, but the engine logs every provider's
+ * configuration in plaintext at -v=9: what the README's advice (DOCS_API_TOKEN in CI) rests on.
+ */
+describe("a token in secret stack config", () => {
+  let emulator: RunningEmulator;
+  let stack: Stack;
+  let dir: string;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ port: 0, token: TOKEN });
+    dir = await makeProject("secrets-config", { "index.js": program });
+    stack = await makeStack(dir, emulator, { credentialsInConfig: true });
+  });
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await emulator?.close();
+  });
+
+  it("is ciphertext in the stack file and the state, and plaintext in the engine's -v=9 log", async () => {
+    const up = await pulumi(stack, ["up", "--yes", "--logtostderr", "-v=9"]);
+    expect(up.code, up.output.slice(-2000)).toBe(0);
+    expect(filesContaining(path.join(dir, ".state"), TOKEN)).toEqual([]);
+    expect(filesContaining(path.join(dir, ".pulumi-home"), TOKEN)).toEqual([]);
+    expect(readFileSync(path.join(dir, `Pulumi.${stack.name}.yaml`), "utf8")).not.toContain(TOKEN);
+    expect(up.output).toContain(TOKEN);
+  });
+});
