@@ -32,7 +32,11 @@ export interface SpaceRec {
   id: string;
   orgId: string;
   title: string;
+  /** `""` when the space has none (an icon, or both removed). */
   emoji: string;
+  /** The icon's URL; set, it replaces the emoji. */
+  icon?: string;
+  language?: string;
   visibility: string;
   createdAt: string;
   updatedAt: string;

@@ -20,6 +20,9 @@ import { SiteStore } from "./siteStore";
 export type { FixtureInfo } from "./fixtures";
 
 /** An item of an organization's content tree. */
+/** How long a deleted space can be restored (the API reference's lifecycle table). */
+export const SPACE_RESTORE_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
 export type ContentItem = { kind: "space"; rec: SpaceRec } | { kind: "collection"; rec: CollectionRec };
 
 export class Store extends SiteStore {
@@ -133,6 +136,26 @@ export class Store extends SiteStore {
       position: this.nextPosition(),
     };
     this.spaces.set(space.id, space);
+    return space;
+  }
+
+  /** Soft-deletes a live space: it answers 404 until restored, within 7 days (official). False when not live. */
+  deleteSpace(id: string): boolean {
+    const space = this.liveSpace(id);
+    if (!space) return false;
+    space.deletedAt = this.now();
+    return true;
+  }
+
+  /** Brings back a space deleted less than 7 days ago, at the end of its parent; undefined when there is none. */
+  restoreSpace(id: string): SpaceRec | undefined {
+    const space = this.spaces.get(id);
+    if (!space?.deletedAt) return undefined;
+    if (Date.parse(this.now()) - Date.parse(space.deletedAt) > SPACE_RESTORE_WINDOW_MS) return undefined;
+    space.deletedAt = undefined;
+    if (space.parentId && !this.collections.has(space.parentId)) space.parentId = undefined;
+    space.position = this.nextPosition();
+    space.updatedAt = this.now();
     return space;
   }
 

@@ -13,6 +13,7 @@ import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
 import { siteSpaceKind } from "./resources/siteSpace";
+import { spaceKind } from "./resources/space";
 import { teamKind } from "./resources/team";
 import { teamMemberKind } from "./resources/teamMember";
 
@@ -22,6 +23,7 @@ export type AnyKind = KindDefinition<any, any>;
 /** In reference order: organization-level kinds, then the site family. */
 export const definitions: readonly AnyKind[] = [
   collectionKind,
+  spaceKind,
   samlProviderKind,
   teamKind,
   teamMemberKind,

@@ -14,5 +14,6 @@ export * from "./siteSections";
 export * from "./siteShareLinks";
 export * from "./siteSpaces";
 export * from "./sites";
+export * from "./spaces";
 export * from "./teams";
 export * from "./transport";

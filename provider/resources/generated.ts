@@ -10,6 +10,7 @@ import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
 import { siteShareLinkKind } from "./siteShareLink";
 import { siteSpaceKind } from "./siteSpace";
+import { spaceKind } from "./space";
 import { teamKind } from "./team";
 import { teamMemberKind } from "./teamMember";
 
@@ -63,6 +64,89 @@ export class Collection extends DocsResource {
 
   constructor(name: string, args: CollectionArgs, opts?: pulumi.CustomResourceOptions) {
     super(collectionKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of Space. A space: a container of documentation content (pages, files, change requests), at the
+ * top level of an organization or in a collection. Deleting it deletes its content (restorable for 7 days).
+ */
+export interface SpaceArgs extends AdoptionArgs {
+  /**
+   * The organization the space belongs to. A change replaces the space: the official document has no transfer.
+   * (id; replace; default: stack config `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The space's title. (string, at most 50 characters; update in place; required.) */
+  title: pulumi.Input<string>;
+  /**
+   * The space's emoji, as the API reports it (a code point such as `1f4d8`, or the character); `null` removes
+   * the emoji and the icon. Not together with `icon`. (string, 1–50 characters, or `null`; update in place;
+   * unmanaged when omitted.)
+   */
+  emoji?: pulumi.Input<string | null>;
+  /**
+   * The URL of an image shown in place of an emoji; `null` removes the icon and the emoji. Not together with
+   * `emoji`. (URL, at most 2048 characters, or `null`; update in place; unmanaged when omitted.)
+   */
+  icon?: pulumi.Input<string | null>;
+  /**
+   * `live` (members edit the content directly) or `locked` (all edits are locked). (`live` or `locked`; update
+   * in place; unmanaged when omitted.)
+   */
+  editMode?: pulumi.Input<"live" | "locked">;
+  /**
+   * The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
+   * (`read`, `comment`, `review`, `edit`, `create`, `admin` or `inherit`, or `null`; update in place; unmanaged
+   * when omitted.)
+   */
+  defaultLevel?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit" | null>;
+  /**
+   * The language the space's content is written in. (`en`, `fr`, `de`, `es`, `it`, `pt`, `pt-br`, `ru`, `ja`,
+   * `zh`, `zh-tw`, `yue`, `ko`, `ar`, `hi`, `nl`, `pl`, `tr`, `sv`, `no`, `da`, `fi`, `el`, `cs`, `hu`, `ro`,
+   * `th`, `vi`, `id`, `ms`, `he`, `uk`, `sk`, `bg`, `hr`, `lt`, `lv`, `et` or `sl`; update in place; unmanaged
+   * when omitted.)
+   */
+  language?: pulumi.Input<"en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl">;
+  /**
+   * The collection the space is in; omitted or `null` means the organization's top level. A change moves it.
+   * (id, or `null`; update in place; default `null`.)
+   */
+  parentId?: pulumi.Input<string | null>;
+}
+
+/**
+ * A space: a container of documentation content (pages, files, change requests), at the top level of an
+ * organization or in a collection. Deleting it deletes its content (restorable for 7 days). Id: the space id, as
+ * in `https://app.gitbook.com/o/<org>/s/<spaceId>`.
+ */
+export class Space extends DocsResource {
+  /** The organization the space belongs to. A change replaces the space: the official document has no transfer. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The space's title. */
+  declare readonly title: pulumi.Output<string>;
+  /** The emoji, or `null` when the space has none. */
+  declare readonly emoji: pulumi.Output<string | null>;
+  /** The icon's URL, or `null` when the space has none. */
+  declare readonly icon: pulumi.Output<string | null>;
+  /** `live` (members edit the content directly) or `locked` (all edits are locked). */
+  declare readonly editMode: pulumi.Output<string>;
+  /** The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none). */
+  declare readonly defaultLevel: pulumi.Output<string | null>;
+  /** The content's language, or `null` when none is set. */
+  declare readonly language: pulumi.Output<string | null>;
+  /** The collection the space is in; omitted or `null` means the organization's top level. A change moves it. */
+  declare readonly parentId: pulumi.Output<string | null>;
+  /**
+   * Who can read the space: `private`, `in-collection`, `public`, `unlisted`, `share-link` or `visitor-auth`.
+   * Set through the sites that publish it (the official document has no field to set it on a space).
+   */
+  declare readonly visibility: pulumi.Output<string>;
+  /** `location` (the API URL), `app` (the space in the web app) and `published` when it is published. */
+  declare readonly urls: pulumi.Output<{ location?: string; app?: string; published?: string }>;
+
+  constructor(name: string, args: SpaceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(spaceKind, name, args, opts);
   }
 }
 
