@@ -202,3 +202,13 @@ export interface Placement {
   before?: ItemRef;
   after?: ItemRef;
 }
+
+/** A grant of a role on a space, collection or site to a team or a user (`…/permissions`). */
+export interface PermissionRec {
+  target: "space" | "collection" | "site";
+  targetId: string;
+  grantee: "team" | "user";
+  granteeId: string;
+  /** Sites also take `null` (guest). */
+  role: MemberRole | null;
+}

@@ -5,15 +5,18 @@
  */
 import type { KindDefinition } from "./framework/kind";
 import { collectionKind } from "./resources/collection";
+import { collectionPermissionKind } from "./resources/collectionPermission";
 import { openApiSpecKind } from "./resources/openApiSpec";
 import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
+import { sitePermissionKind } from "./resources/sitePermission";
 import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
 import { siteSpaceKind } from "./resources/siteSpace";
 import { spaceKind } from "./resources/space";
+import { spacePermissionKind } from "./resources/spacePermission";
 import { teamKind } from "./resources/team";
 import { teamMemberKind } from "./resources/teamMember";
 
@@ -24,6 +27,8 @@ export type AnyKind = KindDefinition<any, any>;
 export const definitions: readonly AnyKind[] = [
   collectionKind,
   spaceKind,
+  spacePermissionKind,
+  collectionPermissionKind,
   samlProviderKind,
   teamKind,
   teamMemberKind,
@@ -34,4 +39,5 @@ export const definitions: readonly AnyKind[] = [
   siteSpaceKind,
   siteShareLinkKind,
   siteAdaptiveSchemaKind,
+  sitePermissionKind,
 ];

@@ -5,6 +5,7 @@ export * from "./openapi";
 export * from "./organization";
 export * from "./pagination";
 export * from "./parse";
+export * from "./permissions";
 export * from "./rateLimit";
 export * from "./responseText";
 export * from "./saml";

@@ -2,15 +2,18 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type AdoptionArgs, type DeepInput, DocsResource } from "../framework/resource";
 import { collectionKind } from "./collection";
+import { collectionPermissionKind } from "./collectionPermission";
 import { openApiSpecKind } from "./openApiSpec";
 import { samlProviderKind } from "./samlProvider";
 import { siteKind } from "./site";
 import { type AdaptiveJsonSchema, siteAdaptiveSchemaKind } from "./siteAdaptiveSchema";
+import { sitePermissionKind } from "./sitePermission";
 import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
 import { siteShareLinkKind } from "./siteShareLink";
 import { siteSpaceKind } from "./siteSpace";
 import { spaceKind } from "./space";
+import { spacePermissionKind } from "./spacePermission";
 import { teamKind } from "./team";
 import { teamMemberKind } from "./teamMember";
 
@@ -147,6 +150,83 @@ export class Space extends DocsResource {
 
   constructor(name: string, args: SpaceArgs, opts?: pulumi.CustomResourceOptions) {
     super(spaceKind, name, args, opts);
+  }
+}
+
+/** The arguments of SpacePermission. One role granted on a space to a team or to a user. */
+export interface SpacePermissionArgs extends AdoptionArgs {
+  /** The space the role is granted on. (id; replace (delete before replace); required.) */
+  spaceId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+}
+
+/** One role granted on a space to a team or to a user. Id: `<spaceId>/<teamId or userId>`. */
+export class SpacePermission extends DocsResource {
+  /** The space the role is granted on. */
+  declare readonly spaceId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<string>;
+
+  constructor(name: string, args: SpacePermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(spacePermissionKind, name, args, opts);
+  }
+}
+
+/** The arguments of CollectionPermission. One role granted on a collection to a team or to a user. */
+export interface CollectionPermissionArgs extends AdoptionArgs {
+  /**
+   * The collection the role is granted on (its spaces inherit it). (id; replace (delete before replace);
+   * required.)
+   */
+  collectionId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+}
+
+/** One role granted on a collection to a team or to a user. Id: `<collectionId>/<teamId or userId>`. */
+export class CollectionPermission extends DocsResource {
+  /** The collection the role is granted on (its spaces inherit it). */
+  declare readonly collectionId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<string>;
+
+  constructor(name: string, args: CollectionPermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(collectionPermissionKind, name, args, opts);
   }
 }
 
@@ -728,5 +808,49 @@ export class SiteAdaptiveSchema extends DocsResource {
 
   constructor(name: string, args: SiteAdaptiveSchemaArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteAdaptiveSchemaKind, name, args, opts);
+  }
+}
+
+/** The arguments of SitePermission. One role granted on a site to a team or to a user. */
+export interface SitePermissionArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site the role is granted on. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+}
+
+/** One role granted on a site to a team or to a user. Id: `<siteId>/<teamId or userId>`. */
+export class SitePermission extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site the role is granted on. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<string>;
+
+  constructor(name: string, args: SitePermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(sitePermissionKind, name, args, opts);
   }
 }

@@ -108,6 +108,13 @@ const freshSlug = () => `parity-${++specCount}`;
 
 const collection = kind("Collection", () => ({ organizationId: org(), title: "Docs" }));
 const space = kind("Space", () => ({ organizationId: org(), title: "Docs" }));
+const spacePermission = kind("SpacePermission", () => ({ spaceId: "space-id", teamId: "team-id", role: "read" }));
+const collectionPermission = kind("CollectionPermission", () => ({
+  collectionId: "c-id",
+  teamId: "t-id",
+  role: "read",
+}));
+const sitePermission = kind("SitePermission", () => ({ ...underSite, userId: "user-id", role: "read" }));
 const saml = kind("SamlProvider", () => ({ organizationId: org(), label: "Okta" }));
 const team = kind("Team", () => ({ organizationId: org(), title: "Ops" }));
 const teamMember = kind("TeamMember", () => ({ organizationId: org(), teamId: "team-id", userId: user(1) }));
@@ -260,6 +267,25 @@ const table: Entry[] = [
   spaceField("language", oneOf(SPACE_LANGUAGES, ["xx", "EN", "pt_BR"])),
   spaceField("defaultLevel", oneOf([...ROLES, null, "inherit"], ["owner", "guest"]), true),
   spaceField("icon", atMost(2048, padded("https://cdn.example/")), true),
+
+  // Content permissions: the granted role is a MemberRole (the grant body also takes null, a guest, which no kind
+  // sends: a grant's listing reports roles only).
+  spacePermission("role", {
+    source: OFFICIAL,
+    rule: oneOf(ROLES, ["owner", "Admin"]),
+    request: async (p, value) => post(`/spaces/${p.space(0)}/permissions`, "role", { role: value, users: [user(1)] }),
+  }),
+  collectionPermission("role", {
+    source: OFFICIAL,
+    rule: oneOf(ROLES, ["owner", "guest"]),
+    request: async (p, value) =>
+      post(`/collections/${await p.collection()}/permissions`, "role", { role: value, users: [user(1)] }),
+  }),
+  sitePermission("role", {
+    source: OFFICIAL,
+    rule: oneOf(ROLES, ["owner", "Read"]),
+    request: async (p, value) => post(`${await p.sitePath()}/permissions`, "role", { role: value, users: [user(1)] }),
+  }),
 
   // SamlProvider: label 1..30, entityID max 1024, certificate max 10000, ssoURL URI max 2048 (Limits); defaultRole.
   samlField("label", "label", LIMITS, atLeast(1)),
