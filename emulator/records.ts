@@ -32,7 +32,11 @@ export interface SpaceRec {
   id: string;
   orgId: string;
   title: string;
+  /** `""` when the space has none (an icon, or both removed). */
   emoji: string;
+  /** The icon's URL; set, it replaces the emoji. */
+  icon?: string;
+  language?: string;
   visibility: string;
   createdAt: string;
   updatedAt: string;
@@ -197,4 +201,14 @@ export interface ItemRef {
 export interface Placement {
   before?: ItemRef;
   after?: ItemRef;
+}
+
+/** A grant of a role on a space, collection or site to a team or a user (`…/permissions`). */
+export interface PermissionRec {
+  target: "space" | "collection" | "site";
+  targetId: string;
+  grantee: "team" | "user";
+  granteeId: string;
+  /** Sites also take `null` (guest). */
+  role: MemberRole | null;
 }

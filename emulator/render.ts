@@ -92,6 +92,7 @@ export function renderSpace(env: Env, s: SpaceRec): Json {
     object: "space",
     id: s.id,
     title: s.title,
+    // Required by the official Space: `""` when the space has an icon or nothing.
     emoji: s.emoji,
     visibility: s.visibility,
     createdAt: s.createdAt,
@@ -100,9 +101,14 @@ export function renderSpace(env: Env, s: SpaceRec): Json {
   if (s.deletedAt) out.deletedAt = s.deletedAt;
   out.editMode = s.editMode;
   out.mergeRules = { type: "inherit" };
-  out.urls = { location: spaceLocation(env, s.id), app: `${env.appBase}/s/${enc(s.id)}/` };
+  out.urls = {
+    location: spaceLocation(env, s.id),
+    app: `${env.appBase}/s/${enc(s.id)}/`,
+    ...(s.icon ? { icon: s.icon } : {}),
+  };
   out.organization = s.orgId;
   if (s.parentId) out.parent = s.parentId;
+  if (s.language) out.language = s.language;
   out.revision = s.revision;
   out.defaultLevel = s.defaultLevel;
   out.comments = 0;

@@ -7,6 +7,7 @@ import { collectionRoutes } from "./routes/collections";
 import { memberRoutes } from "./routes/members";
 import { openApiRoutes } from "./routes/openapi";
 import { orgRoutes } from "./routes/orgs";
+import { permissionRoutes } from "./routes/permissions";
 import { samlRoutes } from "./routes/saml";
 import { sectionGroupRoutes } from "./routes/sectionGroups";
 import { shareLinkRoutes } from "./routes/shareLinks";
@@ -31,6 +32,7 @@ export const allRoutes: Route[] = [
   ...samlRoutes,
   ...teamRoutes,
   ...openApiRoutes,
+  ...permissionRoutes,
 ];
 
 export type RouteMatch =

@@ -11,6 +11,7 @@ import type {
   OpenApiErrorCode,
   OpenApiSpecRec,
   OpenApiVersionRec,
+  PermissionRec,
   Placement,
   SpaceRec,
   TeamRec,
@@ -20,6 +21,12 @@ import { SiteStore } from "./siteStore";
 export type { FixtureInfo } from "./fixtures";
 
 /** An item of an organization's content tree. */
+/** How long a deleted space can be restored (the API reference's lifecycle table). */
+export const SPACE_RESTORE_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+const grantKey = (g: Pick<PermissionRec, "target" | "targetId" | "grantee" | "granteeId">) =>
+  `${g.target}/${g.targetId}/${g.grantee}/${g.granteeId}`;
+
 export type ContentItem = { kind: "space"; rec: SpaceRec } | { kind: "collection"; rec: CollectionRec };
 
 export class Store extends SiteStore {
@@ -136,6 +143,26 @@ export class Store extends SiteStore {
     return space;
   }
 
+  /** Soft-deletes a live space: it answers 404 until restored, within 7 days (official). False when not live. */
+  deleteSpace(id: string): boolean {
+    const space = this.liveSpace(id);
+    if (!space) return false;
+    space.deletedAt = this.now();
+    return true;
+  }
+
+  /** Brings back a space deleted less than 7 days ago, at the end of its parent; undefined when there is none. */
+  restoreSpace(id: string): SpaceRec | undefined {
+    const space = this.spaces.get(id);
+    if (!space?.deletedAt) return undefined;
+    if (Date.parse(this.now()) - Date.parse(space.deletedAt) > SPACE_RESTORE_WINDOW_MS) return undefined;
+    space.deletedAt = undefined;
+    if (space.parentId && !this.collections.has(space.parentId)) space.parentId = undefined;
+    space.position = this.nextPosition();
+    space.updatedAt = this.now();
+    return space;
+  }
+
   /** Moves a collection, its descendant collections and their spaces to another organization, at its top level. */
   transferCollection(collection: CollectionRec, orgId: string): void {
     const subtree = this.collectionSubtree(collection.id);
@@ -149,6 +176,33 @@ export class Store extends SiteStore {
     }
     collection.parentId = undefined;
     collection.position = this.nextPosition();
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Content permissions (grants of a role on a space, collection or site to a team or a user)
+
+  grantsOf(target: PermissionRec["target"], targetId: string, grantee: PermissionRec["grantee"]): PermissionRec[] {
+    return [...this.permissions.values()].filter(
+      (g) => g.target === target && g.targetId === targetId && g.grantee === grantee && this.granteeExists(g),
+    );
+  }
+
+  grant(rec: PermissionRec): void {
+    this.permissions.set(grantKey(rec), rec);
+  }
+
+  findGrant(target: PermissionRec["target"], targetId: string, grantee: PermissionRec["grantee"], granteeId: string) {
+    const found = this.permissions.get(grantKey({ target, targetId, grantee, granteeId }));
+    return found && this.granteeExists(found) ? found : undefined;
+  }
+
+  revoke(rec: Pick<PermissionRec, "target" | "targetId" | "grantee" | "granteeId">): boolean {
+    return this.permissions.delete(grantKey(rec));
+  }
+
+  /** A grant to a deleted team, or to a user who left the organization, is no longer reported. */
+  private granteeExists(g: PermissionRec): boolean {
+    return g.grantee === "team" ? this.teams.has(g.granteeId) : this.users.has(g.granteeId);
   }
 
   // -------------------------------------------------------------------------------------------------------------

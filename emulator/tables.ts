@@ -11,6 +11,7 @@ import type {
   OpenApiSpecRec,
   OpenApiVersionRec,
   OrgRec,
+  PermissionRec,
   SamlRec,
   SectionGroupRec,
   SectionRec,
@@ -40,6 +41,8 @@ export class Tables {
   readonly teams = new Map<string, TeamRec>();
   readonly openApiSpecs = new Map<string, OpenApiSpecRec>();
   readonly openApiVersions = new Map<string, OpenApiVersionRec>();
+  /** key `${target}/${targetId}/${grantee}/${granteeId}` */
+  readonly permissions = new Map<string, PermissionRec>();
 
   /**
    * Every table, once: `reset` empties them all and a new id is one no table uses as a key (members and adaptive
@@ -61,6 +64,7 @@ export class Tables {
     this.teams,
     this.openApiSpecs,
     this.openApiVersions,
+    this.permissions,
   ];
 
   readonly fixtures: FixtureInfo;

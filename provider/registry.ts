@@ -5,14 +5,18 @@
  */
 import type { KindDefinition } from "./framework/kind";
 import { collectionKind } from "./resources/collection";
+import { collectionPermissionKind } from "./resources/collectionPermission";
 import { openApiSpecKind } from "./resources/openApiSpec";
 import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
+import { sitePermissionKind } from "./resources/sitePermission";
 import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
 import { siteSpaceKind } from "./resources/siteSpace";
+import { spaceKind } from "./resources/space";
+import { spacePermissionKind } from "./resources/spacePermission";
 import { teamKind } from "./resources/team";
 import { teamMemberKind } from "./resources/teamMember";
 
@@ -22,6 +26,9 @@ export type AnyKind = KindDefinition<any, any>;
 /** In reference order: organization-level kinds, then the site family. */
 export const definitions: readonly AnyKind[] = [
   collectionKind,
+  spaceKind,
+  spacePermissionKind,
+  collectionPermissionKind,
   samlProviderKind,
   teamKind,
   teamMemberKind,
@@ -32,4 +39,5 @@ export const definitions: readonly AnyKind[] = [
   siteSpaceKind,
   siteShareLinkKind,
   siteAdaptiveSchemaKind,
+  sitePermissionKind,
 ];

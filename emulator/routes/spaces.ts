@@ -1,15 +1,85 @@
-/** Spaces: GET /spaces/{spaceId}, POST /spaces/{spaceId}/move, GET /orgs/{organizationId}/spaces. */
+/**
+ * Spaces: GET/PATCH/DELETE /spaces/{spaceId}, POST /spaces/{spaceId}/move, POST /spaces/{spaceId}/restore,
+ * GET/POST /orgs/{organizationId}/spaces.
+ */
+import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
-import { renderSpace } from "../render";
+import { renderSpace, spaceLocation } from "../render";
 import type { Route } from "../types";
-import { ok, requireOrg, requireSpace } from "./common";
+import { defaultLevel, nullable, oneOfValues, opt, parseBody, str, url } from "../validate";
+import { created, deleted, ok, param, requireOrg, requireSpace } from "./common";
 import { parseMove } from "./contentTree";
+
+const spaceTitle = str({ max: 50 });
+/** The official `Emoji`: a code point or the character, at most 50 characters (`""`: none). */
+const emoji = str({ max: 50 });
+const editMode = oneOfValues(["live", "locked"] as const);
+/** The official `TranslationLanguage`. */
+const language = oneOfValues([
+  ...["en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko", "ar", "hi", "nl", "pl"],
+  ...["tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr"],
+  ...["lt", "lv", "et", "sl"],
+] as const);
 
 export const spaceRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/spaces/{spaceId}",
     handler: (ctx) => ok(renderSpace(ctx.env, requireSpace(ctx))),
+  },
+  {
+    method: "PATCH",
+    path: "/v1/spaces/{spaceId}",
+    handler: (ctx) => {
+      const space = requireSpace(ctx);
+      const body = parseBody(
+        ctx.body,
+        {
+          title: opt(spaceTitle),
+          editMode: opt(editMode),
+          defaultLevel: opt(defaultLevel),
+          language: opt(language),
+          emoji: opt(nullable(emoji)),
+          icon: opt(nullable(url)),
+        },
+        { required: true },
+      );
+      // The official body is one of {emoji}, {icon} or {emoji: null, icon: null}.
+      if (typeof body.emoji === "string" && typeof body.icon === "string") {
+        throw new BadRequestError("icon: must not be set together with emoji");
+      }
+      if (body.title !== undefined) space.title = body.title;
+      if (body.editMode !== undefined) space.editMode = body.editMode;
+      if (body.defaultLevel !== undefined) space.defaultLevel = body.defaultLevel;
+      if (body.language !== undefined) space.language = body.language;
+      if (typeof body.icon === "string") {
+        space.icon = body.icon;
+        space.emoji = "";
+      } else if (typeof body.emoji === "string") {
+        space.emoji = body.emoji;
+        space.icon = undefined;
+      } else if (body.emoji === null || body.icon === null) {
+        space.emoji = "";
+        space.icon = undefined;
+      }
+      space.updatedAt = ctx.store.now();
+      return ok(renderSpace(ctx.env, space));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/spaces/{spaceId}",
+    handler: (ctx) => deleted(ctx.store.deleteSpace(param(ctx, "spaceId"))),
+  },
+  {
+    method: "POST",
+    path: "/v1/spaces/{spaceId}/restore",
+    handler: (ctx) => {
+      const id = param(ctx, "spaceId");
+      const space = ctx.store.restoreSpace(id);
+      if (!space) throw new NotFoundError(`Space "${id}" not found among the spaces deleted in the last 7 days`);
+      return ok(renderSpace(ctx.env, space));
+    },
   },
   {
     method: "POST",
@@ -28,6 +98,33 @@ export const spaceRoutes: Route[] = [
       const org = requireOrg(ctx);
       const spaces = [...ctx.store.spaces.values()].filter((s) => s.orgId === org.id && !s.deletedAt);
       return ok(paginate(ctx, spaces, (s) => renderSpace(ctx.env, s)));
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/spaces",
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      // Templates and computed sources (the rest of the official CreateSpace) are not emulated: unknown fields → 400.
+      const body = parseBody(ctx.body, {
+        title: opt(spaceTitle),
+        emoji: opt(emoji),
+        parent: opt(str({ min: 1 })),
+        language: opt(language),
+        editMode: opt(editMode),
+      });
+      if (body.parent !== undefined) {
+        const parent = ctx.store.collections.get(body.parent);
+        if (!parent || parent.orgId !== org.id) {
+          throw new BadRequestError(`parent: collection "${body.parent}" not found in organization "${org.id}"`);
+        }
+      }
+      const space = ctx.store.createSpace(org.id, body.title ?? "Untitled");
+      space.emoji = body.emoji ?? "";
+      space.parentId = body.parent;
+      space.language = body.language;
+      if (body.editMode) space.editMode = body.editMode;
+      return created(renderSpace(ctx.env, space), spaceLocation(ctx.env, space.id));
     },
   },
 ];

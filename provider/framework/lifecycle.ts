@@ -349,7 +349,11 @@ function hintFor(kind: KindInfo, operation: string, error: DocsApiError): string
         ? "A parent object named in the inputs does not exist: check the ids passed to this resource."
         : `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` recreates it.`;
     case 409:
-      return `It conflicts with an existing object: adopt that object with importId (${kind.idFormat}) instead.`;
+      // Only a conflict with an object that already exists is solved by adopting it; others (a move into a
+      // collection's own subtree, a transfer to the same organization) are explained by the API's message.
+      return /already exists/i.test(error.apiMessage ?? "")
+        ? `It conflicts with an existing object: adopt that object with importId (${kind.idFormat}) instead.`
+        : undefined;
     default:
       return undefined;
   }

@@ -2,14 +2,18 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type AdoptionArgs, type DeepInput, DocsResource } from "../framework/resource";
 import { collectionKind } from "./collection";
+import { collectionPermissionKind } from "./collectionPermission";
 import { openApiSpecKind } from "./openApiSpec";
 import { samlProviderKind } from "./samlProvider";
 import { siteKind } from "./site";
 import { type AdaptiveJsonSchema, siteAdaptiveSchemaKind } from "./siteAdaptiveSchema";
+import { sitePermissionKind } from "./sitePermission";
 import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
 import { siteShareLinkKind } from "./siteShareLink";
 import { siteSpaceKind } from "./siteSpace";
+import { spaceKind } from "./space";
+import { spacePermissionKind } from "./spacePermission";
 import { teamKind } from "./team";
 import { teamMemberKind } from "./teamMember";
 
@@ -63,6 +67,166 @@ export class Collection extends DocsResource {
 
   constructor(name: string, args: CollectionArgs, opts?: pulumi.CustomResourceOptions) {
     super(collectionKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of Space. A space: a container of documentation content (pages, files, change requests), at the
+ * top level of an organization or in a collection. Deleting it deletes its content (restorable for 7 days).
+ */
+export interface SpaceArgs extends AdoptionArgs {
+  /**
+   * The organization the space belongs to. A change replaces the space: the official document has no transfer.
+   * (id; replace; default: stack config `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The space's title. (string, at most 50 characters; update in place; required.) */
+  title: pulumi.Input<string>;
+  /**
+   * The space's emoji, as the API reports it (a code point such as `1f4d8`, or the character); `null` removes
+   * the emoji and the icon. Not together with `icon`. (string, 1–50 characters, or `null`; update in place;
+   * unmanaged when omitted.)
+   */
+  emoji?: pulumi.Input<string | null>;
+  /**
+   * The URL of an image shown in place of an emoji; `null` removes the icon and the emoji. Not together with
+   * `emoji`. (URL, at most 2048 characters, or `null`; update in place; unmanaged when omitted.)
+   */
+  icon?: pulumi.Input<string | null>;
+  /**
+   * `live` (members edit the content directly) or `locked` (all edits are locked). (`live` or `locked`; update
+   * in place; unmanaged when omitted.)
+   */
+  editMode?: pulumi.Input<"live" | "locked">;
+  /**
+   * The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
+   * (`read`, `comment`, `review`, `edit`, `create`, `admin` or `inherit`, or `null`; update in place; unmanaged
+   * when omitted.)
+   */
+  defaultLevel?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit" | null>;
+  /**
+   * The language the space's content is written in. (`en`, `fr`, `de`, `es`, `it`, `pt`, `pt-br`, `ru`, `ja`,
+   * `zh`, `zh-tw`, `yue`, `ko`, `ar`, `hi`, `nl`, `pl`, `tr`, `sv`, `no`, `da`, `fi`, `el`, `cs`, `hu`, `ro`,
+   * `th`, `vi`, `id`, `ms`, `he`, `uk`, `sk`, `bg`, `hr`, `lt`, `lv`, `et` or `sl`; update in place; unmanaged
+   * when omitted.)
+   */
+  language?: pulumi.Input<"en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl">;
+  /**
+   * The collection the space is in; omitted or `null` means the organization's top level. A change moves it.
+   * (id, or `null`; update in place; default `null`.)
+   */
+  parentId?: pulumi.Input<string | null>;
+}
+
+/**
+ * A space: a container of documentation content (pages, files, change requests), at the top level of an
+ * organization or in a collection. Deleting it deletes its content (restorable for 7 days). Id: the space id, as
+ * in `https://app.gitbook.com/o/<org>/s/<spaceId>`.
+ */
+export class Space extends DocsResource {
+  /** The organization the space belongs to. A change replaces the space: the official document has no transfer. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The space's title. */
+  declare readonly title: pulumi.Output<string>;
+  /** The emoji, or `null` when the space has none. */
+  declare readonly emoji: pulumi.Output<string | null>;
+  /** The icon's URL, or `null` when the space has none. */
+  declare readonly icon: pulumi.Output<string | null>;
+  /** `live` (members edit the content directly) or `locked` (all edits are locked). */
+  declare readonly editMode: pulumi.Output<string>;
+  /** The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none). */
+  declare readonly defaultLevel: pulumi.Output<string | null>;
+  /** The content's language, or `null` when none is set. */
+  declare readonly language: pulumi.Output<string | null>;
+  /** The collection the space is in; omitted or `null` means the organization's top level. A change moves it. */
+  declare readonly parentId: pulumi.Output<string | null>;
+  /**
+   * Who can read the space: `private`, `in-collection`, `public`, `unlisted`, `share-link` or `visitor-auth`.
+   * Set through the sites that publish it (the official document has no field to set it on a space).
+   */
+  declare readonly visibility: pulumi.Output<string>;
+  /** `location` (the API URL), `app` (the space in the web app) and `published` when it is published. */
+  declare readonly urls: pulumi.Output<{ location?: string; app?: string; published?: string }>;
+
+  constructor(name: string, args: SpaceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(spaceKind, name, args, opts);
+  }
+}
+
+/** The arguments of SpacePermission. One role granted on a space to a team or to a user. */
+export interface SpacePermissionArgs extends AdoptionArgs {
+  /** The space the role is granted on. (id; replace (delete before replace); required.) */
+  spaceId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+}
+
+/** One role granted on a space to a team or to a user. Id: `<spaceId>/<teamId or userId>`. */
+export class SpacePermission extends DocsResource {
+  /** The space the role is granted on. */
+  declare readonly spaceId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<string>;
+
+  constructor(name: string, args: SpacePermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(spacePermissionKind, name, args, opts);
+  }
+}
+
+/** The arguments of CollectionPermission. One role granted on a collection to a team or to a user. */
+export interface CollectionPermissionArgs extends AdoptionArgs {
+  /**
+   * The collection the role is granted on (its spaces inherit it). (id; replace (delete before replace);
+   * required.)
+   */
+  collectionId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+}
+
+/** One role granted on a collection to a team or to a user. Id: `<collectionId>/<teamId or userId>`. */
+export class CollectionPermission extends DocsResource {
+  /** The collection the role is granted on (its spaces inherit it). */
+  declare readonly collectionId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<string>;
+
+  constructor(name: string, args: CollectionPermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(collectionPermissionKind, name, args, opts);
   }
 }
 
@@ -640,5 +804,49 @@ export class SiteAdaptiveSchema extends DocsResource {
 
   constructor(name: string, args: SiteAdaptiveSchemaArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteAdaptiveSchemaKind, name, args, opts);
+  }
+}
+
+/** The arguments of SitePermission. One role granted on a site to a team or to a user. */
+export interface SitePermissionArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site the role is granted on. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+}
+
+/** One role granted on a site to a team or to a user. Id: `<siteId>/<teamId or userId>`. */
+export class SitePermission extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site the role is granted on. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<string>;
+
+  constructor(name: string, args: SitePermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(sitePermissionKind, name, args, opts);
   }
 }

@@ -20,6 +20,7 @@
  * input sets it), OpenAPI version URL (no provider property), and rules of kinds the provider does not manage.
  */
 import { beforeEach, describe, expect, it } from "vitest";
+import { SPACE_LANGUAGES } from "../../provider/client";
 import type { Props } from "../../provider/framework/kind";
 import { lifecycle } from "../../provider/runtime";
 import { deliberatelyInvalidRequests } from "../support/contract";
@@ -106,6 +107,14 @@ let specCount = 0;
 const freshSlug = () => `parity-${++specCount}`;
 
 const collection = kind("Collection", () => ({ organizationId: org(), title: "Docs" }));
+const space = kind("Space", () => ({ organizationId: org(), title: "Docs" }));
+const spacePermission = kind("SpacePermission", () => ({ spaceId: "space-id", teamId: "team-id", role: "read" }));
+const collectionPermission = kind("CollectionPermission", () => ({
+  collectionId: "c-id",
+  teamId: "t-id",
+  role: "read",
+}));
+const sitePermission = kind("SitePermission", () => ({ ...underSite, userId: "user-id", role: "read" }));
 const saml = kind("SamlProvider", () => ({ organizationId: org(), label: "Okta" }));
 const team = kind("Team", () => ({ organizationId: org(), title: "Ops" }));
 const teamMember = kind("TeamMember", () => ({ organizationId: org(), teamId: "team-id", userId: user(1) }));
@@ -127,6 +136,17 @@ const collectionField = (property: string, source: string, rule: Rule) =>
     source,
     rule,
     request: async (p, value) => patch(`/collections/${await p.collection()}`, property, { [property]: value }),
+  });
+
+/** A Space field sent on create (`POST /orgs/{o}/spaces`) or, with `patchOnly`, on `PATCH /spaces/{s}`. */
+const spaceField = (property: string, rule: Rule, patchOnly = false) =>
+  space(property, {
+    source: OFFICIAL,
+    rule,
+    request: async (p, value) =>
+      patchOnly
+        ? patch(`/spaces/${p.space(0)}`, property, { [property]: value })
+        : post(`/orgs/${p.org}/spaces`, property, { [property]: value }),
   });
 
 const samlField = (property: string, field: string, source: string, rule: Rule, mismatches?: Mismatch[]) =>
@@ -239,6 +259,33 @@ const table: Entry[] = [
     `${FIELD} (nullable role); \`inherit\` from the official DefaultLevel`,
     oneOf([...ROLES, null, "inherit"], ["owner", "guest", "Admin"]),
   ),
+
+  // Space: title and emoji max 50, editMode and language enumerations (create), defaultLevel and icon (PATCH only).
+  spaceField("title", atMost(50)),
+  spaceField("emoji", atMost(50)),
+  spaceField("editMode", oneOf(["live", "locked"], ["open", "Live"])),
+  spaceField("language", oneOf(SPACE_LANGUAGES, ["xx", "EN", "pt_BR"])),
+  spaceField("defaultLevel", oneOf([...ROLES, null, "inherit"], ["owner", "guest"]), true),
+  spaceField("icon", atMost(2048, padded("https://cdn.example/")), true),
+
+  // Content permissions: the granted role is a MemberRole (the grant body also takes null, a guest, which no kind
+  // sends: a grant's listing reports roles only).
+  spacePermission("role", {
+    source: OFFICIAL,
+    rule: oneOf(ROLES, ["owner", "Admin"]),
+    request: async (p, value) => post(`/spaces/${p.space(0)}/permissions`, "role", { role: value, users: [user(1)] }),
+  }),
+  collectionPermission("role", {
+    source: OFFICIAL,
+    rule: oneOf(ROLES, ["owner", "guest"]),
+    request: async (p, value) =>
+      post(`/collections/${await p.collection()}/permissions`, "role", { role: value, users: [user(1)] }),
+  }),
+  sitePermission("role", {
+    source: OFFICIAL,
+    rule: oneOf(ROLES, ["owner", "Read"]),
+    request: async (p, value) => post(`${await p.sitePath()}/permissions`, "role", { role: value, users: [user(1)] }),
+  }),
 
   // SamlProvider: label 1..30, entityID max 1024, certificate max 10000, ssoURL URI max 2048 (Limits); defaultRole.
   samlField("label", "label", LIMITS, atLeast(1)),

@@ -34,10 +34,20 @@ describe("errors users can act on", () => {
     expect(message).toMatch(/403 Forbidden: Missing permission: createContent\. .*permission/);
   });
 
-  it("409 suggests adopting the existing object with importId", async () => {
-    fixture.emulator.injectFault({ method: "POST", count: 1, status: 409 });
-    const message = await failure(collections().create(inputs()));
-    expect(message).toMatch(/409 Conflict: .*importId/);
+  it("409 suggests adopting with importId only when the API says the object already exists", async () => {
+    const conflict = (message: string) =>
+      fixture.emulator.injectFault({
+        method: "POST",
+        count: 1,
+        status: 409,
+        body: { error: { code: 409, message } },
+      });
+    conflict('A collection "Docs" already exists');
+    expect(await failure(collections().create(inputs()))).toMatch(/409 Conflict: .*already exists.*importId/);
+    conflict("Cannot move a collection into itself");
+    const other = await failure(collections().create(inputs()));
+    expect(other).toMatch(/409 Conflict: Cannot move a collection into itself/);
+    expect(other).not.toMatch(/importId/);
   });
 
   it("404 on adoption names importId and its format", async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { API_ID_PATTERN, apiId } from "../../provider/framework/kind";
+import { API_ID_PATTERN, apiId, apiIdPair } from "../../provider/framework/kind";
 import { ECHO_LIMIT } from "../../provider/framework/lifecycle";
 import { definitions } from "../../provider/registry";
 import { lifecycle } from "../../provider/runtime";
@@ -43,7 +43,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
     expect(names).toEqual(
       expect.arrayContaining(["TeamMember.userId", "SiteSectionGroup.sectionIds", "Collection.parentId"]),
     );
-    expect(idInputs).toHaveLength(24);
+    expect(idInputs).toHaveLength(36);
   });
 
   for (const { kind, property, shape } of idInputs) {
@@ -68,7 +68,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
           reason: expect.stringMatching(new RegExp(`^${definition.kind}\\.importId: must be `)),
         });
       }
-      const valid = definition.kind === "TeamMember" ? "Tm0aB_x-1/Us9xY" : "Tm0aB_x-1";
+      const valid = definition.importId === apiIdPair ? "Tm0aB_x-1/Us9xY" : "Tm0aB_x-1";
       const result = await lifecycle(definition.kind).check({}, { importId: valid });
       expect((result.failures ?? []).filter((f) => f.property === "importId")).toEqual([]);
       expect(fixture.calls()).toEqual([]);

@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { call } from "./parse";
+import type { HttpClient } from "./transport";
+
+/** The official document's `SpaceEditMode`. */
+export const SPACE_EDIT_MODES = ["live", "locked"] as const;
+
+/** The official document's `TranslationLanguage`: the languages a space's content may be written in. */
+export const SPACE_LANGUAGES = [
+  "en",
+  "fr",
+  "de",
+  "es",
+  "it",
+  "pt",
+  "pt-br",
+  "ru",
+  "ja",
+  "zh",
+  "zh-tw",
+  "yue",
+  "ko",
+  "ar",
+  "hi",
+  "nl",
+  "pl",
+  "tr",
+  "sv",
+  "no",
+  "da",
+  "fi",
+  "el",
+  "cs",
+  "hu",
+  "ro",
+  "th",
+  "vi",
+  "id",
+  "ms",
+  "he",
+  "uk",
+  "sk",
+  "bg",
+  "hr",
+  "lt",
+  "lv",
+  "et",
+  "sl",
+] as const;
+
+export const SpaceSchema = z.object({
+  id: z.string(),
+  title: z.string().default(""),
+  emoji: z.string().nullish(),
+  visibility: z.string().optional(),
+  editMode: z.string().optional(),
+  organization: z.string(),
+  parent: z.string().nullish(),
+  language: z.string().nullish(),
+  /** A role, `inherit` or null (no default access). */
+  defaultLevel: z.string().nullish(),
+  urls: z
+    .object({ location: z.string(), app: z.string(), published: z.string(), icon: z.string() })
+    .partial()
+    .optional(),
+});
+export type ApiSpace = z.infer<typeof SpaceSchema>;
+
+/** The fields `POST /orgs/{organizationId}/spaces` takes (the official `CreateSpace`, without templates). */
+export interface SpaceCreate {
+  title: string;
+  emoji?: string;
+  parent?: string;
+  language?: string;
+  editMode?: string;
+}
+
+/** The official `PATCH /spaces/{spaceId}` body: `emoji` and `icon` exclude each other; both `null` remove either. */
+export interface SpacePatch {
+  title?: string;
+  editMode?: string;
+  defaultLevel?: string | null;
+  language?: string;
+  emoji?: string | null;
+  icon?: string | null;
+}
+
+export function spacePath(id: string): string {
+  return `/spaces/${encodeURIComponent(id)}`;
+}
+
+export function getSpace(client: HttpClient, id: string): Promise<ApiSpace> {
+  return call(client, SpaceSchema, "GET", spacePath(id));
+}
+
+export function createSpace(client: HttpClient, organizationId: string, body: SpaceCreate): Promise<ApiSpace> {
+  return call(client, SpaceSchema, "POST", `/orgs/${encodeURIComponent(organizationId)}/spaces`, { body });
+}
+
+export function updateSpace(client: HttpClient, id: string, patch: SpacePatch): Promise<ApiSpace> {
+  return call(client, SpaceSchema, "PATCH", spacePath(id), { body: patch });
+}
+
+/** `parent: null` moves the space to the organization's top level. */
+export function moveSpace(client: HttpClient, id: string, parent: string | null): Promise<ApiSpace> {
+  return call(client, SpaceSchema, "POST", `${spacePath(id)}/move`, { body: { parent } });
+}
+
+/** The API keeps a deleted space for 7 days, during which `POST /spaces/{spaceId}/restore` brings it back. */
+export function deleteSpace(client: HttpClient, id: string): Promise<void> {
+  return client.delete(spacePath(id));
+}

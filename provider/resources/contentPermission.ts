@@ -1,0 +1,168 @@
+/**
+ * Content permissions: one kind per target (`SpacePermission`, `CollectionPermission`, `SitePermission`), each one
+ * grant of a role to a team or a user, as pulumi-github's `TeamRepository` is one grant per team and repository. One
+ * resource per grant keeps each grant's preview, drift and removal its own; the three kinds differ only in the target
+ * their ids name, so each is made by this one function (spacePermission.ts, collectionPermission.ts, sitePermission.ts).
+ */
+import { z } from "zod";
+import {
+  type ApiGrant,
+  type Grantee,
+  grant,
+  granteesPath,
+  listGrants,
+  type PermissionTarget,
+  permissionsPath,
+  revokeGrant,
+  setGrantRole,
+} from "../client";
+import { apiId, apiIdPair, defineKind, type ResourceContext } from "../framework/kind";
+import { UNKNOWN } from "../framework/unknown";
+import { ROLES } from "./common";
+
+/** The kinds' inputs and state: the target's ids, the grantee and the role (typed loosely: ids differ per kind). */
+type GrantInputs = { teamId?: string; userId?: string; role: string } & Record<string, string | undefined>;
+type GrantState = { teamId: string | null; userId: string | null; role: string } & Record<string, string | null>;
+
+interface TargetInfo<Ids extends string> {
+  kind: string;
+  /** The target's word in texts (`space`). */
+  noun: string;
+  /** The target's id inputs, the last one naming the target itself (`["organizationId", "siteId"]`). */
+  ids: readonly Ids[];
+  idTexts: Record<Ids, string>;
+  target(ids: Record<Ids, string>): PermissionTarget;
+  scope: "organization" | "site";
+  /** The target's `…/permissions` path as the official document writes it, for the reference. */
+  apiPath: string;
+  example: string;
+}
+
+const grantee = {
+  teamId: apiId.optional().describe("The team granted the role. Exactly one of `teamId` and `userId`."),
+  userId: apiId
+    .optional()
+    .describe("The user granted the role (a member's user id). Exactly one of `teamId` and `userId`."),
+  role: z
+    .enum(ROLES)
+    .describe("The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place."),
+};
+
+export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) {
+  const idShape = Object.fromEntries(info.ids.map((key) => [key, apiId.describe(info.idTexts[key])])) as Record<
+    Ids,
+    typeof apiId
+  >;
+  const inputs = z.strictObject({ ...idShape, ...grantee }).superRefine((news: Record<string, unknown>, ctx) => {
+    const team = news.teamId;
+    const user = news.userId;
+    if (team === UNKNOWN || user === UNKNOWN || (team === undefined) !== (user === undefined)) return;
+    const property = team === undefined ? "teamId" : "userId";
+    ctx.addIssue({ code: "custom", path: [property], message: "exactly one of teamId and userId must be set" });
+  });
+  const state = z.object({
+    ...(Object.fromEntries(info.ids.map((key) => [key, z.string()])) as Record<Ids, z.ZodString>),
+    teamId: z.string().nullable().default(null),
+    userId: z.string().nullable().default(null),
+    role: z.string(),
+  });
+  type Inputs = GrantInputs;
+  type State = GrantState;
+  type Known = { teamId?: string | null; userId?: string | null } & Record<Ids, string>;
+
+  const targetId = (known: Record<Ids, string>) => known[info.ids[info.ids.length - 1] as Ids];
+  const granteeOf = (known: Known): { grantee: Grantee; id: string } =>
+    known.teamId ? { grantee: "team", id: known.teamId } : { grantee: "user", id: known.userId ?? "" };
+
+  const toState = (known: Known, found: ApiGrant): State =>
+    ({
+      ...Object.fromEntries(info.ids.map((key) => [key, known[key]])),
+      teamId: known.teamId ?? null,
+      userId: known.userId ?? null,
+      role: found.role ?? "guest",
+    }) as State;
+
+  /** The grant as the target's listing of teams or users reports it; a refresh of many grants shares the listing. */
+  async function find(ctx: ResourceContext, known: Known, fresh: boolean): Promise<State | undefined> {
+    const target = info.target(known);
+    const { grantee, id } = granteeOf(known);
+    const load = () => listGrants(ctx.client, target, grantee);
+    const grants = fresh ? await load() : await ctx.listings.get(granteesPath(target, grantee), load);
+    const found = grants.find((g) => g.granteeId === id);
+    return found && toState(known, found);
+  }
+
+  async function readBack(ctx: ResourceContext, known: Known): Promise<State> {
+    ctx.listings.invalidate(permissionsPath(info.target(known)));
+    const found = await find(ctx, known, true);
+    if (!found) throw new Error(`${info.kind}: the API accepted the grant but does not list it`);
+    return found;
+  }
+
+  const replaceOnChanges: string[] = [...info.ids, "teamId", "userId"];
+
+  return defineKind<Inputs, State>({
+    kind: info.kind,
+    description: `One role granted on a ${info.noun} to a team or to a user.`,
+    scope: info.scope,
+    inputs: inputs as unknown as z.ZodType<Inputs, unknown>,
+    state: state as unknown as z.ZodType<State, unknown>,
+    outputs: [],
+    idFormat: `\`<${info.ids[info.ids.length - 1]}>/<teamId or userId>\``,
+    importId: apiIdPair,
+    adoption:
+      `\`importId: "<${info.ids[info.ids.length - 1]}>/<teamId or userId>"\`, naming the same ${info.noun} and ` +
+      "grantee as the inputs. Nothing is written when the granted role is the declared one. Adoption is optional: " +
+      "create grants the role with the API's idempotent grant call, so declaring a grant that exists sets its role.",
+    notes: [
+      `- Create is \`POST ${info.apiPath}\` ` +
+        "with one team or user; a change of `role` is a `PATCH` of that grant; delete removes the grant " +
+        "(the team or user keeps whatever access other grants and default levels give).",
+      "- There is no call that reads one grant: the provider lists the target's team or user grants. A refresh of " +
+        `many grants on one ${info.noun} makes one listing request per grantee type. A grant removed or changed by ` +
+        "hand shows in `pulumi preview --refresh`.",
+      "- `teamId` xor `userId` is checked offline. A change of the target or the grantee replaces the grant " +
+        "(deleting first, since the old and new grant may be the same pair).",
+      "- The grant's own role only: access the grantee gets from a collection's or the organization's default level " +
+        "is not part of it (the API's `…/permissions/aggregate` listing is not used).",
+    ],
+    example: info.example,
+    replaceOnChanges,
+    deleteBeforeReplace: true,
+
+    async create(ctx, news) {
+      const known = news as unknown as Known;
+      const { grantee: kind, id } = granteeOf(known);
+      await grant(ctx.client, info.target(known), kind, id, news.role);
+      return { id: `${targetId(known)}/${id}`, state: await readBack(ctx, known) };
+    },
+
+    async read(ctx, id, known) {
+      const k = known as unknown as Known;
+      const [target, granteeId] = id.split("/");
+      // The id names the target and grantee; the inputs or state say which target path and grantee type to list.
+      if (target !== targetId(k) || granteeId !== granteeOf(k).id) return undefined;
+      const state = await find(ctx, k, false);
+      return state && { id, state };
+    },
+
+    async update(ctx, _id, olds, news, changed) {
+      for (const key of replaceOnChanges) {
+        // Only reachable by adopting with an importId naming another grant than the inputs.
+        if (changed.has(key))
+          throw new Error(`${info.kind}: importId names ${key} "${olds[key]}", the inputs "${news[key]}"`);
+      }
+      const known = news as unknown as Known;
+      const { grantee: kind, id } = granteeOf(known);
+      if (changed.has("role")) await setGrantRole(ctx.client, info.target(known), kind, id, news.role);
+      return readBack(ctx, known);
+    },
+
+    async delete(ctx, _id, olds) {
+      const known = olds as unknown as Known;
+      const { grantee: kind, id } = granteeOf(known);
+      await revokeGrant(ctx.client, info.target(known), kind, id);
+      ctx.listings.invalidate(permissionsPath(info.target(known)));
+    },
+  });
+}
