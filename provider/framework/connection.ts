@@ -63,8 +63,23 @@ export function setWaitReporter(reporter: WaitReporter | undefined): void {
   waitReporter = reporter ?? logWait;
 }
 
+/** The API URL in use and the setting it came from, for messages about a connection that failed. */
+export function apiUrlSetting(): { url: string; source: string } {
+  const fromConfig = nonEmpty(stackConfig.apiUrl);
+  if (fromConfig) return { url: fromConfig, source: `stack config ${CONFIG_KEYS.apiUrl}` };
+  const fromEnv = nonEmpty(process.env[ENV_KEYS.apiUrl]);
+  if (fromEnv) return { url: fromEnv, source: `the ${ENV_KEYS.apiUrl} environment variable` };
+  return { url: DEFAULT_API_URL, source: `the default (neither ${CONFIG_KEYS.apiUrl} nor ${ENV_KEYS.apiUrl} is set)` };
+}
+
+/** Where the token in use comes from (it wins in this order), or undefined when none is set. */
+export function apiTokenSource(): "config" | "env" | undefined {
+  if (nonEmpty(stackConfig.apiToken)) return "config";
+  return nonEmpty(process.env[ENV_KEYS.apiToken]) ? "env" : undefined;
+}
+
 export function apiClient(): HttpClient {
-  const baseUrl = nonEmpty(stackConfig.apiUrl) ?? nonEmpty(process.env[ENV_KEYS.apiUrl]) ?? DEFAULT_API_URL;
+  const baseUrl = apiUrlSetting().url;
   const token = nonEmpty(stackConfig.apiToken) ?? nonEmpty(process.env[ENV_KEYS.apiToken]);
   if (!token) throw new MissingCredentialsError();
   const key = `${baseUrl} ${createHash("sha256").update(token).digest("hex")}`;

@@ -1,8 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { DocsApiError, NotFoundError } from "../client";
-import { CONFIG_KEYS, ENV_KEYS } from "./connection";
+import { ConnectionError, DocsApiError, NotFoundError } from "../client";
 import { applyProviderDefaults } from "./defaults";
+import { connectionFix, credentialFix, explainMissingCredentials, withoutStackTrace } from "./diagnostics";
 import { describeIssue } from "./issues";
 import { apiId, type Found, type KindDefinition, type Known, type Props, type ResourceContext } from "./kind";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
@@ -228,7 +228,10 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     try {
       return await run(this.context());
     } catch (error) {
-      throw explain(this.definition, operation, id, error);
+      const kind = this.definition.kind;
+      throw withoutStackTrace(
+        explain(this.definition, operation, id, explainMissingCredentials(kind, operation, id, error)),
+      );
     }
   }
 
@@ -328,7 +331,7 @@ export function explain(kind: KindInfo, operation: string, id: string | undefine
 function hintFor(kind: KindInfo, operation: string, error: DocsApiError): string | undefined {
   switch (error.status) {
     case 401:
-      return `Check the API token: \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}.`;
+      return credentialFix(operation, "rejected");
     case 403:
       return "The token's user lacks the permission this operation needs; use a token of an organization admin.";
     case 404:
@@ -340,6 +343,6 @@ function hintFor(kind: KindInfo, operation: string, error: DocsApiError): string
     case 429:
       return "The API kept rate limiting after every retry; run again later or with a lower --parallel.";
     default:
-      return undefined;
+      return error instanceof ConnectionError ? connectionFix() : undefined;
   }
 }
