@@ -64,3 +64,19 @@ export function withoutStackTrace<T>(error: T): T {
   Object.defineProperty(error, "toString", { value: () => "pulumi-docs-platform", configurable: true });
   return error;
 }
+
+/**
+ * A message for the CLI from inside the provider process. The dynamic provider host has no engine connection
+ * (`pulumi.log` there prints `info: [runtime] …` on stdout) and offers no way to attach a message to a resource, so
+ * the message goes to stderr as one line, which the CLI shows under the stack, in the progress output and in
+ * "Diagnostics". It names the resource itself: kind, id or title.
+ */
+export function notice(severity: "info" | "warning", message: string): void {
+  process.stderr.write(`${severity}: ${message}\n`);
+}
+
+/** What `up` says once an adoption is done: it adopted, not created, and what it changed. */
+export function adoptedMessage(kind: string, id: string, changed: readonly string[]): string {
+  const what = changed.length === 0 ? "no change" : `changed ${changed.join(", ")}`;
+  return `${kind} "${id}" adopted (importId): the existing object was taken over, not created; ${what}.`;
+}

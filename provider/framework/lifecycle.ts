@@ -2,8 +2,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ConnectionError, DocsApiError, NotFoundError } from "../client";
 import { applyProviderDefaults } from "./defaults";
-import { connectionFix, credentialFix, explainMissingCredentials, withoutStackTrace } from "./diagnostics";
+import {
+  adoptedMessage,
+  connectionFix,
+  credentialFix,
+  explainMissingCredentials,
+  notice,
+  withoutStackTrace,
+} from "./diagnostics";
 import { describeIssue } from "./issues";
+import { checkAgainstApi } from "./preflight";
 import { apiId, type Found, type KindDefinition, type Known, type Props, type ResourceContext } from "./kind";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
 
@@ -59,7 +67,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     this.importId = definition.importId ?? apiId;
   }
 
-  async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
     const defaulted = applyProviderDefaults(this.definition.kind, this.inputKeys, news);
     const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, ...declared } = defaulted.news;
     // A missing default is reported in its own words (naming both settings), next to every other failure.
@@ -78,6 +86,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     }
     if (failures.length > 0) return { failures };
     const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
+    const rejected = await checkAgainstApi(this, olds, inputs, importId);
+    if (rejected.length > 0) return { failures: rejected };
     return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };
   }
 
@@ -205,6 +215,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       );
     }
     const changed = new Set(this.changedProperties(found.state, inputs));
+    notice("info", adoptedMessage(this.definition.kind, found.id, [...changed]));
     if (changed.size === 0) return found;
     return { id: found.id, state: await this.definition.update(ctx, found.id, found.state, inputs, changed) };
   }
