@@ -11,8 +11,8 @@ import {
   withoutStackTrace,
 } from "./diagnostics";
 import { describeIssue } from "./issues";
-import { checkAgainstApi } from "./preflight";
 import { apiId, type Found, type KindDefinition, type Known, type Props, type ResourceContext } from "./kind";
+import { checkAgainstApi } from "./preflight";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
 
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
