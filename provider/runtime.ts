@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { apiClient, CONFIG_KEYS, setStackConfig } from "./framework/connection";
+import { resetCrossResource } from "./framework/crossResource";
 import type { ResourceContext } from "./framework/kind";
 import { Lifecycle } from "./framework/lifecycle";
 import { Listings } from "./framework/listings";
@@ -53,6 +54,7 @@ export function sharedListing<T>(path: string, load: (client: ReturnType<typeof 
 export function resetCaches(): void {
   listings.clear();
   resetPreflight();
+  resetCrossResource();
 }
 
 export const kinds = [...byName.keys()];

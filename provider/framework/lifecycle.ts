@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ConnectionError, DocsApiError, NotFoundError } from "../client";
+import { warnOnConflicts } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import {
   adoptedMessage,
@@ -86,6 +87,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     }
     if (failures.length > 0) return { failures };
     const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
+    warnOnConflicts(this.definition, inputs);
     const rejected = await checkAgainstApi(this, olds, inputs, importId);
     if (rejected.length > 0) return { failures: rejected };
     return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };

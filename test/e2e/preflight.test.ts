@@ -21,6 +21,13 @@ switch (config.require("case")) {
   case "member":
     new docs.TeamMember("writer", { teamId: config.require("teamId"), userId: config.require("userId"), role: "member" });
     break;
+  case "defaults": {
+    const [guides, api] = config.requireObject("spaceIds");
+    const siteId = config.require("siteId");
+    new docs.SiteSection("guides", { siteId, spaceId: guides, title: "Guides", default: true });
+    new docs.SiteSection("api", { siteId, spaceId: api, title: "API", default: true });
+    break;
+  }
   case "adopt":
     new docs.Collection("handbook", { title: "Handbook", importId: config.require("importId") });
     break;
@@ -35,12 +42,12 @@ describe("preflight at pulumi preview", () => {
   /** The preview's whole output and whether it failed. */
   const preview = async (config: Record<string, string>) => {
     for (const [key, value] of Object.entries(config)) await stack.setConfig(key, { value });
-    let output = "";
+    const chunks: string[] = [];
     try {
-      await stack.preview({ onOutput: (text) => void (output += text) });
-      return { failed: false, output };
+      await stack.preview({ onOutput: (text) => chunks.push(text) });
+      return { failed: false, output: chunks.join("") };
     } catch {
-      return { failed: true, output };
+      return { failed: true, output: chunks.join("") };
     }
   };
 
@@ -98,6 +105,16 @@ describe("preflight at pulumi preview", () => {
     expect(output).toContain(
       `info: Collection importId "${legacy.body.id}": adopts the existing object "Legacy" instead of creating one; ` +
         "adoption will change title.",
+    );
+  });
+
+  it("warns about two sections of one site that both declare default: true", async () => {
+    const site = await callApi(emulator, "POST", `/orgs/${emulator.organizationId}/sites`, { title: "Docs site" });
+    const spaceIds = JSON.stringify(emulator.spaceIds);
+    const { failed, output } = await preview({ case: "defaults", siteId: site.body.id, spaceIds });
+    expect(failed).toBe(false);
+    expect(output).toContain(
+      `warning: SiteSection "Guides" and SiteSection "API" both declare default: true under siteId "${site.body.id}"`,
     );
   });
 });
