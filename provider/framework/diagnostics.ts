@@ -55,13 +55,12 @@ const DEFECTS = [TypeError, ReferenceError, RangeError, SyntaxError];
 /**
  * The dynamic provider host prints every error of check, diff, read and delete as `${error}: ${error.stack}` on the
  * plugin's stderr, which the CLI shows line by line (a 7-frame trace per resource) before the message it shows
- * anyway. For an error the provider raised itself, the message is the whole story: the printed text becomes one
- * line, `pulumi-docs-platform: <message>`. A defect keeps its trace.
+ * anyway. For an error the provider raised itself, the message is the whole story: with an empty stack the printed
+ * text is one line, `<name>: <message>: `. A defect keeps its trace.
  */
 export function withoutStackTrace<T>(error: T): T {
   if (!(error instanceof Error) || DEFECTS.some((type) => error instanceof type)) return error;
-  Object.defineProperty(error, "stack", { value: error.message, configurable: true, writable: true });
-  Object.defineProperty(error, "toString", { value: () => "pulumi-docs-platform", configurable: true });
+  Object.defineProperty(error, "stack", { value: "", configurable: true, writable: true });
   return error;
 }
 

@@ -95,7 +95,7 @@ describe("credential errors that tell the truth", () => {
     const error = await failure(collections().read("abc", inputs()));
     const printed = `${error}: ${error.stack}`;
     expect(printed.split("\n")).toHaveLength(1);
-    expect(printed).toBe(`pulumi-docs-platform: ${error.message}`);
+    expect(printed).toBe(`ForbiddenError: ${error.message}: `);
   });
 
   it("a defect keeps its stack trace", () => {
