@@ -5,9 +5,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { apiClient, CONFIG_KEYS, setStackConfig } from "./framework/connection";
+import { resetCrossResource } from "./framework/crossResource";
 import type { ResourceContext } from "./framework/kind";
 import { Lifecycle } from "./framework/lifecycle";
 import { Listings } from "./framework/listings";
+import { resetPreflight } from "./framework/preflight";
 import { type AnyKind, definitions } from "./registry";
 
 const byName = new Map<string, AnyKind>(definitions.map((definition) => [definition.kind, definition]));
@@ -36,6 +38,7 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
     apiUrl: req.config.get(CONFIG_KEYS.apiUrl),
     apiToken: req.config.get(CONFIG_KEYS.apiToken),
     organizationId: req.config.get(CONFIG_KEYS.organizationId),
+    preflight: req.config.get(CONFIG_KEYS.preflight),
   });
 }
 
@@ -50,6 +53,8 @@ export function sharedListing<T>(path: string, load: (client: ReturnType<typeof 
 /** Forgets shared listings; tests use it between out-of-band changes. */
 export function resetCaches(): void {
   listings.clear();
+  resetPreflight();
+  resetCrossResource();
 }
 
 export const kinds = [...byName.keys()];

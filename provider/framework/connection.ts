@@ -11,6 +11,8 @@ interface StackConfig {
   apiToken?: string;
   /** The default for every resource's `organizationId` (see ./defaults.ts). */
   organizationId?: string;
+  /** `docs:preflight`: verify references against the API in check (see ./preflight.ts). */
+  preflight?: string;
 }
 
 let stackConfig: StackConfig = {};
@@ -21,6 +23,7 @@ export const CONFIG_KEYS = {
   apiUrl: "docs:apiUrl",
   apiToken: "docs:apiToken",
   organizationId: "docs:organizationId",
+  preflight: "docs:preflight",
 } as const;
 export const ENV_KEYS = {
   apiUrl: "DOCS_API_URL",
@@ -29,6 +32,7 @@ export const ENV_KEYS = {
   maxAttempts: "DOCS_API_MAX_ATTEMPTS",
   maxWaitSeconds: "DOCS_API_MAX_WAIT_SECONDS",
   organizationId: "DOCS_ORGANIZATION_ID",
+  preflight: "DOCS_PREFLIGHT",
 } as const;
 
 export function setStackConfig(config: StackConfig): void {
@@ -63,8 +67,23 @@ export function setWaitReporter(reporter: WaitReporter | undefined): void {
   waitReporter = reporter ?? logWait;
 }
 
+/** The API URL in use and the setting it came from, for messages about a connection that failed. */
+export function apiUrlSetting(): { url: string; source: string } {
+  const fromConfig = nonEmpty(stackConfig.apiUrl);
+  if (fromConfig) return { url: fromConfig, source: `stack config ${CONFIG_KEYS.apiUrl}` };
+  const fromEnv = nonEmpty(process.env[ENV_KEYS.apiUrl]);
+  if (fromEnv) return { url: fromEnv, source: `the ${ENV_KEYS.apiUrl} environment variable` };
+  return { url: DEFAULT_API_URL, source: `the default (neither ${CONFIG_KEYS.apiUrl} nor ${ENV_KEYS.apiUrl} is set)` };
+}
+
+/** Where the token in use comes from (it wins in this order), or undefined when none is set. */
+export function apiTokenSource(): "config" | "env" | undefined {
+  if (nonEmpty(stackConfig.apiToken)) return "config";
+  return nonEmpty(process.env[ENV_KEYS.apiToken]) ? "env" : undefined;
+}
+
 export function apiClient(): HttpClient {
-  const baseUrl = nonEmpty(stackConfig.apiUrl) ?? nonEmpty(process.env[ENV_KEYS.apiUrl]) ?? DEFAULT_API_URL;
+  const baseUrl = apiUrlSetting().url;
   const token = nonEmpty(stackConfig.apiToken) ?? nonEmpty(process.env[ENV_KEYS.apiToken]);
   if (!token) throw new MissingCredentialsError();
   const key = `${baseUrl} ${createHash("sha256").update(token).digest("hex")}`;
@@ -107,6 +126,20 @@ export function logWait(event: WaitEvent): void {
  */
 export function defaultOrganizationId(): string | undefined {
   return nonEmpty(stackConfig.organizationId) ?? nonEmpty(process.env[ENV_KEYS.organizationId]);
+}
+
+/**
+ * Whether preflight is on: stack config `docs:preflight` wins over `DOCS_PREFLIGHT`; `true`/`1`/`yes`/`on` turn it
+ * on, anything else set is a typo reported as such. Off by default (see README, "Preflight").
+ */
+export function preflightSetting(): boolean {
+  const fromConfig = nonEmpty(stackConfig.preflight);
+  const value = fromConfig ?? nonEmpty(process.env[ENV_KEYS.preflight]);
+  if (value === undefined) return false;
+  const normalized = value.toLowerCase();
+  if (["true", "1", "yes", "on"].includes(normalized)) return true;
+  if (["false", "0", "no", "off"].includes(normalized)) return false;
+  throw new InvalidSettingError(fromConfig ? CONFIG_KEYS.preflight : ENV_KEYS.preflight, value, "true or false");
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -85,6 +85,11 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   importId?: z.ZodType<string, string>;
   /** How to adopt an existing object, for the reference: what to pass as `importId` and what then happens. */
   adoption: string;
+  /**
+   * A boolean input at most one resource per parent may set (a site's default section): check warns when two
+   * resources of the program set it under the same parent, since the API keeps one and each run would flip it.
+   */
+  exclusiveFlag?: { property: keyof Inputs & string; parent: keyof Inputs & string };
 
   create(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
   /**

@@ -1,10 +1,27 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { DocsApiError, NotFoundError } from "../client";
-import { CONFIG_KEYS, ENV_KEYS } from "./connection";
+import { ConnectionError, DocsApiError, NotFoundError } from "../client";
+import { warnOnConflicts } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
+import {
+  adoptedMessage,
+  connectionFix,
+  credentialFix,
+  explainMissingCredentials,
+  notice,
+  withoutStackTrace,
+} from "./diagnostics";
 import { describeIssue } from "./issues";
-import { apiId, type CreatedCandidate, type Found, type KindDefinition, type Known, type Props, type ResourceContext } from "./kind";
+import {
+  apiId,
+  type CreatedCandidate,
+  type Found,
+  type KindDefinition,
+  type Known,
+  type Props,
+  type ResourceContext,
+} from "./kind";
+import { checkAgainstApi } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
 
@@ -60,7 +77,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     this.importId = definition.importId ?? apiId;
   }
 
-  async check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
     const defaulted = applyProviderDefaults(this.definition.kind, this.inputKeys, news);
     const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, ...declared } = defaulted.news;
     // A missing default is reported in its own words (naming both settings), next to every other failure.
@@ -79,6 +96,9 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     }
     if (failures.length > 0) return { failures };
     const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
+    warnOnConflicts(this.definition, inputs);
+    const rejected = await checkAgainstApi(this, olds, inputs, importId);
+    if (rejected.length > 0) return { failures: rejected };
     return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };
   }
 
@@ -218,6 +238,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       );
     }
     const changed = new Set(this.changedProperties(found.state, inputs));
+    notice("info", adoptedMessage(this.definition.kind, found.id, [...changed]));
     if (changed.size === 0) return found;
     return { id: found.id, state: await this.definition.update(ctx, found.id, found.state, inputs, changed) };
   }
@@ -241,7 +262,10 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     try {
       return await run(this.context());
     } catch (error) {
-      throw explain(this.definition, operation, id, error);
+      const kind = this.definition.kind;
+      throw withoutStackTrace(
+        explain(this.definition, operation, id, explainMissingCredentials(kind, operation, id, error)),
+      );
     }
   }
 
@@ -341,7 +365,7 @@ export function explain(kind: KindInfo, operation: string, id: string | undefine
 function hintFor(kind: KindInfo, operation: string, error: DocsApiError): string | undefined {
   switch (error.status) {
     case 401:
-      return `Check the API token: \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}.`;
+      return credentialFix(operation, "rejected");
     case 403:
       return "The token's user lacks the permission this operation needs; use a token of an organization admin.";
     case 404:
@@ -355,6 +379,6 @@ function hintFor(kind: KindInfo, operation: string, error: DocsApiError): string
         ? `It conflicts with an existing object: adopt that object with importId (${kind.idFormat}) instead.`
         : undefined;
     default:
-      return undefined;
+      return error instanceof ConnectionError ? connectionFix() : undefined;
   }
 }

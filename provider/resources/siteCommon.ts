@@ -33,7 +33,10 @@ export const managedDefault = z
   .describe("Whether it is its level's default; `null` unless the program declares `default: true`.");
 
 /** Whether a read reports `default`: the program declared it (or, adopting, the inputs set it). */
-export function managesDefault(known: { default?: boolean | null }, declared: ReadonlySet<string> | undefined): boolean {
+export function managesDefault(
+  known: { default?: boolean | null },
+  declared: ReadonlySet<string> | undefined,
+): boolean {
   return declared ? declared.has("default") : known.default === true;
 }
 

@@ -135,6 +135,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
   state,
   outputs: ["siteSpaceId"],
   idFormat: "the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)",
+  exclusiveFlag: { property: "default", parent: "siteId" },
   adoption:
     '`importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). ' +
     "With another `spaceId`, the adopted section reads as showing no such space and the next `up` replaces it.",

@@ -61,7 +61,7 @@ describe("errors users can act on", () => {
     try {
       expect((await collections().check({}, inputs())).failures).toBeUndefined();
       const message = await failure(collections().read("any", inputs()));
-      expect(message).toMatch(/No API token: .*docs:apiToken.*DOCS_API_TOKEN/);
+      expect(message).toMatch(/No API token\. .*docs:apiToken.*DOCS_API_TOKEN/);
     } finally {
       process.env.DOCS_API_TOKEN = saved;
     }
