@@ -6,15 +6,18 @@ import {
   getTeam,
   listOrganizationMembers,
   listTeamMembers,
+  listTeams,
   organizationMembersPath,
   renameTeam,
   TEAM_ROLES,
   type TeamMembersChange,
   teamMembersPath,
+  teamsPath,
   updateTeamMembers,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
+import { readListed } from "../framework/listings";
 
 /** Emails compare case-insensitively (they may be written in any case); user ids compare exactly. */
 const key = (user: string) => (user.includes("@") ? user.toLowerCase() : user);
@@ -56,7 +59,7 @@ const state = z.object({
     .default([])
     .describe(
       "Every current member, by the identifier the program declared (user id or email), otherwise by user id. When " +
-        "`members` is not managed, the list is refreshed by `up` only.",
+        "`members` is not managed, it is never read: `[]` for a team created by the program, else as last read.",
     ),
 });
 
@@ -78,7 +81,9 @@ async function directory(ctx: ResourceContext, organizationId: string, entries: 
   for (const entry of entries) note(entry.organization.user);
   if (declared.some((d) => !ids.has(key(d.user)))) {
     const path = organizationMembersPath(organizationId);
-    for (const m of await ctx.listings.get(path, () => listOrganizationMembers(ctx.client, organizationId))) {
+    // This package never writes organization members: the listing outlives this process's writes.
+    const load = () => listOrganizationMembers(ctx.client, organizationId);
+    for (const m of await ctx.listings.get(path, load, { survivesWrites: true })) {
       note(m.user);
     }
   }
@@ -136,8 +141,8 @@ export const teamKind = defineKind<Inputs, State>({
     "the team's membership exactly that list.",
   notes: [
     "Do not manage the same team's membership with both `members` and [TeamMember](#teammember): they would undo " +
-      "each other's changes. When `members` is not managed, a refresh costs one request (the team) instead of two, " +
-      "and membership changes are not drift.",
+      "each other's changes. When `members` is not managed, the membership is never listed (a refresh reads the " +
+      "team from the organization's shared team listing alone) and membership changes are not drift.",
     "- Create is `PUT /orgs/{organizationId}/teams` (the official create operation is a `PUT` on the list path) with " +
       "the title, then, when `members` is declared, one bulk `PUT /orgs/{organizationId}/teams/{id}/members` that " +
       "adds, removes and sets roles. If that request fails, the new team is deleted again and `up` fails.",
@@ -163,7 +168,9 @@ export const teamKind = defineKind<Inputs, State>({
       { kind: "Team", id: team.id },
       () => deleteTeam(ctx.client, organizationId, team.id),
       async () => {
-        if (news.members) await syncMembers(ctx, organizationId, team.id, news.members);
+        // A new team has no members: unmanaged membership costs no listing.
+        if (!news.members) return [];
+        await syncMembers(ctx, organizationId, team.id, news.members);
         return currentMembers(ctx, organizationId, team.id, news.members);
       },
     );
@@ -172,7 +179,16 @@ export const teamKind = defineKind<Inputs, State>({
 
   async read(ctx, id, known, declared) {
     const { organizationId } = known;
-    const { title } = await getTeam(ctx.client, organizationId, id);
+    // One listing of the organization's teams (the same OrganizationTeam objects as the single GET) serves every
+    // team of a refresh; a team missing from it is gone.
+    const team = await readListed(ctx.listings, {
+      path: teamsPath(organizationId),
+      list: () => listTeams(ctx.client, organizationId),
+      matches: (item) => item.id === id,
+      single: () => getTeam(ctx.client, organizationId, id),
+    });
+    if (team === undefined) return undefined;
+    const { title } = team;
     // Listing the members costs a second request: only worth it when the program manages them.
     const managed = declared?.has("members") ?? true;
     const members = managed ? await currentMembers(ctx, organizationId, id, known.members) : (known.members ?? []);
@@ -184,8 +200,10 @@ export const teamKind = defineKind<Inputs, State>({
     const title = changed.has("title")
       ? (await renameTeam(ctx.client, organizationId, id, news.title)).title
       : olds.title;
-    if (changed.has("members") && news.members) await syncMembers(ctx, organizationId, id, news.members);
-    const members = await currentMembers(ctx, organizationId, id, news.members ?? olds.members);
+    // Membership the update does not change is as the state says (the diff compared it): no listing.
+    if (!news.members || !changed.has("members")) return { organizationId, title, members: olds.members };
+    await syncMembers(ctx, organizationId, id, news.members);
+    const members = await currentMembers(ctx, organizationId, id, news.members);
     return { organizationId, title, members };
   },
 
