@@ -79,7 +79,8 @@ async function directory(ctx: ResourceContext, organizationId: string, entries: 
     if (user.email) ids.set(key(user.email), user.id);
   };
   for (const entry of entries) note(entry.organization.user);
-  if (declared.some((d) => !ids.has(key(d.user)))) {
+  // Only an email needs the organization's listing: a user id the team's listing lacks is sent as declared.
+  if (declared.some((d) => d.user.includes("@") && !ids.has(key(d.user)))) {
     const path = organizationMembersPath(organizationId);
     // This package never writes organization members: the listing outlives this process's writes.
     const load = () => listOrganizationMembers(ctx.client, organizationId);
@@ -105,9 +106,18 @@ async function currentMembers(ctx: ResourceContext, organizationId: string, team
   return found.sort((a, b) => a.index - b.index).map((f) => f.member);
 }
 
-/** Makes the team's membership exactly `desired`, in one bulk request. */
-async function syncMembers(ctx: ResourceContext, organizationId: string, teamId: string, desired: DeclaredMember[]) {
-  const entries = await listTeamMembers(ctx.client, organizationId, teamId);
+/**
+ * Makes the team's membership exactly `desired`, in one bulk request. `entries`: the current membership when already
+ * known (a team just created has none), else listed.
+ */
+async function syncMembers(
+  ctx: ResourceContext,
+  organizationId: string,
+  teamId: string,
+  desired: DeclaredMember[],
+  known?: ApiTeamMember[],
+) {
+  const entries = known ?? (await listTeamMembers(ctx.client, organizationId, teamId));
   const current = new Map(entries.map((e) => [e.organization.user.id, e.team.role]));
   const idOf = await directory(ctx, organizationId, entries, desired);
   const change: Required<TeamMembersChange> = { add: [], remove: [], memberships: {} };
@@ -170,7 +180,7 @@ export const teamKind = defineKind<Inputs, State>({
       async () => {
         // A new team has no members: unmanaged membership costs no listing.
         if (!news.members) return [];
-        await syncMembers(ctx, organizationId, team.id, news.members);
+        await syncMembers(ctx, organizationId, team.id, news.members, []);
         return currentMembers(ctx, organizationId, team.id, news.members);
       },
     );
