@@ -14,7 +14,7 @@ const { declare } = require("../../bench/program/shape.js") as {
   declare: (kinds: Record<string, unknown>, options: Record<string, unknown>) => Declared[];
 };
 
-const UNITS = 3;
+const UNITS = 2;
 const N = 14 * UNITS;
 
 const fixture = useEmulator();
@@ -101,7 +101,8 @@ async function pooled<T>(items: T[], parallel: number, task: (item: T) => Promis
   );
 }
 
-describe("request budgets of the bench's program shape", () => {
+// Each test creates the whole program through the emulator: on a loaded machine that takes longer than the default.
+describe("request budgets of the bench's program shape", { timeout: 60_000 }, () => {
   it("create sends what each kind documents; preview, an unchanged up, a no-op update 0; refresh one listing per parent and kind", async () => {
     const { managed, createRequests } = await upFromScratch();
     expect(createRequests).toEqual({
@@ -170,5 +171,43 @@ describe("request budgets of the bench's program shape", () => {
       expect(result.id, resource.name).toBe(resource.id);
       expect(sent().writes, resource.name).toEqual([]);
     }
+  });
+
+  it("a refresh through the listings sees drift and deletions, and reads alone when a listing fails", async () => {
+    const { managed } = await upFromScratch();
+    const org = fixture.emulator.organizationId;
+    const find = (name: string) => {
+      const found = managed.find((resource) => resource.name === name);
+      if (!found) throw new Error(`${name} is not in the shape`);
+      return found;
+    };
+    const renamedTeam = find("u0-reviewers");
+    const deletedTeam = find("u1-reviewers");
+    const renamedSaml = find("u0-okta");
+    expect((await fixture.api("PATCH", `/orgs/${org}/teams/${renamedTeam.id}`, { title: "By hand" })).status).toBe(200);
+    expect((await fixture.api("DELETE", `/orgs/${org}/teams/${deletedTeam.id}`)).status).toBeLessThan(300);
+    expect((await fixture.api("PATCH", `/orgs/${org}/saml/${renamedSaml.id}`, { label: "By hand" })).status).toBe(200);
+    // The SAML listing fails on every attempt: each SAML provider is read alone instead.
+    fixture.emulator.injectFault({ method: "GET", path: "/saml$", count: 3, status: 503 });
+    resetCaches();
+    fixture.emulator.clearRequests();
+    const reads = new Map<string, Awaited<ReturnType<ReturnType<typeof lifecycle>["read"]>>>();
+    await pooled(managed, 8, async (resource) => {
+      reads.set(resource.name, await lifecycle(resource.kind).read(resource.id, resource.state));
+    });
+    expect(reads.get("u0-reviewers")?.props).toMatchObject({ title: "By hand" });
+    expect(reads.get("u1-reviewers")?.id).toBe("");
+    expect(reads.get("u0-okta")?.props).toMatchObject({ label: "By hand" });
+    const unchanged = managed.filter((r) => !["u0-reviewers", "u1-reviewers", "u0-okta"].includes(r.name));
+    // The deleted team's TeamMember is gone with it.
+    for (const resource of unchanged.filter((r) => r.name !== "u1-reviewer")) {
+      expect(reads.get(resource.name)?.props, resource.name).toEqual(resource.state);
+    }
+    expect(reads.get("u1-reviewer")?.id).toBe("");
+    const counts = fixture.emulator.counters();
+    expect(counts["GET /v1/orgs/{organizationId}/saml"]).toBe(3);
+    expect(counts["GET /v1/orgs/{organizationId}/saml/{samlProviderId}"]).toBe(UNITS);
+    expect(counts["GET /v1/orgs/{organizationId}/teams"]).toBe(1);
+    expect(counts["GET /v1/orgs/{organizationId}/teams/{teamId}"]).toBeUndefined();
   });
 });
