@@ -13,17 +13,21 @@ import type { HttpClient } from "./transport";
  */
 const organizationPath = (organizationId: string) => `/orgs/${encodeURIComponent(organizationId)}`;
 
+/** The path of the organization's listing of every collection, nested ones included (the key reads share it by). */
+export const collectionsPath = (organizationId: string) => `${organizationPath(organizationId)}/collections`;
+export const sitesPath = (organizationId: string) => `${organizationPath(organizationId)}/sites`;
+
 /** A space as the organization's listing reports it: only what names it. */
 export const SpaceSummarySchema = z.object({ id: z.string(), title: z.string().default("") });
 export type ApiSpaceSummary = z.infer<typeof SpaceSummarySchema>;
 
 /** Every collection of the organization, nested ones included, parents before their children in API order. */
 export function listCollections(client: HttpClient, organizationId: string) {
-  return listAll(client, `${organizationPath(organizationId)}/collections`, { nested: true }, CollectionSchema);
+  return listAll(client, collectionsPath(organizationId), { nested: true }, CollectionSchema);
 }
 
 export function listSites(client: HttpClient, organizationId: string) {
-  return listAll(client, `${organizationPath(organizationId)}/sites`, {}, SiteSchema);
+  return listAll(client, sitesPath(organizationId), {}, SiteSchema);
 }
 
 export function listSpaces(client: HttpClient, organizationId: string) {

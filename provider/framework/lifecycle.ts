@@ -230,7 +230,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   /** Takes over an existing object: read it, then bring it to the declared inputs. */
   private async adopt(ctx: ResourceContext, importId: string, inputs: Inputs): Promise<Found<State>> {
-    const found = await this.readOrGone(ctx, importId, inputs, undefined);
+    const found = await this.readOrGone(ctx, importId, inputs, this.declaredIn(inputs));
     if (found === undefined) {
       throw new Error(
         `${this.definition.kind}: importId "${importId}" names no existing ${this.definition.kind} that these inputs can reach. ` +
@@ -241,6 +241,11 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     notice("info", adoptedMessage(this.definition.kind, found.id, [...changed]));
     if (changed.size === 0) return found;
     return { id: found.id, state: await this.definition.update(ctx, found.id, found.state, inputs, changed) };
+  }
+
+  /** The input properties adoption manages: a read may skip the others (a team's unmanaged members). */
+  private declaredIn(inputs: Inputs): ReadonlySet<string> {
+    return new Set(this.inputKeys.filter((key) => inputs[key] !== undefined));
   }
 
   /** A 404 while reading (of the object or of a parent) means it is gone, whatever the kind. */
@@ -259,13 +264,19 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   private async guard<T>(operation: string, id: string | undefined, run: (ctx: ResourceContext) => Promise<T>) {
+    const ctx = this.context();
+    // No read after a write may be served from a listing taken before it (nor while it was under way).
+    const writes = operation !== "read";
+    if (writes) ctx.listings.written();
     try {
-      return await run(this.context());
+      return await run(ctx);
     } catch (error) {
       const kind = this.definition.kind;
       throw withoutStackTrace(
         explain(this.definition, operation, id, explainMissingCredentials(kind, operation, id, error)),
       );
+    } finally {
+      if (writes) ctx.listings.written();
     }
   }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   type ApiCollection,
   type CollectionPatch,
+  collectionsPath,
   createCollection,
   deleteCollection,
   getCollection,
@@ -12,6 +13,7 @@ import {
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind } from "../framework/kind";
+import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { DEFAULT_LEVELS } from "./common";
 
@@ -118,8 +120,18 @@ new docs.Collection("engineering", { organizationId, title: "Engineering", paren
     return { id: collection.id, state: toState(collection) };
   },
 
-  async read({ client }, id) {
-    return { id, state: toState(await getCollection(client, id)) };
+  // Every collection of a refresh comes from one listing of its organization (nested ones included), which reports
+  // the same Collection objects as GET /collections/{id}. A collection missing from it is read alone: it may have
+  // been transferred to another organization, which is drift of organizationId, not a deletion.
+  async read({ client, listings }, id, known) {
+    const collection = await readListed(listings, {
+      path: collectionsPath(known.organizationId),
+      list: () => listCollections(client, known.organizationId),
+      matches: (item) => item.id === id,
+      single: () => getCollection(client, id),
+      confirmAbsence: true,
+    });
+    return collection && { id, state: toState(collection) };
   },
 
   async update({ client }, id, olds, news, changed) {

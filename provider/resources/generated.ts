@@ -331,7 +331,7 @@ export class Team extends DocsResource {
   declare readonly title: pulumi.Output<string>;
   /**
    * Every current member, by the identifier the program declared (user id or email), otherwise by user id. When
-   * `members` is not managed, the list is refreshed by `up` only.
+   * `members` is not managed, it is never read: `[]` for a team created by the program, else as last read.
    */
   declare readonly members: pulumi.Output<{ user: string; role: string }[]>;
 

@@ -6,14 +6,17 @@ import {
   getLatestOpenApiSpecText,
   getOpenApiSpec,
   type HttpClient,
+  listOpenApiSpecs,
   NotFoundError,
   OPENAPI_VISIBILITIES,
   type OpenApiSource,
+  openApiSpecsPath,
   putOpenApiSpecSource,
   setOpenApiSpecVisibility,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, SENSITIVE } from "../framework/kind";
+import { readListed } from "../framework/listings";
 import { UNKNOWN } from "../framework/unknown";
 
 const inputs = z
@@ -200,9 +203,17 @@ export const openApiVersion = petstore.lastVersionId;`,
     return { id: done.id, state: toState(news.organizationId, done, news.sourceText ?? null) };
   },
 
-  async read({ client }, id, known) {
+  async read({ client, listings }, id, known) {
     const { organizationId } = known;
-    const spec = await getOpenApiSpec(client, organizationId, known.slug);
+    // One listing of the organization's specs (the same OpenAPISpec objects, `lastVersion` included, as the single
+    // GET by slug) serves every spec of a refresh; no spec under the slug in it means gone.
+    const spec = await readListed(listings, {
+      path: openApiSpecsPath(organizationId),
+      list: () => listOpenApiSpecs(client, organizationId),
+      matches: (item) => item.slug === known.slug,
+      single: () => getOpenApiSpec(client, organizationId, known.slug),
+    });
+    if (spec === undefined) return undefined;
     // Another spec under the same slug is not this resource's object (importId may also name the slug).
     if (spec.id !== id && spec.slug !== id) return undefined;
     // The API does not echo a text source: the latest version's text is what it serves, so drift shows. Each

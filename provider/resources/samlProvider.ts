@@ -6,9 +6,11 @@ import {
   getSamlProvider,
   listSamlProviders,
   type SamlProviderFields,
+  samlProvidersPath,
   updateSamlProvider,
 } from "../client";
 import { apiId, defineKind, SENSITIVE } from "../framework/kind";
+import { readListed } from "../framework/listings";
 import { allDeclared, changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
 import { ROLES } from "./common";
@@ -139,8 +141,16 @@ export const acsUrl = sso.acsUrl; // enter it, with sso.serviceEntityId, in the 
     return { id: provider.id, state: toState(news.organizationId, provider) };
   },
 
-  async read({ client }, id, { organizationId }) {
-    return { id, state: toState(organizationId, await getSamlProvider(client, organizationId, id)) };
+  // One listing of the organization's SAML providers (the same OrganizationSAMLProvider objects as the single GET)
+  // serves every provider of a refresh; one missing from it is gone.
+  async read({ client, listings }, id, { organizationId }) {
+    const provider = await readListed(listings, {
+      path: samlProvidersPath(organizationId),
+      list: () => listSamlProviders(client, organizationId),
+      matches: (item) => item.id === id,
+      single: () => getSamlProvider(client, organizationId, id),
+    });
+    return provider && { id, state: toState(organizationId, provider) };
   },
 
   async update({ client }, id, olds, news, changed) {

@@ -11,11 +11,13 @@ import {
   SITE_TYPES,
   SITE_VISIBILITIES,
   type SitePatch,
+  sitesPath,
   unpublishSite,
   updateSite,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { defineKind } from "../framework/kind";
+import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
 import { organizationId, writeUnder } from "./siteCommon";
@@ -189,9 +191,17 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
     return { id: created.id, state: toState(site ?? created, news.organizationId, news.agentsContext) };
   },
 
-  async read({ client }, id, known) {
+  // One listing of the organization's sites serves every site of a refresh: it reports the same Site objects as
+  // GET /orgs/{organizationId}/sites/{siteId}, and a site missing from it is gone.
+  async read({ client, listings }, id, known) {
     const organization = known.organizationId;
-    return { id, state: toState(await getSite(client, organization, id), organization, known.agentsContext) };
+    const site = await readListed(listings, {
+      path: sitesPath(organization),
+      list: () => listSites(client, organization),
+      matches: (item) => item.id === id,
+      single: () => getSite(client, organization, id),
+    });
+    return site && { id, state: toState(site, organization, known.agentsContext) };
   },
 
   async update({ client }, id, olds, news, changed) {

@@ -12,10 +12,12 @@ import {
   TEAM_ROLES,
   type TeamMembersChange,
   teamMembersPath,
+  teamsPath,
   updateTeamMembers,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
+import { readListed } from "../framework/listings";
 import { createdSince } from "../framework/recovery";
 
 /** Emails compare case-insensitively (they may be written in any case); user ids compare exactly. */
@@ -58,7 +60,7 @@ const state = z.object({
     .default([])
     .describe(
       "Every current member, by the identifier the program declared (user id or email), otherwise by user id. When " +
-        "`members` is not managed, the list is refreshed by `up` only.",
+        "`members` is not managed, it is never read: `[]` for a team created by the program, else as last read.",
     ),
 });
 
@@ -78,9 +80,12 @@ async function directory(ctx: ResourceContext, organizationId: string, entries: 
     if (user.email) ids.set(key(user.email), user.id);
   };
   for (const entry of entries) note(entry.organization.user);
-  if (declared.some((d) => !ids.has(key(d.user)))) {
+  // Only an email needs the organization's listing: a user id the team's listing lacks is sent as declared.
+  if (declared.some((d) => d.user.includes("@") && !ids.has(key(d.user)))) {
     const path = organizationMembersPath(organizationId);
-    for (const m of await ctx.listings.get(path, () => listOrganizationMembers(ctx.client, organizationId))) {
+    // This package never writes organization members: the listing outlives this process's writes.
+    const load = () => listOrganizationMembers(ctx.client, organizationId);
+    for (const m of await ctx.listings.get(path, load, { survivesWrites: true })) {
       note(m.user);
     }
   }
@@ -102,9 +107,18 @@ async function currentMembers(ctx: ResourceContext, organizationId: string, team
   return found.sort((a, b) => a.index - b.index).map((f) => f.member);
 }
 
-/** Makes the team's membership exactly `desired`, in one bulk request. */
-async function syncMembers(ctx: ResourceContext, organizationId: string, teamId: string, desired: DeclaredMember[]) {
-  const entries = await listTeamMembers(ctx.client, organizationId, teamId);
+/**
+ * Makes the team's membership exactly `desired`, in one bulk request. `entries`: the current membership when already
+ * known (a team just created has none), else listed.
+ */
+async function syncMembers(
+  ctx: ResourceContext,
+  organizationId: string,
+  teamId: string,
+  desired: DeclaredMember[],
+  known?: ApiTeamMember[],
+) {
+  const entries = known ?? (await listTeamMembers(ctx.client, organizationId, teamId));
   const current = new Map(entries.map((e) => [e.organization.user.id, e.team.role]));
   const idOf = await directory(ctx, organizationId, entries, desired);
   const change: Required<TeamMembersChange> = { add: [], remove: [], memberships: {} };
@@ -138,8 +152,8 @@ export const teamKind = defineKind<Inputs, State>({
     "the team's membership exactly that list.",
   notes: [
     "Do not manage the same team's membership with both `members` and [TeamMember](#teammember): they would undo " +
-      "each other's changes. When `members` is not managed, a refresh costs one request (the team) instead of two, " +
-      "and membership changes are not drift.",
+      "each other's changes. When `members` is not managed, the membership is never listed (a refresh reads the " +
+      "team from the organization's shared team listing alone) and membership changes are not drift.",
     "- Create is `PUT /orgs/{organizationId}/teams` (the official create operation is a `PUT` on the list path) with " +
       "the title, then, when `members` is declared, one bulk `PUT /orgs/{organizationId}/teams/{id}/members` that " +
       "adds, removes and sets roles. If that request fails, the new team is deleted again and `up` fails.",
@@ -171,7 +185,9 @@ export const teamKind = defineKind<Inputs, State>({
       { kind: "Team", id: team.id, title: team.title },
       () => deleteTeam(ctx.client, organizationId, team.id),
       async () => {
-        if (news.members) await syncMembers(ctx, organizationId, team.id, news.members);
+        // A new team has no members: unmanaged membership costs no listing.
+        if (!news.members) return [];
+        await syncMembers(ctx, organizationId, team.id, news.members, []);
         return currentMembers(ctx, organizationId, team.id, news.members);
       },
     );
@@ -180,7 +196,16 @@ export const teamKind = defineKind<Inputs, State>({
 
   async read(ctx, id, known, declared) {
     const { organizationId } = known;
-    const { title } = await getTeam(ctx.client, organizationId, id);
+    // One listing of the organization's teams (the same OrganizationTeam objects as the single GET) serves every
+    // team of a refresh; a team missing from it is gone.
+    const team = await readListed(ctx.listings, {
+      path: teamsPath(organizationId),
+      list: () => listTeams(ctx.client, organizationId),
+      matches: (item) => item.id === id,
+      single: () => getTeam(ctx.client, organizationId, id),
+    });
+    if (team === undefined) return undefined;
+    const { title } = team;
     // Listing the members costs a second request: only worth it when the program manages them.
     const managed = declared?.has("members") ?? true;
     const members = managed ? await currentMembers(ctx, organizationId, id, known.members) : (known.members ?? []);
@@ -192,8 +217,10 @@ export const teamKind = defineKind<Inputs, State>({
     const title = changed.has("title")
       ? (await renameTeam(ctx.client, organizationId, id, news.title)).title
       : olds.title;
-    if (changed.has("members") && news.members) await syncMembers(ctx, organizationId, id, news.members);
-    const members = await currentMembers(ctx, organizationId, id, news.members ?? olds.members);
+    // Membership the update does not change is as the state says (the diff compared it): no listing.
+    if (!news.members || !changed.has("members")) return { organizationId, title, members: olds.members };
+    await syncMembers(ctx, organizationId, id, news.members);
+    const members = await currentMembers(ctx, organizationId, id, news.members);
     return { organizationId, title, members };
   },
 
