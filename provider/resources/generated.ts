@@ -297,8 +297,9 @@ export interface SiteArgs extends AdoptionArgs {
   /** The site's title. (string, 2–128 characters; update in place; required.) */
   title: pulumi.Input<string>;
   /**
-   * The site's plan type; chosen by the API from the organization's plan when omitted. Cannot change. (`basic`,
-   * `premium`, `ultimate`, `sponsored`, `legacy-basic` or `legacy-premium`; replace; unmanaged when omitted.)
+   * The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change
+   * fails at preview unless `allowReplace: true`. (`basic`, `premium`, `ultimate`, `sponsored`, `legacy-basic`
+   * or `legacy-premium`; replace; unmanaged when omitted.)
    */
   type?: pulumi.Input<"basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium">;
   /**
@@ -329,6 +330,12 @@ export interface SiteArgs extends AdoptionArgs {
    * update in place; unmanaged when omitted.)
    */
   published?: pulumi.Input<boolean>;
+  /**
+   * Lets a change of `type` or `organizationId` replace the site (deleting everything under it); without it,
+   * such a change fails at preview. Never sent to the API. (boolean; provider option: never sent, never a reason
+   * for a change; unmanaged when omitted.)
+   */
+  allowReplace?: pulumi.Input<boolean>;
 }
 
 /**
@@ -340,7 +347,10 @@ export class Site extends DocsResource {
   declare readonly organizationId: pulumi.Output<string>;
   /** The site's title. */
   declare readonly title: pulumi.Output<string>;
-  /** The site's plan type; chosen by the API from the organization's plan when omitted. Cannot change. */
+  /**
+   * The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change
+   * fails at preview unless `allowReplace: true`.
+   */
   declare readonly type: pulumi.Output<string>;
   /** Who can see the published site. */
   declare readonly visibility: pulumi.Output<string>;
@@ -382,8 +392,8 @@ export interface SiteSectionArgs extends AdoptionArgs {
   /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
   siteId: pulumi.Input<string>;
   /**
-   * The space the section is created with, as its first site space; another space means another section. (id;
-   * replace (delete before replace); required.)
+   * The space the section is created with, as its first site space; another space retargets that site space in
+   * place. (id; update in place; required.)
    */
   spaceId: pulumi.Input<string>;
   /**
@@ -427,7 +437,7 @@ export class SiteSection extends DocsResource {
   declare readonly organizationId: pulumi.Output<string>;
   /** The site, e.g. `site.id`. */
   declare readonly siteId: pulumi.Output<string>;
-  /** `null` when the section no longer shows that space; the next `up` then replaces the section. */
+  /** `null` when the section no longer shows that space; the next `up` then adds a site space for it. */
   declare readonly spaceId: pulumi.Output<string | null>;
   /** The section's title; the API takes the space's title when omitted. */
   declare readonly title: pulumi.Output<string>;
