@@ -13,6 +13,7 @@ import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
 import { siteSpaceKind } from "./resources/siteSpace";
+import { siteStructureKind } from "./resources/siteStructure";
 import { teamKind } from "./resources/team";
 import { teamMemberKind } from "./resources/teamMember";
 
@@ -32,4 +33,5 @@ export const definitions: readonly AnyKind[] = [
   siteSpaceKind,
   siteShareLinkKind,
   siteAdaptiveSchemaKind,
+  siteStructureKind,
 ];

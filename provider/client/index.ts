@@ -13,6 +13,7 @@ export * from "./siteSectionGroups";
 export * from "./siteSections";
 export * from "./siteShareLinks";
 export * from "./siteSpaces";
+export * from "./siteStructure";
 export * from "./sites";
 export * from "./teams";
 export * from "./transport";

@@ -10,6 +10,7 @@ import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
 import { siteShareLinkKind } from "./siteShareLink";
 import { siteSpaceKind } from "./siteSpace";
+import { siteStructureKind } from "./siteStructure";
 import { teamKind } from "./team";
 import { teamMemberKind } from "./teamMember";
 
@@ -481,8 +482,8 @@ export interface SiteSectionGroupArgs extends AdoptionArgs {
    */
   icon?: pulumi.Input<string | null>;
   /**
-   * The sections directly in the group, order-insensitive; `[]` empties the group. (list of ids; update in
-   * place, order-insensitive; unmanaged when omitted.)
+   * The sections directly in the group, in navigation order; `[]` empties the group. (list of ids; update in
+   * place; unmanaged when omitted.)
    */
   sectionIds?: pulumi.Input<pulumi.Input<string>[]>;
 }
@@ -500,7 +501,7 @@ export class SiteSectionGroup extends DocsResource {
   declare readonly title: pulumi.Output<string>;
   /** An icon name, or `null`. */
   declare readonly icon: pulumi.Output<string | null>;
-  /** The sections directly in the group, order-insensitive; `[]` empties the group. */
+  /** The sections directly in the group, in navigation order; `[]` empties the group. */
   declare readonly sectionIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: SiteSectionGroupArgs, opts?: pulumi.CustomResourceOptions) {
@@ -654,5 +655,54 @@ export class SiteAdaptiveSchema extends DocsResource {
 
   constructor(name: string, args: SiteAdaptiveSchemaArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteAdaptiveSchemaKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of SiteStructure. The navigation order of a site: its top-level sections and section groups, and
+ * the site spaces within sections.
+ */
+export interface SiteStructureArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The ids of every top-level item of the site's navigation, in order: its sections and section groups (or its
+   * site spaces, for a site without sections). Omitted: the order is not managed. (list of ids; update in place;
+   * unmanaged when omitted.)
+   */
+  order?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The order of site spaces within sections, one entry per section whose order is managed. (list of objects `{
+   * sectionId, siteSpaceIds }`; update in place; unmanaged when omitted.)
+   */
+  siteSpaces?: pulumi.Input<pulumi.Input<{ sectionId: pulumi.Input<string>; siteSpaceIds: pulumi.Input<pulumi.Input<string>[]> }>[]>;
+}
+
+/**
+ * The navigation order of a site: its top-level sections and section groups, and the site spaces within
+ * sections. Id: the site id (one SiteStructure per site).
+ */
+export class SiteStructure extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /**
+   * The ids of every top-level item of the site's navigation, in order: its sections and section groups (or its
+   * site spaces, for a site without sections). Omitted: the order is not managed.
+   */
+  declare readonly order: pulumi.Output<string[]>;
+  /** The order of site spaces within sections, one entry per section whose order is managed. */
+  declare readonly siteSpaces: pulumi.Output<{ sectionId: string; siteSpaceIds: string[] }[]>;
+  /** What the top level holds: `sections` (sections and groups) or `siteSpaces` (a site without sections). */
+  declare readonly type: pulumi.Output<string>;
+
+  constructor(name: string, args: SiteStructureArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteStructureKind, name, args, opts);
   }
 }
