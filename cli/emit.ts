@@ -22,6 +22,7 @@ const KIND_WORDS: Record<(typeof WALKED_KINDS)[number], string> = {
   SiteSpace: "space",
   SiteShareLink: "link",
   SiteAdaptiveSchema: "schema",
+  SiteStructure: "navigation",
 };
 const ORGANIZATION_HEADINGS: [kind: string, heading: string][] = [
   ["Collection", "Collections, parents before their children."],

@@ -77,6 +77,7 @@ export const WALKED_KINDS = [
   "SiteSpace",
   "SiteShareLink",
   "SiteAdaptiveSchema",
+  "SiteStructure",
 ] as const;
 
 export interface WalkOptions {
@@ -173,6 +174,12 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
       if (wanted.has("SiteAdaptiveSchema")) {
         const found = await adoptable("SiteAdaptiveSchema", site.id, org);
         if (!("gone" in found)) record("SiteAdaptiveSchema", [site.id, `${site.title} schema`, org, site.id], found);
+      }
+      // Its navigation order as it is (adopting it sorts nothing); the sections' site spaces are left unmanaged.
+      if (wanted.has("SiteStructure")) {
+        const found = await adoptable("SiteStructure", site.id, under);
+        if ("inputs" in found) delete found.inputs.siteSpaces;
+        if (!("gone" in found)) record("SiteStructure", [site.id, `${site.title} navigation`, under, site.id], found);
       }
       progress(`site "${site.title}": ${objects.length - before} objects`);
     }

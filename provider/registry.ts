@@ -15,6 +15,7 @@ import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
 import { siteSpaceKind } from "./resources/siteSpace";
+import { siteStructureKind } from "./resources/siteStructure";
 import { spaceKind } from "./resources/space";
 import { spacePermissionKind } from "./resources/spacePermission";
 import { teamKind } from "./resources/team";
@@ -40,4 +41,5 @@ export const definitions: readonly AnyKind[] = [
   siteShareLinkKind,
   siteAdaptiveSchemaKind,
   sitePermissionKind,
+  siteStructureKind,
 ];

@@ -14,6 +14,7 @@ export * from "./siteSectionGroups";
 export * from "./siteSections";
 export * from "./siteShareLinks";
 export * from "./siteSpaces";
+export * from "./siteStructure";
 export * from "./sites";
 export * from "./spaces";
 export * from "./teams";

@@ -66,6 +66,11 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   state: z.ZodType<State, unknown>;
   /** Input properties whose change the API cannot apply in place. */
   replaceOnChanges?: readonly (keyof Inputs & string)[];
+  /**
+   * Replace-causing properties whose change `check` refuses at preview, with `why` (what a replacement destroys),
+   * unless the program sets the kind's `allowReplace` input (which must then be one of its provider options).
+   */
+  guardedReplaces?: { properties: readonly (keyof Inputs & string)[]; why: string };
   /** Delete the old object before creating its replacement (unique names, one-per-parent objects). */
   deleteBeforeReplace?: boolean;
   /**

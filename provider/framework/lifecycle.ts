@@ -28,6 +28,8 @@ import { containsUnknown, pathTouchesUnknown } from "./unknown";
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
 const PROVIDER_KEY = "__provider";
 const IMPORT_ID = "importId";
+/** The provider option that lets a change of a `guardedReplaces` property replace the object. */
+export const ALLOW_REPLACE = "allowReplace";
 /**
  * Output listing the input properties the program declared. `read` returns only those as the refreshed inputs: an
  * input the program never set must not show up as `+description` in every refresh of an unchanged resource.
@@ -94,12 +96,32 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       const property = issue.path.length > 0 ? issue.path.map(String).join(".") : (unrecognizedKey(issue) ?? "");
       if (!reported.has(property)) failures.push(this.failure(declared, property, issue));
     }
+    if (parsed.success) failures.push(...this.guardedReplaceFailures(olds, parsed.data));
     if (failures.length > 0) return { failures };
     const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
     warnOnConflicts(this.definition, inputs);
     const rejected = await checkAgainstApi(this, olds, inputs, importId);
     if (rejected.length > 0) return { failures: rejected };
     return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };
+  }
+
+  /**
+   * A change of a guarded property (`guardedReplaces`) would replace the object: refused at preview, since `olds` are
+   * the old inputs the engine passes to check (empty on create), unless the inputs set `allowReplace: true`.
+   */
+  private guardedReplaceFailures(olds: Props, inputs: Props): pulumi.dynamic.CheckFailure[] {
+    const guarded = this.definition.guardedReplaces;
+    if (!guarded || inputs[ALLOW_REPLACE] === true) return [];
+    return guarded.properties
+      .filter((key) => olds[key] !== undefined && inputs[key] !== undefined && !containsUnknown(olds[key]))
+      .filter((key) => !containsUnknown(inputs[key]) && !sameValue(olds[key], inputs[key]))
+      .map((key) => ({
+        property: key,
+        reason:
+          `${this.definition.kind}.${key}: changing it from ${JSON.stringify(olds[key])} to ${JSON.stringify(inputs[key])} ` +
+          `replaces the ${this.definition.kind}: ${guarded.why} Put ${key} back to ${JSON.stringify(olds[key])}, or set ` +
+          `${ALLOW_REPLACE}: true on this resource to replace it.`,
+      }));
   }
 
   /**

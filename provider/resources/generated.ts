@@ -12,6 +12,7 @@ import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
 import { siteShareLinkKind } from "./siteShareLink";
 import { siteSpaceKind } from "./siteSpace";
+import { siteStructureKind } from "./siteStructure";
 import { spaceKind } from "./space";
 import { spacePermissionKind } from "./spacePermission";
 import { teamKind } from "./team";
@@ -461,8 +462,9 @@ export interface SiteArgs extends AdoptionArgs {
   /** The site's title. (string, 2–128 characters; update in place; required.) */
   title: pulumi.Input<string>;
   /**
-   * The site's plan type; chosen by the API from the organization's plan when omitted. Cannot change. (`basic`,
-   * `premium`, `ultimate`, `sponsored`, `legacy-basic` or `legacy-premium`; replace; unmanaged when omitted.)
+   * The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change
+   * fails at preview unless `allowReplace: true`. (`basic`, `premium`, `ultimate`, `sponsored`, `legacy-basic`
+   * or `legacy-premium`; replace; unmanaged when omitted.)
    */
   type?: pulumi.Input<"basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium">;
   /**
@@ -493,6 +495,12 @@ export interface SiteArgs extends AdoptionArgs {
    * update in place; unmanaged when omitted.)
    */
   published?: pulumi.Input<boolean>;
+  /**
+   * Lets a change of `type` or `organizationId` replace the site (deleting everything under it); without it,
+   * such a change fails at preview. Never sent to the API. (boolean; provider option: never sent, never a reason
+   * for a change; unmanaged when omitted.)
+   */
+  allowReplace?: pulumi.Input<boolean>;
 }
 
 /**
@@ -504,7 +512,10 @@ export class Site extends DocsResource {
   declare readonly organizationId: pulumi.Output<string>;
   /** The site's title. */
   declare readonly title: pulumi.Output<string>;
-  /** The site's plan type; chosen by the API from the organization's plan when omitted. Cannot change. */
+  /**
+   * The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change
+   * fails at preview unless `allowReplace: true`.
+   */
   declare readonly type: pulumi.Output<string>;
   /** Who can see the published site. */
   declare readonly visibility: pulumi.Output<string>;
@@ -546,8 +557,8 @@ export interface SiteSectionArgs extends AdoptionArgs {
   /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
   siteId: pulumi.Input<string>;
   /**
-   * The space the section is created with, as its first site space; another space means another section. (id;
-   * replace (delete before replace); required.)
+   * The space the section is created with, as its first site space; another space retargets that site space in
+   * place. (id; update in place; required.)
    */
   spaceId: pulumi.Input<string>;
   /**
@@ -591,7 +602,7 @@ export class SiteSection extends DocsResource {
   declare readonly organizationId: pulumi.Output<string>;
   /** The site, e.g. `site.id`. */
   declare readonly siteId: pulumi.Output<string>;
-  /** `null` when the section no longer shows that space; the next `up` then replaces the section. */
+  /** `null` when the section no longer shows that space; the next `up` then adds a site space for it. */
   declare readonly spaceId: pulumi.Output<string | null>;
   /** The section's title; the API takes the space's title when omitted. */
   declare readonly title: pulumi.Output<string>;
@@ -633,8 +644,8 @@ export interface SiteSectionGroupArgs extends AdoptionArgs {
    */
   icon?: pulumi.Input<string | null>;
   /**
-   * The sections directly in the group, order-insensitive; `[]` empties the group. (list of ids; update in
-   * place, order-insensitive; unmanaged when omitted.)
+   * The sections directly in the group, in navigation order; `[]` empties the group. (list of ids; update in
+   * place; unmanaged when omitted.)
    */
   sectionIds?: pulumi.Input<pulumi.Input<string>[]>;
 }
@@ -652,7 +663,7 @@ export class SiteSectionGroup extends DocsResource {
   declare readonly title: pulumi.Output<string>;
   /** An icon name, or `null`. */
   declare readonly icon: pulumi.Output<string | null>;
-  /** The sections directly in the group, order-insensitive; `[]` empties the group. */
+  /** The sections directly in the group, in navigation order; `[]` empties the group. */
   declare readonly sectionIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: SiteSectionGroupArgs, opts?: pulumi.CustomResourceOptions) {
@@ -848,5 +859,54 @@ export class SitePermission extends DocsResource {
 
   constructor(name: string, args: SitePermissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(sitePermissionKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of SiteStructure. The navigation order of a site: its top-level sections and section groups, and
+ * the site spaces within sections.
+ */
+export interface SiteStructureArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The ids of every top-level item of the site's navigation, in order: its sections and section groups (or its
+   * site spaces, for a site without sections). Omitted: the order is not managed. (list of ids; update in place;
+   * unmanaged when omitted.)
+   */
+  order?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The order of site spaces within sections, one entry per section whose order is managed. (list of objects `{
+   * sectionId, siteSpaceIds }`; update in place; unmanaged when omitted.)
+   */
+  siteSpaces?: pulumi.Input<pulumi.Input<{ sectionId: pulumi.Input<string>; siteSpaceIds: pulumi.Input<pulumi.Input<string>[]> }>[]>;
+}
+
+/**
+ * The navigation order of a site: its top-level sections and section groups, and the site spaces within
+ * sections. Id: the site id (one SiteStructure per site).
+ */
+export class SiteStructure extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /**
+   * The ids of every top-level item of the site's navigation, in order: its sections and section groups (or its
+   * site spaces, for a site without sections). Omitted: the order is not managed.
+   */
+  declare readonly order: pulumi.Output<string[]>;
+  /** The order of site spaces within sections, one entry per section whose order is managed. */
+  declare readonly siteSpaces: pulumi.Output<{ sectionId: string; siteSpaceIds: string[] }[]>;
+  /** What the top level holds: `sections` (sections and groups) or `siteSpaces` (a site without sections). */
+  declare readonly type: pulumi.Output<string>;
+
+  constructor(name: string, args: SiteStructureArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteStructureKind, name, args, opts);
   }
 }

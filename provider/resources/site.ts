@@ -31,7 +31,10 @@ const inputs = z.strictObject({
   type: z
     .enum(SITE_TYPES)
     .optional()
-    .describe("The site's plan type; chosen by the API from the organization's plan when omitted. Cannot change."),
+    .describe(
+      "The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change " +
+        "fails at preview unless `allowReplace: true`.",
+    ),
   visibility: z.enum(SITE_VISIBILITIES).optional().describe("Who can see the published site."),
   basename: z.string().min(1).max(100).optional().describe("The site's URL segment."),
   proxy: z
@@ -58,6 +61,13 @@ const inputs = z.strictObject({
     .boolean()
     .optional()
     .describe("Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished."),
+  allowReplace: z
+    .boolean()
+    .optional()
+    .describe(
+      "Lets a change of `type` or `organizationId` replace the site (deleting everything under it); without it, such " +
+        "a change fails at preview. Never sent to the API.",
+    ),
 });
 
 const state = z.object({
@@ -149,6 +159,12 @@ export const siteKind = defineKind<Inputs, State>({
     "- Deleting a site deletes everything under it: sections, section groups, site spaces, share links and its " +
       "adaptive schema. Replacing a site (a change of `type` or `organizationId`) also replaces every resource that " +
       "takes its id.",
+    "- **Create-only `type` and `organizationId`.** A site cannot change either in place, and a replacement deletes " +
+      "the site with everything under it (sections, site spaces, share links, adaptive schema, customization) and " +
+      "gives it new URLs. So a change of either fails at preview (`check` compares with the previous inputs), " +
+      "naming the old value. To replace the site anyway, set `allowReplace: true` on it for that `up` (a provider " +
+      "option: never sent, never a diff). Pulumi's `replaceOnChanges` resource option cannot opt in here: the " +
+      "properties already replace; what they lacked was a stop.",
     "- `type`: when omitted, the API reference says new sites are `basic`, while the official API document says the " +
       "default depends on the plan. Before you add `type` to the program of an existing site, check its `type` " +
       "output: any other value replaces the site.",
@@ -165,6 +181,13 @@ export const siteKind = defineKind<Inputs, State>({
 export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
   // Sites cannot change type or move to another organization.
   replaceOnChanges: ["organizationId", "type"],
+  guardedReplaces: {
+    properties: ["organizationId", "type"],
+    why:
+      "the site is deleted with everything under it (sections, site spaces, share links, adaptive schema, " +
+      "customization), and the new site gets new URLs.",
+  },
+  providerOptions: ["allowReplace"],
 
   async findCreated({ client }, news, since) {
     const all = await listSites(client, news.organizationId);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   type ApiSiteSection,
   createSiteSection,
+  createSiteSpace,
   deleteSiteSection,
   type HttpClient,
   listSiteSections,
@@ -9,6 +10,7 @@ import {
   siteSectionsPath,
   updateSite,
   updateSiteSection,
+  updateSiteSpace,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
@@ -27,7 +29,7 @@ const inputs = z.strictObject({
   organizationId,
   siteId,
   spaceId: apiId.describe(
-    "The space the section is created with, as its first site space; another space means another section.",
+    "The space the section is created with, as its first site space; another space retargets that site space in place.",
   ),
   title: z
     .string()
@@ -62,7 +64,7 @@ const state = z.object({
     .string()
     .nullable()
     .default(null)
-    .describe("`null` when the section no longer shows that space; the next `up` then replaces the section."),
+    .describe("`null` when the section no longer shows that space; the next `up` then adds a site space for it."),
   title: z.string(),
   path: z.string(),
   icon: z.string().nullable().default(null),
@@ -124,6 +126,18 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
   return patch ? updateSiteSection(client, org, site, id, patch) : undefined;
 }
 
+/**
+ * Points the section's own site space at the new space (`PATCH …/site-spaces/{id}` with `spaceId`), which keeps the
+ * section, its other site spaces and its URLs; a section that lost its own site space gets a new one. Returns its id.
+ */
+async function retarget(client: HttpClient, id: string, olds: State, news: Inputs): Promise<string> {
+  const { organizationId: org, siteId: site } = news;
+  if (olds.siteSpaceId) {
+    return (await updateSiteSpace(client, org, site, olds.siteSpaceId, { spaceId: news.spaceId })).id;
+  }
+  return (await createSiteSpace(client, org, site, { spaceId: news.spaceId, sectionId: id })).id;
+}
+
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
   findListed(ctx, siteSectionsPath(org, site), () => listSiteSections(ctx.client, org, site), id);
 
@@ -138,7 +152,8 @@ export const siteSectionKind = defineKind<Inputs, State>({
   exclusiveFlag: { property: "default", parent: "siteId" },
   adoption:
     '`importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). ' +
-    "With another `spaceId`, the adopted section reads as showing no such space and the next `up` replaces it.",
+    "With another `spaceId`, the adopted section reads as showing no such space and the next `up` adds a site space " +
+    "for it.",
   notes: [
     "- **`default`.** The API keeps exactly one default section per site (the first section created becomes it), so " +
       "a section cannot stop being the default by itself. `true` makes the section the default; `false` means the " +
@@ -156,7 +171,11 @@ export const siteSectionKind = defineKind<Inputs, State>({
       "spaces into it.",
     "- Deleting a section deletes its site spaces with it, including any managed by [SiteSpace](#sitespace) resources.",
     "- Group membership is set on the group: [SiteSectionGroup](#sitesectiongroup) `sectionIds`.",
-    "- Replacements delete first, because the new section usually keeps the path, which must be unique in the site.",
+    "- A change of `spaceId` retargets the section's own site space (`siteSpaceId`) in place with `PATCH " +
+      "…/site-spaces/{siteSpaceId}` and `spaceId`: the section, its other site spaces, its path and its URLs stay. When " +
+      "the section no longer has its own site space (`spaceId` reads as `null`), the next `up` adds one for `spaceId`.",
+    "- Replacements (a change of `siteId` or `organizationId`) delete first, because the new section usually keeps " +
+      "the path, which must be unique in the site.",
     "- Reads list the site's sections; a refresh makes one listing request per site.",
   ],
   example: `const guides = new docs.SiteSection("guides", {
@@ -167,7 +186,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
   icon: "book",
   default: true,
 });`,
-  replaceOnChanges: ["organizationId", "siteId", "spaceId"],
+  replaceOnChanges: ["organizationId", "siteId"],
   // A replacement usually keeps its path, which must be unique in the site: the old section must go first.
   deleteBeforeReplace: true,
 
@@ -213,10 +232,14 @@ export const siteSectionKind = defineKind<Inputs, State>({
 
   async update(ctx, id, olds, news, changed) {
     const { organizationId: org, siteId: site } = news;
-    const patched = await writeUnder(ctx, org, site, () => apply(ctx.client, id, news, changed));
-    const section = patched ?? (await listed(ctx, org, site, id));
+    const own = await writeUnder(ctx, org, site, async () => {
+      const retargeted = changed.has("spaceId") ? await retarget(ctx.client, id, olds, news) : olds.siteSpaceId;
+      const patched = await apply(ctx.client, id, news, changed);
+      return { retargeted, patched };
+    });
+    const section = own.patched ?? (await listed(ctx, org, site, id));
     if (!section) throw new Error(`SiteSection "${id}" update: the section disappeared while it was being updated`);
-    return toState(section, news, olds, news.default === true);
+    return toState(section, news, { siteSpaceId: own.retargeted, spaceId: news.spaceId }, news.default === true);
   },
 
   // The API deletes the section's site spaces with it.

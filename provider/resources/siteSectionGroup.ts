@@ -12,6 +12,7 @@ import {
 } from "../client";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
+import { applyMoves, movesToOrder } from "./siteOrder";
 
 const inputs = z.strictObject({
   organizationId,
@@ -20,8 +21,9 @@ const inputs = z.strictObject({
   icon: z.string().max(50).nullable().optional().describe("An icon name, or `null`."),
   sectionIds: z
     .array(apiId)
+    .refine((ids) => new Set(ids).size === ids.length, "must not list a section twice")
     .optional()
-    .describe("The sections directly in the group, order-insensitive; `[]` empties the group."),
+    .describe("The sections directly in the group, in navigation order; `[]` empties the group."),
 });
 
 const state = z.object({
@@ -48,6 +50,26 @@ function toState(group: ApiSiteSectionGroup, parents: { organizationId: string; 
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
   findListed(ctx, siteSectionGroupsPath(org, site), () => listSiteSectionGroups(ctx.client, org, site), id);
 
+/**
+ * Sorts the group's sections into the declared order (`PATCH …/structure/sort`, one move per section out of place)
+ * and returns the group as listed afterwards.
+ */
+async function sortSections(ctx: ResourceContext, id: string, news: Inputs): Promise<ApiSiteSectionGroup> {
+  const { organizationId: org, siteId: site } = news;
+  // Under writeUnder: the listings read here must not outlive this write.
+  return writeUnder(ctx, org, site, async () => {
+    const group = await listed(ctx, org, site, id);
+    if (!group) throw new Error(`SiteSectionGroup "${id}": the group disappeared while it was being written`);
+    const moves = news.sectionIds ? movesToOrder(groupSectionIds(group), news.sectionIds) : [];
+    if (moves.length === 0) return group;
+    await applyMoves(ctx.client, org, site, moves, () => "site-section");
+    ctx.listings.invalidate(`${siteSectionGroupsPath(org, site)}`);
+    const sorted = await listed(ctx, org, site, id);
+    if (!sorted) throw new Error(`SiteSectionGroup "${id}": the group disappeared while it was being sorted`);
+    return sorted;
+  });
+}
+
 export const siteSectionGroupKind = defineKind<Inputs, State>({
   kind: "SiteSectionGroup",
   description: "A group of sections in a site's navigation.",
@@ -64,7 +86,10 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
     "- A section is in at most one group: adding it to this group takes it out of its previous one. Do not list a " +
       "section in two groups; they would take it from each other on every `up`.",
     "- Deleting a group does not delete its sections: the API moves them up to the group's parent level.",
-    "- Not managed: nested groups, drafts, localized titles, and the order of sections in the group.",
+    "- `sectionIds` is ordered: the sections appear in the group in that order, applied with `PATCH …/structure/sort` " +
+      "(one move per section out of place) after the membership changes; a reorder by hand is drift. The group's own " +
+      "place in the site's top level belongs to [SiteStructure](#sitestructure).",
+    "- Not managed: nested groups, drafts and localized titles.",
   ],
   example: `new docs.SiteSectionGroup("product", {
   organizationId,
@@ -73,7 +98,6 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
   sectionIds: [guides.id, apiReference.id],
 });`,
   replaceOnChanges: ["organizationId", "siteId"],
-  setProperties: ["sectionIds"],
 
   // The API reports no createdAt for groups: every group of the site with the declared title counts.
   async findCreated({ client }, news) {
@@ -89,7 +113,8 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
         ...(news.sectionIds?.length ? { sections: news.sectionIds } : {}),
       }),
     );
-    return { id: group.id, state: toState(group, news) };
+    const sorted = news.sectionIds?.length ? await sortSections(ctx, group.id, news) : group;
+    return { id: group.id, state: toState(sorted, news) };
   },
 
   async read(ctx, id, known) {
@@ -115,9 +140,7 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
         if (!olds.sectionIds.includes(section)) await addSectionToGroup(client, org, site, id, section);
       }
     });
-    const group = await listed(ctx, org, site, id);
-    if (!group) throw new Error(`SiteSectionGroup "${id}" update: the group disappeared while it was being updated`);
-    return toState(group, news);
+    return toState(await sortSections(ctx, id, news), news);
   },
 
   // Its sections move up to the group's parent level (the API does it); they are not deleted.

@@ -46,10 +46,13 @@ describe("import: the walk of a seeded organization", () => {
     expect(seeded.count).toBeGreaterThanOrEqual(60);
     const walk = await walkOrganization({ organizationId: organizationId() });
     expect(walk.problems).toEqual([]);
-    const byKind = count(walk.objects.map((o) => o.kind));
+    // A site's navigation order is not an object of its own: one SiteStructure per site, with the site's id.
+    const { SiteStructure: structures, ...byKind } = count(walk.objects.map((o) => o.kind));
     const { TeamMember: members, ...resources } = seeded.ids;
     expect(byKind).toEqual(Object.fromEntries(Object.entries(resources).map(([kind, ids]) => [kind, ids.length])));
-    expect(walk.objects.map((o) => o.id).sort()).toEqual(Object.values(resources).flat().sort());
+    expect(structures).toBe(resources.Site?.length);
+    const objects = walk.objects.filter((o) => o.kind !== "SiteStructure");
+    expect(objects.map((o) => o.id).sort()).toEqual(Object.values(resources).flat().sort());
     const declaredMembers = walk.objects
       .filter((o) => o.kind === "Team")
       .flatMap((team) => (team.inputs.members as { user: string }[]).map((m) => `${team.id}/${m.user}`));
@@ -78,6 +81,7 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${site}/site-spaces`]: 2,
       [`GET ${site}/share-links`]: 2,
       [`GET ${site}/adaptive-schema`]: 2,
+      [`GET ${site}/structure`]: 2,
       [`GET ${org}/spaces`]: 1,
       [`GET ${org}/members`]: 1,
     });
@@ -97,7 +101,7 @@ describe("import: the walk of a seeded organization", () => {
       expect(created.id, `${object.kind} ${object.title}`).toBe(object.id);
       adopted[object.kind] = (adopted[object.kind] ?? 0) + 1;
     }
-    expect(Object.keys(adopted)).toHaveLength(10);
+    expect(Object.keys(adopted)).toHaveLength(11);
     expect(routes().filter((route) => !route.startsWith("GET "))).toEqual([]);
   });
 
@@ -218,14 +222,14 @@ describe("the docs-platform command", () => {
       EXIT.ok,
     );
     expect(io.stdout()).toBe("");
-    expect(io.stderr()).toContain('site "Acme Docs": 23 objects');
-    expect(io.stderr()).toMatch(/56 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr()).toContain('site "Acme Docs": 24 objects');
+    expect(io.stderr()).toMatch(/58 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     const pkg = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8"));
     expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": "3.259.0", "pulumi-docs-platform": "^0.1.0" });
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(56);
+    expect(program.match(/importId: /g)).toHaveLength(58);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -249,7 +253,7 @@ describe("the docs-platform command", () => {
     expect(await main(["unmanaged", "--organization", organizationId(), "--state", stateFile(all)], complete)).toBe(
       EXIT.ok,
     );
-    expect(complete.stdout()).toContain("every object is managed by the stack (56 resources)");
+    expect(complete.stdout()).toContain("every object is managed by the stack (58 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
@@ -259,7 +263,7 @@ describe("the docs-platform command", () => {
       EXIT.found,
     );
     expect(io.stdout()).toBe(
-      `Organization ${organizationId()}: 2 object(s) not managed by the stack (54 resources):\n` +
+      `Organization ${organizationId()}: 2 object(s) not managed by the stack (56 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
     );
@@ -268,7 +272,7 @@ describe("the docs-platform command", () => {
     expect(await main(args, json)).toBe(EXIT.found);
     expect(JSON.parse(json.stdout())).toEqual({
       organizationId: organizationId(),
-      managed: 54,
+      managed: 56,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },

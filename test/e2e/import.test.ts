@@ -87,7 +87,10 @@ describe("import an existing organization and adopt it with zero changes", () =>
         `${seconds.toFixed(1)} s including Node start-up, ${lines} lines`,
     );
     expect(requests.every((r) => r.method === "GET")).toBe(true);
-    expect(program.match(/importId: /g)).toHaveLength(seeded.count - seeded.ids.TeamMember!.length);
+    // Team members are declared in their team; each site adds its navigation order (SiteStructure).
+    expect(program.match(/importId: /g)).toHaveLength(
+      seeded.count - seeded.ids.TeamMember!.length + seeded.ids.Site!.length,
+    );
     expect(biomeCheck(program)).toEqual({ status: 0, fixed: program });
   });
 
@@ -102,7 +105,7 @@ describe("import an existing organization and adopt it with zero changes", () =>
   it("pulumi up adopts everything: only creates, and not one write request", async () => {
     emulator.clearRequests();
     const up = await upConsistent(stack);
-    const resources = seeded.count - seeded.ids.TeamMember!.length;
+    const resources = seeded.count - seeded.ids.TeamMember!.length + seeded.ids.Site!.length;
     // Every resource plus the stack itself.
     expect(changes(up.summary.resourceChanges)).toEqual({ create: resources + 1 });
     expect(writes().map((r) => `${r.method} ${r.path}`)).toEqual([]);
@@ -130,7 +133,7 @@ describe("import an existing organization and adopt it with zero changes", () =>
     console.log(`unmanaged (exit ${text.code}):\n${text.stdout}`);
     expect(text.code).toBe(3);
     expect(text.stdout).toBe(
-      `Organization ${emulator.organizationId}: 2 object(s) not managed by the stack (${seeded.count - seeded.ids.TeamMember!.length} resources):\n` +
+      `Organization ${emulator.organizationId}: 2 object(s) not managed by the stack (${seeded.count - seeded.ids.TeamMember!.length + seeded.ids.Site!.length} resources):\n` +
         `  Collection\n    ${scratch}  "Scratch"\n  Team\n    ${contractors}  "Contractors"\n`,
     );
     const json = await docsPlatform([...args, "--json"], { cwd: project, env });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -163,6 +164,7 @@ describe("Site check", () => {
       [{ agentsContext: "sometimes" }, "agentsContext", /must be one of/],
       [{ published: "yes" }, "published", /must be a boolean/],
       [{ adaptiveContent: 1 }, "adaptiveContent", /must be a boolean/],
+      [{ allowReplace: "yes" }, "allowReplace", /must be a boolean/],
       [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ titel: "typo" }, "titel", /unknown property titel/],
     ];
@@ -184,5 +186,51 @@ describe("Site check", () => {
 
   it("lets unknown values through during preview", async () => {
     expect((await check({ organizationId: UNKNOWN, title: UNKNOWN, proxy: UNKNOWN })).failures).toBeUndefined();
+  });
+});
+
+describe("Site create-only type and organizationId", () => {
+  const olds = () => ({ organizationId: org(), title: "Docs", type: "basic" });
+  const check = (previous: Record<string, unknown>, news: Record<string, unknown>) =>
+    lifecycle("Site").check(previous, news);
+
+  it("refuses a change of type at preview, saying what a replacement destroys and how to opt in", async () => {
+    const result = await check(olds(), { ...olds(), type: "premium" });
+    expect(result.failures).toEqual([
+      {
+        property: "type",
+        reason: expect.stringMatching(
+          /^Site\.type: changing it from "basic" to "premium" replaces the Site: the site is deleted with everything under it .* new URLs\. Put type back to "basic", or set allowReplace: true/,
+        ),
+      },
+    ]);
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+
+  it("refuses a move to another organization the same way", async () => {
+    const other = fixture.emulator.secondOrganizationId;
+    const result = await check(olds(), { ...olds(), organizationId: other });
+    expect(result.failures?.map((f) => f.property)).toEqual(["organizationId"]);
+  });
+
+  it("lets the change through with allowReplace: true, and then diff replaces the site", async () => {
+    const { id, state, inputs } = await created("Site", { ...base(), type: "basic" });
+    const result = await check(inputs, { ...inputs, type: "premium", allowReplace: true });
+    expect(result.failures).toBeUndefined();
+    const diff = await lifecycle("Site").diff(id, state, result.inputs as Props);
+    expect(diff.replaces).toEqual(["type"]);
+  });
+
+  it("never makes allowReplace itself a diff", async () => {
+    const { id, state, inputs } = await created("Site", base());
+    expect((await lifecycle("Site").diff(id, state, { ...inputs, allowReplace: true })).changes).toBe(false);
+  });
+
+  it("accepts a create, an unchanged type, a type added to the program, and unknown values", async () => {
+    expect((await check({}, { ...olds(), type: "premium" })).failures).toBeUndefined();
+    expect((await check(olds(), { ...olds(), title: "Renamed" })).failures).toBeUndefined();
+    const { type: _type, ...withoutType } = olds();
+    expect((await check(withoutType, olds())).failures).toBeUndefined();
+    expect((await check(olds(), { ...olds(), type: UNKNOWN })).failures).toBeUndefined();
   });
 });

@@ -95,10 +95,21 @@ describeLifecycle(
           expect(defaults.map((x) => x.id)).toHaveLength(1);
         },
       },
+      {
+        name: "spaceId (retargets the section's own site space, keeping the section)",
+        inputs: (_f, p) => ({ ...p, spaceId: space(2) }),
+        expect: async (s) => {
+          expect(s.spaceId).toBe(space(2));
+          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ spaceId: space(2) });
+          expect(fixture.emulator.requests().filter((r) => r.method === "DELETE")).toEqual([]);
+          const ss = fixture.emulator.store.siteSpaces.get(s.siteSpaceId as string);
+          expect(ss?.spaceId).toBe(space(2));
+          expect(ss?.sectionId && fixture.emulator.store.sections.has(ss.sectionId)).toBe(true);
+        },
+      },
     ],
     replaces: [
       { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
-      { property: "spaceId", inputs: (_f, p) => ({ ...p, spaceId: space(2) }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
@@ -144,8 +155,32 @@ describe("SiteSection behaviour", () => {
 
   it("deletes the old section before creating its replacement, since the path must stay unique in the site", async () => {
     const { id, state, inputs } = await created("SiteSection", await baseInputs());
-    const diff = await lifecycle("SiteSection").diff(id, state, { ...inputs, spaceId: space(2) });
-    expect(diff).toMatchObject({ replaces: ["spaceId"], deleteBeforeReplace: true });
+    const diff = await lifecycle("SiteSection").diff(id, state, { ...inputs, siteId: await makeSite() });
+    expect(diff).toMatchObject({ replaces: ["siteId"], deleteBeforeReplace: true });
+  });
+
+  it("keeps the section's other site spaces and its URL when spaceId changes", async () => {
+    const { id, state, inputs } = await created("SiteSection", await baseInputs());
+    const other = await fixture.apiCreate(`/orgs/${org()}/sites/${state.siteId}/site-spaces`, {
+      spaceId: space(3),
+      sectionId: id,
+    });
+    const next = await checked("SiteSection", { ...inputs, spaceId: space(2) });
+    expect((await lifecycle("SiteSection").diff(id, state, next)).replaces).toEqual([]);
+    const { outs } = await lifecycle("SiteSection").update(id, state, next);
+    expect(outs).toMatchObject({ siteSpaceId: state.siteSpaceId, spaceId: space(2), urls: state.urls });
+    expect(fixture.emulator.store.siteSpaces.get(other)?.sectionId).toBe(id);
+  });
+
+  it("adds a site space for spaceId when the section no longer has its own", async () => {
+    const { id, state, inputs } = await created("SiteSection", await baseInputs());
+    await fixture.api("POST", `/orgs/${org()}/sites/${state.siteId}/site-spaces`, { spaceId: space(3), sectionId: id });
+    await fixture.api("DELETE", `/orgs/${org()}/sites/${state.siteId}/site-spaces/${state.siteSpaceId}`);
+    const read = await lifecycle("SiteSection").read(id, state);
+    expect(read.props).toMatchObject({ spaceId: null, siteSpaceId: null });
+    const { outs } = await lifecycle("SiteSection").update(id, read.props as Props, inputs);
+    expect(outs).toMatchObject({ spaceId: space(0), siteSpaceId: expect.any(String) });
+    expect(fixture.lastRequestBody("POST", /\/site-spaces$/)).toEqual({ spaceId: space(0), sectionId: id });
   });
 
   it("treats default: false as not managed, since the API always keeps one default section", async () => {

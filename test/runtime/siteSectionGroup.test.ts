@@ -35,7 +35,7 @@ describeLifecycle(
     inputs: baseInputs,
     created: (state) => {
       expect(state).toMatchObject({ title: "Products", icon: "box" });
-      expect([...(state.sectionIds as string[])].sort()).toEqual(sections.slice(0, 2).sort());
+      expect(state.sectionIds).toEqual(sections.slice(0, 2));
       // Membership is created with the group.
       expect(fixture.lastRequestBody("POST", /section-groups$/)).toEqual({
         title: "Products",
@@ -51,7 +51,7 @@ describeLifecycle(
         name: "sectionIds (add one, in another order)",
         inputs: (_f, p) => ({ ...p, sectionIds: [sections[2], sections[1], sections[0]] }),
         expect: (s) => {
-          expect([...(s.sectionIds as string[])].sort()).toEqual([...sections].sort());
+          expect(s.sectionIds).toEqual([sections[2], sections[1], sections[0]]);
           const membership = fixture.emulator.requests().filter((r) => /section-groups\/[^/]+\/sections/.test(r.path));
           expect(membership.map((r) => [r.method, r.requestBody])).toEqual([["POST", { sectionId: sections[2] }]]);
         },
@@ -119,10 +119,34 @@ describe("SiteSectionGroup behaviour", () => {
     );
   });
 
-  it("compares sectionIds as a set: another order is no change", async () => {
+  it("orders sectionIds: another order is a change, which update applies with the sort operation", async () => {
     const { id, state, inputs } = await created("SiteSectionGroup", await baseInputs());
-    const reordered = { ...inputs, sectionIds: [...(inputs.sectionIds as string[])].reverse() };
-    expect((await lifecycle("SiteSectionGroup").diff(id, state, reordered)).changes).toBe(false);
+    const reversed = [...(inputs.sectionIds as string[])].reverse();
+    const reordered = { ...inputs, sectionIds: reversed };
+    expect(await lifecycle("SiteSectionGroup").diff(id, state, reordered)).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    fixture.emulator.clearRequests();
+    const { outs } = await lifecycle("SiteSectionGroup").update(id, state, reordered);
+    expect(outs.sectionIds).toEqual(reversed);
+    expect(fixture.calls().filter((c) => !c.startsWith("GET"))).toEqual([
+      expect.stringMatching(/^PATCH .*\/structure\/sort$/),
+    ]);
+    const read = await lifecycle("SiteSectionGroup").read(id, outs);
+    expect((await lifecycle("SiteSectionGroup").diff(id, read.props ?? {}, reordered)).changes).toBe(false);
+  });
+
+  it("sees a reorder by hand as drift", async () => {
+    const { id, state, inputs } = await created("SiteSectionGroup", await baseInputs());
+    const [first, second] = inputs.sectionIds as string[];
+    await fixture.api("PATCH", `/orgs/${org()}/sites/${state.siteId}/structure/sort`, {
+      item: { type: "site-section", id: second },
+      position: { before: { type: "site-section", id: first } },
+    });
+    const read = await lifecycle("SiteSectionGroup").read(id, state);
+    expect(read.props?.sectionIds).toEqual([second, first]);
+    expect((await lifecycle("SiteSectionGroup").diff(id, read.props ?? {}, inputs)).changes).toBe(true);
   });
 
   it("leaves membership unmanaged when sectionIds is omitted", async () => {

@@ -24,6 +24,11 @@ export interface LifecycleTable {
     inputs: Step<Props>;
     expect: (state: Props) => void;
   };
+  /**
+   * Why the API object outlives the resource (an order, settings): delete then leaves it readable, and the row
+   * asserts that instead of an empty id.
+   */
+  deleteKeepsObject?: string;
 }
 
 /** One in-place update of the table: the inputs it applies to the created ones, and what the new state shows. */
@@ -148,11 +153,16 @@ export function describeLifecycle(table: LifecycleTable, fixture: EmulatorFixtur
       await expect(provider().create(inputs)).rejects.toThrow(`importId "${missing}"`);
     });
 
-    it("deletes, after which read returns an empty id and a second delete succeeds", async () => {
-      const { id, state } = await created(kind, await table.inputs(fixture, {}));
-      await provider().delete(id, state);
-      expect((await provider().read(id, state)).id).toBe("");
-      await provider().delete(id, state);
-    });
+    it(
+      table.deleteKeepsObject
+        ? `deletes, leaving the object readable (${table.deleteKeepsObject}), and a second delete succeeds`
+        : "deletes, after which read returns an empty id and a second delete succeeds",
+      async () => {
+        const { id, state } = await created(kind, await table.inputs(fixture, {}));
+        await provider().delete(id, state);
+        expect((await provider().read(id, state)).id).toBe(table.deleteKeepsObject ? id : "");
+        await provider().delete(id, state);
+      },
+    );
   });
 }

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { call } from "./parse";
+import { sitePath } from "./sites";
+import type { HttpClient } from "./transport";
+
+/** The kinds of item the site's structure holds, as the official `SiteStructureItemPointer` names them. */
+export const STRUCTURE_ITEM_TYPES = ["site-space", "site-section", "site-section-group", "site-external-link"] as const;
+export type StructureItemType = (typeof STRUCTURE_ITEM_TYPES)[number];
+
+/** One item of the structure listing: a section (with its site spaces), a section group, a site space, a link. */
+export interface ApiStructureItem {
+  id: string;
+  object: string;
+  /** A section's site spaces, in navigation order. */
+  siteSpaces?: { id: string }[] | undefined;
+  /** A group's sections, groups and links, in navigation order. */
+  children?: ApiStructureItem[] | undefined;
+}
+
+const StructureItemSchema: z.ZodType<ApiStructureItem> = z.lazy(() =>
+  z.object({
+    id: z.string(),
+    object: z.string(),
+    siteSpaces: z.array(z.object({ id: z.string() })).optional(),
+    children: z.array(StructureItemSchema).optional(),
+  }),
+);
+
+/** `GET …/structure`: the site's top level in navigation order; `sections`, or `siteSpaces` for a site without any. */
+const SiteStructureSchema = z.object({
+  type: z.enum(["sections", "siteSpaces"]),
+  structure: z.array(StructureItemSchema),
+});
+export type ApiSiteStructure = z.infer<typeof SiteStructureSchema>;
+
+export interface StructurePointer {
+  type: StructureItemType;
+  id: string;
+}
+
+export function siteStructurePath(organizationId: string, siteId: string): string {
+  return `${sitePath(organizationId, siteId)}/structure`;
+}
+
+export function getSiteStructure(client: HttpClient, organizationId: string, siteId: string) {
+  return call(client, SiteStructureSchema, "GET", siteStructurePath(organizationId, siteId));
+}
+
+/**
+ * `PATCH …/structure/sort`: moves one item before or after a sibling of its level (the top level, a group, or a
+ * section's site spaces). The answer (the moved item, or 204) is not needed: callers read the structure again.
+ */
+export async function sortSiteStructure(
+  client: HttpClient,
+  organizationId: string,
+  siteId: string,
+  item: StructurePointer,
+  position: { before: StructurePointer } | { after: StructurePointer },
+): Promise<void> {
+  await client.request("PATCH", `${siteStructurePath(organizationId, siteId)}/sort`, { body: { item, position } });
+}
+
+/** The pointer type of a listed item (`object` of a section is `site-section`, and so on). */
+export function pointerType(object: string): StructureItemType | undefined {
+  return (STRUCTURE_ITEM_TYPES as readonly string[]).includes(object) ? (object as StructureItemType) : undefined;
+}
