@@ -9,7 +9,10 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    exclude: ["test/e2e/**", "node_modules/**"],
+    // test/cli/import.test.ts runs biome over the program generated for a 62-object organization: inside Stryker's
+    // sandbox that child process ends without an exit status, failing the initial run (seen on every attempt). Mutation
+    // runs therefore do not count what its walk of an organization kills; `npm test` still runs it.
+    exclude: ["test/e2e/**", "node_modules/**", "test/cli/import.test.ts"],
     setupFiles: ["test/support/contract-setup.ts"],
     globalSetup: ["test/support/contract-summary.ts"],
     testTimeout: 20_000,
