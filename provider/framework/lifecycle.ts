@@ -286,11 +286,13 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   private async guard<T>(operation: string, id: string | undefined, run: (ctx: ResourceContext) => Promise<T>) {
-    const ctx = this.context();
     // No read after a write may be served from a listing taken before it (nor while it was under way).
     const writes = operation !== "read";
-    if (writes) ctx.listings.written();
+    let ctx: ResourceContext | undefined;
     try {
+      // Inside the try: a missing token (thrown when the client is made) is explained like any other failure.
+      ctx = this.context();
+      if (writes) ctx.listings.written();
       return await run(ctx);
     } catch (error) {
       const kind = this.definition.kind;
@@ -298,7 +300,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
         explain(this.definition, operation, id, explainMissingCredentials(kind, operation, id, error)),
       );
     } finally {
-      if (writes) ctx.listings.written();
+      if (writes) ctx?.listings.written();
     }
   }
 

@@ -1,3 +1,4 @@
+import { ForbiddenError, UnauthorizedError } from "../client";
 /**
  * Reads of many objects of one kind under one parent cost one paginated listing, not one request each: the first
  * read lists the parent, every read of the same kind and parent that follows in the same operation finds its object
@@ -87,7 +88,9 @@ export async function readListed<T>(listings: Listings, read: ListedRead<T>): Pr
   let items: T[];
   try {
     items = await listings.get(read.path, read.list);
-  } catch {
+  } catch (error) {
+    // A rejected token or a missing permission would fail the single read too: say so rather than hide it.
+    if (error instanceof UnauthorizedError || error instanceof ForbiddenError) throw error;
     return read.single();
   }
   const found = items.find(read.matches);

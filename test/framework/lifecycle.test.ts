@@ -8,7 +8,6 @@ import {
   ServerError,
   UnauthorizedError,
 } from "../../provider/client";
-import { CONFIG_KEYS, ENV_KEYS } from "../../provider/framework/connection";
 import {
   apiId,
   apiIdPair,
@@ -20,6 +19,7 @@ import {
   SENSITIVE,
 } from "../../provider/framework/kind";
 import { ECHO_LIMIT, explain, Lifecycle } from "../../provider/framework/lifecycle";
+import { Listings } from "../../provider/framework/listings";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
 /**
@@ -113,7 +113,10 @@ class Fake {
   }
 
   lifecycle(overrides: Partial<KindDefinition<Inputs, State>> = {}): Lifecycle<Inputs, State> {
-    return new Lifecycle(this.definition(overrides), () => ({}) as ResourceContext);
+    return new Lifecycle(
+      this.definition(overrides),
+      () => ({ listings: new Listings(), client: { policy: { maxAttempts: 1 } } }) as unknown as ResourceContext,
+    );
   }
 
   operations(): string[] {
@@ -345,7 +348,8 @@ describe("create, update and adoption: which calls reach the API", () => {
     fake.objects.set("w7", state.parse({ ...valid, enabled: true, url: "https://example.test/w7" }));
     const result = await life.create({ ...valid, enabled: true, importId: "w7" });
     expect(fake.operations()).toEqual(["read"]);
-    expect(fake.calls[0]?.declared).toBeUndefined();
+    // Adoption reads only what the program declares (a Team without members lists no members).
+    expect(fake.calls[0]?.declared).toEqual(["enabled", "name", "parentId"]);
     expect(result).toEqual({
       id: "w7",
       outs: {
@@ -387,8 +391,7 @@ describe("create, update and adoption: which calls reach the API", () => {
     fake.updateFails = apiError(409, "PATCH");
     const failure = life.update(id, outs as Props, { ...valid, name: "Dup" });
     await expect(failure).rejects.toThrow(
-      `Widget "${id}" update: PATCH /v1/widgets/w1 failed with 409 Conflict: the API said no. ` +
-        "It conflicts with an existing object: adopt that object with importId (the widget id) instead.",
+      `Widget "${id}" update: PATCH /v1/widgets/w1 failed with 409 Conflict: the API said no.`,
     );
     await expect(failure).rejects.toMatchObject({ name: "ConflictError", cause: expect.any(ConflictError) });
   });
@@ -486,14 +489,14 @@ describe("delete", () => {
   });
 });
 
+const READ_401_FIX =
+  "Refresh, read and destroy use the provider configuration saved in the state by the last `pulumi up`, so a docs:apiToken set or changed since then is not used yet. The rejected token is DOCS_API_TOKEN: export a valid one.";
+
 describe("explain: what an error says about the fix", () => {
   const kind = { kind: "Widget", idFormat: "the widget id" };
   const hints: [status: number, operation: string, fix: string | undefined][] = [
-    [
-      401,
-      "read",
-      `Check the API token: \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}.`,
-    ],
+    // Refresh, read and destroy run with the configuration saved by the last update: the fix says so.
+    [401, "read", READ_401_FIX],
     [
       403,
       "update",
@@ -505,8 +508,10 @@ describe("explain: what an error says about the fix", () => {
       "update",
       "It no longer exists: run `pulumi refresh` to drop it from the state, then `pulumi up` recreates it.",
     ],
-    [409, "create", "It conflicts with an existing object: adopt that object with importId (the widget id) instead."],
-    [429, "create", "The API kept rate limiting after every retry; run again later or with a lower --parallel."],
+    // Only a 409 whose message says the object already exists is solved by importId; this one says no more.
+    [409, "create", undefined],
+    // A 429 that reaches here already waited as long as DOCS_API_MAX_WAIT_SECONDS allows: the client's message says so.
+    [429, "create", undefined],
     [400, "create", undefined],
     [412, "update", undefined],
     [500, "delete", undefined],
@@ -529,7 +534,7 @@ describe("explain: what an error says about the fix", () => {
     const own = new Error("Widget: could not find the parent", { cause });
     const explained = explain(kind, "read", "w1", own);
     expect(explained).toBe(own);
-    const fix = `Check the API token: \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}.`;
+    const fix = READ_401_FIX;
     expect(own.message).toBe(`Widget: could not find the parent ${fix}`);
     explain(kind, "read", "w1", own);
     expect(own.message).toBe(`Widget: could not find the parent ${fix}`);

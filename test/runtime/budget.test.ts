@@ -112,7 +112,8 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
       "Site docs": ["POST /v1/orgs/…/sites"],
       "SiteSection guides": ["POST /v1/orgs/…/sites/…/sections"],
       "SiteSection api-reference": ["POST /v1/orgs/…/sites/…/sections"],
-      "SiteSectionGroup product": ["POST /v1/orgs/…/sites/…/section-groups"],
+      // The declared sectionIds are an order: the group is read back once, and sorted only when the API's differs.
+      "SiteSectionGroup product": ["POST /v1/orgs/…/sites/…/section-groups", "GET /v1/orgs/…/sites/…/section-groups"],
       "SiteShareLink review-link": ["POST /v1/orgs/…/sites/…/share-links"],
       // A new team has no members to list first: the bulk change, then the membership as the API reports it.
       "Team writers": ["PUT /v1/orgs/…/teams", "PUT /v1/orgs/…/teams/…/members", "GET /v1/orgs/…/teams/…/members"],

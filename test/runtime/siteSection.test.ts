@@ -168,7 +168,7 @@ describe("SiteSection behaviour", () => {
     const next = await checked("SiteSection", { ...inputs, spaceId: space(2) });
     expect((await lifecycle("SiteSection").diff(id, state, next)).replaces).toEqual([]);
     const { outs } = await lifecycle("SiteSection").update(id, state, next);
-    expect(outs).toMatchObject({ siteSpaceId: state.siteSpaceId, spaceId: space(2), urls: state.urls });
+    expect(outs).toMatchObject({ siteSpaceId: state.siteSpaceId, spaceId: space(2), path: state.path });
     expect(fixture.emulator.store.siteSpaces.get(other)?.sectionId).toBe(id);
   });
 
