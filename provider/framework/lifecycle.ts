@@ -185,10 +185,6 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   /**
-   * Reads an object no state holds yet, by its id and the parents' ids its API paths need, as adoption does: what
-   * `docs-platform import` declares for an object comes from here. The answer is shaped like a refresh's.
-   */
-  /**
    * The objects a create with these (checked) inputs may have made since `since`, by the kind's `findCreated`;
    * `undefined` for a kind whose create cannot duplicate. What `docs-platform recover` resolves pending creates with.
    */
@@ -198,6 +194,10 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return this.guard("find", undefined, (ctx) => find.call(this.definition, ctx, this.inputsOf(inputs), since));
   }
 
+  /**
+   * Reads an object no state holds yet, by its id and the parents' ids its API paths need, as adoption does: what
+   * `docs-platform import` declares for an object comes from here. The answer is shaped like a refresh's.
+   */
   async lookup(id: string, parents: Partial<Inputs>): Promise<pulumi.dynamic.ReadResult> {
     const found = await this.guard("read", id, (ctx) => this.readOrGone(ctx, id, parents as Inputs, undefined));
     return this.readResult(found, {});
@@ -287,7 +287,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   private async guard<T>(operation: string, id: string | undefined, run: (ctx: ResourceContext) => Promise<T>) {
     // No read after a write may be served from a listing taken before it (nor while it was under way).
-    const writes = operation !== "read";
+    const writes = operation === "create" || operation === "update" || operation === "delete";
     let ctx: ResourceContext | undefined;
     try {
       // Inside the try: a missing token (thrown when the client is made) is explained like any other failure.
