@@ -56,6 +56,11 @@ export interface RunningEmulator {
   rateLimit(): RateLimit | undefined;
   /** Turns the rate limiter on with `{limit, windowMs}` (windows start afresh) or off with undefined. */
   setRateLimit(limit: RateLimit | undefined): void;
+  /**
+   * Accepts another token, for one organization only (requests to `/v1/orgs/{other}/…` with it are answered 403):
+   * how tests give one program two organizations with two tokens. Kept across resets.
+   */
+  scopeToken(token: string, organizationId: string): void;
   /** Back to the fixtures; also clears faults, the request log and the counters, and restarts rate-limit windows. */
   reset(): void;
   close(): Promise<void>;
@@ -83,6 +88,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setRateLimit: (limit) => {
       server.setRateLimit(limit);
     },
+    scopeToken: (token, organizationId) => server.scopeToken(token, organizationId),
     reset: () => server.reset(),
     close: () => server.close(),
   };

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type AdminTarget, handleAdmin, isAdminPath } from "./admin";
-import { errorBody, NotFoundError } from "./errors";
+import { errorBody, ForbiddenError, NotFoundError } from "./errors";
 import { type ActiveFault, appliedFault, FaultQueue } from "./faults";
 import {
   applyPreference,
@@ -52,6 +52,8 @@ export class EmulatorServer implements AdminTarget {
   private readonly log = new RequestLog();
   private readonly limiter: RateLimiter;
   private readonly sockets = new Set<Socket>();
+  /** Tokens accepted besides `token`, each for one organization only (see `scopeToken`). */
+  private readonly scopedTokens = new Map<string, string>();
 
   constructor(options: EmulatorOptions = {}) {
     this.options = options;
@@ -106,6 +108,28 @@ export class EmulatorServer implements AdminTarget {
   // ---- the admin API (AdminTarget; also served over HTTP under /__admin)
 
   /** Back to the fixtures; clears faults, the request log and counters, and starts rate-limit windows afresh. */
+  /**
+   * Accepts `token` too, for one organization: a request to `/v1/orgs/{other}/…` with it is answered 403, as the API
+   * answers a token of a user outside that organization. Requests to objects addressed without their organization
+   * (`/v1/spaces/{id}`) are not restricted. Kept across resets.
+   */
+  scopeToken(token: string, organizationId: string): void {
+    this.scopedTokens.set(token, organizationId);
+  }
+
+  private authorize(request: IncomingRequest): void {
+    const token = bearerToken(request.headers);
+    const organizationId = token === undefined ? undefined : this.scopedTokens.get(token);
+    if (organizationId === undefined) {
+      authenticate(request.headers, this.token);
+      return;
+    }
+    const addressed = /^\/v1\/orgs\/([^/]+)/.exec(request.path)?.[1];
+    if (addressed !== undefined && decodeURIComponent(addressed) !== organizationId) {
+      throw new ForbiddenError(`Forbidden: the token has no access to organization ${decodeURIComponent(addressed)}`);
+    }
+  }
+
   reset(): void {
     this.store.reset();
     this.faults.clear();
@@ -190,7 +214,7 @@ export class EmulatorServer implements AdminTarget {
         path,
         query: request.query,
         route: routeTemplate,
-        authorized: bearerToken(headers) === this.token,
+        authorized: bearerToken(headers) === this.token || this.scopedTokens.has(bearerToken(headers) ?? ""),
         headers: redactedHeaders(headers),
         ...optional("requestBody", loggableBody(request.body)),
         ...optional("userAgent", headers["user-agent"]),
@@ -264,7 +288,7 @@ export class EmulatorServer implements AdminTarget {
   /** The API's answer to a /v1 request the rate limiter let through. */
   private answer(request: IncomingRequest, match: RouteMatch): HandlerResult {
     try {
-      authenticate(request.headers, this.token);
+      this.authorize(request);
       if (!match.route) throw noRoute(request, match, true);
       checkBodySize(request);
       const body = parseJsonBody(request.method, request.headers["content-type"], request.body);

@@ -1,3 +1,5 @@
+export { Connection, type ConnectionArgs, type ConnectionOption } from "./connection";
 export type { AdoptionArgs } from "./framework/resource";
+export * from "./lookups";
 // One class and one `<Kind>Args` interface per registered kind, generated from its schemas.
 export * from "./resources/generated";

@@ -10,16 +10,26 @@ import type { ResourceContext } from "./framework/kind";
 import { Lifecycle } from "./framework/lifecycle";
 import { Listings } from "./framework/listings";
 import { resetPreflight } from "./framework/preflight";
+import { clientOf, type ResourceConnection } from "./framework/resourceConnection";
 import { type AnyKind, definitions } from "./registry";
 
 const byName = new Map<string, AnyKind>(definitions.map((definition) => [definition.kind, definition]));
 
 const listings = new Listings();
+/** Listings of resources with their own connection (./framework/resourceConnection.ts), one set per client. */
+const connectedListings = new Map<object, Listings>();
 // biome-ignore lint/suspicious/noExplicitAny: kinds have different input and state types.
 const lifecycles = new Map<string, Lifecycle<any, any>>();
 
-function context(): ResourceContext {
-  return { client: apiClient(), listings };
+function context(connection?: ResourceConnection): ResourceContext {
+  if (connection === undefined) return { client: apiClient(), listings };
+  const client = clientOf(connection);
+  let own = connectedListings.get(client);
+  if (!own) {
+    own = new Listings();
+    connectedListings.set(client, own);
+  }
+  return { client, listings: own };
 }
 
 export function lifecycle(kind: string) {
@@ -53,6 +63,7 @@ export function sharedListing<T>(path: string, load: (client: ReturnType<typeof 
 /** Forgets shared listings; tests use it between out-of-band changes. */
 export function resetCaches(): void {
   listings.clear();
+  connectedListings.clear();
   resetPreflight();
   resetCrossResource();
 }

@@ -49,6 +49,7 @@ export function listOpenApiSpecs(client: HttpClient, organizationId: string) {
 /** A member as the organization's listing reports it, with what names the user. */
 export const NamedMemberSchema = z.object({
   user: z.object({ id: z.string(), displayName: z.string().optional(), email: z.string().optional() }),
+  role: z.string().nullish(),
 });
 
 export function listUsers(client: HttpClient, organizationId: string) {

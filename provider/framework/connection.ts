@@ -83,9 +83,21 @@ export function apiTokenSource(): "config" | "env" | undefined {
 }
 
 export function apiClient(): HttpClient {
-  const baseUrl = apiUrlSetting().url;
+  return clientFor(apiUrlSetting().url, stackToken());
+}
+
+/** The stack-wide token: stack config `docs:apiToken`, else `DOCS_API_TOKEN`. */
+export function stackToken(): string {
   const token = nonEmpty(stackConfig.apiToken) ?? nonEmpty(process.env[ENV_KEYS.apiToken]);
   if (!token) throw new MissingCredentialsError();
+  return token;
+}
+
+/**
+ * The process's one client for this API and token (kept by a hash of the token): the stack-wide settings and every
+ * per-resource connection (./resourceConnection.ts) share clients, and so rate limits, by API and token.
+ */
+export function clientFor(baseUrl: string, token: string): HttpClient {
   const key = `${baseUrl} ${createHash("sha256").update(token).digest("hex")}`;
   let client = clients.get(key);
   if (!client) {

@@ -13,6 +13,9 @@ const flagged = new Map<string, string>();
 /** Forgets what check has seen (tests). */
 export function resetCrossResource(): void {
   flagged.clear();
+  observed.clear();
+  awaiting.clear();
+  warned.clear();
 }
 
 /** Warns when a second resource sets the kind's exclusive flag under the same parent (two default sections). */
@@ -35,4 +38,74 @@ export function warnOnConflicts(definition: Pick<KindDefinition, "kind" | "exclu
       `${rule.parent} "${parent}": the API keeps one, so every run would move it back and forth. ` +
       `Declare ${rule.property}: true on one of them only.`,
   );
+}
+
+/** What diff, create and update have seen of each resource in this operation: `<kind> <id>` → its properties. */
+const observed = new Map<string, Props>();
+/** Resources whose check expects something of a resource not seen yet, by that resource's `<kind> <id>`. */
+const awaiting = new Map<string, { kind: string; rule: ReferencedExpectation; name: string }[]>();
+const warned = new Set<string>();
+
+/** What a kind expects of the resource one of its inputs refers to (`KindDefinition.expectsOfReferenced`). */
+export interface ReferencedExpectation {
+  reference: string;
+  kind: string;
+  property: string;
+  value: string;
+  why: string;
+}
+
+/**
+ * Records a resource's properties, as its diff, create or update sees them (the state under the declared inputs), and
+ * warns for every resource checked before it whose expectation they break.
+ */
+export function observeResource(kind: string, id: string, props: Props): void {
+  if (!id) return;
+  const key = `${kind} ${id}`;
+  observed.set(key, props);
+  for (const pending of awaiting.get(key) ?? [])
+    warnUnlessExpected(pending.kind, pending.rule, pending.name, id, props);
+  awaiting.delete(key);
+}
+
+/**
+ * Warns when the resource this one refers to (a share link's site) has another value than the kind expects (its
+ * visibility is not `share-link`). The referenced resource is known once its diff, create or update ran in this
+ * operation: before this check when this resource depends on its output, or later (then the warning comes then).
+ */
+export function warnOnExpectations(
+  definition: Pick<KindDefinition, "kind" | "expectsOfReferenced">,
+  inputs: Props,
+): void {
+  const rule = definition.expectsOfReferenced;
+  if (!rule) return;
+  const id = inputs[rule.reference];
+  if (typeof id !== "string" || containsUnknown(id)) return;
+  const name = nameOf(inputs);
+  const key = `${rule.kind} ${id}`;
+  const props = observed.get(key);
+  if (props) {
+    warnUnlessExpected(definition.kind, rule, name, id, props);
+    return;
+  }
+  awaiting.set(key, [...(awaiting.get(key) ?? []), { kind: definition.kind, rule, name }]);
+}
+
+function warnUnlessExpected(kind: string, rule: ReferencedExpectation, name: string, id: string, props: Props) {
+  const actual = props[rule.property];
+  if (actual === undefined || containsUnknown(actual) || actual === rule.value) return;
+  const message =
+    `${kind} ${name} targets ${rule.kind} "${id}"${typeof props.title === "string" ? ` ("${props.title}")` : ""}, ` +
+    `whose ${rule.property} is ${JSON.stringify(actual)}, not ${JSON.stringify(rule.value)}: ${rule.why} ` +
+    `Set ${rule.property}: ${JSON.stringify(rule.value)} on the ${rule.kind}.`;
+  if (warned.has(message)) return;
+  warned.add(message);
+  notice("warning", message);
+}
+
+function nameOf(inputs: Props): string {
+  for (const key of ["title", "name", "label"]) {
+    if (typeof inputs[key] === "string" && inputs[key] !== "") return `"${inputs[key]}"`;
+  }
+  return "(unnamed)";
 }

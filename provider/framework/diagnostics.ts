@@ -1,4 +1,5 @@
 import { apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, MissingCredentialsError } from "./connection";
+import { MissingConnectionTokenError } from "./resourceConnection";
 
 /**
  * Operations the engine runs with the provider configuration stored in the state by the last `pulumi up`
@@ -42,8 +43,13 @@ export function connectionFix(): string {
  * `<Kind> "<id>" <operation>: No API token. <fix>`. Other errors pass through.
  */
 export function explainMissingCredentials(kind: string, operation: string, id: string | undefined, error: unknown) {
-  if (!(error instanceof MissingCredentialsError)) return error;
   const subject = `${kind}${id ? ` "${id}"` : ""} ${operation}`;
+  if (error instanceof MissingConnectionTokenError) {
+    const explained = new Error(`${subject}: ${error.message}`, { cause: error });
+    explained.name = error.name;
+    return explained;
+  }
+  if (!(error instanceof MissingCredentialsError)) return error;
   const explained = new Error(`${subject}: No API token. ${credentialFix(operation, "missing")}`, { cause: error });
   explained.name = error.name;
   return explained;

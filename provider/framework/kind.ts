@@ -95,6 +95,18 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
    * resources of the program set it under the same parent, since the API keeps one and each run would flip it.
    */
   exclusiveFlag?: { property: keyof Inputs & string; parent: keyof Inputs & string };
+  /**
+   * A value the resource an input refers to must have for this one to work (a share link's site must have visibility
+   * `share-link`): check warns when that resource, seen by diff, create or update in the same operation, has another.
+   * `why` says what goes wrong.
+   */
+  expectsOfReferenced?: {
+    reference: keyof Inputs & string;
+    kind: string;
+    property: string;
+    value: string;
+    why: string;
+  };
 
   create(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
   /**

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ConnectionError, DocsApiError, NotFoundError } from "../client";
-import { warnOnConflicts } from "./crossResource";
+import { observeResource, warnOnConflicts, warnOnExpectations } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import {
   adoptedMessage,
@@ -23,6 +23,13 @@ import {
 } from "./kind";
 import { checkAgainstApi } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
+import {
+  CONNECTION,
+  connectionFailures,
+  connectionOf,
+  type ResourceConnection,
+  withConnectionOrganization,
+} from "./resourceConnection";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
 
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
@@ -69,7 +76,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   constructor(
     readonly definition: KindDefinition<Inputs, State>,
-    private readonly context: () => ResourceContext,
+    private readonly context: (connection?: ResourceConnection) => ResourceContext,
   ) {
     this.inputKeys = inputKeysOf(definition);
     this.setProperties = new Set(definition.setProperties ?? []);
@@ -80,10 +87,12 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-    const defaulted = applyProviderDefaults(this.definition.kind, this.inputKeys, news);
-    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, ...declared } = defaulted.news;
+    const connected = withConnectionOrganization(this.inputKeys, news);
+    const defaulted = applyProviderDefaults(this.definition.kind, this.inputKeys, connected);
+    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, [CONNECTION]: connection, ...declared } = defaulted.news;
     // A missing default is reported in its own words (naming both settings), next to every other failure.
     const failures: pulumi.dynamic.CheckFailure[] = [...defaulted.failures];
+    failures.push(...connectionFailures(this.definition.kind, connection));
     const reported = new Set(defaulted.failures.map((failure) => failure.property));
     if (importId !== undefined && !containsUnknown(importId)) {
       const importCheck = this.importId.safeParse(importId);
@@ -100,9 +109,11 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     if (failures.length > 0) return { failures };
     const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
     warnOnConflicts(this.definition, inputs);
-    const rejected = await checkAgainstApi(this, olds, inputs, importId);
+    warnOnExpectations(this.definition, inputs);
+    const withConnection = connection === undefined ? inputs : { ...inputs, [CONNECTION]: connection };
+    const rejected = await checkAgainstApi(this, olds, withConnection, importId);
     if (rejected.length > 0) return { failures: rejected };
-    return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };
+    return { inputs: importId === undefined ? withConnection : { ...withConnection, [IMPORT_ID]: importId } };
   }
 
   /**
@@ -157,11 +168,16 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return declared;
   }
 
-  async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+    const declared = Object.entries(news).filter(([, value]) => value !== undefined);
+    observeResource(this.definition.kind, id, { ...olds, ...Object.fromEntries(declared) });
     const changed = this.changedProperties(olds, news);
     const replaces = changed.filter((key) => this.replaceOnChanges.has(key));
+    // A new connection (another token source) changes nothing at the API, but is saved by an update for refresh and
+    // destroy, which only see the state.
+    const reconnected = !sameValue(olds[CONNECTION], news[CONNECTION]);
     return {
-      changes: changed.length > 0,
+      changes: changed.length > 0 || reconnected,
       replaces,
       deleteBeforeReplace: replaces.length > 0 && this.definition.deleteBeforeReplace === true,
     };
@@ -170,17 +186,28 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   async create(news: Props): Promise<pulumi.dynamic.CreateResult> {
     const inputs = this.inputsOf(news);
     const importId = typeof news[IMPORT_ID] === "string" ? news[IMPORT_ID] : undefined;
-    const found = await this.guard("create", importId, async (ctx) =>
-      importId === undefined
-        ? createWithoutDuplicates(this.definition, ctx, inputs, (id) => this.adopt(ctx, id, inputs))
-        : this.adopt(ctx, importId, inputs),
+    const found = await this.guard(
+      "create",
+      importId,
+      async (ctx) =>
+        importId === undefined
+          ? createWithoutDuplicates(this.definition, ctx, inputs, (id) => this.adopt(ctx, id, inputs))
+          : this.adopt(ctx, importId, inputs),
+      news,
     );
-    return { id: found.id, outs: this.outputs(found.state, news) };
+    const outs = this.outputs(found.state, news);
+    observeResource(this.definition.kind, found.id, outs);
+    return { id: found.id, outs };
   }
 
   async read(id: string, props: Props = {}): Promise<pulumi.dynamic.ReadResult> {
     const known = this.stateOf(id, props);
-    const found = await this.guard("read", id, (ctx) => this.readOrGone(ctx, id, known, declaredProperties(props)));
+    const found = await this.guard(
+      "read",
+      id,
+      (ctx) => this.readOrGone(ctx, id, known, declaredProperties(props)),
+      props,
+    );
     return this.readResult(found, props);
   }
 
@@ -191,7 +218,12 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   async findCreated(inputs: Props, since: Date): Promise<CreatedCandidate[] | undefined> {
     const find = this.definition.findCreated;
     if (!find) return undefined;
-    return this.guard("find", undefined, (ctx) => find.call(this.definition, ctx, this.inputsOf(inputs), since));
+    return this.guard(
+      "find",
+      undefined,
+      (ctx) => find.call(this.definition, ctx, this.inputsOf(inputs), since),
+      inputs,
+    );
   }
 
   /**
@@ -199,7 +231,12 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
    * `docs-platform import` declares for an object comes from here. The answer is shaped like a refresh's.
    */
   async lookup(id: string, parents: Partial<Inputs>): Promise<pulumi.dynamic.ReadResult> {
-    const found = await this.guard("read", id, (ctx) => this.readOrGone(ctx, id, parents as Inputs, undefined));
+    const found = await this.guard(
+      "read",
+      id,
+      (ctx) => this.readOrGone(ctx, id, this.inputsOf(parents) as Inputs, undefined),
+      parents,
+    );
     return this.readResult(found, {});
   }
 
@@ -215,6 +252,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       if (value !== undefined) inputs[key] = value;
     }
     if (importId !== undefined) inputs[IMPORT_ID] = importId;
+    if (props[CONNECTION] !== undefined) inputs[CONNECTION] = props[CONNECTION];
     return { id: found.id, props: this.outputs(state, props), inputs: wireSafe(inputs) };
   }
 
@@ -225,19 +263,26 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const state =
       changed.size === 0
         ? previous
-        : await this.guard("update", id, (ctx) => this.definition.update(ctx, id, previous, inputs, changed));
-    return { outs: this.outputs(state, news) };
+        : await this.guard("update", id, (ctx) => this.definition.update(ctx, id, previous, inputs, changed), news);
+    const outs = this.outputs(state, news);
+    observeResource(this.definition.kind, id, outs);
+    return { outs };
   }
 
   async delete(id: string, props: Props): Promise<void> {
     const state = this.stateOf(id, props);
-    await this.guard("delete", id, async (ctx) => {
-      try {
-        await this.definition.delete(ctx, id, state);
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-      }
-    });
+    await this.guard(
+      "delete",
+      id,
+      async (ctx) => {
+        try {
+          await this.definition.delete(ctx, id, state);
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error;
+        }
+      },
+      props,
+    );
   }
 
   /** Declared (non-undefined) inputs whose value differs from the state; unknown values count as changed. */
@@ -285,13 +330,19 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     }
   }
 
-  private async guard<T>(operation: string, id: string | undefined, run: (ctx: ResourceContext) => Promise<T>) {
+  /** Runs one operation with the client of the resource's connection (`props`: its inputs or state). */
+  private async guard<T>(
+    operation: string,
+    id: string | undefined,
+    run: (ctx: ResourceContext) => Promise<T>,
+    props: Props = {},
+  ) {
     // No read after a write may be served from a listing taken before it (nor while it was under way).
     const writes = operation === "create" || operation === "update" || operation === "delete";
     let ctx: ResourceContext | undefined;
     try {
       // Inside the try: a missing token (thrown when the client is made) is explained like any other failure.
-      ctx = this.context();
+      ctx = this.context(connectionOf(props));
       if (writes) ctx.listings.written();
       return await run(ctx);
     } catch (error) {
@@ -305,7 +356,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   private inputsOf(news: Props): Inputs {
-    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: _importId, ...inputs } = news;
+    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: _importId, [CONNECTION]: _connection, ...inputs } = news;
     return inputs as Inputs;
   }
 
@@ -319,7 +370,9 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   /** The state plus what only the program knows: the adoption id, the provider options and what it declared. */
   private outputs(state: State, source: Props): Props {
     const outputs: Props = { ...state };
-    for (const key of [IMPORT_ID, ...this.providerOptions]) if (source[key] !== undefined) outputs[key] = source[key];
+    for (const key of [IMPORT_ID, CONNECTION, ...this.providerOptions]) {
+      if (source[key] !== undefined) outputs[key] = source[key];
+    }
     outputs[DECLARED] = Array.isArray(source[DECLARED])
       ? source[DECLARED]
       : this.inputKeys.filter((key) => source[key] !== undefined);

@@ -15,6 +15,7 @@ import {
 import { apiClient, apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, preflightSetting } from "./connection";
 import { credentialFix, notice } from "./diagnostics";
 import type { Props } from "./kind";
+import { clientOf, connectionOf } from "./resourceConnection";
 import { containsUnknown } from "./unknown";
 
 /**
@@ -137,7 +138,7 @@ export function adoptionSubject(importId: string, props: Props): string {
 export async function verifyReferences(kind: string, inputs: Props): Promise<pulumi.dynamic.CheckFailure[]> {
   const org = typeof inputs.organizationId === "string" ? inputs.organizationId : undefined;
   if (org === undefined || containsUnknown(org)) return [];
-  const client = clientOrFailure(kind);
+  const client = clientOrFailure(kind, inputs);
   if ("failure" in client) return [client.failure];
   const orgFailure = await verifyOrganization(kind, client.client, org);
   if (orgFailure) return [orgFailure];
@@ -186,7 +187,18 @@ export function requestFailure(kind: string, property: string, error: unknown): 
   return { property, reason: `${kind}.${property}: preflight: ${message}` };
 }
 
-function clientOrFailure(kind: string): { client: HttpClient } | { failure: pulumi.dynamic.CheckFailure } {
+function clientOrFailure(
+  kind: string,
+  inputs: Props,
+): { client: HttpClient } | { failure: pulumi.dynamic.CheckFailure } {
+  const connection = connectionOf(inputs);
+  if (connection !== undefined) {
+    try {
+      return { client: clientOf(connection) };
+    } catch (error) {
+      return { failure: requestFailure(kind, "", error) };
+    }
+  }
   if (apiTokenSource() === undefined) {
     return {
       failure: {

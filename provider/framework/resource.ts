@@ -1,5 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
+import { Connection } from "../connection";
 import type { KindDefinition } from "./kind";
+import { CONNECTION } from "./resourceConnection";
 
 /** Program-side argument types: every property may be a plain value, a promise or an Output, at any depth. */
 export type DeepInput<T> = T extends (infer E)[]
@@ -32,9 +34,20 @@ export abstract class DocsResource extends pulumi.dynamic.Resource {
     const shape = (definition.inputs as unknown as { shape: Record<string, unknown> }).shape;
     const props: Record<string, unknown> = {};
     for (const key of [...Object.keys(shape), ...definition.outputs]) props[key] = undefined;
-    Object.assign(props, args);
-    const secrets = definition.secretOutputs ?? [];
-    const options = secrets.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] }) : opts;
+    const { [CONNECTION]: connection, ...rest } = args as Record<string, unknown>;
+    Object.assign(props, rest);
+    const secrets = [...(definition.secretOutputs ?? [])];
+    if (connection !== undefined) {
+      if (!(connection instanceof Connection)) {
+        throw new Error(
+          `${definition.kind} "${name}": connection must be a docs.Connection (new docs.Connection({...})).`,
+        );
+      }
+      props[CONNECTION] = connection.resourceInput();
+      // The engine keeps a secret input's token secret in the outputs too; this makes sure of it.
+      if (connection.token !== undefined) secrets.push(CONNECTION);
+    }
+    const options = secrets.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: secrets }) : opts;
     // Loaded here rather than imported: the kind module loads the runtime, which loads every resource module.
     const provider: pulumi.dynamic.ResourceProvider = require(`../kinds/${definition.kind}`);
     super(provider, name, props, options, "docs", definition.kind);

@@ -74,6 +74,13 @@ export const siteShareLinkKind = defineKind<Inputs, State>({
   example: `const reviewers = new docs.SiteShareLink("reviewers", { organizationId, siteId: site.id, name: "Reviewers" });
 export const reviewUrl = reviewers.url; // a secret`,
   replaceOnChanges: ["organizationId", "siteId"],
+  expectsOfReferenced: {
+    reference: "siteId",
+    kind: "Site",
+    property: "visibility",
+    value: "share-link",
+    why: "a share link only takes effect on a site whose visibility is `share-link`, so this one opens nothing.",
+  },
 
   async findCreated({ client }, news, since) {
     const all = await listSiteShareLinks(client, news.organizationId, news.siteId);

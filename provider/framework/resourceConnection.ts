@@ -1,0 +1,88 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { HttpClient } from "../client";
+import { apiClient, apiUrlSetting, clientFor, stackToken } from "./connection";
+import { describeIssue } from "./issues";
+import { apiId, type Props } from "./kind";
+import { containsUnknown } from "./unknown";
+
+/**
+ * A per-resource connection (the program's `Connection`, passed as a resource's `connection` argument), as it travels
+ * in the resource's inputs and state: where the API is, the organization, and where the token comes from. Never the
+ * token itself unless the program gave it as a secret: `tokenEnv` is only the name of an environment variable that
+ * the provider reads in its own process; a `token` is a Pulumi secret, which the engine keeps secret in the inputs
+ * and outputs it stores (it re-marks every value the provider returns under a secret input's path, and the resource
+ * also lists `connection` in `additionalSecretOutputs`). It is stored in the outputs because refresh and destroy get
+ * only the state.
+ */
+export const CONNECTION = "connection";
+
+/** An environment variable's name, as POSIX shells accept them. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const connectionSchema = z
+  .strictObject({
+    apiUrl: z.string().min(1).optional(),
+    organizationId: apiId.optional(),
+    tokenEnv: z.string().regex(ENV_NAME, "must be an environment variable's name").optional(),
+    token: z.string().min(1).optional(),
+  })
+  .refine((c) => c.token === undefined || c.tokenEnv === undefined, "give either token or tokenEnv, not both");
+
+export type ResourceConnection = z.output<typeof connectionSchema>;
+
+/** A connection whose token environment variable is not set in the provider's process. */
+export class MissingConnectionTokenError extends Error {
+  constructor(variable: string) {
+    super(
+      `No API token: this resource's connection reads it from the ${variable} environment variable, which is not set ` +
+        `for the Pulumi CLI. Export ${variable}=<token> and run again.`,
+    );
+    this.name = "MissingConnectionTokenError";
+  }
+}
+
+/**
+ * Check failures of a resource's `connection`. They never name the property, so the engine cannot echo its value
+ * (which may hold a token); the reason names it.
+ */
+export function connectionFailures(kind: string, value: unknown): pulumi.dynamic.CheckFailure[] {
+  if (value === undefined || containsUnknown(value)) return [];
+  const parsed = connectionSchema.safeParse(value);
+  return (parsed.error?.issues ?? []).map((issue) => ({
+    property: "",
+    reason: `${kind}.${[CONNECTION, ...issue.path.map(String)].join(".")}: ${describeIssue(issue)} (value not shown)`,
+  }));
+}
+
+/** The connection a state or inputs carry, or undefined for a resource that uses the stack-wide settings. */
+export function connectionOf(props: Props): ResourceConnection | undefined {
+  const value = props[CONNECTION];
+  if (value === undefined || value === null || containsUnknown(value)) return undefined;
+  const parsed = connectionSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The organization a resource that leaves `organizationId` out belongs to: its connection's, when it has one, before
+ * the stack-wide default (./defaults.ts).
+ */
+export function withConnectionOrganization(inputKeys: readonly string[], news: Props): Props {
+  const organizationId = connectionOf(news)?.organizationId;
+  if (!organizationId || !inputKeys.includes("organizationId") || news.organizationId !== undefined) return news;
+  return { ...news, organizationId };
+}
+
+/** The client of a resource: its connection's, or the stack-wide one (stack config, then environment). */
+export function clientOf(connection: ResourceConnection | undefined): HttpClient {
+  if (connection === undefined) return apiClient();
+  const baseUrl = connection.apiUrl ?? apiUrlSetting().url;
+  if (connection.token !== undefined) return clientFor(baseUrl, connection.token);
+  if (connection.tokenEnv !== undefined) {
+    const token = process.env[connection.tokenEnv]?.trim();
+    if (!token) throw new MissingConnectionTokenError(connection.tokenEnv);
+    return clientFor(baseUrl, token);
+  }
+  // Neither: the stack-wide token against this connection's URL.
+  return clientFor(baseUrl, stackToken());
+}
