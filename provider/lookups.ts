@@ -323,7 +323,8 @@ function single<T>(
   if (first !== undefined && matches.length === 1) return first;
   const { lookup, noun, criteria, organizationId } = about;
   const listed = (items: Candidate[]) =>
-    items
+    [...items]
+      .sort((a, b) => a.name.localeCompare(b.name, "en"))
       .slice(0, 20)
       .map((c) => `"${c.name}" (${c.id}${c.detail ? `, ${c.detail}` : ""})`)
       .join(", ") + (items.length > 20 ? `, and ${items.length - 20} more` : "");

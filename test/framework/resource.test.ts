@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Connection } from "../../provider/connection";
 import { Collection, SiteShareLink } from "../../provider/resources/generated";
 import { serveRequires } from "./nodeRequire";
 
@@ -80,5 +81,36 @@ describe("DocsResource", () => {
     );
     expect(await resolved(link.id)).toBe("protected-id");
     expect(secretOutputs.get("protected")?.sort()).toEqual(["name", "url"]);
+  });
+
+  it("carries a connection in the inputs: a token env var's name as is, a token as a secret output too", async () => {
+    const byEnv = new Connection({
+      apiUrl: "https://api.example.test/v1",
+      organizationId: "org2",
+      tokenEnv: "B_TOKEN",
+    });
+    const archive = new Collection("archive", { title: "Archive", connection: byEnv });
+    expect(await resolved(archive.id)).toBe("archive-id");
+    expect(registered.find((r) => r.name === "archive")?.inputs.connection).toEqual({
+      apiUrl: "https://api.example.test/v1",
+      organizationId: "org2",
+      tokenEnv: "B_TOKEN",
+    });
+    expect(secretOutputs.get("archive")).toEqual([]);
+
+    const bySecret = new Connection({ organizationId: "org2", token: "plain-given" });
+    expect(await pulumi.isSecret(bySecret.token as pulumi.Output<string>)).toBe(true);
+    const vault = new Collection("vault", { title: "Vault", connection: bySecret });
+    expect(await resolved(vault.id)).toBe("vault-id");
+    expect(secretOutputs.get("vault")).toEqual(["connection"]);
+  });
+
+  it("refuses what is not a Connection, and a connection with both token sources", () => {
+    const plain = { organizationId: "org2", token: "t" } as unknown as Connection;
+    expect(() => new Collection("bad", { title: "Bad", connection: plain })).toThrow(
+      'Collection "bad": connection must be a docs.Connection (new docs.Connection({...})).',
+    );
+    expect(() => new Connection({ token: "t", tokenEnv: "T" })).toThrow("give either token or tokenEnv, not both");
+    expect(() => new Connection({ tokenEnv: "not a name" })).toThrow("tokenEnv must be the name of an environment");
   });
 });
