@@ -36,18 +36,21 @@ export abstract class DocsResource extends pulumi.dynamic.Resource {
     for (const key of [...Object.keys(shape), ...definition.outputs]) props[key] = undefined;
     const { [CONNECTION]: connection, ...rest } = args as Record<string, unknown>;
     Object.assign(props, rest);
-    const secrets = [...(definition.secretOutputs ?? [])];
+    const secrets = definition.secretOutputs ?? [];
     if (connection !== undefined) {
       if (!(connection instanceof Connection)) {
         throw new Error(
           `${definition.kind} "${name}": connection must be a docs.Connection (new docs.Connection({...})).`,
         );
       }
+      // A token goes in as a secret. Dynamic providers do not accept secrets, so the engine hands the provider plain
+      // values and marks every value the provider returns at a secret input's path secret again, in check, create,
+      // read and update (annotateSecrets, sdk/go/common/resource/plugin/provider_plugin.go): `connection.token` stays
+      // ciphertext in the stored inputs and outputs. Not `additionalSecretOutputs: ["connection"]`: a refresh
+      // would then rewrite the nested secret as a whole-object one, an output change after every up.
       props[CONNECTION] = connection.resourceInput();
-      // The engine keeps a secret input's token secret in the outputs too; this makes sure of it.
-      if (connection.token !== undefined) secrets.push(CONNECTION);
     }
-    const options = secrets.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: secrets }) : opts;
+    const options = secrets.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] }) : opts;
     // Loaded here rather than imported: the kind module loads the runtime, which loads every resource module.
     const provider: pulumi.dynamic.ResourceProvider = require(`../kinds/${definition.kind}`);
     super(provider, name, props, options, "docs", definition.kind);

@@ -83,7 +83,7 @@ describe("DocsResource", () => {
     expect(secretOutputs.get("protected")?.sort()).toEqual(["name", "url"]);
   });
 
-  it("carries a connection in the inputs: a token env var's name as is, a token as a secret output too", async () => {
+  it("carries a connection in the inputs: a token env var's name as is, a token as a secret", async () => {
     const byEnv = new Connection({
       apiUrl: "https://api.example.test/v1",
       organizationId: "org2",
@@ -102,7 +102,8 @@ describe("DocsResource", () => {
     expect(await pulumi.isSecret(bySecret.token as pulumi.Output<string>)).toBe(true);
     const vault = new Collection("vault", { title: "Vault", connection: bySecret });
     expect(await resolved(vault.id)).toBe("vault-id");
-    expect(secretOutputs.get("vault")).toEqual(["connection"]);
+    // Kept secret by the engine at the token's path (see DocsResource), not as a whole-object secret output.
+    expect(secretOutputs.get("vault")).toEqual([]);
   });
 
   it("refuses what is not a Connection, and a connection with both token sources", () => {
