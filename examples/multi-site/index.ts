@@ -2,15 +2,22 @@
  * Several product docs sites from one typed list: each entry becomes a ProductDocs component (a site, its sections
  * and, for sites in review, a share link). Adding a product is adding an entry; the compiler checks its shape.
  *
- * Stack config: `docs:organizationId`, and `spaces`: an object naming the existing spaces the sites show
- * (`{"guides": "<spaceId>", "api": "<spaceId>", "changelog": "<spaceId>", "handbook": "<spaceId>"}`).
- * The API token: `docs:apiToken` (secret) or DOCS_API_TOKEN.
+ * The sites show existing spaces, found by title with `docs.getSpaceOutput` (a lookup: no ids copied from `curl`).
+ * Stack config: `docs:organizationId`. The API token: `docs:apiToken` (secret) or DOCS_API_TOKEN.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as docs from "pulumi-docs-platform";
 
-/** The spaces the sites publish, by the names used below; their ids come from stack config. */
+/** The spaces the sites publish, by the names used below. */
 type SpaceName = "guides" | "api" | "changelog" | "handbook";
+
+/** Each space's title in the organization (these are the emulator's fixture spaces); a lookup finds its id. */
+const spaceTitles: Record<SpaceName, string> = {
+  guides: "Product Guide",
+  api: "API Reference",
+  changelog: "Changelog",
+  handbook: "Team Handbook",
+};
 
 interface SectionSpec {
   title: string;
@@ -57,7 +64,7 @@ const products: ProductSite[] = [
 
 interface ProductDocsArgs {
   product: ProductSite;
-  spaces: Record<SpaceName, string>;
+  spaces: Record<SpaceName, pulumi.Input<string>>;
 }
 
 /** One product's docs site: the site, one section per entry (the first is the default) and an optional share link. */
@@ -93,7 +100,10 @@ class ProductDocs extends pulumi.ComponentResource {
   }
 }
 
-const spaces = new pulumi.Config().requireObject<Record<SpaceName, string>>("spaces");
+// Lookups run at preview too (they only read): a title that matches no space, or several, fails the preview.
+const spaces = Object.fromEntries(
+  Object.entries(spaceTitles).map(([name, title]) => [name, docs.getSpaceOutput({ title }).id]),
+) as Record<SpaceName, pulumi.Output<string>>;
 const sites = products.map((product) => new ProductDocs(product.key, { product, spaces }));
 
 export const siteUrls = Object.fromEntries(sites.map((site, i) => [products[i]!.key, site.url]));

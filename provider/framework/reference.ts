@@ -313,7 +313,12 @@ function renderKindSection(definition: Definition): string {
       lines.push(`| ${row.join(" | ")} | ${cell(field.description ?? "")} |`);
     }
   }
-  lines.push(`| ${code("importId")} | ${cell(definition.idFormat)} | adoption only | not adopted | see Adoption |`, "");
+  lines.push(
+    `| ${code("importId")} | ${cell(definition.idFormat)} | adoption only | not adopted | see Adoption |`,
+    `| ${code("connection")} | a \`docs.Connection\` | update in place, no request | the stack-wide settings | ` +
+      "The organization, API URL and token source this resource uses (README, “Several organizations in one program”). |",
+    "",
+  );
   const inputDocs = new Map(inputs.map((p) => [p.name, p.node.description]));
   const secrets = new Set<string>(definition.secretOutputs ?? []);
   const outputs = new Set<string>(definition.outputs);

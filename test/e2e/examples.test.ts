@@ -26,7 +26,7 @@ interface ExampleCase {
   /** Stack config beyond `docs:organizationId` and the API URL, from the emulator's fixtures (GET /__admin/info). */
   config: (fixtures: Fixtures, api: Api) => Promise<Record<string, string>>;
   /** What the example promises after its first `up`, checked before the destroy. */
-  afterUp?: (dir: string, stack: Stack) => Promise<void>;
+  afterUp?: (dir: string, stack: Stack, fixtures: Fixtures) => Promise<void>;
 }
 
 type Api = (method: string, apiPath: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
@@ -41,9 +41,15 @@ const EXAMPLES: ExampleCase[] = [
   {
     name: "multi-site",
     resources: { Site: 3, SiteSection: 4, SiteShareLink: 1 },
-    config: async ({ spaceIds: [guides, api, changelog, handbook] }) => ({
-      spaces: JSON.stringify({ guides, api, changelog, handbook }),
-    }),
+    config: async () => ({}),
+    // The sections show the spaces the program's lookups found by title: the fixture spaces, each once.
+    afterUp: async (_dir, stack, { spaceIds }) => {
+      const resources = (await stack.exportStack()).deployment.resources ?? [];
+      const shown = resources
+        .filter((resource: { type: string }) => resource.type.endsWith(":SiteSection"))
+        .map((resource: { outputs: { spaceId: string } }) => resource.outputs.spaceId);
+      expect(shown.sort()).toEqual([...spaceIds].sort());
+    },
   },
   {
     name: "openapi-from-repo",
@@ -211,7 +217,7 @@ describe("the examples through the Pulumi CLI", () => {
         }
 
         expect(changes((await stack.preview({ expectNoChanges: true })).changeSummary)).toEqual({});
-        await example.afterUp?.(path.join(workspace, example.name), stack);
+        await example.afterUp?.(path.join(workspace, example.name), stack, fixtures);
 
         await stack.destroy();
         // Adopted objects are managed, so destroy deletes them too: the organization is back to its fixtures.
