@@ -126,7 +126,7 @@ export class EmulatorServer implements AdminTarget {
     }
     const addressed = /^\/v1\/orgs\/([^/]+)/.exec(request.path)?.[1];
     if (addressed !== undefined && decodeURIComponent(addressed) !== organizationId) {
-      throw new ForbiddenError(`Forbidden: the token has no access to organization ${decodeURIComponent(addressed)}`);
+      throw new ForbiddenError(`The token has no access to organization ${decodeURIComponent(addressed)}`);
     }
   }
 

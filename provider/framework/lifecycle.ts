@@ -25,6 +25,7 @@ import { checkAgainstApi } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
 import {
   CONNECTION,
+  connectionCredentialFix,
   connectionFailures,
   connectionOf,
   type ResourceConnection,
@@ -348,7 +349,13 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     } catch (error) {
       const kind = this.definition.kind;
       throw withoutStackTrace(
-        explain(this.definition, operation, id, explainMissingCredentials(kind, operation, id, error)),
+        explain(
+          this.definition,
+          operation,
+          id,
+          explainMissingCredentials(kind, operation, id, error),
+          connectionOf(props),
+        ),
       );
     } finally {
       if (writes) ctx?.listings.written();
@@ -437,26 +444,40 @@ function normalize(value: unknown, asSet: boolean): unknown {
 }
 
 /** Turns a failure into an error that names the kind, the object, the operation, the API's answer and the fix. */
-export function explain(kind: KindInfo, operation: string, id: string | undefined, error: unknown) {
+export function explain(
+  kind: KindInfo,
+  operation: string,
+  id: string | undefined,
+  error: unknown,
+  connection?: ResourceConnection,
+) {
   if (!(error instanceof DocsApiError)) {
     // A kind that already put the failure in its own words keeps them; the fix for the API's answer is added.
     const cause = error instanceof Error ? error.cause : undefined;
-    const fix = cause instanceof DocsApiError ? hintFor(kind, operation, cause) : undefined;
+    const fix = cause instanceof DocsApiError ? hintFor(kind, operation, cause, connection) : undefined;
     if (fix && error instanceof Error && !error.message.includes(fix)) error.message += ` ${fix}`;
     return error;
   }
   const subject = `${kind.kind}${id ? ` "${id}"` : ""} ${operation}`;
-  const fix = hintFor(kind, operation, error);
+  const fix = hintFor(kind, operation, error, connection);
   const wrapped = new Error(`${subject}: ${error.message}.${fix ? ` ${fix}` : ""}`, { cause: error });
   wrapped.name = error.name;
   return wrapped;
 }
 
-function hintFor(kind: KindInfo, operation: string, error: DocsApiError): string | undefined {
+function hintFor(
+  kind: KindInfo,
+  operation: string,
+  error: DocsApiError,
+  connection: ResourceConnection | undefined,
+): string | undefined {
   switch (error.status) {
     case 401:
-      return credentialFix(operation, "rejected");
+      return connection ? connectionCredentialFix(connection) : credentialFix(operation, "rejected");
     case 403:
+      if (connection) {
+        return `${connectionCredentialFix(connection)} Its user must be an admin of the organization it addresses.`;
+      }
       return "The token's user lacks the permission this operation needs; use a token of an organization admin.";
     case 404:
       return operation === "create"

@@ -21,6 +21,20 @@ describe("auth", () => {
     expect(basic.status).toBe(401);
   });
 
+  it("accepts a token scoped to one organization there only, across resets", async () => {
+    const { organizationId, secondOrganizationId } = h.emulator;
+    h.emulator.scopeToken("only-second", secondOrganizationId);
+    h.emulator.reset();
+    const as = (path: string) =>
+      h.call("GET", path, undefined, { noAuth: true, headers: { authorization: "Bearer only-second" } });
+    expect((await as(`/orgs/${secondOrganizationId}/collections`)).status).toBe(200);
+    const refused = await as(`/orgs/${organizationId}/collections`);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      error: { code: 403, message: `The token has no access to organization ${organizationId}` },
+    });
+  });
+
   it("requires auth on every /v1 route, including unknown ones and writes", async () => {
     const unknown = await h.call("GET", "/nope", undefined, { noAuth: true });
     expect(unknown.status).toBe(401);

@@ -93,6 +93,22 @@ describe("create, read, update and delete with a connection", () => {
     expect(await titlesIn(orgB)).not.toContain("Vault");
   });
 
+  it("a token the API refuses is named by where the connection takes it from", async () => {
+    process.env.ORG_B_TOKEN = TOKEN_A;
+    await expect(
+      collections().create({ organizationId: orgB, title: "Archive", connection: { tokenEnv: "ORG_B_TOKEN" } }),
+    ).rejects.toThrow(
+      `Collection create: POST /v1/orgs/${orgB}/collections failed with 403 Forbidden: The token has no access to ` +
+        `organization ${orgB}. The token is from this resource's connection: ` +
+        "the ORG_B_TOKEN environment variable. Its user must be an admin of the organization it addresses.",
+    );
+    const connection = { organizationId: orgB, token: "not-a-token" };
+    await expect(collections().read("c1", { organizationId: orgB, title: "Archive", connection })).rejects.toThrow(
+      `The token is this resource's connection's (organization ${orgB}) secret token: fix the value the program ` +
+        "gives it (refresh and destroy use the one saved by the last `pulumi up`).",
+    );
+  });
+
   it("names the unset environment variable of the connection", async () => {
     delete process.env.ORG_B_TOKEN;
     await expect(
