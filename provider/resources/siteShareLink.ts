@@ -70,6 +70,7 @@ export const siteShareLinkKind = defineKind<Inputs, State>({
       "(the link is deleted again if that fails).",
     "- The token cannot be changed. To issue a new one, replace the resource (`pulumi up --replace <urn>`); the old " +
       "link stops working when it is deleted. `active: false` disables a link without deleting it.",
+    "- Preview warns when the link's site, managed by the same program, has a visibility other than `share-link`.",
   ],
   example: `const reviewers = new docs.SiteShareLink("reviewers", { organizationId, siteId: site.id, name: "Reviewers" });
 export const reviewUrl = reviewers.url; // a secret`,
