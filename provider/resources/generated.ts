@@ -405,7 +405,8 @@ export interface OrganizationSettingsArgs extends AdoptionArgs {
   title?: pulumi.Input<string>;
   /**
    * The email domains whose users may join the organization on their own; compared as a set. `[]` allows none.
-   * (list of string, 1–253 characters, pattern `^[^\s@]+$`; update in place; unmanaged when omitted.)
+   * (list of string, 1–253 characters, pattern `^[^\s@]+$`; update in place, order-insensitive; unmanaged when
+   * omitted.)
    */
   emailDomains?: pulumi.Input<pulumi.Input<string>[]>;
   /**
@@ -505,6 +506,12 @@ export interface OrganizationMemberArgs extends AdoptionArgs {
    * member as they are, role included. (boolean; update in place; default `false`.)
    */
   removeOnDelete?: pulumi.Input<boolean>;
+  /**
+   * Lets a change of `organizationId` or `userId` replace the resource while `removeOnDelete` is `true` (which
+   * removes the old user from the organization); without it, such a change fails at preview. Never sent to the
+   * API. (boolean; provider option: never sent, never a reason for a change; unmanaged when omitted.)
+   */
+  allowReplace?: pulumi.Input<boolean>;
 }
 
 /**
@@ -532,6 +539,12 @@ export class OrganizationMember extends DocsResource {
    * member as they are, role included.
    */
   declare readonly removeOnDelete: pulumi.Output<boolean>;
+  /**
+   * Lets a change of `organizationId` or `userId` replace the resource while `removeOnDelete` is `true` (which
+   * removes the old user from the organization); without it, such a change fails at preview. Never sent to the
+   * API.
+   */
+  declare readonly allowReplace: pulumi.Output<boolean>;
   /** The member's email address, as the API reports it. */
   declare readonly email: pulumi.Output<string | null>;
 

@@ -28,6 +28,13 @@ const inputs = z.strictObject({
       "Whether deleting the resource removes the user from the organization. `false` (the default) leaves the member " +
         "as they are, role included.",
     ),
+  allowReplace: z
+    .boolean()
+    .optional()
+    .describe(
+      "Lets a change of `organizationId` or `userId` replace the resource while `removeOnDelete` is `true` (which " +
+        "removes the old user from the organization); without it, such a change fails at preview. Never sent to the API.",
+    ),
 });
 
 const state = z.object({
@@ -36,6 +43,7 @@ const state = z.object({
   role: z.string().nullable().default(null),
   sso: z.boolean().default(false),
   removeOnDelete: z.boolean().default(false),
+  allowReplace: z.boolean().optional(),
   email: z.string().nullable().default(null).describe("The member's email address, as the API reports it."),
 });
 
@@ -99,6 +107,7 @@ export const organizationMemberKind = defineKind<Inputs, State>({
   ],
   example: `new docs.OrganizationMember("grace", { organizationId, userId: graceUserId, role: "admin", sso: true });`,
   replaceOnChanges: ["organizationId", "userId"],
+  providerOptions: ["allowReplace"],
   guardedReplaces: {
     properties: ["organizationId", "userId"],
     why: "the replaced resource's delete removes the old user from the organization (removeOnDelete: true).",

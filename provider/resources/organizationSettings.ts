@@ -122,6 +122,7 @@ export const organizationSettingsKind = defineKind<Inputs, State>({
   outputs: [],
   idFormat: "the organization id, as in `https://app.gitbook.com/o/<organizationId>`",
   uniqueBy: ["organizationId"],
+  setProperties: ["emailDomains"],
   adoptsOnCreate: {
     id: (news) => news.organizationId,
     missing: "no such organization, or the token's user is not a member of it: check organizationId.",

@@ -97,7 +97,12 @@ describe("OrganizationSettings", () => {
   });
 
   it("writes only the declared settings that differ, in one PATCH", async () => {
-    await created("OrganizationSettings", { organizationId: org(), title: "Acme Docs", defaultRole: "admin", ai: false });
+    await created("OrganizationSettings", {
+      organizationId: org(),
+      title: "Acme Docs",
+      defaultRole: "admin",
+      ai: false,
+    });
     expect(writes().map((r) => [r.method, r.requestBody])).toEqual([["PATCH", { defaultRole: "admin", ai: false }]]);
   });
 
@@ -118,7 +123,10 @@ describe("OrganizationSettings", () => {
       emailDomains: ["b.example", "a.example"],
     });
     expect(writes()).toEqual([]);
-    const next = await checked("OrganizationSettings", { organizationId: org(), emailDomains: ["a.example", "b.example"] });
+    const next = await checked("OrganizationSettings", {
+      organizationId: org(),
+      emailDomains: ["a.example", "b.example"],
+    });
     expect((await provider().diff(id, state, next)).changes).toBe(false);
   });
 
@@ -202,7 +210,9 @@ describe("OrganizationSettings check", () => {
     const check = (news: Props) => provider().check({}, news);
     expect((await check({ organizationId: org(), title: "Acme" })).failures).toBeUndefined();
     expect((await check({ organizationId: org(), title: "Acme" })).failures).toBeUndefined();
-    expect((await check({ organizationId: fixture.emulator.secondOrganizationId, sso: true })).failures).toBeUndefined();
+    expect(
+      (await check({ organizationId: fixture.emulator.secondOrganizationId, sso: true })).failures,
+    ).toBeUndefined();
     expect((await check({ organizationId: org(), sso: true })).failures).toEqual([
       {
         property: "organizationId",
@@ -224,7 +234,9 @@ describe("PATCH /orgs/{organizationId} in the emulator", () => {
     const wrongSite = await fixture.api("PATCH", `/orgs/${org()}`, { defaultContent: { type: "site", site: siteId } });
     expect(wrongSite.status).toBe(400);
     expect((await fixture.api("PATCH", `/orgs/${org()}`, { plan: "pro" })).status).toBe(400);
-    expect((await fixture.api("PATCH", `/orgs/${org()}`, { mergeRules: { type: "rules", rules: [] } })).status).toBe(200);
+    expect((await fixture.api("PATCH", `/orgs/${org()}`, { mergeRules: { type: "rules", rules: [] } })).status).toBe(
+      200,
+    );
     expect((await organization()).mergeRules).toEqual({ type: "rules", rules: [] });
   });
 
