@@ -147,7 +147,7 @@ export const organizationSettingsKind = defineKind<Inputs, State>({
       "schema of its own; the API keeps it as it is), and what the official `PATCH` cannot set (`type`, `useCase`, " +
       "billing, the custom hostname).",
   ],
-  example: `const saml = new docs.SamlProvider("okta", { organizationId, label: "Okta", entityID, ssoURL, certificate });
+  example: `const saml = new docs.SamlProvider("okta", { organizationId, label: "Okta", entityId, ssoUrl, certificate });
 new docs.OrganizationSettings(
   "acme",
   { organizationId, title: "Acme Docs", emailDomains: ["acme.example"], defaultRole: "read", sso: true },

@@ -89,11 +89,13 @@ describe("examples/access through the Pulumi CLI", () => {
 
     const preview = await stack.preview({ refresh: true, diff: true });
     expect(changes(preview.changeSummary)).toEqual({ update: 2 });
-    // The plan after the refresh: one block per resource step, each naming its URN.
-    const plan = preview.stdout.split("previewing update")[1] ?? "";
-    const step = (name: string) => plan.split(/\n(?= {4}[~+-] )/).find((block) => block.includes(`::${name}]`)) ?? "";
-    expect(step("writers-edit-handbook")).toMatch(/: \(update\)[\s\S]*~ role\s*: "read" => "edit"/);
-    expect(step("lead")).toMatch(/OrganizationMember: \(update\)[\s\S]*~ role\s*: "comment" => "admin"/);
+    // The output has one block per resource step (the refresh's, then the update's), each naming its URN.
+    const update = (name: string) =>
+      preview.stdout
+        .split(/\n(?= {4}[~+-] )/)
+        .find((block) => block.includes(": (update)") && block.includes(`::${name}]`)) ?? "";
+    expect(update("writers-edit-handbook")).toMatch(/SpacePermission: \(update\)[\s\S]*~ role\s*: "read" => "edit"/);
+    expect(update("lead")).toMatch(/OrganizationMember: \(update\)[\s\S]*~ role\s*: "comment" => "admin"/);
 
     const up = await upConsistent(stack, { refresh: true });
     expect(changes(up.summary.resourceChanges)).toEqual({ update: 2 });
