@@ -25,7 +25,8 @@ describe("examples/access through the Pulumi CLI", () => {
   let stack: Stack;
   const org = () => emulator.organizationId;
   /** Ada (admin, the token's user), Grace (create), Linus (read). */
-  const [ada, grace, linus] = [0, 1, 2].map((i) => () => emulator.userIds[i]!);
+  const user = (i: number) => () => emulator.userIds[i]!;
+  const [ada, grace, linus] = [user(0), user(1), user(2)];
   const api = async (method: string, apiPath: string, body?: unknown) => {
     const answer = await callApi(emulator, method, apiPath, body);
     expect(answer.status, `${method} ${apiPath}`).toBeLessThan(300);

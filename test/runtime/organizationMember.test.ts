@@ -3,7 +3,7 @@ import type { Props } from "../../provider/framework/kind";
 import { redirectLog } from "../../provider/framework/log";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle, resetCaches } from "../../provider/runtime";
-import { useEmulator } from "../support/emulator";
+import { type Json, useEmulator } from "../support/emulator";
 import {
   checked,
   created,
@@ -19,7 +19,7 @@ const org = () => fixture.emulator.organizationId;
 const user = (i: number) => fixture.emulator.userIds[i]!;
 const provider = () => lifecycle("OrganizationMember");
 
-const member = async (userId: string, organizationId = org()) =>
+const member = async (userId: string, organizationId = org()): Promise<{ status: number; body: Json }> =>
   fixture.api("GET", `/orgs/${organizationId}/members/${userId}`);
 const writes = () => fixture.emulator.requests().filter((r) => r.method !== "GET");
 
@@ -141,9 +141,9 @@ describe("OrganizationMember", () => {
     await provider().delete(id, state);
     expect((await member(user(2))).status).toBe(404);
     const teamMembers = await fixture.api("GET", `/orgs/${org()}/teams/${teamId}/members`);
-    expect(teamMembers.body.items).toEqual([]);
+    expect((teamMembers.body as Json).items).toEqual([]);
     const grants = await fixture.api("GET", `/spaces/${spaceId}/permissions/users`);
-    expect(grants.body.items).toEqual([]);
+    expect((grants.body as Json).items).toEqual([]);
     expect(logged.at(-1)).toBe(
       `warn: OrganizationMember "${id}": linus@example.com was removed from the organization (removeOnDelete: true), ` +
         "with their team memberships and grants; they need a new invitation to come back.",

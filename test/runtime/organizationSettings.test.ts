@@ -3,7 +3,7 @@ import type { Props } from "../../provider/framework/kind";
 import { redirectLog } from "../../provider/framework/log";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
-import { useEmulator } from "../support/emulator";
+import { type Json, useEmulator } from "../support/emulator";
 import {
   checked,
   created,
@@ -17,7 +17,7 @@ const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
 const provider = () => lifecycle("OrganizationSettings");
 
-const organization = async (id = org()) => (await fixture.api("GET", `/orgs/${id}`)).body;
+const organization = async (id = org()): Promise<Json> => (await fixture.api("GET", `/orgs/${id}`)).body;
 const writes = () => fixture.emulator.requests().filter((r) => r.method !== "GET");
 
 let logged: string[] = [];
