@@ -9,6 +9,16 @@ export interface OrgRec {
   emailDomains: string[];
   defaultRole: MemberRole | null;
   inviteLinks: boolean;
+  /** SSO enforced organization-wide; absent means false. */
+  sso?: boolean;
+  /** The AI features; absent means on. */
+  ai?: boolean;
+  /** The logo's URL (reported as `urls.logo`). */
+  logo?: string;
+  /** The site of `defaultContent` (`{ type: "site", site }`). */
+  defaultSiteId?: string;
+  /** As the last PATCH sent it; absent means `{ type: "none" }`. */
+  mergeRules?: { type: "rules" | "none"; rules?: unknown[] };
 }
 
 export interface UserRec {

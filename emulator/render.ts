@@ -30,7 +30,10 @@ export function renderUser(env: Env, u: UserRec): Json {
   return out;
 }
 
-export function renderOrg(env: Env, o: OrgRec): Json {
+export function renderOrg(env: Env, store: Store, o: OrgRec): Json {
+  const defaultSiteId = store.defaultSiteOf(o);
+  const urls: Json = { location: `${env.apiBase}/orgs/${enc(o.id)}`, app: `${env.appBase}/o/${enc(o.id)}/` };
+  if (o.logo) urls.logo = o.logo;
   return {
     object: "organization",
     id: o.id,
@@ -41,12 +44,13 @@ export function renderOrg(env: Env, o: OrgRec): Json {
     type: "business",
     useCase: "productDocs",
     defaultRole: o.defaultRole,
-    sso: false,
-    ai: true,
+    ...(defaultSiteId ? { defaultContent: { type: "site", site: defaultSiteId } } : {}),
+    sso: o.sso ?? false,
+    ai: o.ai ?? true,
     inviteLinks: o.inviteLinks,
     plan: "free_2024",
-    mergeRules: { type: "none" },
-    urls: { location: `${env.apiBase}/orgs/${enc(o.id)}`, app: `${env.appBase}/o/${enc(o.id)}/` },
+    mergeRules: o.mergeRules ?? { type: "none" },
+    urls,
     trial: { status: "notapplicable", count: 0 },
     permissions: {
       view: true,

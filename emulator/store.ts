@@ -11,6 +11,7 @@ import type {
   OpenApiErrorCode,
   OpenApiSpecRec,
   OpenApiVersionRec,
+  OrgRec,
   PermissionRec,
   Placement,
   SpaceRec,
@@ -265,6 +266,37 @@ export class Store extends SiteStore {
   deleteOpenApiSpec(id: string): boolean {
     if (!this.openApiSpecs.delete(id)) return false;
     for (const [k, v] of this.openApiVersions) if (v.specId === id) this.openApiVersions.delete(k);
+    return true;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Organization settings and membership
+
+  /** The organization's default site, while that site exists (a deleted site is no longer the default content). */
+  defaultSiteOf(org: OrgRec): string | undefined {
+    const site = org.defaultSiteId ? this.sites.get(org.defaultSiteId) : undefined;
+    return site && site.orgId === org.id ? site.id : undefined;
+  }
+
+  /** Another organization using `hostname` (hostnames name public content, so they are unique). */
+  hostnameTaken(org: OrgRec, hostname: string): boolean {
+    const lower = hostname.toLowerCase();
+    return [...this.orgs.values()].some((o) => o.id !== org.id && o.hostname.toLowerCase() === lower);
+  }
+
+  /**
+   * Removes a user from the organization with what hangs on the membership: their team memberships and the grants
+   * made to them on the organization's spaces, collections and sites. False when they were not a member.
+   */
+  removeMember(orgId: string, userId: string): boolean {
+    if (!this.members.delete(`${orgId}/${userId}`)) return false;
+    for (const t of this.teamsOf(orgId)) t.members.delete(userId);
+    const inOrg = (g: PermissionRec) =>
+      (g.target === "space" ? this.spaces : g.target === "collection" ? this.collections : this.sites).get(g.targetId)
+        ?.orgId === orgId;
+    for (const [key, g] of this.permissions) {
+      if (g.grantee === "user" && g.granteeId === userId && inOrg(g)) this.permissions.delete(key);
+    }
     return true;
   }
 }

@@ -7,6 +7,8 @@ import type { KindDefinition } from "./framework/kind";
 import { collectionKind } from "./resources/collection";
 import { collectionPermissionKind } from "./resources/collectionPermission";
 import { openApiSpecKind } from "./resources/openApiSpec";
+import { organizationMemberKind } from "./resources/organizationMember";
+import { organizationSettingsKind } from "./resources/organizationSettings";
 import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
@@ -33,6 +35,8 @@ export const definitions: readonly AnyKind[] = [
   samlProviderKind,
   teamKind,
   teamMemberKind,
+  organizationSettingsKind,
+  organizationMemberKind,
   openApiSpecKind,
   siteKind,
   siteSectionKind,

@@ -1,8 +1,44 @@
-/** Organizations: GET /orgs, GET /orgs/{organizationId}. */
+/** Organizations: GET /orgs, GET and PATCH /orgs/{organizationId}. */
+import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
 import { renderOrg } from "../render";
 import type { Route } from "../types";
+import {
+  arr,
+  bool,
+  literal,
+  memberRoleOrGuest,
+  nullable,
+  obj,
+  oneOfValues,
+  opt,
+  parseBody,
+  req,
+  str,
+  url,
+} from "../validate";
 import { ok, requireOrg } from "./common";
+
+/** The official `updateOrganizationById` body (`mergeRules`' individual rules are kept as sent, not checked). */
+const orgPatch = {
+  title: opt(
+    str({ min: 2, max: 255, pattern: /\S.*\S/, patternLabel: "must contain at least two non-space characters" }),
+  ),
+  emailDomains: opt(arr(str())),
+  hostname: opt(str({ min: 3, max: 32 })),
+  defaultRole: opt(memberRoleOrGuest),
+  defaultContent: opt(nullable(obj({ type: req(literal("site")), site: req(str({ min: 1 })) }))),
+  logo: opt(nullable(url)),
+  sso: opt(bool()),
+  ai: opt(bool()),
+  inviteLinks: opt(bool()),
+  mergeRules: opt(
+    obj(
+      { type: req(oneOfValues(["rules", "none"] as const)), rules: opt(arr((rule: unknown) => rule)) },
+      { allowUnknown: false },
+    ),
+  ),
+};
 
 export const orgRoutes: Route[] = [
   {
@@ -10,12 +46,39 @@ export const orgRoutes: Route[] = [
     path: "/v1/orgs",
     handler: (ctx) => {
       const orgs = [...ctx.store.orgs.values()];
-      return ok(paginate(ctx, orgs, (o) => renderOrg(ctx.env, o)));
+      return ok(paginate(ctx, orgs, (o) => renderOrg(ctx.env, ctx.store, o)));
     },
   },
   {
     method: "GET",
     path: "/v1/orgs/{organizationId}",
-    handler: (ctx) => ok(renderOrg(ctx.env, requireOrg(ctx))),
+    handler: (ctx) => ok(renderOrg(ctx.env, ctx.store, requireOrg(ctx))),
+  },
+  {
+    method: "PATCH",
+    path: "/v1/orgs/{organizationId}",
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const body = parseBody(ctx.body, orgPatch, { required: true });
+      // The official document answers 400 for a default content it cannot use.
+      const siteId = body.defaultContent?.site;
+      if (siteId !== undefined && ctx.store.sites.get(siteId)?.orgId !== org.id) {
+        throw new BadRequestError(`defaultContent: site "${siteId}" is not a site of organization "${org.id}"`);
+      }
+      if (body.hostname !== undefined && ctx.store.hostnameTaken(org, body.hostname)) {
+        throw new BadRequestError(`hostname: "${body.hostname}" is already used by another organization`);
+      }
+      if (body.title !== undefined) org.title = body.title;
+      if (body.emailDomains !== undefined) org.emailDomains = [...new Set(body.emailDomains)];
+      if (body.hostname !== undefined) org.hostname = body.hostname;
+      if (body.defaultRole !== undefined) org.defaultRole = body.defaultRole;
+      if (body.defaultContent !== undefined) org.defaultSiteId = body.defaultContent?.site;
+      if (body.logo !== undefined) org.logo = body.logo ?? undefined;
+      if (body.sso !== undefined) org.sso = body.sso;
+      if (body.ai !== undefined) org.ai = body.ai;
+      if (body.inviteLinks !== undefined) org.inviteLinks = body.inviteLinks;
+      if (body.mergeRules !== undefined) org.mergeRules = body.mergeRules;
+      return ok(renderOrg(ctx.env, ctx.store, org));
+    },
   },
 ];

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { CollectionSchema } from "./collections";
 import { OpenApiSpecSchema, openApiSpecsPath } from "./openapi";
 import { listAll } from "./pagination";
+import { call } from "./parse";
 import { SamlProviderSchema, samlProvidersPath } from "./saml";
 import { SiteSchema } from "./sites";
 import { TeamSchema, teamsPath } from "./teams";
@@ -54,4 +55,44 @@ export const NamedMemberSchema = z.object({
 
 export function listUsers(client: HttpClient, organizationId: string) {
   return listAll(client, `${organizationPath(organizationId)}/members`, {}, NamedMemberSchema);
+}
+
+/** The organization's settings as `GET`/`PATCH /orgs/{organizationId}` report them (the official `Organization`). */
+export const OrganizationSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  emailDomains: z.array(z.string()).default([]),
+  hostname: z.string().optional(),
+  defaultRole: z.string().nullish(),
+  defaultContent: z.object({ type: z.string(), site: z.string().optional() }).nullish(),
+  sso: z.boolean().default(false),
+  ai: z.boolean().default(false),
+  inviteLinks: z.boolean().default(false),
+  urls: z.object({ logo: z.string().optional() }).default({}),
+});
+export type ApiOrganization = z.infer<typeof OrganizationSchema>;
+
+/** The fields of the official `updateOrganizationById` body this package writes (not `mergeRules`). */
+export interface OrganizationPatch {
+  title?: string;
+  emailDomains?: string[];
+  hostname?: string;
+  defaultRole?: string | null;
+  defaultContent?: { type: "site"; site: string } | null;
+  logo?: string | null;
+  sso?: boolean;
+  ai?: boolean;
+  inviteLinks?: boolean;
+}
+
+export function getOrganization(client: HttpClient, organizationId: string): Promise<ApiOrganization> {
+  return call(client, OrganizationSchema, "GET", organizationPath(organizationId));
+}
+
+export function updateOrganization(
+  client: HttpClient,
+  organizationId: string,
+  patch: OrganizationPatch,
+): Promise<ApiOrganization> {
+  return call(client, OrganizationSchema, "PATCH", organizationPath(organizationId), { body: patch });
 }

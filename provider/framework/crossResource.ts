@@ -1,3 +1,4 @@
+import type * as pulumi from "@pulumi/pulumi";
 import { notice } from "./diagnostics";
 import type { KindDefinition, Props } from "./kind";
 import { containsUnknown } from "./unknown";
@@ -9,6 +10,8 @@ import { containsUnknown } from "./unknown";
  * is known: under a site the same preview creates, the pair is found by the preview after the first `up`.
  */
 const flagged = new Map<string, string>();
+/** The inputs of the resource that claimed each object of a `uniqueBy` kind, as canonical JSON. */
+const claimed = new Map<string, string>();
 
 /** Forgets what check has seen (tests). */
 export function resetCrossResource(): void {
@@ -16,6 +19,35 @@ export function resetCrossResource(): void {
   observed.clear();
   awaiting.clear();
   warned.clear();
+  claimed.clear();
+}
+
+/**
+ * Fails the check of a second resource naming the object a `uniqueBy` kind manages. Check gets no resource name, so
+ * a resource is known by its inputs: the same inputs checked again are taken for the same resource (two identical
+ * declarations cannot undo each other either). Each engine operation starts a new provider process, so a resource
+ * changed between two runs is never compared with its own earlier inputs.
+ */
+export function duplicateFailures(
+  definition: Pick<KindDefinition, "kind" | "uniqueBy">,
+  inputs: Props,
+): pulumi.dynamic.CheckFailure[] {
+  const keys = definition.uniqueBy;
+  if (!keys || keys.some((key) => typeof inputs[key] !== "string" || containsUnknown(inputs[key]))) return [];
+  const object = keys.map((key) => `${key} "${inputs[key]}"`).join(", ");
+  const key = `${definition.kind} ${object}`;
+  const self = JSON.stringify(Object.entries(inputs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const first = claimed.get(key);
+  if (first === undefined) claimed.set(key, self);
+  if (first === undefined || first === self) return [];
+  return [
+    {
+      property: keys[0]!,
+      reason:
+        `${definition.kind}.${keys[0]}: another ${definition.kind} of this program already declares ${object}; ` +
+        "each would undo the other's changes on every run. Declare them in one resource.",
+    },
+  ];
 }
 
 /** Warns when a second resource sets the kind's exclusive flag under the same parent (two default sections). */

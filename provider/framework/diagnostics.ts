@@ -81,7 +81,8 @@ export function notice(severity: "info" | "warning", message: string): void {
 }
 
 /** What `up` says once an adoption is done: it adopted, not created, and what it changed. */
-export function adoptedMessage(kind: string, id: string, changed: readonly string[]): string {
+export function adoptedMessage(kind: string, id: string, changed: readonly string[], byImportId = true): string {
   const what = changed.length === 0 ? "no change" : `changed ${changed.join(", ")}`;
-  return `${kind} "${id}" adopted (importId): the existing object was taken over, not created; ${what}.`;
+  const how = byImportId ? " (importId)" : "";
+  return `${kind} "${id}" adopted${how}: the existing object was taken over, not created; ${what}.`;
 }

@@ -70,7 +70,12 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
    * Replace-causing properties whose change `check` refuses at preview, with `why` (what a replacement destroys),
    * unless the program sets the kind's `allowReplace` input (which must then be one of its provider options).
    */
-  guardedReplaces?: { properties: readonly (keyof Inputs & string)[]; why: string };
+  guardedReplaces?: {
+    properties: readonly (keyof Inputs & string)[];
+    why: string;
+    /** Guards only while the old inputs satisfy this (a replacement is harmless otherwise). */
+    when?: (olds: Partial<Inputs>) => boolean;
+  };
   /** Delete the old object before creating its replacement (unique names, one-per-parent objects). */
   deleteBeforeReplace?: boolean;
   /**
@@ -107,8 +112,21 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
     value: string;
     why: string;
   };
+  /**
+   * Inputs that together name the one API object a resource of this kind manages (an organization's settings, one
+   * membership): check fails for a second resource of the program naming the same object, since each would undo the
+   * other's changes on every run.
+   */
+  uniqueBy?: readonly (keyof Inputs & string)[];
 
-  create(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
+  /**
+   * For kinds with nothing to create (an organization's settings, an existing membership): create takes over the
+   * object `id` names, as `importId` does (read it, then write only the declared fields that differ); `missing` says
+   * what to do when there is no such object. Such kinds have no `create`.
+   */
+  adoptsOnCreate?: { id: (inputs: Inputs) => string; missing: string };
+  /** Required unless `adoptsOnCreate`. */
+  create?(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
   /**
    * The objects a create with these inputs may have made, for when its outcome is unknown (the response was lost,
    * see `outcomeUnknown` and framework/recovery.ts): found by a key the API keeps unique where there is one (a slug,

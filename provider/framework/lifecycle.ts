@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ConnectionError, DocsApiError, NotFoundError } from "../client";
-import { observeResource, warnOnConflicts, warnOnExpectations } from "./crossResource";
+import { duplicateFailures, observeResource, warnOnConflicts, warnOnExpectations } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import {
   adoptedMessage,
@@ -109,6 +109,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     if (parsed.success) failures.push(...this.guardedReplaceFailures(olds, parsed.data));
     if (failures.length > 0) return { failures };
     const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
+    const duplicates = duplicateFailures(this.definition, inputs);
+    if (duplicates.length > 0) return { failures: duplicates };
     warnOnConflicts(this.definition, inputs);
     warnOnExpectations(this.definition, inputs);
     const withConnection = connection === undefined ? inputs : { ...inputs, [CONNECTION]: connection };
@@ -123,7 +125,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
    */
   private guardedReplaceFailures(olds: Props, inputs: Props): pulumi.dynamic.CheckFailure[] {
     const guarded = this.definition.guardedReplaces;
-    if (!guarded || inputs[ALLOW_REPLACE] === true) return [];
+    if (!guarded || inputs[ALLOW_REPLACE] === true || guarded.when?.(olds as Partial<Inputs>) === false) return [];
     return guarded.properties
       .filter((key) => olds[key] !== undefined && inputs[key] !== undefined && !containsUnknown(olds[key]))
       .filter((key) => !containsUnknown(inputs[key]) && !sameValue(olds[key], inputs[key]))
@@ -187,13 +189,16 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   async create(news: Props): Promise<pulumi.dynamic.CreateResult> {
     const inputs = this.inputsOf(news);
     const importId = typeof news[IMPORT_ID] === "string" ? news[IMPORT_ID] : undefined;
+    const adoptsOnCreate = importId === undefined ? this.definition.adoptsOnCreate : undefined;
     const found = await this.guard(
       "create",
       importId,
       async (ctx) =>
-        importId === undefined
-          ? createWithoutDuplicates(this.definition, ctx, inputs, (id) => this.adopt(ctx, id, inputs))
-          : this.adopt(ctx, importId, inputs),
+        adoptsOnCreate
+          ? this.adopt(ctx, adoptsOnCreate.id(inputs), inputs, adoptsOnCreate.missing)
+          : importId === undefined
+            ? createWithoutDuplicates(this.definition, ctx, inputs, (id) => this.adopt(ctx, id, inputs))
+            : this.adopt(ctx, importId, inputs),
       news,
     );
     const outs = this.outputs(found.state, news);
@@ -297,8 +302,10 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   /** Takes over an existing object: read it, then bring it to the declared inputs. */
-  private async adopt(ctx: ResourceContext, importId: string, inputs: Inputs): Promise<Found<State>> {
+  private async adopt(ctx: ResourceContext, importId: string, inputs: Inputs, missing?: string): Promise<Found<State>> {
     const found = await this.readOrGone(ctx, importId, inputs, this.declaredIn(inputs));
+    if (found === undefined && missing !== undefined)
+      throw new Error(`${this.definition.kind} "${importId}": ${missing}`);
     if (found === undefined) {
       throw new Error(
         `${this.definition.kind}: importId "${importId}" names no existing ${this.definition.kind} that these inputs can reach. ` +
@@ -306,7 +313,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       );
     }
     const changed = new Set(this.changedProperties(found.state, inputs));
-    notice("info", adoptedMessage(this.definition.kind, found.id, [...changed]));
+    notice("info", adoptedMessage(this.definition.kind, found.id, [...changed], missing === undefined));
     if (changed.size === 0) return found;
     return { id: found.id, state: await this.definition.update(ctx, found.id, found.state, inputs, changed) };
   }

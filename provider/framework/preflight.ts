@@ -78,6 +78,7 @@ const ID_INPUTS: Record<string, keyof typeof REFERENCES> = {
   teamId: "teams",
   defaultTeamId: "teams",
   siteId: "sites",
+  defaultSiteId: "sites",
   parentId: "collections",
   collectionId: "collections",
   samlProviderId: "saml",

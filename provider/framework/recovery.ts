@@ -37,6 +37,7 @@ export async function createWithoutDuplicates<Inputs extends Props, State extend
   const attempts = Math.max(1, ctx.client.policy.maxAttempts);
   for (let attempt = 1; ; attempt++) {
     try {
+      if (!definition.create) throw new Error(`${definition.kind} has no create: it adopts (adoptsOnCreate)`);
       return await definition.create(ctx, inputs);
     } catch (error) {
       if (!definition.findCreated || !outcomeUnknown(error)) throw error;

@@ -5,6 +5,8 @@ import { type AdoptionArgs, type DeepInput, DocsResource } from "../framework/re
 import { collectionKind } from "./collection";
 import { collectionPermissionKind } from "./collectionPermission";
 import { openApiSpecKind } from "./openApiSpec";
+import { organizationMemberKind } from "./organizationMember";
+import { organizationSettingsKind } from "./organizationSettings";
 import { samlProviderKind } from "./samlProvider";
 import { siteKind } from "./site";
 import { type AdaptiveJsonSchema, siteAdaptiveSchemaKind } from "./siteAdaptiveSchema";
@@ -382,6 +384,173 @@ export class TeamMember extends DocsResource {
 
   constructor(name: string, args: TeamMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(teamMemberKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of OrganizationSettings. The settings of an existing organization: its title, email domains,
+ * hostname, default role and site, logo, SSO enforcement, AI features and invite links. Only the declared
+ * settings are managed.
+ */
+export interface OrganizationSettingsArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization whose settings these are. A change lets go of the old organization's settings (left as they
+   * are) and takes over the new one's. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * The organization's name. (string, 2–255 characters, pattern `\S.*\S`; update in place; unmanaged when
+   * omitted.)
+   */
+  title?: pulumi.Input<string>;
+  /**
+   * The email domains whose users may join the organization on their own; compared as a set. `[]` allows none.
+   * (list of string, 1–253 characters, pattern `^[^\s@]+$`; update in place, order-insensitive; unmanaged when
+   * omitted.)
+   */
+  emailDomains?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * The organization's default hostname for published content (`<hostname>.gitbook.io`). (string, 3–32
+   * characters; update in place; unmanaged when omitted.)
+   */
+  hostname?: pulumi.Input<string>;
+  /**
+   * The role new members get when they join; `null` makes them guests. (`read`, `comment`, `review`, `edit`,
+   * `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
+   */
+  defaultRole?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | null>;
+  /**
+   * The site visitors of the organization's hostname land on (the API's `defaultContent`); `null` clears it.
+   * (id, or `null`; update in place; unmanaged when omitted.)
+   */
+  defaultSiteId?: pulumi.Input<string | null>;
+  /**
+   * The URL of the organization's logo; `null` removes it. (URL, at most 2048 characters, or `null`; update in
+   * place; unmanaged when omitted.)
+   */
+  logo?: pulumi.Input<string | null>;
+  /**
+   * Whether SSO is enforced organization-wide (members log in through the organization's SAML provider).
+   * (boolean; update in place; unmanaged when omitted.)
+   */
+  sso?: pulumi.Input<boolean>;
+  /** Whether the organization uses the AI features. (boolean; update in place; unmanaged when omitted.) */
+  ai?: pulumi.Input<boolean>;
+  /** Whether invite links are enabled. (boolean; update in place; unmanaged when omitted.) */
+  inviteLinks?: pulumi.Input<boolean>;
+}
+
+/**
+ * The settings of an existing organization: its title, email domains, hostname, default role and site, logo, SSO
+ * enforcement, AI features and invite links. Only the declared settings are managed. Id: the organization id, as
+ * in `https://app.gitbook.com/o/<organizationId>`.
+ */
+export class OrganizationSettings extends DocsResource {
+  /**
+   * The organization whose settings these are. A change lets go of the old organization's settings (left as they
+   * are) and takes over the new one's.
+   */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The organization's name. */
+  declare readonly title: pulumi.Output<string>;
+  /** The email domains whose users may join the organization on their own; compared as a set. `[]` allows none. */
+  declare readonly emailDomains: pulumi.Output<string[]>;
+  /** The organization's default hostname for published content (`<hostname>.gitbook.io`). */
+  declare readonly hostname: pulumi.Output<string | null>;
+  /** The role new members get when they join; `null` makes them guests. */
+  declare readonly defaultRole: pulumi.Output<string | null>;
+  /** The site visitors of the organization's hostname land on (the API's `defaultContent`); `null` clears it. */
+  declare readonly defaultSiteId: pulumi.Output<string | null>;
+  /** The URL of the organization's logo; `null` removes it. */
+  declare readonly logo: pulumi.Output<string | null>;
+  /** Whether SSO is enforced organization-wide (members log in through the organization's SAML provider). */
+  declare readonly sso: pulumi.Output<boolean>;
+  /** Whether the organization uses the AI features. */
+  declare readonly ai: pulumi.Output<boolean>;
+  /** Whether invite links are enabled. */
+  declare readonly inviteLinks: pulumi.Output<boolean>;
+
+  constructor(name: string, args: OrganizationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(organizationSettingsKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of OrganizationMember. The role (and SSO login) of an existing member of an organization.
+ * Members join by invitation or SSO; this resource never adds anyone, and removes someone only when asked to
+ * with `removeOnDelete: true`.
+ */
+export interface OrganizationMemberArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization the user is a member of. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * The member's user id. They must already be a member: people join by invitation or SSO, not through this
+   * resource. (id; replace; required.)
+   */
+  userId: pulumi.Input<string>;
+  /**
+   * The member's role in the organization; `null` makes them a guest (access only to what is shared). (`read`,
+   * `comment`, `review`, `edit`, `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
+   */
+  role?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | null>;
+  /**
+   * `true` lets the member log in with the organization's SSO. One way: the official document has no call that
+   * takes it back, so `false` is not accepted. (`true`; update in place; unmanaged when omitted.)
+   */
+  sso?: pulumi.Input<true>;
+  /**
+   * Whether deleting the resource removes the user from the organization. `false` (the default) leaves the
+   * member as they are, role included. (boolean; update in place; default `false`.)
+   */
+  removeOnDelete?: pulumi.Input<boolean>;
+  /**
+   * Lets a change of `organizationId` or `userId` replace the resource while `removeOnDelete` is `true` (which
+   * removes the old user from the organization); without it, such a change fails at preview. Never sent to the
+   * API. (boolean; provider option: never sent, never a reason for a change; unmanaged when omitted.)
+   */
+  allowReplace?: pulumi.Input<boolean>;
+}
+
+/**
+ * The role (and SSO login) of an existing member of an organization. Members join by invitation or SSO; this
+ * resource never adds anyone, and removes someone only when asked to with `removeOnDelete: true`. Id:
+ * `<organizationId>/<userId>`.
+ */
+export class OrganizationMember extends DocsResource {
+  /** The organization the user is a member of. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /**
+   * The member's user id. They must already be a member: people join by invitation or SSO, not through this
+   * resource.
+   */
+  declare readonly userId: pulumi.Output<string>;
+  /** The member's role in the organization; `null` makes them a guest (access only to what is shared). */
+  declare readonly role: pulumi.Output<string | null>;
+  /**
+   * `true` lets the member log in with the organization's SSO. One way: the official document has no call that
+   * takes it back, so `false` is not accepted.
+   */
+  declare readonly sso: pulumi.Output<boolean>;
+  /**
+   * Whether deleting the resource removes the user from the organization. `false` (the default) leaves the
+   * member as they are, role included.
+   */
+  declare readonly removeOnDelete: pulumi.Output<boolean>;
+  /**
+   * Lets a change of `organizationId` or `userId` replace the resource while `removeOnDelete` is `true` (which
+   * removes the old user from the organization); without it, such a change fails at preview. Never sent to the
+   * API.
+   */
+  declare readonly allowReplace: pulumi.Output<boolean>;
+  /** The member's email address, as the API reports it. */
+  declare readonly email: pulumi.Output<string | null>;
+
+  constructor(name: string, args: OrganizationMemberArgs, opts?: pulumi.CustomResourceOptions) {
+    super(organizationMemberKind, name, args, opts);
   }
 }
 

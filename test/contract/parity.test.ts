@@ -120,6 +120,8 @@ const team = kind("Team", () => ({ organizationId: org(), title: "Ops" }));
 const teamMember = kind("TeamMember", () => ({ organizationId: org(), teamId: "team-id", userId: user(1) }));
 const openApiSpec = kind("OpenApiSpec", () => ({ organizationId: org(), slug: "petstore", sourceUrl: PETSTORE }));
 const site = kind("Site", () => ({ organizationId: org(), title: "Docs" }));
+const organizationSettings = kind("OrganizationSettings", () => ({ organizationId: org() }));
+const organizationMember = kind("OrganizationMember", () => ({ organizationId: org(), userId: user(2) }));
 const underSite = { organizationId: "org-id", siteId: "site-id" };
 const section = kind("SiteSection", () => ({ ...underSite, spaceId: "space-id" }));
 const sectionGroup = kind("SiteSectionGroup", () => ({ ...underSite, title: "Guides" }));
@@ -136,6 +138,14 @@ const collectionField = (property: string, source: string, rule: Rule) =>
     source,
     rule,
     request: async (p, value) => patch(`/collections/${await p.collection()}`, property, { [property]: value }),
+  });
+
+/** An organization setting, sent on `PATCH /orgs/{o}`. */
+const orgField = (property: string, rule: Rule) =>
+  organizationSettings(property, {
+    source: OFFICIAL,
+    rule,
+    request: async (p, value) => patch(`/orgs/${p.org}`, property, { [property]: value }),
   });
 
 /** A Space field sent on create (`POST /orgs/{o}/spaces`) or, with `patchOnly`, on `PATCH /spaces/{s}`. */
@@ -332,6 +342,22 @@ const table: Entry[] = [
     rule: oneOf(["owner", "member"], ["admin", "Member"]),
     request: async (p, value) =>
       put(`/orgs/${p.org}/teams/${await p.team()}/members/${p.user(1)}`, "role", { role: value }),
+  }),
+
+  // OrganizationSettings (official updateOrganizationById): title 2..255, hostname 3..32, defaultRole a MemberRole or
+  // null (guests), logo a URL of at most 2048 characters.
+  orgField("title", atLeast(2, letters)),
+  orgField("title", atMost(255)),
+  orgField("hostname", atLeast(3, letters)),
+  orgField("hostname", atMost(32, letters)),
+  orgField("defaultRole", oneOf([...ROLES, null], ["owner", "guest"])),
+  orgField("logo", atMost(2048, padded("https://cdn.example/"))),
+
+  // OrganizationMember (official updateMemberInOrganizationById): role a MemberRole or null (a guest).
+  organizationMember("role", {
+    source: OFFICIAL,
+    rule: oneOf([...ROLES, null], ["owner", "Admin"]),
+    request: async (p, value) => patch(`/orgs/${p.org}/members/${p.user(2)}`, "role", { role: value }),
   }),
 
   // OpenApiSpec: slug 1..100 with the spec's pattern, source URL max 2048 (Limits), a URI; text sources (official).

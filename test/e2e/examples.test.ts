@@ -31,7 +31,10 @@ interface ExampleCase {
 
 type Api = (method: string, apiPath: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
 
-/** Every example under examples/ except docs-site, whose whole lifecycle (and drift) docs-site.test.ts drives. */
+/** Examples whose whole lifecycle (and drift) a test of their own drives: docs-site.test.ts, access.test.ts. */
+const OWN_TESTS = ["docs-site", "access"];
+
+/** Every example under examples/ except those of OWN_TESTS. */
 const EXAMPLES: ExampleCase[] = [
   {
     name: "quickstart",
@@ -135,7 +138,7 @@ describe("the examples through the Pulumi CLI", () => {
       { cwd: workspace, env: { ...process.env, ...toolchainVars() } },
     );
     timings.push(`install (pack + one npm install for all examples): ${seconds(started)}`);
-    for (const example of [...EXAMPLES.map((e) => e.name), "docs-site"]) {
+    for (const example of [...EXAMPLES.map((e) => e.name), ...OWN_TESTS]) {
       cpSync(path.join(examplesDir, example), path.join(workspace, example), {
         recursive: true,
         filter: (source) => !/(node_modules|package-lock\.json|Pulumi\.[^/]+\.yaml)$/.test(source),
@@ -147,12 +150,12 @@ describe("the examples through the Pulumi CLI", () => {
     await emulator?.close();
   });
 
-  it("every example folder is a complete project with a README, and is tested here or in docs-site.test.ts", () => {
+  it("every example folder is a complete project with a README, and is tested here or in a test of its own", () => {
     const folders = readdirSync(examplesDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && entry.name !== "ci")
       .map((entry) => entry.name)
       .sort();
-    expect(folders).toEqual([...EXAMPLES.map((e) => e.name), "docs-site"].sort());
+    expect(folders).toEqual([...EXAMPLES.map((e) => e.name), ...OWN_TESTS].sort());
     for (const folder of folders.filter((f) => f !== "docs-site")) {
       for (const file of ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts", "README.md"]) {
         expect(existsSync(path.join(examplesDir, folder, file)), `${folder}/${file}`).toBe(true);
@@ -163,7 +166,7 @@ describe("the examples through the Pulumi CLI", () => {
   it("every example, and the README's program, compiles with tsc against the packed package's types", async () => {
     const started = Date.now();
     const tsc = path.join(workspace, "node_modules/typescript/bin/tsc");
-    const folders = [...EXAMPLES.map((e) => e.name), "docs-site"];
+    const folders = [...EXAMPLES.map((e) => e.name), ...OWN_TESTS];
     // One tsc run for all: their compiler options are the same, and each index.ts is a module of its own.
     const options = folders.map((f) => JSON.parse(readFileSync(path.join(examplesDir, f, "tsconfig.json"), "utf8")));
     for (const option of options) expect(option.compilerOptions).toEqual(options[0].compilerOptions);

@@ -8,6 +8,7 @@ import {
   ServerError,
   UnauthorizedError,
 } from "../../provider/client";
+import { resetCrossResource } from "../../provider/framework/crossResource";
 import {
   apiId,
   apiIdPair,
@@ -394,6 +395,61 @@ describe("create, update and adoption: which calls reach the API", () => {
       `Widget "${id}" update: PATCH /v1/widgets/w1 failed with 409 Conflict: the API said no.`,
     );
     await expect(failure).rejects.toMatchObject({ name: "ConflictError", cause: expect.any(ConflictError) });
+  });
+});
+
+describe("kinds with nothing to create (adoptsOnCreate), one resource per object (uniqueBy), guarded replaces", () => {
+  const adopting = { id: (news: Inputs) => `w-${news.name}`, missing: "invite it first." };
+
+  it("create adopts the object the inputs name: a read, an update of the differences only, never a create", async () => {
+    const fake = new Fake();
+    const life = fake.lifecycle({ adoptsOnCreate: adopting, create: undefined });
+    fake.objects.set("w-Widget", state.parse({ ...valid, enabled: false }));
+    const result = await life.create({ ...valid, enabled: true });
+    expect(fake.operations()).toEqual(["read", "update"]);
+    expect(fake.calls[1]).toMatchObject({ id: "w-Widget", changed: ["enabled"] });
+    expect(result.id).toBe("w-Widget");
+    expect(result.outs).not.toHaveProperty("importId");
+    fake.calls = [];
+    expect((await life.create({ ...valid, enabled: true })).id).toBe("w-Widget");
+    expect(fake.operations()).toEqual(["read"]);
+  });
+
+  it("create fails in the kind's words when there is nothing to adopt; an importId still takes precedence", async () => {
+    const fake = new Fake();
+    const life = fake.lifecycle({ adoptsOnCreate: adopting, create: undefined });
+    await expect(life.create({ ...valid })).rejects.toThrow('Widget "w-Widget": invite it first.');
+    fake.objects.set("w9", state.parse({ ...valid }));
+    expect((await life.create({ ...valid, importId: "w9" })).id).toBe("w9");
+    expect(fake.operations()).toEqual(["read", "read"]);
+  });
+
+  it("check fails for a second resource naming the same object, not for the same inputs checked again", async () => {
+    resetCrossResource();
+    const life = new Fake().lifecycle({ uniqueBy: ["parentId"] });
+    expect((await life.check({}, { ...valid })).failures).toBeUndefined();
+    expect((await life.check({}, { ...valid })).failures).toBeUndefined();
+    expect((await life.check({}, { ...valid, parentId: "p2", name: "Other" })).failures).toBeUndefined();
+    expect((await life.check({}, { ...valid, name: "Other" })).failures).toEqual([
+      {
+        property: "parentId",
+        reason:
+          'Widget.parentId: another Widget of this program already declares parentId "p1"; each would undo the ' +
+          "other's changes on every run. Declare them in one resource.",
+      },
+    ]);
+    expect((await life.check({}, { ...valid, parentId: UNKNOWN, name: "Third" })).failures).toBeUndefined();
+  });
+
+  it("a guarded replace with a condition is refused only while the old inputs meet it", async () => {
+    const life = new Fake().lifecycle({
+      guardedReplaces: { properties: ["parentId"], why: "it hurts.", when: (olds) => olds.enabled === true },
+    });
+    const moved = { ...valid, parentId: "p2" };
+    expect((await life.check({ ...valid, enabled: false }, moved)).failures).toBeUndefined();
+    expect((await life.check({ ...valid, enabled: true }, { ...moved, name: "Other" })).failures).toEqual([
+      { property: "parentId", reason: expect.stringContaining("replaces the Widget: it hurts.") },
+    ]);
   });
 });
 

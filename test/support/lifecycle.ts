@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resetCrossResource } from "../../provider/framework/crossResource";
 import type { Props } from "../../provider/framework/kind";
 import { lifecycle } from "../../provider/runtime";
 import type { EmulatorFixture } from "./emulator";
@@ -48,6 +49,9 @@ export function updateTo(property: string, value: unknown, name = property): Upd
 }
 
 export async function checked(kind: string, news: Props): Promise<Props> {
+  // Each call stands for the check of a new engine operation, which runs in a provider process of its own: what an
+  // earlier check saw (a kind's uniqueBy claim) must not make this one a second resource of the same program.
+  resetCrossResource();
   const result = await lifecycle(kind).check({}, news);
   expect(result.failures ?? []).toEqual([]);
   return result.inputs as Props;
