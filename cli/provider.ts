@@ -4,6 +4,7 @@
  */
 export {
   getSiteAdaptiveSchema,
+  isNotFound,
   listCollections,
   listOpenApiSpecs,
   listSamlProviders,

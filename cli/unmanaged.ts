@@ -5,6 +5,7 @@
 import {
   apiClient,
   getSiteAdaptiveSchema,
+  isNotFound,
   listCollections,
   listOpenApiSpecs,
   listSamlProviders,
@@ -101,13 +102,17 @@ export async function inventory(organizationId: string, options: { includeSpaces
       listSiteSectionGroups(client, organizationId, site.id),
       listSiteSpaces(client, organizationId, site.id),
       listSiteShareLinks(client, organizationId, site.id),
-      getSiteAdaptiveSchema(client, organizationId, site.id),
+      // A site whose schema was never written answers 404: it has none.
+      getSiteAdaptiveSchema(client, organizationId, site.id).catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }),
     ]);
     for (const s of sections) add("SiteSection", s.id, s.title, under);
     for (const g of groups) add("SiteSectionGroup", g.id, g.title, under);
     for (const ss of siteSpaces) add("SiteSpace", ss.id, ss.title || ss.path, under);
     for (const l of links) add("SiteShareLink", l.id, l.name ?? "", under);
-    const claims = schema.jsonSchema.properties;
+    const claims = schema?.jsonSchema.properties;
     if (claims && typeof claims === "object" && Object.keys(claims).length > 0) {
       add("SiteAdaptiveSchema", site.id, `${site.title} schema`, under);
     }

@@ -5,8 +5,6 @@ import type { HttpClient } from "./transport";
 /** The official SiteType enum (the spec showed only `basic`). */
 export const SITE_TYPES = ["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"] as const;
 export const SITE_VISIBILITIES = ["public", "unlisted", "share-link", "visitor-auth"] as const;
-/** Spec-only: the official document has no agentsContext. */
-export const AGENTS_CONTEXTS = ["excluded", "included"] as const;
 
 export const SiteSchema = z.object({
   id: z.string(),
@@ -19,7 +17,6 @@ export const SiteSchema = z.object({
   published: z.boolean(),
   createdAt: z.string().optional(),
   adaptiveContent: z.object({ enabled: z.boolean() }).nullish(),
-  agentsContext: z.string().nullish(),
   urls: z
     .object({ location: z.string(), app: z.string(), preview: z.string(), published: z.string() })
     .partial()
@@ -41,7 +38,6 @@ export interface SitePatch {
   visibility?: string;
   basename?: string;
   adaptiveContent?: { enabled: boolean };
-  agentsContext?: string;
   defaultSiteSpace?: string;
   defaultSiteSection?: string;
   /** A host name followed by path segments; null removes the proxy. */
