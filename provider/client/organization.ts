@@ -17,10 +17,6 @@ const organizationPath = (organizationId: string) => `/orgs/${encodeURIComponent
 export const collectionsPath = (organizationId: string) => `${organizationPath(organizationId)}/collections`;
 export const sitesPath = (organizationId: string) => `${organizationPath(organizationId)}/sites`;
 
-/** A space as the organization's listing reports it: only what names it. */
-export const SpaceSummarySchema = z.object({ id: z.string(), title: z.string().default("") });
-export type ApiSpaceSummary = z.infer<typeof SpaceSummarySchema>;
-
 /** Every collection of the organization, nested ones included, parents before their children in API order. */
 export function listCollections(client: HttpClient, organizationId: string) {
   return listAll(client, collectionsPath(organizationId), { nested: true }, CollectionSchema);
@@ -28,10 +24,6 @@ export function listCollections(client: HttpClient, organizationId: string) {
 
 export function listSites(client: HttpClient, organizationId: string) {
   return listAll(client, sitesPath(organizationId), {}, SiteSchema);
-}
-
-export function listSpaces(client: HttpClient, organizationId: string) {
-  return listAll(client, `${organizationPath(organizationId)}/spaces`, {}, SpaceSummarySchema);
 }
 
 export function listSamlProviders(client: HttpClient, organizationId: string) {
