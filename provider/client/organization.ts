@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { CollectionSchema } from "./collections";
 import { OpenApiSpecSchema, openApiSpecsPath } from "./openapi";
 import { listAll } from "./pagination";
@@ -36,13 +35,4 @@ export function listTeams(client: HttpClient, organizationId: string) {
 
 export function listOpenApiSpecs(client: HttpClient, organizationId: string) {
   return listAll(client, openApiSpecsPath(organizationId), {}, OpenApiSpecSchema);
-}
-
-/** A member as the organization's listing reports it, with what names the user. */
-export const NamedMemberSchema = z.object({
-  user: z.object({ id: z.string(), displayName: z.string().optional(), email: z.string().optional() }),
-});
-
-export function listUsers(client: HttpClient, organizationId: string) {
-  return listAll(client, `${organizationPath(organizationId)}/members`, {}, NamedMemberSchema);
 }

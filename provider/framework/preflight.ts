@@ -3,12 +3,12 @@ import {
   DocsApiError,
   type HttpClient,
   listCollections,
+  listOrganizationMembers,
   listSamlProviders,
   listSiteSections,
   listSites,
   listSpaces,
   listTeams,
-  listUsers,
   NotFoundError,
   UnauthorizedError,
 } from "../client";
@@ -45,7 +45,7 @@ const REFERENCES: Record<string, Reference> = {
   members: {
     noun: "member of the organization",
     path: (org) => `${orgPath(org)}/members`,
-    load: async (c, org) => (await listUsers(c, org)).map((member) => member.user.id),
+    load: async (c, org) => (await listOrganizationMembers(c, org)).map((member) => member.user.id),
   },
   teams: { noun: "team", path: (org) => `${orgPath(org)}/teams`, load: async (c, org) => ids(await listTeams(c, org)) },
   sites: { noun: "site", path: (org) => `${orgPath(org)}/sites`, load: async (c, org) => ids(await listSites(c, org)) },
