@@ -1,20 +1,18 @@
-import { CollectionSchema } from "./collections";
+import { CollectionSchema, collectionsPath } from "./collections";
 import { OpenApiSpecSchema, openApiSpecsPath } from "./openapi";
 import { listAll } from "./pagination";
 import { SamlProviderSchema, samlProvidersPath } from "./saml";
-import { SiteSchema } from "./sites";
+import { SiteSchema, sitesPath } from "./sites";
 import { TeamSchema, teamsPath } from "./teams";
 import type { HttpClient } from "./transport";
 
-/**
+/*
  * The organization's top-level listings: what a walk of a whole organization (`docs-platform import`, `unmanaged`)
- * starts from. One request per page of up to 1000 objects each.
+ * starts from. One request per page of up to 1000 objects each. Each kind's path is built in its own module.
  */
-const organizationPath = (organizationId: string) => `/orgs/${encodeURIComponent(organizationId)}`;
 
-/** The path of the organization's listing of every collection, nested ones included (the key reads share it by). */
-export const collectionsPath = (organizationId: string) => `${organizationPath(organizationId)}/collections`;
-export const sitesPath = (organizationId: string) => `${organizationPath(organizationId)}/sites`;
+/** `/orgs/{organizationId}`: the organization itself. */
+export const organizationPath = (organizationId: string) => `/orgs/${encodeURIComponent(organizationId)}`;
 
 /** Every collection of the organization, nested ones included, parents before their children in API order. */
 export function listCollections(client: HttpClient, organizationId: string) {

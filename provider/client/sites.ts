@@ -44,9 +44,14 @@ export interface SitePatch {
   proxy?: string | null;
 }
 
+/** The organization's sites: listed and created here. */
+export function sitesPath(organizationId: string): string {
+  return `/orgs/${encodeURIComponent(organizationId)}/sites`;
+}
+
 /** The base of every site-family path; sections, groups, site spaces and share links live under it. */
 export function sitePath(organizationId: string, siteId: string): string {
-  return `/orgs/${encodeURIComponent(organizationId)}/sites/${encodeURIComponent(siteId)}`;
+  return `${sitesPath(organizationId)}/${encodeURIComponent(siteId)}`;
 }
 
 export async function getSite(client: HttpClient, organizationId: string, id: string): Promise<ApiSite> {
@@ -55,8 +60,7 @@ export async function getSite(client: HttpClient, organizationId: string, id: st
 }
 
 export async function createSite(client: HttpClient, organizationId: string, body: SiteCreate): Promise<ApiSite> {
-  const path = `/orgs/${encodeURIComponent(organizationId)}/sites`;
-  return call(client, SiteSchema, "POST", path, { body });
+  return call(client, SiteSchema, "POST", sitesPath(organizationId), { body });
 }
 
 export async function updateSite(
