@@ -13,9 +13,12 @@ const LINE_WIDTH = 120;
 /** The word that completes a duplicate name, and the program's heading, per kind. */
 const KIND_WORDS: Record<(typeof WALKED_KINDS)[number], string> = {
   Collection: "collection",
+  Space: "space",
   Team: "team",
   SamlProvider: "saml",
   OpenApiSpec: "spec",
+  SpacePermission: "grant",
+  CollectionPermission: "grant",
   Site: "site",
   SiteSection: "section",
   SiteSectionGroup: "group",
@@ -23,13 +26,23 @@ const KIND_WORDS: Record<(typeof WALKED_KINDS)[number], string> = {
   SiteShareLink: "link",
   SiteAdaptiveSchema: "schema",
   SiteStructure: "navigation",
+  SitePermission: "grant",
 };
 const ORGANIZATION_HEADINGS: [kind: string, heading: string][] = [
   ["Collection", "Collections, parents before their children."],
+  ["Space", "Spaces: kept when removed from the program or destroyed, since deleting one deletes its content."],
   ["Team", "Teams and their complete membership."],
   ["SamlProvider", "SAML single sign-on."],
   ["OpenApiSpec", "OpenAPI specifications."],
+  ["SpacePermission", "Roles granted on spaces."],
+  ["CollectionPermission", "Roles granted on collections."],
 ];
+
+/**
+ * Resource options per kind. A space holds content that its deletion takes along: the program adopts spaces and
+ * never deletes one, whether the stack is destroyed or the resource removed from the program.
+ */
+const RESOURCE_OPTIONS: Partial<Record<string, string>> = { Space: "{ retainOnDelete: true }" };
 
 /** How a value is written: a reference to a declared object or constant, or a literal. */
 type Reference = { expression: string };
@@ -112,16 +125,23 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
     const siteId = siteOf(object);
     const site = siteId ? walk.objects.find((o) => o.kind === "Site" && o.id === siteId) : undefined;
     const next = siteId
-      ? `Site "${oneLine(site?.title ?? siteId)}": its sections, groups, site spaces, share links and schema.`
+      ? `Site "${oneLine(site?.title ?? siteId)}": its sections, groups, site spaces, share links, schema and grants.`
       : ORGANIZATION_HEADINGS.find(([kind]) => kind === object.kind)?.[1];
     if (next && next !== heading) lines.push("", `// ${next}`);
     heading = next;
     const { slug, identifier } = nameOf.get(object)!;
     const declaration = used.has(object.id) && !other(object, object.id) ? `const ${identifier} = ` : "";
-    lines.push(`${declaration}new ${IMPORT_ALIAS}.${object.kind}(${literal(slug)}, {`);
-    for (const [key, value] of Object.entries(object.inputs)) {
-      lines.push(property(key, value, 1, (id) => (other(object, id) ? refs.get(id) : undefined)));
+    const ref = (id: string) => (other(object, id) ? refs.get(id) : undefined);
+    const options = RESOURCE_OPTIONS[object.kind];
+    if (options) {
+      // Several object arguments: formatters put each on its own line.
+      lines.push(`${declaration}new ${IMPORT_ALIAS}.${object.kind}(`, `  ${literal(slug)},`, "  {");
+      for (const [key, value] of Object.entries(object.inputs)) lines.push(property(key, value, 2, ref));
+      lines.push(`    importId: ${literal(object.id)},`, "  },", `  ${options},`, ");");
+      continue;
     }
+    lines.push(`${declaration}new ${IMPORT_ALIAS}.${object.kind}(${literal(slug)}, {`);
+    for (const [key, value] of Object.entries(object.inputs)) lines.push(property(key, value, 1, ref));
     lines.push(`  importId: ${literal(object.id)},`, "});");
   }
   const resourceNames = new Map<string, string>();

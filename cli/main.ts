@@ -56,10 +56,12 @@ ${EXIT_HELP}
 `,
   import: `Usage: docs-platform import --organization <id> --out <dir> [options]
 
-Walks every object of the organization (collections, teams and their members, SAML providers, OpenAPI specs, and
-every site with its sections, section groups, site spaces, share links and adaptive schema) and writes a Pulumi
-TypeScript project into <dir> (Pulumi.yaml, package.json, tsconfig.json, index.ts, README.md) whose first
-\`pulumi up\` adopts them all without changing anything. Files of the same names in <dir> are overwritten.
+Walks every object of the organization (collections, spaces, teams and their members, SAML providers, OpenAPI
+specs, the roles granted on spaces and collections, and every site with its sections, section groups, site spaces,
+share links, adaptive schema and grants) and writes a Pulumi TypeScript project into <dir> (Pulumi.yaml,
+package.json, tsconfig.json, index.ts, README.md) whose first \`pulumi up\` adopts them all without changing
+anything. Spaces are declared with retainOnDelete: removing one, or destroying the stack, leaves it and its content.
+Files of the same names in <dir> are overwritten.
 
 Options:
   --organization <id>   the organization to walk (required, or ${ENV_KEYS.organizationId})
@@ -85,7 +87,7 @@ Options:
   --stack <name>        the stack to export (default: the selected stack)
   --state <file|->      read \`pulumi stack export\` output from a file, or stdin with -
   --json                print {"organizationId","managed","unmanaged":[{kind,id,title,under?}]}
-  --include-spaces      also list spaces (the package cannot manage them, so they are always unmanaged)
+  --include-spaces      also list spaces (many stacks leave spaces alone; grants on them are always listed)
   -h, --help            this help
 
 ${CREDENTIALS_HELP}

@@ -3,9 +3,14 @@
  * the single source of every object's inputs), the shared listings, the credentials and the client's listing calls.
  */
 export {
-  getSiteAdaptiveSchema,
+  type ApiGrant,
+  type Grantee,
+  granteesPath,
+  type HttpClient,
   listCollections,
+  listGrants,
   listOpenApiSpecs,
+  listOrganizationMembers,
   listSamlProviders,
   listSiteSectionGroups,
   listSiteSections,
@@ -15,7 +20,7 @@ export {
   listSpaces,
   listTeamMembers,
   listTeams,
-  listUsers,
+  type PermissionTarget,
   siteSectionGroupsPath,
   siteSectionsPath,
   siteShareLinksPath,

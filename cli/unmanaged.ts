@@ -1,22 +1,10 @@
 /**
  * Which objects of an organization a stack does not manage (made by hand, or orphaned by a killed run), as driftctl
- * reports unmanaged cloud resources. Lists only: one request per list of a parent, no per-object reads.
+ * reports unmanaged cloud resources. Lists only: one request per list of a parent; the one read per object is a site's
+ * adaptive schema, which has no listing.
  */
-import {
-  apiClient,
-  getSiteAdaptiveSchema,
-  listCollections,
-  listOpenApiSpecs,
-  listSamlProviders,
-  listSiteSectionGroups,
-  listSiteSections,
-  listSiteShareLinks,
-  listSiteSpaces,
-  listSites,
-  listSpaces,
-  listTeamMembers,
-  listTeams,
-} from "./provider";
+import { ENUMERATED_KINDS, enumerate, OrganizationLists } from "./enumerate";
+import { apiClient, lifecycle } from "./provider";
 
 /** The type token of every resource of this package: `pulumi-nodejs:dynamic/docs:<Kind>`. */
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/docs:";
@@ -70,49 +58,22 @@ export function managedByState(exported: unknown): Managed {
   return managed;
 }
 
-/** Every object of the organization this package can manage (and its spaces, when asked), with titles. */
+/**
+ * Every object of the organization this package can manage (spaces only when asked: most stacks leave them alone),
+ * with titles. A site's navigation order is not an object; its adaptive schema counts once it declares a claim.
+ */
 export async function inventory(organizationId: string, options: { includeSpaces?: boolean } = {}) {
-  const client = apiClient();
+  const kinds = new Set<string>(
+    ENUMERATED_KINDS.filter((kind) => kind !== "SiteStructure" && (kind !== "Space" || options.includeSpaces)),
+  );
   const found: OrganizationObject[] = [];
-  const add = (kind: string, id: string, title: string, under?: string) =>
-    found.push({ kind, id, title, ...(under ? { under } : {}) });
-  const [collections, teams, providers, specs, sites] = await Promise.all([
-    listCollections(client, organizationId),
-    listTeams(client, organizationId),
-    listSamlProviders(client, organizationId),
-    listOpenApiSpecs(client, organizationId),
-    listSites(client, organizationId),
-  ]);
-  for (const c of collections) add("Collection", c.id, c.title);
-  for (const team of teams) {
-    add("Team", team.id, team.title);
-    for (const entry of await listTeamMembers(client, organizationId, team.id)) {
-      const user = entry.organization.user;
-      add("TeamMember", `${team.id}/${user.id}`, user.email ?? user.id, `team "${team.title}"`);
+  for await (const batch of enumerate({ lists: new OrganizationLists(apiClient(), organizationId), kinds })) {
+    for (const { kind, id, title, under, known } of batch.items) {
+      // Only a read tells a site's schema from none (never written: 404; written without claims).
+      if (kind === "SiteAdaptiveSchema" && !(await lifecycle(kind).lookup(id, known)).id) continue;
+      found.push({ kind, id, title, ...(under ? { under } : {}) });
     }
   }
-  for (const p of providers) add("SamlProvider", p.id, p.label);
-  for (const s of specs) add("OpenApiSpec", s.id, s.slug);
-  for (const site of sites) {
-    const under = `site "${site.title}"`;
-    add("Site", site.id, site.title);
-    const [sections, groups, siteSpaces, links, schema] = await Promise.all([
-      listSiteSections(client, organizationId, site.id),
-      listSiteSectionGroups(client, organizationId, site.id),
-      listSiteSpaces(client, organizationId, site.id),
-      listSiteShareLinks(client, organizationId, site.id),
-      getSiteAdaptiveSchema(client, organizationId, site.id),
-    ]);
-    for (const s of sections) add("SiteSection", s.id, s.title, under);
-    for (const g of groups) add("SiteSectionGroup", g.id, g.title, under);
-    for (const ss of siteSpaces) add("SiteSpace", ss.id, ss.title || ss.path, under);
-    for (const l of links) add("SiteShareLink", l.id, l.name ?? "", under);
-    const claims = schema.jsonSchema.properties;
-    if (claims && typeof claims === "object" && Object.keys(claims).length > 0) {
-      add("SiteAdaptiveSchema", site.id, `${site.title} schema`, under);
-    }
-  }
-  if (options.includeSpaces) for (const s of await listSpaces(client, organizationId)) add("Space", s.id, s.title);
   return found;
 }
 

@@ -4,30 +4,12 @@
  * kind's own `check`, and confirmed by the kind's own `diff` to adopt with no change. Objects the API can only list
  * are enumerated through the runtime's shared listings, so the reads that follow cost no request.
  */
-import {
-  apiClient,
-  lifecycle,
-  listCollections,
-  listOpenApiSpecs,
-  listSamlProviders,
-  listSiteSectionGroups,
-  listSiteSections,
-  listSiteShareLinks,
-  listSiteSpaces,
-  listSites,
-  listSpaces,
-  listTeams,
-  listUsers,
-  sharedListing,
-  siteSectionGroupsPath,
-  siteSectionsPath,
-  siteShareLinksPath,
-  siteSpacesPath,
-} from "./provider";
+import { enumerate, type Listed, OrganizationLists, userName } from "./enumerate";
+import { apiClient, lifecycle } from "./provider";
+
+export { treeOrder } from "./enumerate";
 
 type Props = Record<string, unknown>;
-/** What the walk knows of an object before reading it: id, title, what its read needs (parents' ids), its site. */
-type Entry = [id: string, title: string, known: Props, siteId?: string];
 type Adoptable = { inputs: Props } | { reason: string };
 
 /** One object of the organization and the inputs that adopt it unchanged. */
@@ -57,10 +39,13 @@ export interface NamedId {
 
 export interface Walk {
   organizationId: string;
-  /** Parents before children: collections (as a tree), teams, SAML providers, OpenAPI specs, then site by site. */
+  /**
+   * Parents before children: collections (as a tree), spaces, teams, SAML providers, OpenAPI specs, grants on spaces
+   * and collections, then site by site.
+   */
   objects: WalkedObject[];
   problems: Problem[];
-  /** Objects the package does not manage, for the program's constants: spaces and users. */
+  /** Objects the program refers to but does not declare, for its constants: spaces (when not walked) and users. */
   spaces: NamedId[];
   users: NamedId[];
 }
@@ -68,9 +53,12 @@ export interface Walk {
 /** The kinds the walk covers, in program order. Team members are declared in `Team.members`. */
 export const WALKED_KINDS = [
   "Collection",
+  "Space",
   "Team",
   "SamlProvider",
   "OpenApiSpec",
+  "SpacePermission",
+  "CollectionPermission",
   "Site",
   "SiteSection",
   "SiteSectionGroup",
@@ -78,6 +66,7 @@ export const WALKED_KINDS = [
   "SiteShareLink",
   "SiteAdaptiveSchema",
   "SiteStructure",
+  "SitePermission",
 ] as const;
 
 export interface WalkOptions {
@@ -92,110 +81,59 @@ export interface WalkOptions {
 
 export async function walkOrganization(options: WalkOptions): Promise<Walk> {
   const { organizationId } = options;
-  const client = apiClient();
+  const lists = new OrganizationLists(apiClient(), organizationId);
   const wanted = new Set(options.kinds ?? WALKED_KINDS);
   const progress = options.progress ?? (() => undefined);
   const objects: WalkedObject[] = [];
   const problems: Problem[] = [];
-  const org = { organizationId };
 
-  const record = (kind: string, [id, title, , siteId]: Entry, found: Adoptable) => {
-    if ("reason" in found) problems.push({ kind, id, title, reason: found.reason });
-    else objects.push({ kind, id, title, ...(siteId ? { siteId } : {}), inputs: found.inputs });
-  };
   /** Reads run a few at a time; the results keep the listing's order. */
-  const adoptAll = async <T>(kind: string, items: T[], entry: (item: T) => Entry) => {
-    const entries = items.map(entry);
-    const found = await mapLimited(entries, READS_IN_FLIGHT, ([id, , known]) => adoptable(kind, id, known));
-    // An object deleted between the listing and its read is simply not there any more.
-    entries.forEach((e, i) => {
+  const adoptAll = async (kind: string, items: Listed[]) => {
+    const found = await mapLimited(items, READS_IN_FLIGHT, (item) => adoptable(kind, item.id, item.known));
+    items.forEach((item, i) => {
       const result = found[i]!;
-      if (!("gone" in result)) record(kind, e, result);
+      // An object deleted between the listing and its read is simply not there any more; so is a site's adaptive
+      // schema that was never written.
+      if ("gone" in result) return;
+      // Its navigation order as it is (adopting it sorts nothing); the sections' site spaces are left unmanaged.
+      if (kind === "SiteStructure" && "inputs" in result) delete result.inputs.siteSpaces;
+      const { id, title, siteId } = item;
+      if ("reason" in result) problems.push({ kind, id, title, reason: result.reason });
+      else objects.push({ kind, id, title, ...(siteId ? { siteId } : {}), inputs: result.inputs });
     });
   };
 
-  if (wanted.has("Collection")) {
-    await adoptAll("Collection", treeOrder(await listCollections(client, organizationId)), (c) => [c.id, c.title, org]);
-  }
-  if (wanted.has("Team")) await adoptAll("Team", await listTeams(client, organizationId), (t) => [t.id, t.title, org]);
-  if (wanted.has("SamlProvider")) {
-    const providers = await listSamlProviders(client, organizationId);
-    await adoptAll("SamlProvider", providers, (p) => [p.id, p.label, org]);
-  }
-  if (wanted.has("OpenApiSpec")) {
-    const specs = await listOpenApiSpecs(client, organizationId);
-    // The API does not echo a text source: a string `sourceText` asks the read for the latest version's text.
-    await adoptAll("OpenApiSpec", specs, (s) => [
-      s.id,
-      s.slug,
-      { ...org, slug: s.slug, ...(s.sourceURL ? {} : { sourceText: "" }) },
-    ]);
-  }
-
-  progress(`organization ${organizationId}: ${objects.length} objects (collections, teams, SAML, OpenAPI)`);
-  const siteKinds = WALKED_KINDS.filter((kind) => kind.startsWith("Site"));
-  if (siteKinds.some((kind) => wanted.has(kind))) {
-    const sites = (await listSites(client, organizationId)).filter((s) => !options.siteId || s.id === options.siteId);
-    if (options.siteId && sites.length === 0)
-      throw new Error(`--site: no site "${options.siteId}" in the organization`);
-    for (const site of sites) {
-      const before = objects.length;
-      const under = { organizationId, siteId: site.id };
-      if (wanted.has("Site")) await adoptAll("Site", [site], (s) => [s.id, s.title, org, s.id]);
-      if (wanted.has("SiteSection")) {
-        const sections = await sharedListing(siteSectionsPath(organizationId, site.id), (c) =>
-          listSiteSections(c, organizationId, site.id),
-        );
-        // A section is declared with the space it shows first: its default site space, else its first one.
-        await adoptAll("SiteSection", sections, (s) => {
-          const own = s.siteSpaces.find((ss) => ss.default) ?? s.siteSpaces[0];
-          return [s.id, s.title, { ...under, ...(own ? { spaceId: own.space.id } : {}) }, site.id];
-        });
-      }
-      if (wanted.has("SiteSectionGroup")) {
-        const groups = await sharedListing(siteSectionGroupsPath(organizationId, site.id), (c) =>
-          listSiteSectionGroups(c, organizationId, site.id),
-        );
-        await adoptAll("SiteSectionGroup", groups, (g) => [g.id, g.title, under, site.id]);
-      }
-      if (wanted.has("SiteSpace")) {
-        const siteSpaces = await sharedListing(siteSpacesPath(organizationId, site.id), (c) =>
-          listSiteSpaces(c, organizationId, site.id),
-        );
-        await adoptAll("SiteSpace", siteSpaces, (ss) => [ss.id, ss.title || ss.path, under, site.id]);
-      }
-      if (wanted.has("SiteShareLink")) {
-        const links = await sharedListing(siteShareLinksPath(organizationId, site.id), (c) =>
-          listSiteShareLinks(c, organizationId, site.id),
-        );
-        await adoptAll("SiteShareLink", links, (l) => [l.id, l.name ?? "share link", under, site.id]);
-      }
-      // A site has at most one adaptive schema; its read reports a schema without claims as none.
-      if (wanted.has("SiteAdaptiveSchema")) {
-        const found = await adoptable("SiteAdaptiveSchema", site.id, org);
-        if (!("gone" in found)) record("SiteAdaptiveSchema", [site.id, `${site.title} schema`, org, site.id], found);
-      }
-      // Its navigation order as it is (adopting it sorts nothing); the sections' site spaces are left unmanaged.
-      if (wanted.has("SiteStructure")) {
-        const found = await adoptable("SiteStructure", site.id, under);
-        if ("inputs" in found) delete found.inputs.siteSpaces;
-        if (!("gone" in found)) record("SiteStructure", [site.id, `${site.title} navigation`, under, site.id], found);
-      }
-      progress(`site "${site.title}": ${objects.length - before} objects`);
+  let site: { id: string; title: string } | undefined;
+  let before = 0;
+  const report = () => {
+    progress(
+      site
+        ? `site "${site.title}": ${objects.length - before} objects`
+        : `organization ${organizationId}: ${objects.length} objects (collections, spaces, teams, SAML, OpenAPI, grants)`,
+    );
+    before = objects.length;
+  };
+  for await (const batch of enumerate({ lists, kinds: wanted, siteId: options.siteId })) {
+    if (batch.site?.id !== site?.id) {
+      report();
+      site = batch.site;
     }
+    await adoptAll(batch.kind, batch.items);
   }
+  report();
 
-  const referenced = new Set(objects.flatMap((o) => stringsOf(o.inputs)));
-  const spaces = referenced.size > 0 ? await listSpaces(client, organizationId) : [];
-  const members = objects.some((o) => o.kind === "Team") ? await listUsers(client, organizationId) : [];
+  const declared = new Set(objects.map((o) => o.id));
+  const referenced = new Set(objects.flatMap((o) => stringsOf(o.inputs)).filter((id) => !declared.has(id)));
+  const spaces = referenced.size > 0 ? await lists.spaces() : [];
+  const members = objects.some((o) => o.kind === "Team" || typeof o.inputs.userId === "string")
+    ? await lists.members()
+    : [];
   return {
     organizationId,
     objects,
     problems,
     spaces: spaces.filter((s) => referenced.has(s.id)).map((s) => ({ id: s.id, title: s.title })),
-    users: members
-      .filter((m) => referenced.has(m.user.id))
-      .map((m) => ({ id: m.user.id, title: m.user.displayName || m.user.email?.split("@")[0] || m.user.id })),
+    users: members.filter((m) => referenced.has(m.user.id)).map((m) => ({ id: m.user.id, title: userName(m.user) })),
   };
 }
 
@@ -254,25 +192,6 @@ async function mapLimited<T, R>(items: T[], limit: number, each: (item: T) => Pr
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-/** Collections parents first (depth first, siblings in the API's order), whatever order the listing has. */
-export function treeOrder<T extends { id: string; parent?: string | null }>(items: T[]): T[] {
-  const ids = new Set(items.map((item) => item.id));
-  const children = new Map<string | null, T[]>();
-  for (const item of items) {
-    const parent = item.parent && ids.has(item.parent) ? item.parent : null;
-    children.set(parent, [...(children.get(parent) ?? []), item]);
-  }
-  const ordered: T[] = [];
-  const visit = (parent: string | null) => {
-    for (const child of children.get(parent) ?? []) {
-      ordered.push(child);
-      visit(child.id);
-    }
-  };
-  visit(null);
-  return ordered;
 }
 
 /** Every string an input holds at the depths where ids appear: properties, list items and their fields. */

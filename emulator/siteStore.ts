@@ -3,7 +3,7 @@
  * invariants (one default section per site and one default site space per level, unique paths per level, what a
  * section's or a site's creation and deletion bring along). Store (store.ts) adds the other kinds.
  */
-import { BadRequestError, ConflictError, NotFoundError } from "./errors";
+import { BadRequestError, NotFoundError } from "./errors";
 import { slugify } from "./ids";
 import type { ItemRef, Placement, SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "./records";
 import { Tables } from "./tables";
@@ -99,7 +99,7 @@ export class SiteStore extends Tables {
   /**
    * Adds a site space for `space` to a level (a section, or the root when sectionId is undefined): its path is a slug
    * of the space title unique in the level, and the first site space of a level is its default. The same space twice
-   * in one level → 409.
+   * in one level → 400.
    */
   addSiteSpace(
     site: SiteRec,
@@ -109,7 +109,7 @@ export class SiteStore extends Tables {
   ): SiteSpaceRec {
     const level = this.siteSpacesIn(site.id, sectionId);
     if (level.some((s) => s.spaceId === space.id)) {
-      throw new ConflictError(
+      throw new BadRequestError(
         `spaceId: space "${space.id}" is already in ${sectionId ? `site section "${sectionId}"` : "the root level of the site"}`,
       );
     }

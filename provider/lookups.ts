@@ -8,7 +8,14 @@
  * candidates unless exactly one object matches.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULT_API_URL, type HttpClient, listCollections, listSites, listTeams, listUsers } from "./client";
+import {
+  DEFAULT_API_URL,
+  type HttpClient,
+  listCollections,
+  listOrganizationMembers,
+  listSites,
+  listTeams,
+} from "./client";
 import { listAll } from "./client/pagination";
 import { SpaceSchema } from "./client/spaces";
 import type { Connection } from "./connection";
@@ -134,7 +141,7 @@ export async function getOrganizationMember(
   opts: LookupOptions = {},
 ): Promise<GetOrganizationMemberResult> {
   const { client, organizationId } = await settings("getOrganizationMember", args, opts);
-  const members = await listUsers(client, organizationId);
+  const members = await listOrganizationMembers(client, organizationId);
   const email = args.email.trim().toLowerCase();
   const member = single(
     { lookup: "getOrganizationMember", noun: "member", criteria: `with email "${args.email}"`, organizationId },

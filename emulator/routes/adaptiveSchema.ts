@@ -5,7 +5,7 @@
  * claims): a closed draft-07 object schema whose properties are claims (boolean, string, string enum, number,
  * array of primitive claims, nested object of claims) plus an optional `unsigned` object of claims.
  */
-import { BadRequestError } from "../errors";
+import { BadRequestError, NotFoundError } from "../errors";
 import type { Route } from "../types";
 import { isPlainObject, parseBody, req } from "../validate";
 import { ok, requireSite } from "./common";
@@ -113,8 +113,6 @@ export function checkAdaptiveJsonSchema(value: unknown, path: string): Record<st
   return value;
 }
 
-const EMPTY_SCHEMA = { type: "object", properties: {}, additionalProperties: false };
-
 interface TemplateCondition {
   description: string;
   condition: string;
@@ -167,10 +165,12 @@ export const adaptiveSchemaRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const rec = ctx.store.adaptiveSchemas.get(site.id);
+      // Official (getSiteAdaptiveSchema): 404 "No visitor attributes schema found for the site" until one is written.
+      if (!rec) throw new NotFoundError(`No visitor attributes schema found for site "${site.id}"`);
       return ok({
         object: "site-adaptive-schema",
-        jsonSchema: structuredClone(rec?.jsonSchema ?? EMPTY_SCHEMA),
-        updatedAt: rec?.updatedAt ?? site.createdAt,
+        jsonSchema: structuredClone(rec.jsonSchema),
+        updatedAt: rec.updatedAt,
       });
     },
   },

@@ -9,7 +9,7 @@
  * source must be a JSON object or YAML whose first statement is `openapi:` / `swagger:` (else PARSE_ERROR).
  * State is settled lazily when a spec is read, so no timers are left behind.
  */
-import { BadRequestError, ConflictError, NotFoundError } from "../errors";
+import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
 import type { OpenApiErrorCode, OpenApiSource, OpenApiSpecRec, OpenApiVersionRec, OrgRec } from "../records";
 import type { Store } from "../store";
@@ -230,7 +230,7 @@ export const openApiRoutes: Route[] = [
       const org = requireOrg(ctx);
       const body = parseBody(ctx.body, { slug: req(slug), source: req(source) }, { required: true });
       if (ctx.store.openApiSpecBySlug(org.id, body.slug)) {
-        throw new ConflictError(`slug: an OpenAPI spec "${body.slug}" already exists in organization "${org.id}"`);
+        throw new BadRequestError(`slug: an OpenAPI spec "${body.slug}" already exists in organization "${org.id}"`);
       }
       const spec = newSpec(ctx.store, org, body.slug);
       accept(ctx.store, spec, body.source);

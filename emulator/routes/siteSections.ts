@@ -5,7 +5,7 @@
  * `spaceId` which becomes the section's default; when the first section is created on a site whose spaces sit
  * at the root level, those root site spaces move into the new section (as non-default variants).
  */
-import { BadRequestError, ConflictError } from "../errors";
+import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
 import type { SiteSpaceRec } from "../records";
 import { renderSection, siteLocation } from "../render";
@@ -117,7 +117,7 @@ export const siteSectionRoutes: Route[] = [
       }
       if (body.path !== undefined && body.path !== section.path) {
         const clash = store.sectionsOf(site.id).find((s) => s.id !== section.id && s.path === body.path);
-        if (clash) throw new ConflictError(`path: "${body.path}" is already used by site section "${clash.id}"`);
+        if (clash) throw new BadRequestError(`path: "${body.path}" is already used by site section "${clash.id}"`);
       }
       const group =
         body.siteSectionGroupId !== undefined && body.siteSectionGroupId !== null

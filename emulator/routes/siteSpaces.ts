@@ -2,7 +2,7 @@
  * Site spaces: list (`default` filter), add (to a section, the default section, or the root level), update
  * (path, condition, retarget), delete (the level's default moves on), move.
  */
-import { BadRequestError, ConflictError } from "../errors";
+import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
 import { renderSiteSpace, siteLocation } from "../render";
 import type { Route } from "../types";
@@ -53,7 +53,7 @@ export const siteSpaceRoutes: Route[] = [
         // Reject duplicates before anything is created.
         const dup = store.siteSpacesIn(site.id, section?.id).find((s) => s.spaceId === body.spaceId);
         if (dup) {
-          throw new ConflictError(
+          throw new BadRequestError(
             `spaceId: space "${body.spaceId}" is already in ${section ? `site section "${section.id}"` : "the root level of the site"}`,
           );
         }
@@ -93,13 +93,13 @@ export const siteSpaceRoutes: Route[] = [
       const level = store.siteSpacesIn(site.id, ss.sectionId).filter((s) => s.id !== ss.id);
       if (body.path !== undefined && body.path !== ss.path) {
         const clash = level.find((s) => s.path === body.path);
-        if (clash) throw new ConflictError(`path: "${body.path}" is already used by site space "${clash.id}"`);
+        if (clash) throw new BadRequestError(`path: "${body.path}" is already used by site space "${clash.id}"`);
       }
       let spaceId = ss.spaceId;
       if (body.spaceId !== undefined && body.spaceId !== ss.spaceId) {
         spaceId = spaceForSite(store, site, body.spaceId, "spaceId").id;
         if (level.some((s) => s.spaceId === spaceId)) {
-          throw new ConflictError(`spaceId: space "${spaceId}" is already at this level of the site`);
+          throw new BadRequestError(`spaceId: space "${spaceId}" is already at this level of the site`);
         }
       }
       ss.spaceId = spaceId;

@@ -20,6 +20,11 @@ export interface CollectionPatch {
   defaultLevel?: string | null;
 }
 
+/** The organization's collections: listed (nested ones too, with `nested`) and created here. */
+export function collectionsPath(organizationId: string): string {
+  return `/orgs/${encodeURIComponent(organizationId)}/collections`;
+}
+
 export function collectionPath(id: string): string {
   return `/collections/${encodeURIComponent(id)}`;
 }
@@ -34,8 +39,7 @@ export async function createCollection(
   organizationId: string,
   body: { title?: string; parent?: string },
 ): Promise<ApiCollection> {
-  const path = `/orgs/${encodeURIComponent(organizationId)}/collections`;
-  return call(client, CollectionSchema, "POST", path, { body });
+  return call(client, CollectionSchema, "POST", collectionsPath(organizationId), { body });
 }
 
 export async function updateCollection(client: HttpClient, id: string, patch: CollectionPatch): Promise<ApiCollection> {

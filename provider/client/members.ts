@@ -4,8 +4,12 @@ import { listAll } from "./pagination";
 import { call } from "./parse";
 import type { HttpClient } from "./transport";
 
-/** A user as the member listings embed it; `email` is optional in the official User schema. */
-export const UserSchema = z.object({ id: z.string(), email: z.string().optional() });
+/** A user as the member listings embed it; `email` and `displayName` are optional in the official User schema. */
+export const UserSchema = z.object({
+  id: z.string(),
+  email: z.string().optional(),
+  displayName: z.string().optional(),
+});
 
 export const OrganizationMemberSchema = z.object({
   /** The member's user id. */

@@ -1,26 +1,20 @@
 import { z } from "zod";
-import { CollectionSchema } from "./collections";
+import { CollectionSchema, collectionsPath } from "./collections";
 import { OpenApiSpecSchema, openApiSpecsPath } from "./openapi";
 import { listAll } from "./pagination";
 import { call } from "./parse";
 import { SamlProviderSchema, samlProvidersPath } from "./saml";
-import { SiteSchema } from "./sites";
+import { SiteSchema, sitesPath } from "./sites";
 import { TeamSchema, teamsPath } from "./teams";
 import type { HttpClient } from "./transport";
 
-/**
+/*
  * The organization's top-level listings: what a walk of a whole organization (`docs-platform import`, `unmanaged`)
- * starts from. One request per page of up to 1000 objects each.
+ * starts from. One request per page of up to 1000 objects each. Each kind's path is built in its own module.
  */
-const organizationPath = (organizationId: string) => `/orgs/${encodeURIComponent(organizationId)}`;
 
-/** The path of the organization's listing of every collection, nested ones included (the key reads share it by). */
-export const collectionsPath = (organizationId: string) => `${organizationPath(organizationId)}/collections`;
-export const sitesPath = (organizationId: string) => `${organizationPath(organizationId)}/sites`;
-
-/** A space as the organization's listing reports it: only what names it. */
-export const SpaceSummarySchema = z.object({ id: z.string(), title: z.string().default("") });
-export type ApiSpaceSummary = z.infer<typeof SpaceSummarySchema>;
+/** `/orgs/{organizationId}`: the organization itself. */
+export const organizationPath = (organizationId: string) => `/orgs/${encodeURIComponent(organizationId)}`;
 
 /** Every collection of the organization, nested ones included, parents before their children in API order. */
 export function listCollections(client: HttpClient, organizationId: string) {
@@ -29,10 +23,6 @@ export function listCollections(client: HttpClient, organizationId: string) {
 
 export function listSites(client: HttpClient, organizationId: string) {
   return listAll(client, sitesPath(organizationId), {}, SiteSchema);
-}
-
-export function listSpaces(client: HttpClient, organizationId: string) {
-  return listAll(client, `${organizationPath(organizationId)}/spaces`, {}, SpaceSummarySchema);
 }
 
 export function listSamlProviders(client: HttpClient, organizationId: string) {
@@ -45,16 +35,6 @@ export function listTeams(client: HttpClient, organizationId: string) {
 
 export function listOpenApiSpecs(client: HttpClient, organizationId: string) {
   return listAll(client, openApiSpecsPath(organizationId), {}, OpenApiSpecSchema);
-}
-
-/** A member as the organization's listing reports it, with what names the user. */
-export const NamedMemberSchema = z.object({
-  user: z.object({ id: z.string(), displayName: z.string().optional(), email: z.string().optional() }),
-  role: z.string().nullish(),
-});
-
-export function listUsers(client: HttpClient, organizationId: string) {
-  return listAll(client, `${organizationPath(organizationId)}/members`, {}, NamedMemberSchema);
 }
 
 /** The organization's settings as `GET`/`PATCH /orgs/{organizationId}` report them (the official `Organization`). */

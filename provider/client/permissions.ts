@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { listAll } from "./pagination";
+import { sitePath } from "./sites";
 import type { HttpClient } from "./transport";
 
 /** What a content permission is granted on, and the base of its `…/permissions` paths. */
@@ -19,7 +20,7 @@ export function permissionsPath(target: PermissionTarget): string {
     case "collection":
       return `/collections/${enc(target.collectionId)}/permissions`;
     case "site":
-      return `/orgs/${enc(target.organizationId)}/sites/${enc(target.siteId)}/permissions`;
+      return `${sitePath(target.organizationId, target.siteId)}/permissions`;
   }
 }
 

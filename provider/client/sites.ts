@@ -5,8 +5,6 @@ import type { HttpClient } from "./transport";
 /** The official SiteType enum (the spec showed only `basic`). */
 export const SITE_TYPES = ["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"] as const;
 export const SITE_VISIBILITIES = ["public", "unlisted", "share-link", "visitor-auth"] as const;
-/** Spec-only: the official document has no agentsContext. */
-export const AGENTS_CONTEXTS = ["excluded", "included"] as const;
 
 export const SiteSchema = z.object({
   id: z.string(),
@@ -19,7 +17,6 @@ export const SiteSchema = z.object({
   published: z.boolean(),
   createdAt: z.string().optional(),
   adaptiveContent: z.object({ enabled: z.boolean() }).nullish(),
-  agentsContext: z.string().nullish(),
   urls: z
     .object({ location: z.string(), app: z.string(), preview: z.string(), published: z.string() })
     .partial()
@@ -41,16 +38,20 @@ export interface SitePatch {
   visibility?: string;
   basename?: string;
   adaptiveContent?: { enabled: boolean };
-  agentsContext?: string;
   defaultSiteSpace?: string;
   defaultSiteSection?: string;
   /** A host name followed by path segments; null removes the proxy. */
   proxy?: string | null;
 }
 
+/** The organization's sites: listed and created here. */
+export function sitesPath(organizationId: string): string {
+  return `/orgs/${encodeURIComponent(organizationId)}/sites`;
+}
+
 /** The base of every site-family path; sections, groups, site spaces and share links live under it. */
 export function sitePath(organizationId: string, siteId: string): string {
-  return `/orgs/${encodeURIComponent(organizationId)}/sites/${encodeURIComponent(siteId)}`;
+  return `${sitesPath(organizationId)}/${encodeURIComponent(siteId)}`;
 }
 
 export async function getSite(client: HttpClient, organizationId: string, id: string): Promise<ApiSite> {
@@ -59,8 +60,7 @@ export async function getSite(client: HttpClient, organizationId: string, id: st
 }
 
 export async function createSite(client: HttpClient, organizationId: string, body: SiteCreate): Promise<ApiSite> {
-  const path = `/orgs/${encodeURIComponent(organizationId)}/sites`;
-  return call(client, SiteSchema, "POST", path, { body });
+  return call(client, SiteSchema, "POST", sitesPath(organizationId), { body });
 }
 
 export async function updateSite(

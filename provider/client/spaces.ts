@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listAll } from "./pagination";
 import { call } from "./parse";
 import type { HttpClient } from "./transport";
 
@@ -59,6 +60,7 @@ export const SpaceSchema = z.object({
   language: z.string().nullish(),
   /** A role, `inherit` or null (no default access). */
   defaultLevel: z.string().nullish(),
+  createdAt: z.string().optional(),
   urls: z
     .object({ location: z.string(), app: z.string(), published: z.string(), icon: z.string() })
     .partial()
@@ -85,6 +87,15 @@ export interface SpacePatch {
   icon?: string | null;
 }
 
+/** The organization's spaces: listed (every space, those in collections too) and created here. */
+export function spacesPath(organizationId: string): string {
+  return `/orgs/${encodeURIComponent(organizationId)}/spaces`;
+}
+
+export function listSpaces(client: HttpClient, organizationId: string): Promise<ApiSpace[]> {
+  return listAll(client, spacesPath(organizationId), {}, SpaceSchema);
+}
+
 export function spacePath(id: string): string {
   return `/spaces/${encodeURIComponent(id)}`;
 }
@@ -94,7 +105,7 @@ export function getSpace(client: HttpClient, id: string): Promise<ApiSpace> {
 }
 
 export function createSpace(client: HttpClient, organizationId: string, body: SpaceCreate): Promise<ApiSpace> {
-  return call(client, SpaceSchema, "POST", `/orgs/${encodeURIComponent(organizationId)}/spaces`, { body });
+  return call(client, SpaceSchema, "POST", spacesPath(organizationId), { body });
 }
 
 export function updateSpace(client: HttpClient, id: string, patch: SpacePatch): Promise<ApiSpace> {

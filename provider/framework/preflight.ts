@@ -1,15 +1,23 @@
 import type * as pulumi from "@pulumi/pulumi";
 import {
+  collectionsPath,
   DocsApiError,
   type HttpClient,
   listCollections,
+  listOrganizationMembers,
   listSamlProviders,
   listSiteSections,
   listSites,
   listSpaces,
   listTeams,
-  listUsers,
   NotFoundError,
+  organizationMembersPath,
+  organizationPath,
+  samlProvidersPath,
+  siteSectionsPath,
+  sitesPath,
+  spacesPath,
+  teamsPath,
   UnauthorizedError,
 } from "../client";
 import { apiClient, apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, preflightSetting } from "./connection";
@@ -35,35 +43,28 @@ interface Reference {
 }
 
 const ids = <T extends { id: string }>(items: T[]) => items.map((item) => item.id);
-const orgPath = (org: string) => `/orgs/${encodeURIComponent(org)}`;
-
 const REFERENCES: Record<string, Reference> = {
-  spaces: {
-    noun: "space",
-    path: (org) => `${orgPath(org)}/spaces`,
-    load: async (c, org) => ids(await listSpaces(c, org)),
-  },
+  spaces: { noun: "space", path: spacesPath, load: async (c, org) => ids(await listSpaces(c, org)) },
   members: {
     noun: "member of the organization",
-    path: (org) => `${orgPath(org)}/members`,
-    load: async (c, org) => (await listUsers(c, org)).map((member) => member.user.id),
+    path: organizationMembersPath,
+    load: async (c, org) => (await listOrganizationMembers(c, org)).map((member) => member.user.id),
   },
-  teams: { noun: "team", path: (org) => `${orgPath(org)}/teams`, load: async (c, org) => ids(await listTeams(c, org)) },
-  sites: { noun: "site", path: (org) => `${orgPath(org)}/sites`, load: async (c, org) => ids(await listSites(c, org)) },
+  teams: { noun: "team", path: teamsPath, load: async (c, org) => ids(await listTeams(c, org)) },
+  sites: { noun: "site", path: sitesPath, load: async (c, org) => ids(await listSites(c, org)) },
   collections: {
     noun: "collection",
-    path: (org) => `${orgPath(org)}/collections`,
+    path: collectionsPath,
     load: async (c, org) => ids(await listCollections(c, org)),
   },
   saml: {
     noun: "SAML provider",
-    path: (org) => `${orgPath(org)}/saml`,
+    path: samlProvidersPath,
     load: async (c, org) => ids(await listSamlProviders(c, org)),
   },
   sections: {
     noun: "section of the site",
-    path: (org, props) =>
-      typeof props.siteId === "string" ? `${orgPath(org)}/sites/${props.siteId}/sections` : undefined,
+    path: (org, props) => (typeof props.siteId === "string" ? siteSectionsPath(org, props.siteId) : undefined),
     load: async (c, org, props) => ids(await listSiteSections(c, org, String(props.siteId))),
   },
 };
@@ -222,7 +223,7 @@ function clientOrFailure(
 async function verifyOrganization(kind: string, client: HttpClient, org: string) {
   let seen = organizationsSeen.get(org);
   if (!seen) {
-    seen = client.get(orgPath(org)).then(() => undefined);
+    seen = client.get(organizationPath(org)).then(() => undefined);
     organizationsSeen.set(org, seen);
   }
   try {

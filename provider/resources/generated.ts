@@ -656,11 +656,6 @@ export interface SiteArgs extends AdoptionArgs, ConnectionOption {
    */
   adaptiveContent?: pulumi.Input<boolean>;
   /**
-   * Whether AI agents get the site as context. If the API does not report it back, the output keeps the value
-   * last sent. (`excluded` or `included`; update in place; unmanaged when omitted.)
-   */
-  agentsContext?: pulumi.Input<"excluded" | "included">;
-  /**
    * Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished. (boolean;
    * update in place; unmanaged when omitted.)
    */
@@ -695,11 +690,6 @@ export class Site extends DocsResource {
   declare readonly proxy: pulumi.Output<string | null>;
   /** Whether content adapts to visitor claims (see SiteAdaptiveSchema). */
   declare readonly adaptiveContent: pulumi.Output<boolean>;
-  /**
-   * Whether AI agents get the site as context. If the API does not report it back, the output keeps the value
-   * last sent.
-   */
-  declare readonly agentsContext: pulumi.Output<string | null>;
   /** Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished. */
   declare readonly published: pulumi.Output<boolean>;
   /** The site's custom hostname, when one is set up. */

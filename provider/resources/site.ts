@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { HttpClient } from "../client";
 import {
-  AGENTS_CONTEXTS,
   type ApiSite,
   createSite,
   deleteSite,
@@ -50,13 +49,6 @@ const inputs = z.strictObject({
     .boolean()
     .optional()
     .describe("Whether content adapts to visitor claims (see SiteAdaptiveSchema)."),
-  // In the API reference only (the official document lacks it): sent only when set.
-  agentsContext: z
-    .enum(AGENTS_CONTEXTS)
-    .optional()
-    .describe(
-      "Whether AI agents get the site as context. If the API does not report it back, the output keeps the value last sent.",
-    ),
   published: z
     .boolean()
     .optional()
@@ -78,7 +70,6 @@ const state = z.object({
   basename: z.string().nullable().default(null),
   proxy: z.string().nullable().default(null),
   adaptiveContent: z.boolean().default(false),
-  agentsContext: z.string().nullable().default(null),
   published: z.boolean().default(false),
   hostname: z.string().nullable().default(null).describe("The site's custom hostname, when one is set up."),
   urls: z
@@ -92,8 +83,7 @@ const state = z.object({
 type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 
-/** `agentsContext` falls back to what was last sent: an API that does not report it must not cause a diff forever. */
-function toState(site: ApiSite, organization: string, agentsContext: unknown): State {
+function toState(site: ApiSite, organization: string): State {
   return {
     organizationId: organization,
     title: site.title,
@@ -102,7 +92,6 @@ function toState(site: ApiSite, organization: string, agentsContext: unknown): S
     basename: site.basename ?? null,
     proxy: site.proxy?.origin ?? null,
     adaptiveContent: site.adaptiveContent?.enabled ?? false,
-    agentsContext: site.agentsContext ?? (typeof agentsContext === "string" ? agentsContext : null),
     published: site.published,
     hostname: site.hostname ?? null,
     urls: { ...site.urls },
@@ -128,7 +117,6 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
       visibility: "visibility",
       basename: "basename",
       proxy: "proxy",
-      agentsContext: "agentsContext",
     }),
   };
   const wants = (key: keyof Inputs) => changed.has(key) && news[key] !== undefined;
@@ -152,7 +140,7 @@ export const siteKind = defineKind<Inputs, State>({
   adoption: '`importId: "<siteId>"`.',
   notes: [
     "- Create is `POST /orgs/{organizationId}/sites` with `title`, `type` and `visibility`, then one `PATCH` for " +
-      "`basename`, `proxy`, `adaptiveContent` and `agentsContext` when declared, then `publish` when `published: " +
+      "`basename`, `proxy` and `adaptiveContent` when declared, then `publish` when `published: " +
       "true`. If a step after the `POST` fails, the new site is deleted again and `up` fails.",
     "- Publishing can need a plan upgrade: the API then answers with a checkout session instead of publishing, and " +
       "`up` fails saying so. Upgrade the plan in the web app, or set `published: false`.",
@@ -170,6 +158,9 @@ export const siteKind = defineKind<Inputs, State>({
       "output: any other value replaces the site.",
     "- Not managed: the site's default level, style guide, custom hostname, and which section or site space is the " +
       "default (set that with `default: true` on a [SiteSection](#sitesection) or [SiteSpace](#sitespace)).",
+    "- No `agentsContext`: the API reference shows one (`excluded` or `included`), but the official API document " +
+      "has it neither in the site nor in `PATCH /orgs/{organizationId}/sites/{siteId}`, so it would not reach the " +
+      "real API. (The document's `…/agent-settings` are other settings: scans, findings and editing instructions.)",
   ],
   example: `const site = new docs.Site("docs", {
   organizationId,
@@ -203,7 +194,7 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
     });
     // POST takes only type, title and visibility; a new site is unpublished, and there is no proxy to remove.
     const rest = new Set<string>(
-      (["basename", "proxy", "adaptiveContent", "agentsContext"] as const).filter((key) => news[key] != null),
+      (["basename", "proxy", "adaptiveContent"] as const).filter((key) => news[key] != null),
     );
     if (news.published) rest.add("published");
     const site = await undoOnFailure(
@@ -211,7 +202,7 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
       () => deleteSite(client, news.organizationId, created.id),
       () => apply(client, created.id, news, rest),
     );
-    return { id: created.id, state: toState(site ?? created, news.organizationId, news.agentsContext) };
+    return { id: created.id, state: toState(site ?? created, news.organizationId) };
   },
 
   // One listing of the organization's sites serves every site of a refresh: it reports the same Site objects as
@@ -224,12 +215,12 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
       matches: (item) => item.id === id,
       single: () => getSite(client, organization, id),
     });
-    return site && { id, state: toState(site, organization, known.agentsContext) };
+    return site && { id, state: toState(site, organization) };
   },
 
-  async update({ client }, id, olds, news, changed) {
+  async update({ client }, id, _olds, news, changed) {
     const site = (await apply(client, id, news, changed)) ?? (await getSite(client, news.organizationId, id));
-    return toState(site, news.organizationId, news.agentsContext ?? olds.agentsContext);
+    return toState(site, news.organizationId);
   },
 
   // Everything under the site goes with it (sections, groups, site spaces, share links, adaptive schema).

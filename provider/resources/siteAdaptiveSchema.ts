@@ -112,7 +112,8 @@ export const siteAdaptiveSchemaKind = defineKind<Inputs, State>({
   idFormat: "the site id (a site has one adaptive schema)",
   adoption:
     'Not needed: create writes the whole schema, replacing whatever the site had. `importId: "<siteId>"` works only ' +
-    "when the site's schema already declares at least one claim.",
+    "when the site's schema already declares at least one claim (a site whose schema was never written has none: " +
+    "the API answers 404).",
   notes: [
     "`jsonSchema` is checked during preview against the official schema; no object may have other keys than these: " +
       '`$schema` (optional; exactly `"http://json-schema.org/draft-07/schema#"`), `type: "object"`, ' +
@@ -124,8 +125,9 @@ export const siteAdaptiveSchemaKind = defineKind<Inputs, State>({
       "`properties` (claims by name) and `additionalProperties: false`. The API reference allows only boolean claims; " +
       "the official API document, and this kind, accept all of these.",
     '- The API has no delete: deleting the resource writes an empty schema (`{ type: "object", properties: {}, ' +
-      "additionalProperties: false }`). A site whose schema has no claims counts as having none, so a refresh drops " +
-      "the resource from the state and the next `up` writes the schema again.",
+      "additionalProperties: false }`). A site whose schema has no claims counts as having none, as does a site whose " +
+      "schema was never written (the official document answers `GET …/adaptive-schema` with 404 then): a refresh " +
+      "drops the resource from the state and the next `up` writes the schema again.",
     "- Declare one `SiteAdaptiveSchema` per site; two would overwrite each other.",
   ],
   example: `new docs.SiteAdaptiveSchema("claims", {
@@ -146,6 +148,8 @@ export const siteAdaptiveSchemaKind = defineKind<Inputs, State>({
     return { id: news.siteId, state: toState(schema, news.organizationId, news.siteId) };
   },
 
+  // A site whose schema was never written answers 404 (official getSiteAdaptiveSchema): gone, as the framework reads
+  // every 404. One written without claims (what delete leaves) is gone too.
   async read({ client }, id, known) {
     const organization = known.organizationId;
     const schema = await getSiteAdaptiveSchema(client, organization, id);

@@ -4,6 +4,7 @@ import {
   createSpace,
   deleteSpace,
   getSpace,
+  listSpaces,
   moveSpace,
   SPACE_EDIT_MODES,
   SPACE_LANGUAGES,
@@ -13,6 +14,7 @@ import {
 import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind } from "../framework/kind";
 import { logLine } from "../framework/log";
+import { createdSince } from "../framework/recovery";
 import { UNKNOWN } from "../framework/unknown";
 import { DEFAULT_LEVELS } from "./common";
 
@@ -173,6 +175,18 @@ new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spac
   // document).
   replaceOnChanges: ["organizationId"],
 
+  // A lost create answer: the spaces with the declared title, under the declared parent, made since the request began.
+  async findCreated({ client }, news, since) {
+    const all = await listSpaces(client, news.organizationId);
+    return all
+      .filter(
+        (space) =>
+          space.title === news.title &&
+          (space.parent ?? null) === (news.parentId ?? null) &&
+          createdSince(space.createdAt, since),
+      )
+      .map((space) => ({ id: space.id, title: space.title }));
+  },
   async create({ client }, news) {
     const created = await createSpace(client, news.organizationId, {
       title: news.title,

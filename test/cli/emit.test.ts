@@ -187,7 +187,7 @@ describe("the emitted program", () => {
 
   it("Site and what lives under it: grouped under the site's heading, every relation a reference", () => {
     expect(source).toContain(
-      '// Site "Docs": its sections, groups, site spaces, share links and schema.\nconst docs = new docsPlatform.Site("docs", {',
+      '// Site "Docs": its sections, groups, site spaces, share links, schema and grants.\nconst docs = new docsPlatform.Site("docs", {',
     );
     expect(declaration("Site", "Site0000000000000001")).toContain("  proxy: null,\n  published: true,\n");
     expect(declaration("SiteSection", "Sect0000000000000001")).toBe(

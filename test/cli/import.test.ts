@@ -57,7 +57,8 @@ describe("import: the walk of a seeded organization", () => {
       .filter((o) => o.kind === "Team")
       .flatMap((team) => (team.inputs.members as { user: string }[]).map((m) => `${team.id}/${m.user}`));
     expect(declaredMembers.sort()).toEqual([...(members ?? [])].sort());
-    expect(walk.spaces.map((s) => s.id).sort()).toEqual([...fx.emulator.spaceIds].sort());
+    // Every space is declared: none is left for the program's constants.
+    expect(walk.spaces).toEqual([]);
     expect(walk.users.map((u) => u.id).sort()).toEqual([...fx.emulator.userIds].sort());
   });
 
@@ -70,6 +71,9 @@ describe("import: the walk of a seeded organization", () => {
     expect(count(routes())).toEqual({
       // The walk's own listing, then the one every read of the kind shares (no request per object).
       [`GET ${org}/collections`]: 2,
+      // Spaces have no read through a listing: one GET each.
+      [`GET ${org}/spaces`]: 1,
+      "GET /v1/spaces/{spaceId}": 5,
       [`GET ${org}/teams`]: 2,
       [`GET ${org}/teams/{teamId}/members`]: 4,
       [`GET ${org}/saml`]: 2,
@@ -82,7 +86,13 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${site}/share-links`]: 2,
       [`GET ${site}/adaptive-schema`]: 2,
       [`GET ${site}/structure`]: 2,
-      [`GET ${org}/spaces`]: 1,
+      // Grants: one listing per target and grantee type, shared with the grants' reads.
+      "GET /v1/spaces/{spaceId}/permissions/teams": 5,
+      "GET /v1/spaces/{spaceId}/permissions/users": 5,
+      "GET /v1/collections/{collectionId}/permissions/teams": 18,
+      "GET /v1/collections/{collectionId}/permissions/users": 18,
+      [`GET ${site}/permissions/teams`]: 2,
+      [`GET ${site}/permissions/users`]: 2,
       [`GET ${org}/members`]: 1,
     });
   });
@@ -101,7 +111,7 @@ describe("import: the walk of a seeded organization", () => {
       expect(created.id, `${object.kind} ${object.title}`).toBe(object.id);
       adopted[object.kind] = (adopted[object.kind] ?? 0) + 1;
     }
-    expect(Object.keys(adopted)).toHaveLength(11);
+    expect(Object.keys(adopted).sort()).toEqual([...WALKED_KINDS].sort());
     expect(routes().filter((route) => !route.startsWith("GET "))).toEqual([]);
   });
 
@@ -123,22 +133,20 @@ describe("import: the walk of a seeded organization", () => {
       );
     expect(literalIds).toEqual([`const organizationId = "${organizationId()}";`]);
     expect(first).toContain("parentId: handbook.id,");
-    expect(first).toContain("sectionIds: [guidesSection.id, apiReference.id],");
+    expect(first).toContain("sectionIds: [guidesSection.id, apiReferenceSection.id],");
+    expect(first).toContain("parentId: engineering.id,");
+    expect(first).toContain('spaceId: productGuide.id,\n  teamId: writers.id,\n  role: "edit",');
+    expect(first).toContain("userId: users.graceHopper,");
+    // Spaces are adopted and never deleted with the stack: their content would go too.
+    expect(first.match(/\{ retainOnDelete: true \}/g)).toHaveLength(5);
     expect(first).toContain("defaultTeamId: writers.id,");
   });
 
-  it("covers every kind of the provider (team members as Team.members), except those named as not walked yet", () => {
-    // Issue 13's kinds are not in the walk yet (spaces are listed as summaries only; grants need one listing per
-    // target): an open item of that issue, named here so that the next kind left out still fails this test.
-    const notWalkedYet = [
-      "Space",
-      "SpacePermission",
-      "CollectionPermission",
-      "SitePermission",
-      "OrganizationSettings",
-      "OrganizationMember",
-    ];
-    expect([...WALKED_KINDS, "TeamMember", ...notWalkedYet].sort()).toEqual([...kinds].sort());
+  it("covers every kind of the provider (team members as Team.members), except those that adopt on create", () => {
+    // OrganizationSettings and OrganizationMember take over what exists and manage only the fields a program
+    // declares: which settings and roles to manage is the user's choice, so the walk does not guess it.
+    const declaredByHand = ["OrganizationSettings", "OrganizationMember"];
+    expect([...WALKED_KINDS, "TeamMember", ...declaredByHand].sort()).toEqual([...kinds].sort());
   });
 
   it("leaves out, and names, an object no declaration adopts unchanged: a spec whose last processing failed", async () => {
@@ -197,7 +205,7 @@ describe("the docs-platform command", () => {
       [[], "Usage: docs-platform <command>"],
       [["export"], 'unknown command "export"'],
       [["import", "--out", "x"], "--organization is required"],
-      [["import", "--organization", "o", "--out", "x", "--kinds", "Site,Space"], "unknown kind(s) Space"],
+      [["import", "--organization", "o", "--out", "x", "--kinds", "Site,TeamMember"], "unknown kind(s) TeamMember"],
       [["import", "--organization", "o", "--out", "x", "--bogus"], "Unknown option '--bogus'"],
       [["unmanaged", "--organization", "o", "--stack", "a", "--state", "b"], "exclude each other"],
     ];
@@ -229,14 +237,14 @@ describe("the docs-platform command", () => {
       EXIT.ok,
     );
     expect(io.stdout()).toBe("");
-    expect(io.stderr()).toContain('site "Acme Docs": 24 objects');
-    expect(io.stderr()).toMatch(/58 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr()).toContain('site "Acme Docs": 25 objects');
+    expect(io.stderr()).toMatch(/70 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     const pkg = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8"));
     expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": "3.259.0", "pulumi-docs-platform": "^0.1.0" });
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(58);
+    expect(program.match(/importId: /g)).toHaveLength(70);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -260,7 +268,7 @@ describe("the docs-platform command", () => {
     expect(await main(["unmanaged", "--organization", organizationId(), "--state", stateFile(all)], complete)).toBe(
       EXIT.ok,
     );
-    expect(complete.stdout()).toContain("every object is managed by the stack (58 resources)");
+    expect(complete.stdout()).toContain("every object is managed by the stack (70 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
@@ -270,7 +278,7 @@ describe("the docs-platform command", () => {
       EXIT.found,
     );
     expect(io.stdout()).toBe(
-      `Organization ${organizationId()}: 2 object(s) not managed by the stack (56 resources):\n` +
+      `Organization ${organizationId()}: 2 object(s) not managed by the stack (68 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
     );
@@ -279,21 +287,35 @@ describe("the docs-platform command", () => {
     expect(await main(args, json)).toBe(EXIT.found);
     expect(JSON.parse(json.stdout())).toEqual({
       organizationId: organizationId(),
-      managed: 56,
+      managed: 68,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
       ],
     });
-    // Team members are managed by their Team's `members`; without it each member is listed. Spaces only on request.
-    const withoutMembers = all.map((r) =>
-      r.type.endsWith(":Team") ? { ...r, outputs: { __declared: ["title"] } } : r,
-    );
+    // Team members are managed by their Team's `members`; without it each member is listed. Spaces only on request;
+    // a grant made by hand always.
+    const [grant] = seeded.ids.SpacePermission!;
+    const withoutMembers = all
+      .filter((r) => !r.type.endsWith(":Space") && r.id !== grant)
+      .map((r) => (r.type.endsWith(":Team") ? { ...r, outputs: { __declared: ["title"] } } : r));
     const members = capture();
-    const flags = ["--state", stateFile(withoutMembers), "--json", "--include-spaces"];
+    const flags = ["--state", stateFile(withoutMembers), "--json"];
     expect(await main(["unmanaged", "--organization", organizationId(), ...flags], members)).toBe(EXIT.found);
-    const listed = JSON.parse(members.stdout()).unmanaged as { kind: string; id: string }[];
-    expect(count(listed.map((o) => o.kind))).toEqual({ TeamMember: 6, Space: 4 });
+    const withSpaces = capture();
+    expect(
+      await main(["unmanaged", "--organization", organizationId(), ...flags, "--include-spaces"], withSpaces),
+    ).toBe(EXIT.found);
+    const kindsListed = (io: ReturnType<typeof capture>) =>
+      count((JSON.parse(io.stdout()).unmanaged as { kind: string }[]).map((o) => o.kind));
+    expect(kindsListed(members)).toEqual({ TeamMember: 6, SpacePermission: 1 });
+    expect(kindsListed(withSpaces)).toEqual({ TeamMember: 6, Space: 5, SpacePermission: 1 });
+    const listed = JSON.parse(members.stdout()).unmanaged as { kind: string; id: string; title: string }[];
+    expect(listed.find((o) => o.kind === "SpacePermission")).toEqual({
+      kind: "SpacePermission",
+      id: grant,
+      title: "Writers on Product Guide",
+    });
     expect(
       listed
         .filter((o) => o.kind === "TeamMember")

@@ -395,7 +395,8 @@ const table: Entry[] = [
       post(`/orgs/${p.org}/openapi`, "source.text", { slug: freshSlug(), source: { text: value } }),
   }),
 
-  // Site: title 2..128, basename 1..100, proxy max 512 with its pattern (Limits); type, visibility, agentsContext.
+  // Site: title 2..128, basename 1..100, proxy max 512 with its pattern (Limits); type, visibility. The spec's
+  // agentsContext is not an input (absent from the official document: test/contract/deviations.ts).
   // hostname (max 512, pattern) is an output only: no input sets it.
   siteCreate("title", LIMITS, atLeast(2)),
   siteCreate("title", LIMITS, atMost(128)),
@@ -423,11 +424,6 @@ const table: Entry[] = [
       },
       /^must be a host name followed by one or more path segments/,
     ),
-  ),
-  siteUpdate(
-    "agentsContext",
-    `${FIELD} (spec-only: absent from the official document)`,
-    oneOf(["excluded", "included"], ["allowed", "Included"]),
   ),
 
   // SiteSection: title 2..128, path 1..100, condition 1..1024, description max 256 (Limits); icon max 50.

@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, type Stack, type UpOptions, type UpResult } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../emulator";
+import { packPackage } from "../../tools/pack.mjs";
 import { toolchainVars, toolsDir } from "../../tools/toolchain.mjs";
 
 const run = promisify(execFile);
@@ -19,13 +20,7 @@ export function packedPackage(): Promise<string> {
     if (!existsSync(path.join(repoRoot, "dist/provider/runtime.js"))) {
       throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
     }
-    const destination = path.join(workRoot, "pack");
-    rmSync(destination, { recursive: true, force: true });
-    mkdirSync(destination, { recursive: true });
-    await run("npm", ["pack", "--silent", "--pack-destination", destination], { cwd: repoRoot });
-    const file = readdirSync(destination).find((name) => name.endsWith(".tgz"));
-    if (!file) throw new Error("npm pack produced no tarball");
-    return path.join(destination, file);
+    return packPackage(path.join(workRoot, "pack"));
   })();
   return tarball;
 }

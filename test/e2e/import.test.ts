@@ -31,9 +31,11 @@ async function docsPlatform(args: string[], options: { cwd?: string; env?: Recor
 }
 
 /**
- * `docs-platform import` of a realistic organization (62 objects, every kind), then the generated project through the
- * real Pulumi CLI: adoption writes nothing, nothing is left to change or refresh, `unmanaged` names exactly what was
- * made by hand afterwards, and a destroy deletes every adopted object (the hand-made ones stay).
+ * `docs-platform import` of a realistic organization (74 objects, every kind: spaces and grants too), then the
+ * generated project through the real Pulumi CLI: adoption writes nothing, nothing is left to change or refresh,
+ * `unmanaged` names exactly what was made by hand afterwards, and a destroy deletes every adopted object and revokes
+ * every adopted grant, except the spaces (`retainOnDelete`: their content would go with them), unless a deleted
+ * collection takes one along; hand-made ones stay.
  */
 describe("import an existing organization and adopt it with zero changes", () => {
   let emulator: RunningEmulator;
@@ -47,7 +49,7 @@ describe("import an existing organization and adopt it with zero changes", () =>
   /** The organization's objects, listed: what a destroy must bring back. */
   const organizationContents = async () => {
     const contents: Record<string, string[]> = {};
-    for (const list of ["sites", "collections", "teams", "saml", "openapi"]) {
+    for (const list of ["sites", "collections", "teams", "saml", "openapi", "spaces"]) {
       const items = (await api("GET", `${org()}/${list}?limit=1000`)).body.items as { id: string }[];
       contents[list] = items.map((item) => item.id).sort();
     }
@@ -144,10 +146,26 @@ describe("import an existing organization and adopt it with zero changes", () =>
     ]);
   });
 
-  it("destroy deletes every adopted object; the organization keeps only what was made by hand", async () => {
+  it("destroy deletes every adopted object but the spaces, and revokes the grants; the hand-made ones stay", async () => {
     const before = await organizationContents();
+    /** Grants on the organization's spaces, as their listings report them. */
+    const granted = async (spaces: string[]) => {
+      let total = 0;
+      for (const space of spaces) {
+        for (const grantee of ["teams", "users"]) {
+          total += ((await api("GET", `/spaces/${space}/permissions/${grantee}`)).body.items as unknown[]).length;
+        }
+      }
+      return total;
+    };
+    expect(await granted(before.spaces!)).toBe(seeded.ids.SpacePermission!.length);
     await stack.destroy();
     const after = await organizationContents();
+    // Kept, except the one in a collection the destroy deleted: a collection's deletion takes its spaces along.
+    const inCollection = seeded.ids.Space!.at(-1);
+    expect(after.spaces).toEqual(before.spaces!.filter((id) => id !== inCollection));
+    expect(await granted(after.spaces!)).toBe(0);
+    delete after.spaces;
     const adopted = new Set(Object.values(seeded.ids).flat());
     const keep = (ids: string[]) => ids.filter((id) => !adopted.has(id));
     expect(after).toEqual({

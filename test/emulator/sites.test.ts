@@ -296,7 +296,9 @@ describe("site sections and their default site spaces", () => {
       spaceId: space(0),
       sectionId: section.id,
     });
-    expect(dup.status).toBe(409);
+    // The official addSpaceToSite lists no 409: a bad spaceId is a 400.
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.message).toMatch(/^spaceId: space ".*" is already in site section/);
     const unknownSpace = await h.call("POST", `${sitesPath()}/${site}/sections`, { spaceId: "nope" });
     expect(unknownSpace.status).toBe(400);
     expect(unknownSpace.body.error.message).toMatch(/^spaceId: space "nope" not found/);
@@ -339,7 +341,8 @@ describe("site sections and their default site spaces", () => {
     const b = await addSection(site, space(1), { title: "Guides" });
     expect([a.path, b.path]).toEqual(["guides", "guides-2"]);
     const clash = await h.call("PATCH", `${sitesPath()}/${site}/sections/${b.id}`, { path: "guides" });
-    expect(clash.status).toBe(409);
+    expect(clash.status).toBe(400);
+    expect(clash.body.error.message).toMatch(/^path: "guides" is already used by site section/);
     const ok = await h.call("PATCH", `${sitesPath()}/${site}/sections/${b.id}`, { path: "more-guides" });
     expect(ok.body.path).toBe("more-guides");
   });
@@ -432,8 +435,8 @@ describe("site spaces", () => {
     const res = await h.call("PATCH", path, { path: "v2", condition: "visitor.claims.v2" });
     expect(res.body).toMatchObject({ path: "v2", condition: "visitor.claims.v2" });
     expect((await h.call("PATCH", path, { condition: null })).body).not.toHaveProperty("condition");
-    expect((await h.call("PATCH", path, { path: a.path })).status).toBe(409);
-    expect((await h.call("PATCH", path, { spaceId: space(0) })).status).toBe(409);
+    expect((await h.call("PATCH", path, { path: a.path })).status).toBe(400);
+    expect((await h.call("PATCH", path, { spaceId: space(0) })).status).toBe(400);
     const retarget = await h.call("PATCH", path, { spaceId: space(2) });
     expect(retarget.body.space.id).toBe(space(2));
     const limit = await h.call("PATCH", path, { path: "p".repeat(101) });
@@ -575,14 +578,15 @@ describe("adaptive schema", () => {
     additionalProperties: false,
   };
 
-  it("starts empty, stores a valid schema and derives template conditions", async () => {
+  it("answers 404 until a schema is written (official), then stores a valid schema and derives template conditions", async () => {
     const site = await createSite();
     const path = `${sitesPath()}/${site}/adaptive-schema`;
-    const empty = await h.call("GET", path);
-    expect(empty.body).toMatchObject({
-      object: "site-adaptive-schema",
-      jsonSchema: { type: "object", properties: {} },
+    const none = await h.call("GET", path);
+    expect(none.status).toBe(404);
+    expect(none.body).toEqual({
+      error: { code: 404, message: `No visitor attributes schema found for site "${site}"` },
     });
+    expect((await h.call("GET", `${path}/template-conditions`)).body).toEqual({ items: [] });
     const put = await h.call("PUT", path, { jsonSchema: valid });
     expect(put.status, put.text).toBe(200);
     expect(put.body.jsonSchema).toEqual(valid);

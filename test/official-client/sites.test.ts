@@ -150,11 +150,9 @@ describe("site adaptive schema through the official client", () => {
     additionalProperties: false as const,
   };
 
-  it("reads the initial schema, replaces it and reads it back", async () => {
+  it("answers 404 before a schema is written, then replaces it and reads it back", async () => {
     const site = await createSite();
-    const initial = await f.api.orgs.getSiteAdaptiveSchema(f.org(), site.id);
-    expect(initial.status).toBe(200);
-    expect(initial.data).toMatchObject({ object: "site-adaptive-schema", jsonSchema: { type: "object" } });
+    await expectApiError(f.api.orgs.getSiteAdaptiveSchema(f.org(), site.id), 404, /No visitor attributes schema/);
 
     const updated = await f.api.orgs.updateSiteAdaptiveSchema(f.org(), site.id, { jsonSchema });
     expect(updated.status).toBe(200);

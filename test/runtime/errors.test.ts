@@ -50,6 +50,17 @@ describe("errors users can act on", () => {
     expect(other).not.toMatch(/importId/);
   });
 
+  it("the emulator's one 409 (a transfer to the organization the collection is already in) suggests no importId", async () => {
+    const second = fixture.emulator.secondOrganizationId;
+    const made = await collections().create(inputs());
+    // Transferred by hand, and the program declares the same move before a refresh saw it.
+    expect((await fixture.api("POST", `/collections/${made.id}/transfer`, { organization: second })).status).toBe(200);
+    const news = { ...inputs(), organizationId: second };
+    const message = await failure(collections().update(made.id, made.outs, news));
+    expect(message).toMatch(/POST \/v1\/collections\/\S+\/transfer failed with 409 Conflict: .*already belongs/);
+    expect(message).not.toMatch(/importId/);
+  });
+
   it("404 on adoption names importId and its format", async () => {
     const message = await failure(collections().create({ ...inputs(), importId: "missing-collection" }));
     expect(message).toMatch(/importId "missing-collection" names no existing Collection.*Fix importId \(format: /);

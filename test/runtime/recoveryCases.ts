@@ -72,6 +72,14 @@ export const RECOVERY_CASES: RecoveryCase[] = [
       (await f.listAll(`/orgs/${i.organizationId}/openapi`)).filter((s: Json) => s.slug === i.slug),
   },
   {
+    kind: "Space",
+    inputs: async (f) => ({ organizationId: org(f), title: "Runbooks", emoji: "1f4d8", defaultLevel: "read" }),
+    create: { method: "POST", path: "/orgs/[^/]+/spaces$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${i.organizationId}/spaces`)).filter((s: Json) => s.title === i.title),
+    twin: (f, i) => f.apiCreate(`/orgs/${i.organizationId}/spaces`, { title: i.title }),
+  },
+  {
     kind: "SiteShareLink",
     inputs: async (f) => ({
       organizationId: org(f),

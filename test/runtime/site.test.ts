@@ -27,7 +27,7 @@ describeLifecycle(
       expect(state).toMatchObject({ ...base(), published: false, adaptiveContent: false });
       expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
       expect(state.createdAt).toMatch(/^\d{4}-/);
-      // POST takes only type, title and visibility; the rest is one PATCH, and agentsContext is not sent unset.
+      // POST takes only type, title and visibility; the rest is one PATCH.
       expect(fixture.lastRequestBody("POST", /\/sites$/)).toEqual({
         title: "Docs",
         type: "basic",
@@ -59,7 +59,6 @@ describeLifecycle(
           expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ adaptiveContent: { enabled: true } });
         },
       },
-      updateTo("agentsContext", "included"),
       {
         name: "published (publish)",
         inputs: (_f, p) => ({ ...p, published: true }),
@@ -136,14 +135,16 @@ describe("Site publishing", () => {
   });
 });
 
-describe("Site agentsContext", () => {
-  it("keeps the value it sent when the API does not report agentsContext (the official document lacks it)", async () => {
-    const { id, state } = await created("Site", { ...base(), agentsContext: "included" });
-    const { agentsContext, ...official } = (await fixture.api("GET", sitePath(id))).body as Record<string, unknown>;
-    expect(agentsContext).toBe("included");
-    fixture.emulator.injectFault({ method: "GET", path: `/sites/${id}$`, count: 1, status: 200, body: official });
-    const read = await lifecycle("Site").read(id, state);
-    expect(read.props?.agentsContext).toBe("included");
+describe("Site agentsContext (API reference only; absent from the official document)", () => {
+  it("is never sent, and a state written when it was managed reads back without it and with no change", async () => {
+    const { id, state, inputs } = await created("Site", { ...base(), adaptiveContent: true, published: true });
+    const sent = fixture.emulator.requests().filter((r) => r.requestBody && typeof r.requestBody === "object");
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) expect(request.requestBody).not.toHaveProperty("agentsContext");
+    const older = { ...state, agentsContext: "included" };
+    const read = await lifecycle("Site").read(id, older);
+    expect(read.props).not.toHaveProperty("agentsContext");
+    expect((await lifecycle("Site").diff(id, read.props ?? {}, inputs)).changes).toBe(false);
   });
 });
 
@@ -161,7 +162,8 @@ describe("Site check", () => {
       [{ proxy: "https://example.com/docs" }, "proxy", /must match the pattern/],
       [{ type: "enterprise" }, "type", /must be one of/],
       [{ visibility: "private" }, "visibility", /must be one of/],
-      [{ agentsContext: "sometimes" }, "agentsContext", /must be one of/],
+      // The API reference's agentsContext is not in the official document: not an input (see the Site notes).
+      [{ agentsContext: "included" }, "agentsContext", /unknown property agentsContext/],
       [{ published: "yes" }, "published", /must be a boolean/],
       [{ adaptiveContent: 1 }, "adaptiveContent", /must be a boolean/],
       [{ allowReplace: "yes" }, "allowReplace", /must be a boolean/],
@@ -178,7 +180,7 @@ describe("Site check", () => {
     for (const news of [
       { title: "xy", basename: "b" },
       { title: "x".repeat(128), basename: "b".repeat(100), proxy },
-      { title: "ok", proxy: null, type: "ultimate", visibility: "visitor-auth", agentsContext: "excluded" },
+      { title: "ok", proxy: null, type: "ultimate", visibility: "visitor-auth" },
     ]) {
       expect((await check({ organizationId: org(), ...news })).failures).toBeUndefined();
     }

@@ -96,12 +96,31 @@ describe("SiteAdaptiveSchema behaviour", () => {
     expect((answer.body as { jsonSchema: unknown }).jsonSchema).toEqual(EMPTY);
   });
 
-  it("reads a site without claims as no schema, and a deleted site as gone", async () => {
+  it("reads a never-written schema (404), one without claims and a deleted site's as gone; one with claims as there", async () => {
     const siteId = await makeSite();
     const known = { organizationId: org(), siteId, jsonSchema: {} };
-    expect((await lifecycle("SiteAdaptiveSchema").read(siteId, known)).id).toBe("");
+    const read = () => lifecycle("SiteAdaptiveSchema").read(siteId, known);
+    expect((await fixture.api("GET", schemaPath(siteId))).status).toBe(404);
+    expect((await read()).id).toBe("");
+    expect((await fixture.api("PUT", schemaPath(siteId), { jsonSchema: EMPTY })).status).toBe(200);
+    expect((await read()).id).toBe("");
+    expect((await fixture.api("PUT", schemaPath(siteId), { jsonSchema: schema(beta) })).status).toBe(200);
+    expect((await read()).props?.jsonSchema).toEqual(schema(beta));
     await fixture.api("DELETE", `/orgs/${org()}/sites/${siteId}`);
-    expect((await lifecycle("SiteAdaptiveSchema").read(siteId, known)).id).toBe("");
+    expect((await read()).id).toBe("");
+  });
+
+  it("adopting a site whose schema was never written fails naming importId, with one GET and no write", async () => {
+    const siteId = await makeSite();
+    fixture.emulator.clearRequests();
+    const inputs = { organizationId: org(), siteId, jsonSchema: schema(beta), importId: siteId };
+    await expect(lifecycle("SiteAdaptiveSchema").create(inputs)).rejects.toThrow(
+      new RegExp(`importId "${siteId}" names no existing SiteAdaptiveSchema`),
+    );
+    expect(fixture.calls()).toEqual([`GET /v1${schemaPath(siteId)}`]);
+    // Without importId, create writes the schema on a site that never had one.
+    const { state } = await created("SiteAdaptiveSchema", { organizationId: org(), siteId, jsonSchema: schema(beta) });
+    expect(state.jsonSchema).toEqual(schema(beta));
   });
 
   it("compares the schema regardless of key order", async () => {

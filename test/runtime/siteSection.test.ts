@@ -234,7 +234,9 @@ describe("SiteSection behaviour", () => {
     const [existing] = await nonEmpty(sectionsOf(inputs.siteId as string));
     const taken = fixture.emulator.store.sections.get(existing.id)?.path;
     const news = await checked("SiteSection", { ...inputs, path: taken });
-    await expect(lifecycle("SiteSection").create(news)).rejects.toThrow(/SiteSection create: PATCH .* 409 Conflict/);
+    await expect(lifecycle("SiteSection").create(news)).rejects.toThrow(
+      /SiteSection create: PATCH .* 400 Bad Request: path: .* is already used/,
+    );
     expect((await sectionsOf(inputs.siteId as string)).map((s) => s.id)).toEqual([existing.id]);
   });
 

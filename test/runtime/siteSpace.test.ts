@@ -177,7 +177,7 @@ describe("SiteSpace behaviour", () => {
     const [existing] = await nonEmpty(siteSpacesOf(inputs.siteId as string));
     const taken = fixture.emulator.store.siteSpaces.get(existing.id)?.path;
     await expect(lifecycle("SiteSpace").create(await checked("SiteSpace", { ...inputs, path: taken }))).rejects.toThrow(
-      /SiteSpace create: PATCH .* 409 Conflict/,
+      /SiteSpace create: PATCH .* 400 Bad Request: path: .* is already used/,
     );
     expect((await siteSpacesOf(inputs.siteId as string)).map((s) => s.id)).toEqual([existing.id]);
   });

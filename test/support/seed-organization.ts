@@ -1,9 +1,10 @@
 /**
  * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
- * `docs-platform import` must turn into a program. 62 objects across every kind: collections nested three deep, two
- * sites (one with section groups, conditional sections and site spaces, a share link turned off and an adaptive
- * schema), unicode and duplicate titles, a SAML provider pointing at a team, teams with owners and members, and two
- * OpenAPI specs (one from a URL, one from text).
+ * `docs-platform import` must turn into a program. 74 objects across every kind: collections nested three deep, the
+ * fixture's spaces and one made in a collection, two sites (one with section groups, conditional sections and site
+ * spaces, a share link turned off and an adaptive schema), unicode and duplicate titles, a SAML provider pointing at a
+ * team, teams with owners and members, two OpenAPI specs (one from a URL, one from text), and roles granted to teams
+ * and users on spaces, collections and sites.
  */
 import { callApi } from "./emulator";
 
@@ -82,6 +83,12 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   await collection("Legal & Compliance");
   await collection("FAQ / Help");
 
+  // Spaces: the organization's own (from the fixture), and one made in a collection with a default level.
+  for (const space of emulator.spaceIds) note("Space", space);
+  const runbooks = (await send("POST", `${org}/spaces`, { title: "Runbooks", emoji: "1f6e0", parent: engineering })).id;
+  await send("PATCH", `/spaces/${runbooks}`, { defaultLevel: "read" });
+  note("Space", runbooks);
+
   // Teams with owners and members, one without members.
   const team = async (title: string, members: [string, "owner" | "member"][]) => {
     const created = await send("PUT", `${org}/teams`, { title });
@@ -97,7 +104,7 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     [ada, "owner"],
     [grace, "member"],
   ]);
-  await team("Reviewers", [
+  const reviewers = await team("Reviewers", [
     [linus, "member"],
     [ada, "owner"],
   ]);
@@ -106,6 +113,23 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     [grace, "owner"],
     [linus, "member"],
   ]);
+
+  // Roles granted on spaces, collections and sites, to teams and to users.
+  const grant = async (
+    kind: string,
+    target: string,
+    targetId: string,
+    role: string,
+    grantee: ["teams" | "users", string],
+  ) => {
+    await send("POST", `${target}/permissions`, { role, [grantee[0]]: [grantee[1]] });
+    return note(kind, `${targetId}/${grantee[1]}`);
+  };
+  await grant("SpacePermission", `/spaces/${guidesSpace}`, guidesSpace, "edit", ["teams", writers]);
+  await grant("SpacePermission", `/spaces/${apiSpace}`, apiSpace, "comment", ["users", linus]);
+  await grant("SpacePermission", `/spaces/${runbooks}`, runbooks, "admin", ["teams", reviewers]);
+  await grant("CollectionPermission", `/collections/${handbook}`, handbook, "review", ["teams", reviewers]);
+  await grant("CollectionPermission", `/collections/${product}`, product, "edit", ["users", grace]);
 
   // SSO that puts new users into a team.
   const saml = await send("POST", `${org}/saml`, {
@@ -196,6 +220,8 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   });
   note("SiteAdaptiveSchema", docs);
 
+  await grant("SitePermission", site, docs, "edit", ["teams", writers]);
+
   // An internal site shared by links, its spaces at the root level (no sections).
   const internal = note(
     "Site",
@@ -207,6 +233,7 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   await link(internalSite, "Contractors");
   await link(internalSite, "Auditors 2025");
   await link(internalSite, "Contractors");
+  await grant("SitePermission", internalSite, internal, "admin", ["users", ada]);
 
   // Processing of the OpenAPI specs finishes on the emulator's clock: wait until both are complete.
   for (let attempt = 0; ; attempt++) {
