@@ -3,6 +3,7 @@ import {
   ConnectionError,
   DocsApiError,
   errorForStatus,
+  InsecureApiUrlError,
   isNotFound,
   NotFoundError,
   outcomeUnknown,
@@ -116,5 +117,14 @@ describe("isNotFound", () => {
     expect(isNotFound(errorForStatus({ method: "GET", path: "/v1/x", status: 404, attempts: 1 }))).toBe(true);
     expect(isNotFound(errorForStatus({ method: "GET", path: "/v1/x", status: 410, attempts: 1 }))).toBe(false);
     expect(isNotFound(new Error("404"))).toBe(false);
+  });
+});
+
+describe("InsecureApiUrlError", () => {
+  it("is named, and names the URL and what is wrong with it", () => {
+    const error = new InsecureApiUrlError("ftp://x", "uses ftp: instead of https:");
+    expect(error.name).toBe("InsecureApiUrlError");
+    expect(error.url).toBe("ftp://x");
+    expect(error.message).toMatch(/^The API URL "ftp:\/\/x" uses ftp: instead of https:\. Use an https:\/\/ URL/);
   });
 });

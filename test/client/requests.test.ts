@@ -1,5 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_RETRY_POLICY, type DocsApiError, HttpClient, ServerError } from "../../provider/client";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  ConnectionError,
+  DEFAULT_RETRY_POLICY,
+  type DocsApiError,
+  HttpClient,
+  MAX_RESPONSE_BYTES,
+  ServerError,
+  TimeoutError,
+  UnexpectedResponseError,
+} from "../../provider/client";
 import { apiError, fakeClockClient, json, type Stub, startStub } from "./stub";
 
 /**
@@ -61,11 +70,29 @@ describe("the request on the wire", () => {
     const { http } = client(stub.url);
     await http.get("orgs/o/spaces", { page: "p2", limit: 50, nested: false, absent: undefined });
     await http.put("/orgs/o/spaces/s1", { a: 1 });
-    expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
-      "GET /v1/orgs/o/spaces?page=p2&limit=50&nested=false",
-      "PUT /v1/orgs/o/spaces/s1",
+    expect(stub.requests.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+      "GET /v1/orgs/o/spaces?page=p2&limit=50&nested=false ",
+      'PUT /v1/orgs/o/spaces/s1 {"a":1}',
     ]);
     expect(http.displayPath("orgs/o")).toBe("/v1/orgs/o");
+  });
+
+  it("an API at the root of its host shows paths as they are", async () => {
+    const stub = await stubbed((_req, res) => json(res, 200, { ok: 1 }));
+    const { http } = client(`http://${stub.host}`);
+    expect(http.displayPath("/orgs/o")).toBe("/orgs/o");
+    expect(await http.get("orgs/o")).toEqual({ ok: 1 });
+    expect(stub.requests[0]?.url).toBe("/orgs/o");
+  });
+
+  it("a closed client sends nothing more", async () => {
+    const stub = await stubbed((_req, res) => json(res, 200, {}));
+    // Not through client(): that one is closed after the test, and closing twice throws.
+    const { http } = fakeClockClient(stub.url, { retry: { maxAttempts: 1 } });
+    await http.get("/x");
+    await http.close();
+    await expect(http.get("/x")).rejects.toThrow(ConnectionError);
+    expect(stub.requests).toHaveLength(1);
   });
 
   it("a base URL with a trailing slash shows paths without a double slash", async () => {
@@ -85,6 +112,58 @@ describe("the request on the wire", () => {
       res.end(body);
     });
     expect(await client(stub.url).http.request("PATCH", "/x", { body: {} })).toBeUndefined();
+  });
+
+  it("a 205 is no value even with a body", async () => {
+    const stub = await stubbed((_req, res) => {
+      res.writeHead(205, { "content-type": "text/plain" });
+      res.end("reset");
+    });
+    expect(await client(stub.url).http.request("PATCH", "/x", { body: {} })).toBeUndefined();
+  });
+
+  it("a redirect is not followed and not a success", async () => {
+    const stub = await stubbed((_req, res) => json(res, 301, { moved: true }, { location: "https://elsewhere" }));
+    const error = await failureOf(client(stub.url).http.get("/x"));
+    expect(error.status).toBe(301);
+    expect(error.message).toBe('GET /v1/x failed with 301: {"moved":true}');
+  });
+
+  it("a 2xx that is not JSON and has no content type says so", async () => {
+    const stub = await stubbed((_req, res) => res.end("oops"));
+    expect((await failureOf(client(stub.url).http.get("/x"))).message).toBe(
+      "GET /v1/x answered 200 OK with an unexpected body: the body is not JSON (no content-type): oops",
+    );
+  });
+
+  it("an error without a body has no API message; a non-text message falls back to the body", async () => {
+    const stub = await stubbed((req, res) => {
+      if (req.url.endsWith("/empty")) res.writeHead(409).end();
+      else json(res, 409, { error: { code: 409, message: { reason: "taken" } } });
+    });
+    const { http } = client(stub.url);
+    expect((await failureOf(http.get("/empty"))).apiMessage).toBeUndefined();
+    expect((await failureOf(http.get("/odd"))).apiMessage).toBe('{"error":{"code":409,"message":{"reason":"taken"}}}');
+  });
+
+  it("a body of exactly the size limit is read; one byte more is not", async () => {
+    const exact = `"${"a".repeat(MAX_RESPONSE_BYTES - 2)}"`;
+    const stub = await stubbed((req, res) => {
+      const body = req.url.endsWith("/over") ? `${exact} ` : exact;
+      const declared = req.url.includes("declared");
+      res.writeHead(200, declared ? { "content-length": String(Buffer.byteLength(body)) } : {});
+      if (declared) res.end(body);
+      else {
+        // Streamed in two chunks without a declared length.
+        res.write(body.slice(0, 1024));
+        res.end(body.slice(1024));
+      }
+    });
+    const { http } = client(stub.url);
+    expect(((await http.get("/declared")) as string).length).toBe(MAX_RESPONSE_BYTES - 2);
+    expect(((await http.get("/streamed")) as string).length).toBe(MAX_RESPONSE_BYTES - 2);
+    expect(await failureOf(http.get("/declared/over"))).toBeInstanceOf(UnexpectedResponseError);
+    expect(await failureOf(http.get("/streamed/over"))).toBeInstanceOf(UnexpectedResponseError);
   });
 
   it("a 201 with a body is that body", async () => {
@@ -123,6 +202,32 @@ describe("defaults", () => {
 });
 
 describe("backoff", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is half the ceiling plus a random share of the other half; Retry-After gets a random share of the base", async () => {
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
+    const stub = await stubbed((_req, res, n) =>
+      n <= 2
+        ? apiError(res, 503, "busy")
+        : n === 3
+          ? apiError(res, 503, "maintenance", { "retry-after": "2" })
+          : json(res, 200, {}),
+    );
+    const { http, waits } = client(stub.url, { retry: { baseDelayMs: 200 } });
+    await http.get("/x");
+    expect(waits).toEqual([150, 300, 2_100]);
+  });
+
+  it("the Retry-After jitter is at most 250 ms, whatever the base", async () => {
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
+    const stub = await stubbed((_req, res, n) =>
+      n === 1 ? apiError(res, 503, "maintenance", { "retry-after": "2" }) : json(res, 200, {}),
+    );
+    const { http, waits } = client(stub.url, { retry: { baseDelayMs: 1_000 } });
+    await http.get("/x");
+    expect(waits).toEqual([2_125]);
+  });
+
   it("doubles from the base and never exceeds maxDelayMs", async () => {
     const stub = await stubbed((_req, res) => apiError(res, 503, "busy"));
     const { http, waits } = client(stub.url, {
@@ -176,6 +281,15 @@ describe("which failed writes may have been applied", () => {
     // Only an idempotent request is repeated after a 5xx.
     const repeated = status >= 500 && idempotent !== false && method !== "POST";
     expect(stub.requests).toHaveLength(repeated ? 2 : 1);
+  });
+
+  it("a POST that timed out may have been applied, and is not repeated", async () => {
+    const stub = await stubbed(() => {});
+    const { http } = client(stub.url, { timeoutMs: 200, retry: { maxAttempts: 3 } });
+    const error = await failureOf(http.post("/things", {}));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(stub.requests).toHaveLength(1);
   });
 
   it("a POST whose connection was refused cannot have been applied; one reset after sending may have been", async () => {
