@@ -130,7 +130,7 @@ describe("the request on the wire", () => {
   });
 
   it("a 2xx that is not JSON and has no content type says so", async () => {
-    const stub = await stubbed((_req, res) => res.end("oops"));
+    const stub = await stubbed((_req, res) => void res.end("oops"));
     expect((await failureOf(client(stub.url).http.get("/x"))).message).toBe(
       "GET /v1/x answered 200 OK with an unexpected body: the body is not JSON (no content-type): oops",
     );
