@@ -122,11 +122,11 @@ describe("the request on the wire", () => {
     expect(await client(stub.url).http.request("PATCH", "/x", { body: {} })).toBeUndefined();
   });
 
-  it("a redirect is not followed and not a success", async () => {
-    const stub = await stubbed((_req, res) => json(res, 301, { moved: true }, { location: "https://elsewhere" }));
+  it.each([300, 301])("a %i is not followed and not a success", async (status) => {
+    const stub = await stubbed((_req, res) => json(res, status, { moved: true }, { location: "https://elsewhere" }));
     const error = await failureOf(client(stub.url).http.get("/x"));
-    expect(error.status).toBe(301);
-    expect(error.message).toBe('GET /v1/x failed with 301: {"moved":true}');
+    expect(error.status).toBe(status);
+    expect(error.message).toBe(`GET /v1/x failed with ${status}: {"moved":true}`);
   });
 
   it("a 2xx that is not JSON and has no content type says so", async () => {
