@@ -8,6 +8,15 @@
 // - provider/framework/lifecycle.ts, normalize's key comparator: two keys of one object never compare equal, so the
 //   `0` result and `>` vs `>=` cannot differ;
 // - provider/framework/lifecycle.ts, canonical's `?? "null"`: JSON props never stringify to undefined.
+// - provider/client/transport.ts, the Agent's keepAliveTimeout: it changes connection reuse only, never an answer;
+// - provider/client/transport.ts, request's `instanceof DocsApiError` rethrow: attempt() throws nothing else but a
+//   TypeError for a body JSON cannot write, which the retry path would throw unchanged too;
+// - provider/client/transport.ts, apiMessage's optional chaining: a `null` body throws without it and reaches the same
+//   fallback;
+// - provider/client/transport.ts, displayPath's `/\/+$/`: checkedBaseUrl already strips trailing slashes.
+//
+// A focused run: `npm run mutation -- --mutate <file> --testFiles '<glob>' --concurrency 1 --incremental` (for
+// provider/client/, `test/client/**/*.test.ts`); --incremental reruns only the mutants whose code or tests changed.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: "vitest",

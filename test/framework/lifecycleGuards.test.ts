@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { CreatedCandidate, KindDefinition, Props, ResourceContext } from "../../provider/framework/kind";
+import { apiId, defineKind } from "../../provider/framework/kind";
+import { Lifecycle } from "../../provider/framework/lifecycle";
+import { Listings } from "../../provider/framework/listings";
+import { UNKNOWN } from "../../provider/framework/unknown";
+
+/**
+ * What the lifecycle does around a kind's CRUD functions: the replace guard in check, the lookup `docs-platform
+ * recover` uses, and the rule that no listing taken before a write serves a read after it.
+ */
+const inputs = z.strictObject({
+  parentId: apiId,
+  region: z.string(),
+  title: z.string(),
+  allowReplace: z.boolean().optional(),
+});
+const state = z.object({ parentId: z.string(), region: z.string(), title: z.string() });
+type Inputs = z.output<typeof inputs>;
+type State = z.output<typeof state>;
+
+function kind(overrides: Partial<KindDefinition<Inputs, State>> = {}) {
+  const listings = new Listings();
+  let loads = 0;
+  const definition = defineKind<Inputs, State>({
+    kind: "Vault",
+    description: "A test kind.",
+    scope: "organization",
+    example: "",
+    inputs,
+    state,
+    outputs: [],
+    idFormat: "the vault id",
+    adoption: "",
+    replaceOnChanges: ["region"],
+    guardedReplaces: { properties: ["region"], why: "its contents are lost." },
+    providerOptions: ["allowReplace"],
+    create: async (_ctx, news) => ({ id: "v1", state: state.parse(news) }),
+    read: async (ctx, id, known) => {
+      // Reads go through the shared listing, as listed kinds do.
+      const items = await ctx.listings.get(`/parents/${known.parentId}/vaults`, async () => [{ id, stamp: loads++ }]);
+      return { id, state: { ...(known as State), title: `load ${items[0]?.stamp}` } };
+    },
+    update: async (_ctx, _id, olds, news) => state.parse({ ...olds, ...news }),
+    delete: async () => {},
+    ...overrides,
+  });
+  const lifecycle = new Lifecycle(
+    definition,
+    () => ({ listings, client: { policy: { maxAttempts: 1 } } }) as unknown as ResourceContext,
+  );
+  return { lifecycle };
+}
+
+const olds = { parentId: "p1", region: "eu", title: "T" };
+
+describe("check refuses a change that would replace a guarded property", () => {
+  it("naming the property, both values, why and the way out", async () => {
+    const { lifecycle } = kind();
+    expect(await lifecycle.check(olds, { ...olds, region: "us" })).toEqual({
+      failures: [
+        {
+          property: "region",
+          reason:
+            'Vault.region: changing it from "eu" to "us" replaces the Vault: its contents are lost. Put region back ' +
+            'to "eu", or set allowReplace: true on this resource to replace it.',
+        },
+      ],
+    });
+  });
+
+  it("not when allowReplace is true, on create, for the same value or an unknown one", async () => {
+    const { lifecycle } = kind();
+    const passes = async (old: Props, news: Props) => "inputs" in (await lifecycle.check(old, news));
+    expect(await passes(olds, { ...olds, region: "us", allowReplace: true })).toBe(true);
+    expect(await passes({}, { ...olds, region: "us" })).toBe(true);
+    expect(await passes(olds, { ...olds, title: "Renamed" })).toBe(true);
+    expect(await passes(olds, { ...olds, region: UNKNOWN })).toBe(true);
+    expect(await passes({ ...olds, region: UNKNOWN }, { ...olds, region: "us" })).toBe(true);
+    expect(await passes(olds, { ...olds, region: "us", allowReplace: false })).toBe(false);
+  });
+});
+
+describe("findCreated", () => {
+  it("is undefined for a kind whose create cannot duplicate", async () => {
+    const { lifecycle } = kind();
+    expect(await lifecycle.findCreated({ ...olds }, new Date(0))).toBeUndefined();
+  });
+
+  it("asks the kind with the inputs, without importId or the provider, and the time given", async () => {
+    const asked: [Props, Date][] = [];
+    const candidates: CreatedCandidate[] = [{ id: "v9", title: "T" }];
+    const { lifecycle } = kind({
+      findCreated: async (_ctx, news, since) => {
+        asked.push([news, since]);
+        return candidates;
+      },
+    });
+    const since = new Date("2026-11-23T12:00:00Z");
+    expect(await lifecycle.findCreated({ ...olds, importId: "v9", __provider: "x" }, since)).toBe(candidates);
+    expect(asked).toEqual([[olds, since]]);
+  });
+
+  it("explains a failure like any operation's", async () => {
+    const { lifecycle } = kind({
+      findCreated: async () => {
+        throw new Error("listing failed");
+      },
+    });
+    await expect(lifecycle.findCreated({ ...olds }, new Date(0))).rejects.toThrow("listing failed");
+  });
+});
+
+describe("listings and writes", () => {
+  it("reads share a listing; every write drops it, so the next read lists again", async () => {
+    const { lifecycle } = kind();
+    const title = async () => (await lifecycle.read("v1", olds)).props.title;
+    expect(await title()).toBe("load 0");
+    expect(await title()).toBe("load 0");
+    await lifecycle.update("v1", olds, { ...olds, title: "Renamed" });
+    expect(await title()).toBe("load 1");
+    await lifecycle.create({ ...olds });
+    expect(await title()).toBe("load 2");
+    await lifecycle.delete("v1", olds);
+    expect(await title()).toBe("load 3");
+    expect(await title()).toBe("load 3");
+  });
+
+  it("a write that fails drops it too: it may have changed something", async () => {
+    const { lifecycle } = kind({
+      update: async () => {
+        throw new Error("connection reset");
+      },
+    });
+    expect((await lifecycle.read("v1", olds)).props.title).toBe("load 0");
+    await expect(lifecycle.update("v1", olds, { ...olds, title: "Renamed" })).rejects.toThrow("connection reset");
+    expect((await lifecycle.read("v1", olds)).props.title).toBe("load 1");
+  });
+});
