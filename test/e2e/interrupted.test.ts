@@ -137,6 +137,41 @@ describe("a killed pulumi up of the docs-site example recovers with the README's
     });
   }
 
+  it("Pulumi's own refresh --import-pending-creates drops the create instead of importing it: why recover edits the state", async () => {
+    const handbook = urnOf(stack, "Collection", "handbook");
+    const up = await cli("pulumi", ["up", "--yes", "--skip-preview", "--target", handbook]);
+    expect(up.code, up.output.slice(-3000)).toBe(0);
+    // The state a kill leaves: the create recorded as pending, the object made.
+    const deployment = (await stack.exportStack()).deployment;
+    const resource = deployment.resources.find((r: { urn: string }) => r.urn === handbook);
+    const id: string = resource.id;
+    deployment.resources = deployment.resources.filter((r: { urn: string }) => r.urn !== handbook);
+    const { id: _id, outputs: _outputs, ...recorded } = resource;
+    deployment.pending_operations = [{ type: "creating", resource: recorded }];
+    await stack.importStack({ version: 3, deployment });
+
+    const refresh = await cli("pulumi", [
+      "refresh",
+      "--yes",
+      "--skip-preview",
+      "--import-pending-creates",
+      handbook,
+      "--import-pending-creates",
+      id,
+    ]);
+    expect(refresh.code, refresh.output).toBe(0);
+    const after = (await stack.exportStack()).deployment;
+    // Neither pending nor a resource: the engine forgot the object, which still exists.
+    expect(after.pending_operations ?? []).toEqual([]);
+    expect(after.resources.map((r: { urn: string }) => r.urn)).not.toContain(handbook);
+    expect(added(baseline, await census(emulator))).toEqual({ Collection: [id] });
+    report.push(`refresh --import-pending-creates: Collection ${id} in the API, in no state afterwards`);
+
+    expect([204, 205]).toContain((await callApi(emulator, "DELETE", `/collections/${id}`)).status);
+    await stack.destroy();
+    expect(added(baseline, await census(emulator))).toEqual({});
+  });
+
   /** `pulumi up` as a CI job runs it, SIGKILLed with every process it started once `writes` writes reached the API. */
   async function killUpAfter(writes: number): Promise<{ writes: number; seconds: number; output: string }> {
     const started = Date.now();
