@@ -115,6 +115,15 @@ describe("a killed pulumi up of the docs-site example recovers with the README's
       expect(held).toBe(declared);
       const { duplicates, orphans } = compare(store, state);
       expect({ duplicates, orphans }).toEqual({ duplicates: [], orphans: [] });
+      // The package's own orphan report agrees: every object of the organization is managed by the stack.
+      const unmanaged = await cli("docs-platform", [
+        "unmanaged",
+        "--organization",
+        emulator.organizationId,
+        "--stack",
+        stack.name,
+      ]);
+      expect(unmanaged.code, unmanaged.output).toBe(0);
       // The share link's url stays a secret wherever the recovery wrote it.
       const url = (await stack.outputs()).reviewUrl;
       expect(url?.secret).toBe(true);
