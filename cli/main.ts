@@ -260,9 +260,8 @@ async function recoverCommand(args: string[], io: Io) {
   }
   const stack = values.stack ? ["--stack", values.stack] : [];
   const exported = JSON.parse(await pulumi(["stack", "export", "--show-secrets", ...stack]));
-  const resolutions = await resolvePendingCreates(
-    pendingCreates(exported),
-    async (kind, inputs, since) => (await lifecycle(kind).findCreated(inputs, since)) ?? [],
+  const resolutions = await resolvePendingCreates(pendingCreates(exported), (kind, inputs, since) =>
+    lifecycle(kind).findCreated(inputs, since),
   );
   const recovered = await recoveredState(exported, resolutions, async (kind, id, inputs) => {
     const read = await lifecycle(kind).lookup(id, inputs, inputs);

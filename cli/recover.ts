@@ -27,12 +27,24 @@ export interface PendingCreate {
 
 export type Resolution =
   | { urn: string; kind: string; action: "import"; id: string; title: string }
-  | { urn: string; kind: string; action: "clear" }
+  /**
+   * `noLookup`: the kind has no `findCreated`. Most such kinds write at a fixed address (permissions, the adaptive
+   * schema, the structure), which the next `up` writes again; a Space create is not looked for, so a killed one can
+   * leave an orphan space (`docs-platform unmanaged --include-spaces` lists it).
+   */
+  | { urn: string; kind: string; action: "clear"; noLookup?: true }
   | { urn: string; kind: string; action: "ambiguous"; candidates: CreatedCandidate[] }
   | { urn: string; kind: string; action: "foreign" };
 
-/** Looks for the objects a create of `kind` with these inputs may have made since `since`. */
-export type FindCreated = (kind: string, inputs: Record<string, unknown>, since: Date) => Promise<CreatedCandidate[]>;
+/**
+ * Looks for the objects a create of `kind` with these inputs may have made since `since`; undefined for a kind whose
+ * create cannot duplicate.
+ */
+export type FindCreated = (
+  kind: string,
+  inputs: Record<string, unknown>,
+  since: Date,
+) => Promise<CreatedCandidate[] | undefined>;
 
 interface ExportedOperation {
   type?: string;
@@ -80,6 +92,10 @@ export async function resolvePendingCreates(pending: PendingCreate[], find: Find
     const since = op.created ? new Date(Date.parse(op.created) - CLOCK_SKEW_MS) : new Date(0);
     const { importId: _importId, ...inputs } = op.inputs;
     const candidates = await find(kind, inputs, since);
+    if (candidates === undefined) {
+      resolutions.push({ urn, kind, action: "clear", noLookup: true });
+      continue;
+    }
     const only = candidates[0];
     if (candidates.length === 1 && only)
       resolutions.push({ urn, kind, action: "import", id: only.id, title: only.title });
@@ -210,7 +226,10 @@ export function describeResolutions(resolutions: Resolution[]): string {
       case "import":
         return `  import  ${r.urn}  ->  ${r.kind} ${r.id} "${r.title}" (the killed create made it)`;
       case "clear":
-        return `  clear   ${r.urn}  (no ${r.kind} was made: the next \`pulumi up\` creates it)`;
+        return r.noLookup
+          ? `  clear   ${r.urn}  (${r.kind} has no lookup of what a create made: the next \`pulumi up\` writes it; ` +
+              "`docs-platform unmanaged` lists a copy the killed create may have left)"
+          : `  clear   ${r.urn}  (no ${r.kind} was made: the next \`pulumi up\` creates it)`;
       case "ambiguous":
         return (
           `  decide  ${r.urn}: ${r.candidates.length} ${r.kind} objects match ` +

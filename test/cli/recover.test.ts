@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT, type Io, main } from "../../cli/main";
 import { pendingCreates, type ReadCreated, recoveredState, resolvePendingCreates } from "../../cli/recover";
@@ -7,8 +10,8 @@ import { callApi, useEmulator } from "../support/emulator";
 const fx = useEmulator();
 const org = () => fx.emulator.organizationId;
 const urn = (kind: string, name: string) => `urn:pulumi:dev::docs::pulumi-nodejs:dynamic/docs:${kind}::${name}`;
-const find = async (kind: string, inputs: Record<string, unknown>, since: Date) =>
-  (await lifecycle(kind).findCreated(inputs, since)) ?? [];
+/** What `docs-platform recover` looks with. */
+const find = (kind: string, inputs: Record<string, unknown>, since: Date) => lifecycle(kind).findCreated(inputs, since);
 /** What `docs-platform recover` reads an imported object with. */
 const read: ReadCreated = async (kind, id, inputs) => {
   const found = await lifecycle(kind).lookup(id, inputs, inputs);
@@ -170,6 +173,28 @@ describe("docs-platform recover", () => {
       url: secretOf("https://x/?token=t"),
       siteId: "s1",
     });
+  });
+
+  it("a Space create has no lookup: it is cleared, and the space a killed create made is what unmanaged lists", async () => {
+    const made = await callApi(fx.emulator, "POST", `/orgs/${org()}/spaces`, { title: "Made before the kill" });
+    expect(made.status).toBe(201);
+    const state = exported([
+      { urn: urn("Space", "guides"), inputs: { organizationId: org(), title: "Made before the kill" } },
+    ]);
+    const resolutions = await resolvePendingCreates(pendingCreates(state), find);
+    expect(resolutions).toEqual([{ urn: urn("Space", "guides"), kind: "Space", action: "clear", noLookup: true }]);
+    const recovered = deploymentOf(await recoveredState(state, resolutions, read));
+    expect(recovered.resources).toEqual([]);
+
+    const dir = mkdtempSync(path.join(tmpdir(), "recover-"));
+    const file = path.join(dir, "state.json");
+    writeFileSync(file, JSON.stringify({ version: 3, deployment: recovered }));
+    let out = "";
+    const io: Io = { out: { write: (t: string) => (out += t) }, err: { write: () => undefined } };
+    const args = ["unmanaged", "--organization", org(), "--state", file, "--include-spaces", "--json"];
+    expect(await main(args, io)).toBe(EXIT.found);
+    const listed = JSON.parse(out).unmanaged as { kind: string; id: string }[];
+    expect(listed).toContainEqual(expect.objectContaining({ kind: "Space", id: made.body.id }));
   });
 
   it("has --help, and rejects unknown options with exit code 2", async () => {
