@@ -10,7 +10,7 @@ import { parseArgs, promisify } from "node:util";
 import { emitProgram } from "./emit";
 import { projectFiles, writeProject } from "./project";
 import { ENV_KEYS, lifecycle } from "./provider";
-import { describeResolutions, pendingCreates, refreshArgs, resolvePendingCreates } from "./recover";
+import { describeResolutions, pendingCreates, REFRESH_ARGS, recoveredState, resolvePendingCreates } from "./recover";
 import { describeUnmanaged, inventory, managedByState, unmanagedObjects } from "./unmanaged";
 import { WALKED_KINDS, walkOrganization } from "./walk";
 
@@ -98,15 +98,17 @@ ${EXIT_HELP}
 
 After \`pulumi up\` was killed, the stack's state lists the creates that were in flight as pending. For each one of
 this package, looks in the organization for the object it may have made (by the key the API keeps unique, else by
-the declared title among the parent's objects made since the create began). Then runs, in the current directory:
-  pulumi refresh --yes --skip-preview --import-pending-creates <urn> <id> ... --clear-pending-creates
-importing what was made and clearing the rest, so that the next \`pulumi up\` neither duplicates nor orphans.
+the declared title among the parent's objects made since the create began). Then, in the current directory, writes
+what was made into the state as the resource and drops the creates that made nothing (\`pulumi stack export\`,
+edited, \`pulumi stack import\`), and runs \`pulumi refresh --yes --skip-preview\` so that the engine reads every
+imported object through the provider: the next \`pulumi up\` neither duplicates nor orphans. Pulumi's own
+\`refresh --import-pending-creates\` is not used: Pulumi 3.259 drops such a create instead of importing it.
 The state is read with \`pulumi stack export --show-secrets\` (secret inputs are matched, never printed).
 
 Options:
   --stack <name>   the stack (default: the selected stack)
-  --dry-run        only print what would be imported and cleared, and the pulumi command
-  --json           print [{urn,kind,action,id?,candidates?}] and the command on stdout
+  --dry-run        only print what would be imported and cleared, and the pulumi commands
+  --json           print {"resolutions":[{urn,kind,action,id?,candidates?}],"commands":[[...]]} on stdout
   -h, --help       this help
 
 ${CREDENTIALS_HELP}
@@ -260,25 +262,40 @@ async function recoverCommand(args: string[], io: Io) {
   }
   const stack = values.stack ? ["--stack", values.stack] : [];
   const exported = JSON.parse(await pulumi(["stack", "export", "--show-secrets", ...stack]));
-  const resolutions = await resolvePendingCreates(
-    pendingCreates(exported),
-    async (kind, inputs, since) => (await lifecycle(kind).findCreated(inputs, since)) ?? [],
+  const resolutions = await resolvePendingCreates(pendingCreates(exported), (kind, inputs, since) =>
+    lifecycle(kind).findCreated(inputs, since),
   );
-  const refresh = refreshArgs(resolutions);
-  const command = refresh && [...refresh, ...stack, "--non-interactive"];
-  if (values.json) io.out.write(`${JSON.stringify({ resolutions, command: command ?? null }, null, 2)}\n`);
+  const recovered = await recoveredState(exported, resolutions, async (kind, id, inputs) => {
+    const read = await lifecycle(kind).lookup(id, inputs, inputs);
+    return read.id === "" ? undefined : read.props;
+  });
+  const commands = recovered
+    ? [
+        ["stack", "import", ...stack],
+        [...REFRESH_ARGS, ...stack, "--non-interactive"],
+      ]
+    : [];
+  if (values.json) io.out.write(`${JSON.stringify({ resolutions, commands }, null, 2)}\n`);
   else {
     io.out.write(describeResolutions(resolutions));
-    if (command) io.out.write(`${values["dry-run"] ? "Would run" : "Running"}: pulumi ${command.join(" ")}\n`);
+    for (const command of commands) {
+      io.out.write(`${values["dry-run"] ? "Would run" : "Running"}: pulumi ${command.join(" ")}\n`);
+    }
   }
-  if (command && !values["dry-run"]) await pulumi(command);
+  if (recovered && !values["dry-run"]) {
+    await pulumi(commands[0]!, JSON.stringify(recovered.exported));
+    await pulumi(commands[1]!);
+  }
   const undecided = resolutions.some((r) => r.action === "ambiguous" || r.action === "foreign");
   return undecided ? EXIT.found : EXIT.ok;
 }
 
-async function pulumi(args: string[]): Promise<string> {
+/** Runs the pulumi CLI of the PATH; `input` goes to its stdin. */
+async function pulumi(args: string[], input?: string): Promise<string> {
   try {
-    const { stdout } = await promisify(execFile)("pulumi", args, { maxBuffer: 256 << 20 });
+    const running = promisify(execFile)("pulumi", args, { maxBuffer: 256 << 20 });
+    running.child.stdin?.end(input);
+    const { stdout } = await running;
     return stdout;
   } catch (error) {
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;

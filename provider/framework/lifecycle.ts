@@ -234,16 +234,18 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   /**
    * Reads an object no state holds yet, by its id and the parents' ids its API paths need, as adoption does: what
-   * `docs-platform import` declares for an object comes from here. The answer is shaped like a refresh's.
+   * `docs-platform import` declares for an object comes from here. The answer is shaped like a refresh's; given the
+   * inputs a program declared (`docs-platform recover`: those of a killed create), its outputs are the ones a create
+   * with those inputs returns.
    */
-  async lookup(id: string, parents: Partial<Inputs>): Promise<pulumi.dynamic.ReadResult> {
+  async lookup(id: string, parents: Partial<Inputs>, declared: Props = {}): Promise<pulumi.dynamic.ReadResult> {
     const found = await this.guard(
       "read",
       id,
       (ctx) => this.readOrGone(ctx, id, this.inputsOf(parents) as Inputs, undefined),
       parents,
     );
-    return this.readResult(found, {});
+    return this.readResult(found, declared);
   }
 
   private readResult(found: Found<State> | undefined, props: Props): pulumi.dynamic.ReadResult {

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -22,6 +23,8 @@ const organizationId = config.require("organizationId");
 const site = new docs.Site("docs", { organizationId, title: "Secret Docs", published: true });
 const link = new docs.SiteShareLink("review", { organizationId, siteId: site.id, name: config.get("linkName") ?? "Reviewers" });
 exports.reviewUrl = link.url;
+const certificate = config.get("certificate");
+if (certificate) new docs.SamlProvider("sso", { organizationId, label: "Okta", certificate: pulumi.secret(certificate) });
 `;
 
 interface CliRun {
@@ -115,6 +118,30 @@ describe("secrets and transport through the Pulumi CLI", () => {
       expect(diffRun.output).not.toContain(TOKEN);
     }
     await upConsistent(stack);
+  });
+
+  it("a secret certificate over the limit fails preview naming the resource, property and rule, never its value", async () => {
+    // Random, so that no part of it can turn up in the output by chance; over SamlProvider.certificate's 10000.
+    const certificate = randomBytes(9_000).toString("base64");
+    await stack.setConfig("certificate", { value: certificate });
+    try {
+      for (const args of [["preview"], ["preview", "--diff"]]) {
+        const failed = await pulumi(stack, args);
+        expect(failed.code, failed.output.slice(-2000)).not.toBe(0);
+        expect(failed.output).toMatch(/SamlProvider/);
+        expect(failed.output).toMatch(/sso/);
+        expect(failed.output).toMatch(/certificate: .*10000/);
+        expect(failed.output).toContain("value not shown");
+        const WINDOW = 16;
+        const leaked = [];
+        for (let i = 0; i + WINDOW <= certificate.length; i += 1) {
+          if (failed.output.includes(certificate.slice(i, i + WINDOW))) leaked.push(i);
+        }
+        expect(leaked).toEqual([]);
+      }
+    } finally {
+      await stack.removeConfig("certificate");
+    }
   });
 
   it("an API error names the resource and the API's answer, never the token", async () => {
