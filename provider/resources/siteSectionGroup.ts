@@ -7,11 +7,13 @@ import {
   groupSectionIds,
   listSiteSectionGroups,
   removeSectionFromGroup,
+  SiteSectionGroupSchema,
+  sitePath,
   siteSectionGroupsPath,
   updateSiteSectionGroup,
 } from "../client";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
-import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
+import { findInStructure, findListed, organizationId, siteId, siteObjects, writeUnder } from "./siteCommon";
 import { applyMoves, movesToOrder } from "./siteOrder";
 
 const inputs = z.strictObject({
@@ -47,8 +49,17 @@ function toState(group: ApiSiteSectionGroup, parents: { organizationId: string; 
   };
 }
 
-const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
-  findListed(ctx, siteSectionGroupsPath(org, site), () => listSiteSectionGroups(ctx.client, org, site), id);
+/**
+ * A group as the site's structure reports it (one request per site for every kind under it). A site without
+ * sections reports its site spaces as its structure, which leaves out any (empty) groups: those are listed.
+ */
+async function listed(ctx: ResourceContext, org: string, site: string, id: string) {
+  const { structure } = await siteObjects(ctx, org, site);
+  if (structure.type === "siteSpaces") {
+    return findListed(ctx, siteSectionGroupsPath(org, site), () => listSiteSectionGroups(ctx.client, org, site), id);
+  }
+  return findInStructure(ctx, org, site, "site-section-group", SiteSectionGroupSchema, id);
+}
 
 /**
  * Sorts the group's sections into the declared order (`PATCH …/structure/sort`, one move per section out of place)
@@ -63,7 +74,7 @@ async function sortSections(ctx: ResourceContext, id: string, news: Inputs): Pro
     const moves = news.sectionIds ? movesToOrder(groupSectionIds(group), news.sectionIds) : [];
     if (moves.length === 0) return group;
     await applyMoves(ctx.client, org, site, moves, () => "site-section");
-    ctx.listings.invalidate(`${siteSectionGroupsPath(org, site)}`);
+    ctx.listings.invalidate(`${sitePath(org, site)}/`);
     const sorted = await listed(ctx, org, site, id);
     if (!sorted) throw new Error(`SiteSectionGroup "${id}": the group disappeared while it was being sorted`);
     return sorted;

@@ -6,7 +6,7 @@ import {
   type HttpClient,
   listSiteSpaces,
   type SiteSpacePatch,
-  siteSpacesPath,
+  SiteSpaceSchema,
   updateSite,
   updateSiteSection,
   updateSiteSpace,
@@ -16,7 +16,7 @@ import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import {
   defaultFlag,
-  findListed,
+  findInStructure,
   managedDefault,
   managesDefault,
   organizationId,
@@ -105,8 +105,9 @@ async function apply(
   return patch ? updateSiteSpace(client, org, site, id, patch) : undefined;
 }
 
+// Read from the site's structure, which reports it as its own listing does: one request per site for every kind.
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
-  findListed(ctx, siteSpacesPath(org, site), () => listSiteSpaces(ctx.client, org, site), id);
+  findInStructure(ctx, org, site, "site-space", SiteSpaceSchema, id);
 
 export const siteSpaceKind = defineKind<Inputs, State>({
   kind: "SiteSpace",
