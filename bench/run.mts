@@ -186,7 +186,8 @@ async function main() {
           flags["cpu-prof"],
           `${variant}-${n}-${op.replace(" ", "-")}${latency ? "-latency" : ""}`,
         );
-        env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${dir}`.trim();
+        const onInterrupt = path.join(benchDir, "exit-on-interrupt.cjs");
+        env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${dir} --require ${onInterrupt}`.trim();
       }
       emulator.clearRequests();
       const measured: Invocation = await invoke(

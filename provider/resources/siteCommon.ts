@@ -53,8 +53,18 @@ export async function findListed<T extends { id: string }>(
   return (await ctx.listings.get(path, load)).find((item) => item.id === id);
 }
 
-/** The site's structure with every object in it, shared like a listing (one request per site in a refresh). */
-export async function siteObjects(ctx: ResourceContext, organization: string, site: string): Promise<SiteObjects> {
+/**
+ * The site's structure with every object in it, shared like a listing (one request per site in a refresh). `fresh`
+ * reads it now instead: for a write's read-back, which a shared listing would load again after every write of the
+ * process that overlapped it (with eight resources written at once, nearly every time).
+ */
+export async function siteObjects(
+  ctx: ResourceContext,
+  organization: string,
+  site: string,
+  fresh = false,
+): Promise<SiteObjects> {
+  if (fresh) return getSiteObjects(ctx.client, organization, site);
   const path = siteStructurePath(organization, site);
   const [objects] = await ctx.listings.get(path, async () => [await getSiteObjects(ctx.client, organization, site)]);
   return objects!;
@@ -71,8 +81,9 @@ export async function findInStructure<S extends z.ZodType>(
   object: "site-section" | "site-section-group" | "site-space",
   schema: S,
   id: string,
+  fresh = false,
 ): Promise<z.infer<S> | undefined> {
-  const found = (await siteObjects(ctx, organization, site)).byKey.get(`${object}/${id}`);
+  const found = (await siteObjects(ctx, organization, site, fresh)).byKey.get(`${object}/${id}`);
   if (found === undefined) return undefined;
   return parseResponse(schema, found, "GET", ctx.client.displayPath(siteStructurePath(organization, site)));
 }

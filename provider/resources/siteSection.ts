@@ -139,8 +139,9 @@ async function retarget(client: HttpClient, id: string, olds: State, news: Input
 }
 
 // Read from the site's structure, which reports it as its own listing does: one request per site for every kind.
-const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
-  findInStructure(ctx, org, site, "site-section", SiteSectionSchema, id);
+// `fresh` after a write of its own (siteObjects).
+const listed = (ctx: ResourceContext, org: string, site: string, id: string, fresh = false) =>
+  findInStructure(ctx, org, site, "site-section", SiteSectionSchema, id, fresh);
 
 export const siteSectionKind = defineKind<Inputs, State>({
   kind: "SiteSection",
@@ -221,7 +222,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
         () => apply(client, created.id, news, rest),
       );
       // Without a PATCH, the POST's answer predates the default having moved to this section.
-      const current = section ?? (news.default ? await listed(ctx, org, site, created.id) : created) ?? created;
+      const current = section ?? (news.default ? await listed(ctx, org, site, created.id, true) : created) ?? created;
       return { id: created.id, state: toState(current, news, news, news.default === true) };
     });
   },
@@ -238,7 +239,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
       const patched = await apply(ctx.client, id, news, changed);
       return { retargeted, patched };
     });
-    const section = own.patched ?? (await listed(ctx, org, site, id));
+    const section = own.patched ?? (await listed(ctx, org, site, id, true));
     if (!section) throw new Error(`SiteSection "${id}" update: the section disappeared while it was being updated`);
     return toState(section, news, { siteSpaceId: own.retargeted, spaceId: news.spaceId }, news.default === true);
   },

@@ -106,8 +106,9 @@ async function apply(
 }
 
 // Read from the site's structure, which reports it as its own listing does: one request per site for every kind.
-const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
-  findInStructure(ctx, org, site, "site-space", SiteSpaceSchema, id);
+// `fresh` after a write of its own (siteObjects).
+const listed = (ctx: ResourceContext, org: string, site: string, id: string, fresh = false) =>
+  findInStructure(ctx, org, site, "site-space", SiteSpaceSchema, id, fresh);
 
 export const siteSpaceKind = defineKind<Inputs, State>({
   kind: "SiteSpace",
@@ -167,7 +168,7 @@ export const siteSpaceKind = defineKind<Inputs, State>({
         () => apply(client, created.id, created.section ?? null, news, rest),
       );
       // Without a PATCH, the POST's answer predates the default having moved to this site space.
-      const current = patched ?? (news.default ? await listed(ctx, org, site, created.id) : created) ?? created;
+      const current = patched ?? (news.default ? await listed(ctx, org, site, created.id, true) : created) ?? created;
       return { id: created.id, state: toState(current, news, news.default === true) };
     });
   },
@@ -180,7 +181,7 @@ export const siteSpaceKind = defineKind<Inputs, State>({
   async update(ctx, id, olds, news, changed) {
     const { organizationId: org, siteId: site } = news;
     const patched = await writeUnder(ctx, org, site, () => apply(ctx.client, id, olds.sectionId, news, changed));
-    const siteSpace = patched ?? (await listed(ctx, org, site, id));
+    const siteSpace = patched ?? (await listed(ctx, org, site, id, true));
     if (!siteSpace) throw new Error(`SiteSpace "${id}" update: the site space disappeared while it was being updated`);
     return toState(siteSpace, news, news.default === true);
   },
