@@ -30,6 +30,8 @@ const { values: flags } = parseArgs({
     "latency-sizes": { type: "string" },
     parallel: { type: "string" },
     out: { type: "string", default: path.join(benchDir, "results") },
+    /** Writes a V8 CPU profile of every Node process of every CLI run (program and provider) under this folder. */
+    "cpu-prof": { type: "string" },
     /** Re-renders the report of an earlier run's JSON without running anything. */
     render: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
@@ -49,6 +51,8 @@ Options:
   --latency-sizes <list>  the sizes of the latency runs, among --sizes (default: all of them)
   --parallel <n>          the CLI's --parallel (default 4 x CPUs, the CLI's own default)
   --out <dir>             where the report goes (default bench/results)
+  --cpu-prof <dir>        also write a CPU profile of each CLI run's Node processes (program, provider) under
+                          <dir>/<variant>-<N>-<op>/; summarise them with \`node bench/profile.mts <dir>\`
   --render <a.json,...>   one report from earlier runs' JSON, running nothing
   -h, --help              this help
 `);
@@ -177,6 +181,14 @@ async function main() {
     const label = `N=${n} ${variant}${latency > 0 ? ` latency ${latency} ms` : ""} #${repeat}`;
     for (const op of OPS) {
       const env = envOf(variant, n, op === "rename up");
+      if (flags["cpu-prof"]) {
+        const dir = path.resolve(
+          flags["cpu-prof"],
+          `${variant}-${n}-${op.replace(" ", "-")}${latency ? "-latency" : ""}`,
+        );
+        const onInterrupt = path.join(benchDir, "exit-on-interrupt.cjs");
+        env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${dir} --require ${onInterrupt}`.trim();
+      }
       emulator.clearRequests();
       const measured: Invocation = await invoke(
         pulumi,

@@ -16,6 +16,8 @@ export const OrganizationMemberSchema = z.object({
   id: z.string(),
   role: z.string().nullish(),
   user: UserSchema,
+  /** How many teams the member is in. */
+  teams: z.number().optional(),
 });
 export type ApiOrganizationMember = z.infer<typeof OrganizationMemberSchema>;
 

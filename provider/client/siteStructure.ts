@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { call } from "./parse";
+import { call, parseResponse } from "./parse";
 import { sitePath } from "./sites";
 import type { HttpClient } from "./transport";
 
@@ -44,6 +44,36 @@ export function siteStructurePath(organizationId: string, siteId: string): strin
 
 export function getSiteStructure(client: HttpClient, organizationId: string, siteId: string) {
   return call(client, SiteStructureSchema, "GET", siteStructurePath(organizationId, siteId));
+}
+
+/** A site's structure and, by `<object>/<id>`, each object in it at any depth, unparsed. */
+export interface SiteObjects {
+  structure: ApiSiteStructure;
+  byKey: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * Every section, section group and site space of a site from one `GET …/structure`: the official document renders
+ * them there as the same `SiteSection` (with its `siteSpaces`), `SiteSectionGroup` (with its `children`) and
+ * `SiteSpace` objects as their own listings, so one request per site replaces a listing per kind. Objects stay
+ * unparsed: each kind reads its own with its own schema.
+ */
+export async function getSiteObjects(client: HttpClient, organizationId: string, siteId: string): Promise<SiteObjects> {
+  const path = siteStructurePath(organizationId, siteId);
+  const answer = await client.request("GET", path);
+  const structure = parseResponse(SiteStructureSchema, answer, "GET", client.displayPath(path));
+  const byKey = new Map<string, unknown>();
+  const visit = (item: unknown) => {
+    if (!item || typeof item !== "object") return;
+    const { object, id, siteSpaces, children, sections } = item as Record<string, unknown>;
+    const key = `${String(object)}/${String(id)}`;
+    if (byKey.has(key)) return;
+    byKey.set(key, item);
+    // A group's deprecated `sections` repeats its section children; visiting both keeps either one's sections.
+    for (const nested of [siteSpaces, children, sections]) if (Array.isArray(nested)) nested.forEach(visit);
+  };
+  ((answer as { structure?: unknown[] }).structure ?? []).forEach(visit);
+  return { structure, byKey };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OrganizationMemberSchema } from "./members";
+import { OrganizationMemberSchema, organizationMembersPath } from "./members";
 import { listAll } from "./pagination";
 import { call } from "./parse";
 import type { HttpClient } from "./transport";
@@ -77,6 +77,18 @@ export function deleteTeam(client: HttpClient, organizationId: string, teamId: s
 export function listTeamMembers(client: HttpClient, organizationId: string, teamId: string): Promise<ApiTeamMember[]> {
   const path = teamMembersPath(organizationId, teamId);
   return listAll(client, path, {}, TeamMemberEntrySchema);
+}
+
+export function memberTeamsPath(organizationId: string, userId: string): string {
+  return `${organizationMembersPath(organizationId)}/${encodeURIComponent(userId)}/teams`;
+}
+
+const MemberTeamSchema = z.object({ team: TeamSchema, member: z.object({ role: z.string() }) });
+export type ApiMemberTeam = z.infer<typeof MemberTeamSchema>;
+
+/** `GET /orgs/{organizationId}/members/{userId}/teams`: every team the member is in, with their role in it. */
+export function listMemberTeams(client: HttpClient, organizationId: string, userId: string): Promise<ApiMemberTeam[]> {
+  return listAll(client, memberTeamsPath(organizationId, userId), {}, MemberTeamSchema);
 }
 
 /** Answers 204. A user both added and removed ends up removed. */

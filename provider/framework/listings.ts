@@ -9,6 +9,7 @@ import { ForbiddenError, UnauthorizedError } from "../client";
  */
 export class Listings {
   private readonly cache = new Map<string, Entry>();
+  private readonly demand = new Map<string, Set<string>>();
   /** Bumped before and after every write: a listing is only served when none happened while it was loading. */
   private generation = 0;
 
@@ -40,6 +41,18 @@ export class Listings {
     return entry;
   }
 
+  /**
+   * How many distinct `key`s have been asked for under `group` since the last `clear` (one provider process serves
+   * one operation), this one included: lets a kind choose between a listing per parent and one that spans them by how
+   * many parents the operation actually reads.
+   */
+  demanded(group: string, key: string): number {
+    const keys = this.demand.get(group) ?? new Set<string>();
+    this.demand.set(group, keys);
+    keys.add(key);
+    return keys.size;
+  }
+
   /** Forgets every listing whose path starts with the given prefix. */
   invalidate(prefix: string): void {
     for (const path of this.cache.keys()) if (path.startsWith(prefix)) this.cache.delete(path);
@@ -53,6 +66,7 @@ export class Listings {
 
   clear(): void {
     this.cache.clear();
+    this.demand.clear();
   }
 }
 

@@ -3,7 +3,7 @@
  * objects the API can only list, and the rules for `default` and failed creates.
  */
 import { z } from "zod";
-import { sitePath } from "../client";
+import { getSiteObjects, parseResponse, type SiteObjects, sitePath, siteStructurePath } from "../client";
 import { apiId, type ResourceContext } from "../framework/kind";
 
 export const organizationId = apiId.describe("The organization of the site.");
@@ -51,6 +51,41 @@ export async function findListed<T extends { id: string }>(
   id: string,
 ): Promise<T | undefined> {
   return (await ctx.listings.get(path, load)).find((item) => item.id === id);
+}
+
+/**
+ * The site's structure with every object in it, shared like a listing (one request per site in a refresh). `fresh`
+ * reads it now instead: for a write's read-back, which a shared listing would load again after every write of the
+ * process that overlapped it (with eight resources written at once, nearly every time).
+ */
+export async function siteObjects(
+  ctx: ResourceContext,
+  organization: string,
+  site: string,
+  fresh = false,
+): Promise<SiteObjects> {
+  if (fresh) return getSiteObjects(ctx.client, organization, site);
+  const path = siteStructurePath(organization, site);
+  const [objects] = await ctx.listings.get(path, async () => [await getSiteObjects(ctx.client, organization, site)]);
+  return objects!;
+}
+
+/**
+ * One section, section group or site space (`object`: its API `object`) of a site, from the site's shared
+ * structure: `undefined` when the structure, which holds every one of them at any depth, lacks it.
+ */
+export async function findInStructure<S extends z.ZodType>(
+  ctx: ResourceContext,
+  organization: string,
+  site: string,
+  object: "site-section" | "site-section-group" | "site-space",
+  schema: S,
+  id: string,
+  fresh = false,
+): Promise<z.infer<S> | undefined> {
+  const found = (await siteObjects(ctx, organization, site, fresh)).byKey.get(`${object}/${id}`);
+  if (found === undefined) return undefined;
+  return parseResponse(schema, found, "GET", ctx.client.displayPath(siteStructurePath(organization, site)));
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   type HttpClient,
   listSiteSections,
   type SiteSectionPatch,
-  siteSectionsPath,
+  SiteSectionSchema,
   updateSite,
   updateSiteSection,
   updateSiteSpace,
@@ -17,7 +17,7 @@ import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import {
   defaultFlag,
-  findListed,
+  findInStructure,
   managedDefault,
   managesDefault,
   organizationId,
@@ -138,8 +138,10 @@ async function retarget(client: HttpClient, id: string, olds: State, news: Input
   return (await createSiteSpace(client, org, site, { spaceId: news.spaceId, sectionId: id })).id;
 }
 
-const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
-  findListed(ctx, siteSectionsPath(org, site), () => listSiteSections(ctx.client, org, site), id);
+// Read from the site's structure, which reports it as its own listing does: one request per site for every kind.
+// `fresh` after a write of its own (siteObjects).
+const listed = (ctx: ResourceContext, org: string, site: string, id: string, fresh = false) =>
+  findInStructure(ctx, org, site, "site-section", SiteSectionSchema, id, fresh);
 
 export const siteSectionKind = defineKind<Inputs, State>({
   kind: "SiteSection",
@@ -220,7 +222,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
         () => apply(client, created.id, news, rest),
       );
       // Without a PATCH, the POST's answer predates the default having moved to this section.
-      const current = section ?? (news.default ? await listed(ctx, org, site, created.id) : created) ?? created;
+      const current = section ?? (news.default ? await listed(ctx, org, site, created.id, true) : created) ?? created;
       return { id: created.id, state: toState(current, news, news, news.default === true) };
     });
   },
@@ -237,7 +239,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
       const patched = await apply(ctx.client, id, news, changed);
       return { retargeted, patched };
     });
-    const section = own.patched ?? (await listed(ctx, org, site, id));
+    const section = own.patched ?? (await listed(ctx, org, site, id, true));
     if (!section) throw new Error(`SiteSection "${id}" update: the section disappeared while it was being updated`);
     return toState(section, news, { siteSpaceId: own.retargeted, spaceId: news.spaceId }, news.default === true);
   },

@@ -6,12 +6,15 @@ import {
   deleteSiteSectionGroup,
   groupSectionIds,
   listSiteSectionGroups,
+  parseResponse,
   removeSectionFromGroup,
+  SiteSectionGroupSchema,
   siteSectionGroupsPath,
+  siteStructurePath,
   updateSiteSectionGroup,
 } from "../client";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
-import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
+import { findListed, organizationId, siteId, siteObjects, writeUnder } from "./siteCommon";
 import { applyMoves, movesToOrder } from "./siteOrder";
 
 const inputs = z.strictObject({
@@ -47,8 +50,21 @@ function toState(group: ApiSiteSectionGroup, parents: { organizationId: string; 
   };
 }
 
-const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
-  findListed(ctx, siteSectionGroupsPath(org, site), () => listSiteSectionGroups(ctx.client, org, site), id);
+/**
+ * A group as the site's structure reports it (one request per site for every kind under it). A site without
+ * sections reports its site spaces as its structure, which leaves out any (empty) groups: those are listed.
+ */
+async function listed(ctx: ResourceContext, org: string, site: string, id: string, fresh = false) {
+  const objects = await siteObjects(ctx, org, site, fresh);
+  if (objects.structure.type === "siteSpaces") {
+    const list = () => listSiteSectionGroups(ctx.client, org, site);
+    if (fresh) return (await list()).find((group) => group.id === id);
+    return findListed(ctx, siteSectionGroupsPath(org, site), list, id);
+  }
+  const found = objects.byKey.get(`site-section-group/${id}`);
+  const path = ctx.client.displayPath(siteStructurePath(org, site));
+  return found === undefined ? undefined : parseResponse(SiteSectionGroupSchema, found, "GET", path);
+}
 
 /**
  * Sorts the group's sections into the declared order (`PATCH …/structure/sort`, one move per section out of place)
@@ -58,13 +74,12 @@ async function sortSections(ctx: ResourceContext, id: string, news: Inputs): Pro
   const { organizationId: org, siteId: site } = news;
   // Under writeUnder: the listings read here must not outlive this write.
   return writeUnder(ctx, org, site, async () => {
-    const group = await listed(ctx, org, site, id);
+    const group = await listed(ctx, org, site, id, true);
     if (!group) throw new Error(`SiteSectionGroup "${id}": the group disappeared while it was being written`);
     const moves = news.sectionIds ? movesToOrder(groupSectionIds(group), news.sectionIds) : [];
     if (moves.length === 0) return group;
     await applyMoves(ctx.client, org, site, moves, () => "site-section");
-    ctx.listings.invalidate(`${siteSectionGroupsPath(org, site)}`);
-    const sorted = await listed(ctx, org, site, id);
+    const sorted = await listed(ctx, org, site, id, true);
     if (!sorted) throw new Error(`SiteSectionGroup "${id}": the group disappeared while it was being sorted`);
     return sorted;
   });

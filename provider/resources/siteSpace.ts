@@ -6,7 +6,7 @@ import {
   type HttpClient,
   listSiteSpaces,
   type SiteSpacePatch,
-  siteSpacesPath,
+  SiteSpaceSchema,
   updateSite,
   updateSiteSection,
   updateSiteSpace,
@@ -16,7 +16,7 @@ import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import {
   defaultFlag,
-  findListed,
+  findInStructure,
   managedDefault,
   managesDefault,
   organizationId,
@@ -105,8 +105,10 @@ async function apply(
   return patch ? updateSiteSpace(client, org, site, id, patch) : undefined;
 }
 
-const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
-  findListed(ctx, siteSpacesPath(org, site), () => listSiteSpaces(ctx.client, org, site), id);
+// Read from the site's structure, which reports it as its own listing does: one request per site for every kind.
+// `fresh` after a write of its own (siteObjects).
+const listed = (ctx: ResourceContext, org: string, site: string, id: string, fresh = false) =>
+  findInStructure(ctx, org, site, "site-space", SiteSpaceSchema, id, fresh);
 
 export const siteSpaceKind = defineKind<Inputs, State>({
   kind: "SiteSpace",
@@ -166,7 +168,7 @@ export const siteSpaceKind = defineKind<Inputs, State>({
         () => apply(client, created.id, created.section ?? null, news, rest),
       );
       // Without a PATCH, the POST's answer predates the default having moved to this site space.
-      const current = patched ?? (news.default ? await listed(ctx, org, site, created.id) : created) ?? created;
+      const current = patched ?? (news.default ? await listed(ctx, org, site, created.id, true) : created) ?? created;
       return { id: created.id, state: toState(current, news, news.default === true) };
     });
   },
@@ -179,7 +181,7 @@ export const siteSpaceKind = defineKind<Inputs, State>({
   async update(ctx, id, olds, news, changed) {
     const { organizationId: org, siteId: site } = news;
     const patched = await writeUnder(ctx, org, site, () => apply(ctx.client, id, olds.sectionId, news, changed));
-    const siteSpace = patched ?? (await listed(ctx, org, site, id));
+    const siteSpace = patched ?? (await listed(ctx, org, site, id, true));
     if (!siteSpace) throw new Error(`SiteSpace "${id}" update: the site space disappeared while it was being updated`);
     return toState(siteSpace, news, news.default === true);
   },

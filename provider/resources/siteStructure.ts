@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type ApiSiteStructure, getSiteStructure, type HttpClient } from "../client";
 import { apiId, defineKind } from "../framework/kind";
-import { organizationId, siteId, writeUnder } from "./siteCommon";
+import { organizationId, siteId, siteObjects, writeUnder } from "./siteCommon";
 import { applyMoves, movesToOrder, sectionsIn, typeOfListed } from "./siteOrder";
 
 const uniqueIds = (what: string) =>
@@ -150,9 +150,10 @@ export const siteStructureKind = defineKind<Inputs, State>({
     return { id: site, state: toState(await getSiteStructure(ctx.client, org, site), news, news.siteSpaces) };
   },
 
-  async read({ client }, id, known) {
+  async read(ctx, id, known) {
     if (id !== known.siteId) return undefined;
-    const structure = await getSiteStructure(client, known.organizationId, known.siteId);
+    // The same request its sections, groups and site spaces are read from in a refresh.
+    const { structure } = await siteObjects(ctx, known.organizationId, known.siteId);
     return { id, state: toState(structure, known, known.siteSpaces) };
   },
 

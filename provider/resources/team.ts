@@ -19,6 +19,7 @@ import { undoOnFailure } from "../framework/cleanup";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
 import { readListed } from "../framework/listings";
 import { createdSince } from "../framework/recovery";
+import { listedTeamMembers } from "./teamMembership";
 
 /** Emails compare case-insensitively (they may be written in any case); user ids compare exactly. */
 const key = (user: string) => (user.includes("@") ? user.toLowerCase() : user);
@@ -93,18 +94,27 @@ async function directory(ctx: ResourceContext, organizationId: string, entries: 
 }
 
 /**
- * The members as the API reports them now. It names them by user id; a user the program declared by email keeps
- * that email, so there is no perpetual diff. Declared order first, then the others: unchanged teams read the same.
+ * The members as the API reports them now (`entries`: from a refresh's shared listings, else listed fresh). It names
+ * them by user id; a user the program declared by email keeps that email, so there is no perpetual diff. Declared
+ * order first, then the others by user id: unchanged teams read the same whichever listing reported them.
  */
-async function currentMembers(ctx: ResourceContext, organizationId: string, teamId: string, declared: Member[] = []) {
-  const entries = await listTeamMembers(ctx.client, organizationId, teamId);
+async function currentMembers(
+  ctx: ResourceContext,
+  organizationId: string,
+  teamId: string,
+  declared: Member[] = [],
+  listed?: ApiTeamMember[],
+) {
+  const entries = listed ?? (await listTeamMembers(ctx.client, organizationId, teamId));
   const idOf = await directory(ctx, organizationId, entries, declared);
   const found = entries.map((entry) => {
     const index = declared.findIndex((d) => idOf(d.user) === entry.organization.user.id);
     const user = index < 0 ? entry.organization.user.id : declared[index]!.user;
     return { index: index < 0 ? declared.length : index, member: { user, role: entry.team.role } };
   });
-  return found.sort((a, b) => a.index - b.index).map((f) => f.member);
+  const order = (a: (typeof found)[number], b: (typeof found)[number]) =>
+    a.index - b.index || (a.member.user < b.member.user ? -1 : a.member.user > b.member.user ? 1 : 0);
+  return found.sort(order).map((f) => f.member);
 }
 
 /**
@@ -208,7 +218,9 @@ export const teamKind = defineKind<Inputs, State>({
     const { title } = team;
     // Listing the members costs a second request: only worth it when the program manages them.
     const managed = declared?.has("members") ?? true;
-    const members = managed ? await currentMembers(ctx, organizationId, id, known.members) : (known.members ?? []);
+    const members = managed
+      ? await currentMembers(ctx, organizationId, id, known.members, await listedTeamMembers(ctx, organizationId, id))
+      : (known.members ?? []);
     return { id, state: { organizationId, title, members } };
   },
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { listTeamMembers, putTeamMember, removeTeamMember, TEAM_ROLES, teamMembersPath } from "../client";
 import { API_ID_PATTERN, API_ID_RULE, apiId, apiIdPair, defineKind, type ResourceContext } from "../framework/kind";
+import { listedTeamMembers } from "./teamMembership";
 
 const inputs = z.strictObject({
   organizationId: apiId.describe("The organization of the team."),
@@ -41,13 +42,14 @@ function parseId(id: string): { teamId: string; userId: string } | undefined {
 }
 
 /**
- * No operation reads one team member: list the team. A refresh of many members of one team shares the listing,
- * which every write under the team drops. Undefined when the membership is gone (a 404: the team is).
+ * No operation reads one team member: list the team (fresh after a write of this resource), or, in a refresh, read
+ * the membership every read of the operation shares (teamMembership.ts). Undefined when the membership is gone (a
+ * 404 of the team's listing: the team is).
  */
 async function find(ctx: ResourceContext, organizationId: string, teamId: string, userId: string, fresh: boolean) {
-  const path = teamMembersPath(organizationId, teamId);
-  const load = () => listTeamMembers(ctx.client, organizationId, teamId);
-  const entries = fresh ? await load() : await ctx.listings.get(path, load);
+  const entries = fresh
+    ? await listTeamMembers(ctx.client, organizationId, teamId)
+    : await listedTeamMembers(ctx, organizationId, teamId);
   const entry = entries.find((e) => e.organization.user.id === userId);
   return entry && { organizationId, teamId, userId, role: entry.team.role };
 }

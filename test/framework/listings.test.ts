@@ -71,6 +71,20 @@ describe("Listings", () => {
   });
 });
 
+describe("Listings.demanded", () => {
+  it("counts the distinct keys asked for per group until the process's caches are cleared, and writes keep it", () => {
+    const listings = new Listings();
+    expect(listings.demanded("teams", "a")).toBe(1);
+    expect(listings.demanded("teams", "b")).toBe(2);
+    expect(listings.demanded("teams", "a")).toBe(2);
+    expect(listings.demanded("sites", "a")).toBe(1);
+    listings.written();
+    expect(listings.demanded("teams", "c")).toBe(3);
+    listings.clear();
+    expect(listings.demanded("teams", "c")).toBe(1);
+  });
+});
+
 describe("readListed", () => {
   const items: Item[] = [{ id: "a", title: "A" }];
   const single = (title: string) => async () => ({ id: "x", title });

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
+import { TEAMS_LISTED_ALONE } from "../../provider/resources/teamMembership";
 import { lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 
@@ -14,7 +15,9 @@ const { declare } = require("../../bench/program/shape.js") as {
   declare: (kinds: Record<string, unknown>, options: Record<string, unknown>) => Declared[];
 };
 
-const UNITS = 2;
+// Three units: six teams whose membership a refresh reads, more than TEAMS_LISTED_ALONE, so the refresh switches to
+// the members' team listings.
+const UNITS = 3;
 const N = 14 * UNITS;
 
 const fixture = useEmulator();
@@ -113,7 +116,7 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
       "SiteSection guides": ["POST /v1/orgs/…/sites/…/sections"],
       "SiteSection api-reference": ["POST /v1/orgs/…/sites/…/sections"],
       // The declared sectionIds are an order: the group is read back once, and sorted only when the API's differs.
-      "SiteSectionGroup product": ["POST /v1/orgs/…/sites/…/section-groups", "GET /v1/orgs/…/sites/…/section-groups"],
+      "SiteSectionGroup product": ["POST /v1/orgs/…/sites/…/section-groups", "GET /v1/orgs/…/sites/…/structure"],
       "SiteShareLink review-link": ["POST /v1/orgs/…/sites/…/share-links"],
       // A new team has no members to list first: the bulk change, then the membership as the API reports it.
       "Team writers": ["PUT /v1/orgs/…/teams", "PUT /v1/orgs/…/teams/…/members", "GET /v1/orgs/…/teams/…/members"],
@@ -147,20 +150,22 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
     });
     const counts = fixture.emulator.counters();
     // Organization level: one listing each of collections, sites, teams, SAML providers and OpenAPI specs. Per site:
-    // its sections, section groups and share links. Per team whose membership is read: its members (the writers'
-    // declared `members`, the reviewers' TeamMember); the organization's members are not needed.
+    // its structure (sections with their site spaces, and section groups) and its share links. Team membership (the
+    // writers' declared `members`, the reviewers' TeamMember): the first TEAMS_LISTED_ALONE teams listed alone, then
+    // the organization's members and the team listing of each of the 3 members in a team, which cover all the rest.
     expect(counts).toEqual({
       "GET /v1/orgs/{organizationId}/collections": 1,
       "GET /v1/orgs/{organizationId}/sites": 1,
       "GET /v1/orgs/{organizationId}/teams": 1,
       "GET /v1/orgs/{organizationId}/saml": 1,
       "GET /v1/orgs/{organizationId}/openapi": 1,
-      "GET /v1/orgs/{organizationId}/sites/{siteId}/sections": UNITS,
-      "GET /v1/orgs/{organizationId}/sites/{siteId}/section-groups": UNITS,
+      "GET /v1/orgs/{organizationId}/sites/{siteId}/structure": UNITS,
       "GET /v1/orgs/{organizationId}/sites/{siteId}/share-links": UNITS,
-      "GET /v1/orgs/{organizationId}/teams/{teamId}/members": 2 * UNITS,
+      "GET /v1/orgs/{organizationId}/teams/{teamId}/members": TEAMS_LISTED_ALONE,
+      "GET /v1/orgs/{organizationId}/members": 1,
+      "GET /v1/orgs/{organizationId}/members/{userId}/teams": 3,
     });
-    expect(sent().all.length).toBe(5 + 5 * UNITS);
+    expect(sent().all.length).toBe(5 + 2 * UNITS + TEAMS_LISTED_ALONE + 1 + 3);
   });
 
   it("adopting every kind with the inputs it has sends no write", async () => {
@@ -188,6 +193,19 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
     expect((await fixture.api("PATCH", `/orgs/${org}/teams/${renamedTeam.id}`, { title: "By hand" })).status).toBe(200);
     expect((await fixture.api("DELETE", `/orgs/${org}/teams/${deletedTeam.id}`)).status).toBeLessThan(300);
     expect((await fixture.api("PATCH", `/orgs/${org}/saml/${renamedSaml.id}`, { label: "By hand" })).status).toBe(200);
+    // Membership changed by hand, in teams read alone and in teams read through the members' team listings.
+    const [ada, grace, linus] = fixture.emulator.userIds as [string, string, string];
+    const writers0 = find("u0-writers");
+    const writers2 = find("u2-writers");
+    const reviewers2 = find("u2-reviewers");
+    expect((await fixture.api("DELETE", `/orgs/${org}/teams/${writers0.id}/members/${grace}`)).status).toBeLessThan(
+      300,
+    );
+    expect((await fixture.api("PUT", `/orgs/${org}/teams/${writers2.id}/members/${linus}`, {})).status).toBeLessThan(
+      300,
+    );
+    const promote = await fixture.api("PUT", `/orgs/${org}/teams/${reviewers2.id}/members/${linus}`, { role: "owner" });
+    expect(promote.status).toBeLessThan(300);
     // The SAML listing fails on every attempt: each SAML provider is read alone instead.
     fixture.emulator.injectFault({ method: "GET", path: "/saml$", count: 3, status: 503 });
     resetCaches();
@@ -199,7 +217,17 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
     expect(reads.get("u0-reviewers")?.props).toMatchObject({ title: "By hand" });
     expect(reads.get("u1-reviewers")?.id).toBe("");
     expect(reads.get("u0-okta")?.props).toMatchObject({ label: "By hand" });
-    const unchanged = managed.filter((r) => !["u0-reviewers", "u1-reviewers", "u0-okta"].includes(r.name));
+    expect(reads.get("u0-writers")?.props).toMatchObject({ members: [{ user: ada, role: "owner" }] });
+    expect(reads.get("u2-writers")?.props).toMatchObject({
+      members: [
+        { user: ada, role: "owner" },
+        { user: grace, role: "member" },
+        { user: linus, role: "member" },
+      ],
+    });
+    expect(reads.get("u2-reviewer")?.props).toMatchObject({ role: "owner" });
+    const drifted = ["u0-reviewers", "u1-reviewers", "u0-okta", "u0-writers", "u2-writers", "u2-reviewer"];
+    const unchanged = managed.filter((r) => !drifted.includes(r.name));
     // The deleted team's TeamMember is gone with it.
     for (const resource of unchanged.filter((r) => r.name !== "u1-reviewer")) {
       expect(reads.get(resource.name)?.props, resource.name).toEqual(resource.state);
@@ -210,5 +238,8 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
     expect(counts["GET /v1/orgs/{organizationId}/saml/{samlProviderId}"]).toBe(UNITS);
     expect(counts["GET /v1/orgs/{organizationId}/teams"]).toBe(1);
     expect(counts["GET /v1/orgs/{organizationId}/teams/{teamId}"]).toBeUndefined();
+    // Six teams' membership is read (the deleted team's TeamMember's too): four alone, the rest by member.
+    expect(counts["GET /v1/orgs/{organizationId}/teams/{teamId}/members"]).toBe(TEAMS_LISTED_ALONE);
+    expect(counts["GET /v1/orgs/{organizationId}/members/{userId}/teams"]).toBe(3);
   });
 });

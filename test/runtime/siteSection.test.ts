@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle } from "../../provider/runtime";
+import { lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import {
   checked,
@@ -212,14 +212,22 @@ describe("SiteSection behaviour", () => {
     expect((await lifecycle("SiteSection").read(id, outs)).props?.title).toBe("Renamed");
   });
 
-  it("lists each site once when reading many sections of it", async () => {
+  it("reads each site's structure once when reading many sections of it, and their site spaces from it too", async () => {
     const siteId = await makeSite();
     const states = [];
     for (const i of [0, 1, 2])
       states.push(await created("SiteSection", { organizationId: org(), siteId, spaceId: space(i) }));
+    const sectionId = states[1]!.id;
+    const siteSpaceInputs = { organizationId: org(), siteId, spaceId: space(0), sectionId, path: "second" };
+    const { id: siteSpace, state: siteSpaceState } = await created("SiteSpace", siteSpaceInputs);
     fixture.emulator.clearRequests();
-    await Promise.all(states.map(({ id, state }) => lifecycle("SiteSection").read(id, state)));
-    expect(fixture.emulator.counters()["GET /v1/orgs/{organizationId}/sites/{siteId}/sections"]).toBe(1);
+    resetCaches();
+    const reads = await Promise.all([
+      ...states.map(({ id, state }) => lifecycle("SiteSection").read(id, state)),
+      lifecycle("SiteSpace").read(siteSpace, siteSpaceState),
+    ]);
+    expect(reads.map((read) => read.props)).toEqual([...states.map(({ state }) => state), siteSpaceState]);
+    expect(fixture.emulator.counters()).toEqual({ "GET /v1/orgs/{organizationId}/sites/{siteId}/structure": 1 });
   });
 
   it("reads a section whose site was deleted as gone", async () => {
