@@ -4,6 +4,7 @@
  * It must keep accepting every state shape older versions wrote, since `__provider` texts never change.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { resetCompanions } from "./framework/companions";
 import { apiClient, CONFIG_KEYS, setStackConfig } from "./framework/connection";
 import { resetCrossResource } from "./framework/crossResource";
 import type { ResourceContext } from "./framework/kind";
@@ -55,6 +56,7 @@ export function resetCaches(): void {
   listings.clear();
   resetPreflight();
   resetCrossResource();
+  resetCompanions();
 }
 
 export const kinds = [...byName.keys()];

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { HttpClient } from "../client";
+import type { CompanionRule } from "./companions";
 import type { Listings } from "./listings";
 
 /** What a kind's CRUD functions get besides their arguments. */
@@ -95,6 +96,8 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
    * resources of the program set it under the same parent, since the API keeps one and each run would flip it.
    */
   exclusiveFlag?: { property: keyof Inputs & string; parent: keyof Inputs & string };
+  /** A resource of another kind the program should declare for this one when it is in a given state (companions.ts). */
+  companion?: CompanionRule;
 
   create(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
   /**

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ConnectionError, DocsApiError, NotFoundError } from "../client";
+import { noteResource } from "./companions";
 import { warnOnConflicts } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import {
@@ -100,6 +101,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     if (failures.length > 0) return { failures };
     const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
     warnOnConflicts(this.definition, inputs);
+    noteResource(this.definition, inputs);
     const rejected = await checkAgainstApi(this, olds, inputs, importId);
     if (rejected.length > 0) return { failures: rejected };
     return { inputs: importId === undefined ? inputs : { ...inputs, [IMPORT_ID]: importId } };
@@ -157,7 +159,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return declared;
   }
 
-  async diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+    noteResource(this.definition, news, id);
     const changed = this.changedProperties(olds, news);
     const replaces = changed.filter((key) => this.replaceOnChanges.has(key));
     return {
