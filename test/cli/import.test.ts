@@ -129,7 +129,8 @@ describe("import: the walk of a seeded organization", () => {
 
   it("covers every kind of the provider (team members as Team.members), except those named as not walked yet", () => {
     // Issue 13's kinds are not in the walk yet (spaces are listed as summaries only; grants need one listing per
-    // target): an open item of that issue, named here so that the next kind left out still fails this test.
+    // target): an open item of that issue, named here so that the next kind left out still fails this test. Issue 14's
+    // SiteCustomization and SiteVisitorAuth: every site has both, so a walk would have to choose which parts to manage.
     const notWalkedYet = [
       "Space",
       "SpacePermission",
