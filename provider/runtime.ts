@@ -4,7 +4,7 @@
  * It must keep accepting every state shape older versions wrote, since `__provider` texts never change.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { resetCompanions } from "./framework/companions";
+import { resetCompanions, warnAtExit } from "./framework/companions";
 import { apiClient, CONFIG_KEYS, setStackConfig } from "./framework/connection";
 import { resetCrossResource } from "./framework/crossResource";
 import type { ResourceContext } from "./framework/kind";
@@ -35,6 +35,7 @@ export function lifecycle(kind: string) {
 }
 
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
+  warnAtExit();
   setStackConfig({
     apiUrl: req.config.get(CONFIG_KEYS.apiUrl),
     apiToken: req.config.get(CONFIG_KEYS.apiToken),

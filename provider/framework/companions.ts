@@ -6,9 +6,9 @@ import { containsUnknown } from "./unknown";
  * "A resource of this kind, in this state, wants a resource of another kind for it in the same program" (a
  * `visitor-auth` site wants its SiteVisitorAuth): found offline, as check and diff see the program's resources one
  * at a time in one provider process. The companion is checked after its subject (it takes the subject's id), so the
- * verdict waits for the end of the operation: the engine interrupts the provider process when it is done, and the
- * warnings are written then. A subject is matched by id once it has one (diff of an existing object); a new subject
- * (no id yet in this preview) is matched by a companion whose parent id is not known yet either.
+ * verdict waits for the end of the operation (`warnAtExit`). A subject is matched by id once it has one (diff of an
+ * existing object); a new subject (no id yet in this preview) by a companion whose parent id is not known yet either.
+ * Limits: subjects are told apart by title, and only resources of this operation's program are seen.
  */
 export interface CompanionRule {
   /** The subject's input property and the value that calls for a companion. */
@@ -51,12 +51,21 @@ export function noteResource(definition: Pick<KindDefinition, "kind" | "companio
     return;
   }
   subjects.set(key, { kind: definition.kind, name, id: id ?? subjects.get(key)?.id, rule });
-  if (!listening) {
-    listening = true;
-    process.once("exit", () => warnAboutMissing());
-    process.once("SIGINT", () => process.exit(130));
-    process.once("SIGTERM", () => process.exit(143));
-  }
+}
+
+/**
+ * Writes the warnings when the provider process ends. The engine interrupts it (SIGINT, then SIGKILL after 5 s) once
+ * the operation is done and still shows its stderr then; Node would die of the signal without an `exit` event, so
+ * the signals exit instead. Called once, from the provider process's `configure` (never in tests or tools).
+ */
+export function warnAtExit(): void {
+  if (listening) return;
+  listening = true;
+  process.once("exit", () => {
+    for (const warning of missingCompanions()) notice("warning", warning);
+  });
+  process.once("SIGINT", () => process.exit(130));
+  process.once("SIGTERM", () => process.exit(143));
 }
 
 /** The warnings for subjects without a companion, in words; written to stderr at the end of the operation. */
@@ -88,8 +97,4 @@ export function missingCompanions(): string[] {
     );
   }
   return warnings;
-}
-
-function warnAboutMissing(): void {
-  for (const warning of missingCompanions()) notice("warning", warning);
 }

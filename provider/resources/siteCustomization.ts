@@ -206,12 +206,10 @@ const sections = {
 
 type SectionName = keyof typeof sections;
 const SECTION_NAMES = Object.keys(sections) as SectionName[];
+/** Sections managed whole: a value, a list, or an object whose fields only make sense together. */
+const WHOLE: readonly string[] = ["title", "localizedTitle", "favicon", "announcement", "socialAccounts"];
 /** Sections whose fields are managed one by one: an object of fields, where a field left out is kept. */
-const FIELDWISE: ReadonlySet<string> = new Set(
-  SECTION_NAMES.filter((name) => name !== "favicon" && name !== "announcement" && name !== "socialAccounts").filter(
-    (name) => name !== "title" && name !== "localizedTitle",
-  ),
-);
+const FIELDWISE: ReadonlySet<string> = new Set(SECTION_NAMES.filter((name) => !WHOLE.includes(name)));
 
 const inputs = z.strictObject({
   organizationId,
