@@ -321,10 +321,10 @@ export const siteCustomizationKind = defineKind<Inputs, State>({
     "adopts it without writing anything when the declared parts already match.",
   notes: [
     "- Each top-level section is optional; one left out is not managed: a change made to it by hand is not drift and " +
-      "is never overwritten. Within `styling`, `header`, `footer`, `themes`, `ai`, `privacyPolicy` and " +
-      '`socialPreview`, fields are managed one by one too (`styling: { theme: "bold" }` manages the theme only); ' +
-      "`null` unsets an optional field. `favicon`, `announcement`, `socialAccounts` and the other sections are " +
-      "managed whole.",
+      "is never overwritten. Within an object section (`styling`, `header`, `footer`, `themes`, `ai`, `feedback`, " +
+      "`pagination`, …), fields are managed one by one too: `styling: { theme: \"bold\" }` manages the theme only, " +
+      "and `null` unsets an optional field. `title`, `localizedTitle`, `favicon`, `announcement` and " +
+      "`socialAccounts` are managed whole.",
     "- The API has only a full-replacement PUT (fields it is not sent go back to their defaults), so every write " +
       "reads the current customization first and sends it back with the declared parts written over it (one GET and " +
       "one PUT per create or update).",
