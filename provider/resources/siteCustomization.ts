@@ -322,7 +322,7 @@ export const siteCustomizationKind = defineKind<Inputs, State>({
   notes: [
     "- Each top-level section is optional; one left out is not managed: a change made to it by hand is not drift and " +
       "is never overwritten. Within an object section (`styling`, `header`, `footer`, `themes`, `ai`, `feedback`, " +
-      "`pagination`, …), fields are managed one by one too: `styling: { theme: \"bold\" }` manages the theme only, " +
+      '`pagination`, …), fields are managed one by one too: `styling: { theme: "bold" }` manages the theme only, ' +
       "and `null` unsets an optional field. `title`, `localizedTitle`, `favicon`, `announcement` and " +
       "`socialAccounts` are managed whole.",
     "- The API has only a full-replacement PUT (fields it is not sent go back to their defaults), so every write " +
