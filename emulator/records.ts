@@ -138,6 +138,20 @@ export interface ShareLinkRec {
   createdAt: string;
 }
 
+export interface SiteCustomizationRec {
+  siteId: string;
+  settings: Record<string, unknown>;
+  updatedAt: string;
+}
+
+export interface PublishingAuthRec {
+  siteId: string;
+  backend: "custom" | "integration";
+  privateKey: string;
+  fallbackURL?: string;
+  logoutURL?: string;
+}
+
 export interface AdaptiveSchemaRec {
   siteId: string;
   jsonSchema: unknown;

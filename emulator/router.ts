@@ -11,6 +11,7 @@ import { permissionRoutes } from "./routes/permissions";
 import { samlRoutes } from "./routes/saml";
 import { sectionGroupRoutes } from "./routes/sectionGroups";
 import { shareLinkRoutes } from "./routes/shareLinks";
+import { siteBrandingRoutes } from "./routes/siteBranding";
 import { siteSectionRoutes } from "./routes/siteSections";
 import { siteSpaceRoutes } from "./routes/siteSpaces";
 import { siteRoutes } from "./routes/sites";
@@ -25,6 +26,7 @@ export const allRoutes: Route[] = [
   ...collectionRoutes,
   ...siteRoutes,
   ...adaptiveSchemaRoutes,
+  ...siteBrandingRoutes,
   ...siteSectionRoutes,
   ...sectionGroupRoutes,
   ...siteSpaceRoutes,

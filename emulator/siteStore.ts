@@ -214,6 +214,8 @@ export class SiteStore extends Tables {
     for (const [k, v] of this.sectionGroups) if (v.siteId === id) this.sectionGroups.delete(k);
     for (const [k, v] of this.shareLinks) if (v.siteId === id) this.shareLinks.delete(k);
     this.adaptiveSchemas.delete(id);
+    this.siteCustomizations.delete(id);
+    this.publishingAuths.delete(id);
     this.sites.delete(id);
     return true;
   }

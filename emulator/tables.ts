@@ -12,10 +12,12 @@ import type {
   OpenApiVersionRec,
   OrgRec,
   PermissionRec,
+  PublishingAuthRec,
   SamlRec,
   SectionGroupRec,
   SectionRec,
   ShareLinkRec,
+  SiteCustomizationRec,
   SiteRec,
   SiteSpaceRec,
   SpaceRec,
@@ -37,6 +39,10 @@ export class Tables {
   readonly shareLinks = new Map<string, ShareLinkRec>();
   /** key: site id */
   readonly adaptiveSchemas = new Map<string, AdaptiveSchemaRec>();
+  /** key: site id; a site without a record has the new-site customization */
+  readonly siteCustomizations = new Map<string, SiteCustomizationRec>();
+  /** key: site id; made on first use */
+  readonly publishingAuths = new Map<string, PublishingAuthRec>();
   readonly samlProviders = new Map<string, SamlRec>();
   readonly teams = new Map<string, TeamRec>();
   readonly openApiSpecs = new Map<string, OpenApiSpecRec>();
@@ -60,6 +66,8 @@ export class Tables {
     this.siteSpaces,
     this.shareLinks,
     this.adaptiveSchemas,
+    this.siteCustomizations,
+    this.publishingAuths,
     this.samlProviders,
     this.teams,
     this.openApiSpecs,

@@ -12,12 +12,14 @@ import { organizationSettingsKind } from "./resources/organizationSettings";
 import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
+import { siteCustomizationKind } from "./resources/siteCustomization";
 import { sitePermissionKind } from "./resources/sitePermission";
 import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
 import { siteSpaceKind } from "./resources/siteSpace";
 import { siteStructureKind } from "./resources/siteStructure";
+import { siteVisitorAuthKind } from "./resources/siteVisitorAuth";
 import { spaceKind } from "./resources/space";
 import { spacePermissionKind } from "./resources/spacePermission";
 import { teamKind } from "./resources/team";
@@ -46,4 +48,6 @@ export const definitions: readonly AnyKind[] = [
   siteAdaptiveSchemaKind,
   sitePermissionKind,
   siteStructureKind,
+  siteCustomizationKind,
+  siteVisitorAuthKind,
 ];

@@ -4,6 +4,7 @@
  * It must keep accepting every state shape older versions wrote, since `__provider` texts never change.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { resetCompanions, warnAtExit } from "./framework/companions";
 import { apiClient, CONFIG_KEYS, setStackConfig } from "./framework/connection";
 import { resetCrossResource } from "./framework/crossResource";
 import type { ResourceContext } from "./framework/kind";
@@ -44,6 +45,7 @@ export function lifecycle(kind: string) {
 }
 
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
+  warnAtExit();
   setStackConfig({
     apiUrl: req.config.get(CONFIG_KEYS.apiUrl),
     apiToken: req.config.get(CONFIG_KEYS.apiToken),
@@ -66,6 +68,7 @@ export function resetCaches(): void {
   connectedListings.clear();
   resetPreflight();
   resetCrossResource();
+  resetCompanions();
 }
 
 export const kinds = [...byName.keys()];

@@ -1,6 +1,8 @@
 /**
- * A documentation platform as code: a published docs site with two sections in a group, extra site spaces, a share
- * link for reviewers and an adaptive-content schema; nested collections; SSO; a team; and an OpenAPI spec.
+ * A documentation platform as code: a published docs site with two sections in a group, extra site spaces, a declared
+ * navigation order, branding (theme and header links), a share link for reviewers and an adaptive-content schema; a
+ * partner portal whose readers sign in (visitor authentication, with its signing key as a secret output); nested
+ * collections; SSO; a team; and an OpenAPI spec.
  *
  * Configuration (`pulumi config set …`):
  * - `organizationId`: the organization to manage;
@@ -52,7 +54,7 @@ const apiReference = new docs.SiteSection("api-reference", {
   icon: "code",
   description: "Every endpoint, generated from our OpenAPI spec",
 });
-new docs.SiteSectionGroup("product", {
+const product = new docs.SiteSectionGroup("product", {
   organizationId,
   siteId,
   title: "Product",
@@ -60,7 +62,7 @@ new docs.SiteSectionGroup("product", {
 });
 
 // Extra site spaces: a changelog next to the guides, and the old guides shown only to visitors on the legacy plan.
-new docs.SiteSpace("changelog", {
+const changelog = new docs.SiteSpace("changelog", {
   organizationId,
   siteId,
   spaceId: changelogSpace,
@@ -77,6 +79,33 @@ new docs.SiteSpace("legacy-guides", {
   default: true,
 });
 
+// The navigation as the program states it, whatever order the engine created things in.
+new docs.SiteStructure("navigation", {
+  organizationId,
+  siteId,
+  order: [product.id],
+  // A section always has its own site space: `siteSpaceId` is null only in states of older versions.
+  siteSpaces: [{ sectionId: guides.id, siteSpaceIds: [guides.siteSpaceId as pulumi.Output<string>, changelog.id] }],
+});
+
+// Branding: only what is declared here is managed; the rest stays as edited in the app.
+new docs.SiteCustomization("branding", {
+  organizationId,
+  siteId,
+  styling: { theme: "bold", primaryColor: { light: "#0B5FFF", dark: "#6EA8FF" } },
+  header: {
+    links: [
+      { title: "Status", to: { kind: "url", url: "https://status.acme.example" }, links: [] },
+      {
+        title: "Support",
+        style: "button-primary",
+        to: { kind: "url", url: "https://support.acme.example" },
+        links: [],
+      },
+    ],
+  },
+});
+
 const reviewLink = new docs.SiteShareLink("review-link", { organizationId, siteId, name: "Reviewers" });
 
 new docs.SiteAdaptiveSchema("visitor-claims", {
@@ -90,6 +119,20 @@ new docs.SiteAdaptiveSchema("visitor-claims", {
       beta: { type: "boolean", description: "Whether the visitor joined the beta programme" },
     },
   },
+});
+
+// A partner portal whose readers sign in through Acme's own backend, which signs their tokens with the key below.
+const partners = new docs.Site("partners", {
+  organizationId,
+  title: "Acme Partner Portal",
+  visibility: "visitor-auth",
+});
+const partnerSignIn = new docs.SiteVisitorAuth("partner-sign-in", {
+  organizationId,
+  siteId: partners.id,
+  fallbackURL: "https://auth.acme.example/docs/login",
+  logoutURL: "https://auth.acme.example/docs/logout",
+  rotation: { quarter: "2026-Q4" },
 });
 
 // People and sign-in.
@@ -126,4 +169,5 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);
 export const reviewUrl = reviewLink.url;
 export const ssoAcsUrl = sso.acsUrl;
 export const openApiVersion = petstore.lastVersionId;
+export const partnerSigningKey = partnerSignIn.privateKey;
 export const collectionIds = { handbook: handbook.id, engineering: engineering.id };

@@ -10,6 +10,8 @@ export * from "./rateLimit";
 export * from "./responseText";
 export * from "./saml";
 export * from "./siteAdaptiveSchemas";
+export * from "./siteCustomization";
+export * from "./sitePublishingAuth";
 export * from "./siteSectionGroups";
 export * from "./siteSections";
 export * from "./siteShareLinks";

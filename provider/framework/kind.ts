@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { HttpClient } from "../client";
+import type { CompanionRule } from "./companions";
 import type { Listings } from "./listings";
 
 /** What a kind's CRUD functions get besides their arguments. */
@@ -118,6 +119,8 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
    * other's changes on every run.
    */
   uniqueBy?: readonly (keyof Inputs & string)[];
+  /** A resource of another kind the program should declare for this one when it is in a given state (companions.ts). */
+  companion?: CompanionRule;
 
   /**
    * For kinds with nothing to create (an organization's settings, an existing membership): create takes over the

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ConnectionError, DocsApiError, NotFoundError } from "../client";
+import { noteResource } from "./companions";
 import { duplicateFailures, observeResource, warnOnConflicts, warnOnExpectations } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import {
@@ -112,6 +113,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const duplicates = duplicateFailures(this.definition, inputs);
     if (duplicates.length > 0) return { failures: duplicates };
     warnOnConflicts(this.definition, inputs);
+    noteResource(this.definition, inputs);
     warnOnExpectations(this.definition, inputs);
     const withConnection = connection === undefined ? inputs : { ...inputs, [CONNECTION]: connection };
     const rejected = await checkAgainstApi(this, olds, withConnection, importId);
@@ -174,6 +176,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
     const declared = Object.entries(news).filter(([, value]) => value !== undefined);
     observeResource(this.definition.kind, id, { ...olds, ...Object.fromEntries(declared) });
+    noteResource(this.definition, news, id);
     const changed = this.changedProperties(olds, news);
     const replaces = changed.filter((key) => this.replaceOnChanges.has(key));
     // A new connection (another token source) changes nothing at the API, but is saved by an update for refresh and

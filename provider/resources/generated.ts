@@ -10,12 +10,14 @@ import { organizationSettingsKind } from "./organizationSettings";
 import { samlProviderKind } from "./samlProvider";
 import { siteKind } from "./site";
 import { type AdaptiveJsonSchema, siteAdaptiveSchemaKind } from "./siteAdaptiveSchema";
+import { siteCustomizationKind } from "./siteCustomization";
 import { sitePermissionKind } from "./sitePermission";
 import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
 import { siteShareLinkKind } from "./siteShareLink";
 import { siteSpaceKind } from "./siteSpace";
 import { siteStructureKind } from "./siteStructure";
+import { siteVisitorAuthKind } from "./siteVisitorAuth";
 import { spaceKind } from "./space";
 import { spacePermissionKind } from "./spacePermission";
 import { teamKind } from "./team";
@@ -1068,5 +1070,183 @@ export class SiteStructure extends DocsResource {
 
   constructor(name: string, args: SiteStructureArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteStructureKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of SiteCustomization. A site's branding and reader-facing settings (the official
+ * `SiteCustomizationSettings`): styling and theme, favicon, header and footer links, announcement, color modes,
+ * feedback, AI, page actions, pagination, social preview and accounts. A site has one; only the sections (and
+ * fields of sections) the program declares are managed.
+ */
+export interface SiteCustomizationArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The published site's title; `null`: the content's title. (string, 2–128 characters, or `null`; update in
+   * place; unmanaged when omitted.)
+   */
+  title?: pulumi.Input<string | null>;
+  /** The site's title per language (`fr`, `de`, …). (object; update in place; unmanaged when omitted.) */
+  localizedTitle?: pulumi.Input<Record<string, string>>;
+  /**
+   * Theme, colors, corners, fonts, icons, code themes, sidebar and search styles. (object `{ theme,
+   * primaryColor, tint, infoColor, successColor, warningColor, dangerColor, corners, depth, links, font,
+   * headingFont, monospaceFont, icons, codeTheme, sidebar, search }`; update in place; unmanaged when omitted.)
+   */
+  styling?: pulumi.Input<{ theme?: pulumi.Input<"clean" | "muted" | "bold" | "gradient">; primaryColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; tint?: pulumi.Input<{ color: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }> } | null>; infoColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; successColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; warningColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; dangerColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; corners?: pulumi.Input<"straight" | "rounded" | "circular">; depth?: pulumi.Input<"subtle" | "flat">; links?: pulumi.Input<"default" | "accent">; font?: pulumi.Input<"ABCFavorit" | "Inter" | "Roboto" | "RobotoSlab" | "OpenSans" | "SourceSansPro" | "Lato" | "Ubuntu" | "Raleway" | "Merriweather" | "Overpass" | "NotoSans" | "IBMPlexSerif" | "Poppins" | "FiraSans" | { id: pulumi.Input<string>; custom: pulumi.Input<boolean>; fontFamily: pulumi.Input<string>; fontFaces: pulumi.Input<pulumi.Input<{ weight: pulumi.Input<number>; sources: pulumi.Input<pulumi.Input<{ url: pulumi.Input<string>; format?: pulumi.Input<"woff2" | "woff"> }>[]> }>[]> }>; headingFont?: pulumi.Input<"ABCFavorit" | "Inter" | "Roboto" | "RobotoSlab" | "OpenSans" | "SourceSansPro" | "Lato" | "Ubuntu" | "Raleway" | "Merriweather" | "Overpass" | "NotoSans" | "IBMPlexSerif" | "Poppins" | "FiraSans" | { id: pulumi.Input<string>; custom: pulumi.Input<boolean>; fontFamily: pulumi.Input<string>; fontFaces: pulumi.Input<pulumi.Input<{ weight: pulumi.Input<number>; sources: pulumi.Input<pulumi.Input<{ url: pulumi.Input<string>; format?: pulumi.Input<"woff2" | "woff"> }>[]> }>[]> } | null>; monospaceFont?: pulumi.Input<"FiraCode" | "IBMPlexMono" | "JetBrainsMono" | "SourceCodePro" | "RobotoMono" | "SpaceMono" | "DMMono" | "Inconsolata" | { id: pulumi.Input<string>; custom: pulumi.Input<boolean>; fontFamily: pulumi.Input<string>; fontFaces: pulumi.Input<pulumi.Input<{ weight: pulumi.Input<number>; sources: pulumi.Input<pulumi.Input<{ url: pulumi.Input<string>; format?: pulumi.Input<"woff2" | "woff"> }>[]> }>[]> }>; icons?: pulumi.Input<"regular" | "solid" | "duotone" | "light" | "thin">; codeTheme?: pulumi.Input<{ default: pulumi.Input<{ light: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light">; dark: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light"> }>; openapi: pulumi.Input<{ light: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light">; dark: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light"> }> }>; sidebar?: pulumi.Input<{ background: pulumi.Input<"default" | "filled">; list: pulumi.Input<"default" | "pill" | "line"> }>; search?: pulumi.Input<"prominent" | "subtle"> }>;
+  /**
+   * The site's icon: `{ icon: { light, dark } }` (URLs), `{ emoji }` or `{}` (none). (object `{ icon }`, or
+   * object `{ emoji }`, or object; update in place; unmanaged when omitted.)
+   */
+  favicon?: pulumi.Input<{ icon: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }> } | { emoji: pulumi.Input<string> } | Record<string, unknown>>;
+  /**
+   * The header: `logo` (light and dark URLs), `primaryLink` (where the logo goes) and `links`, in order. (object
+   * `{ logo, primaryLink, links }`; update in place; unmanaged when omitted.)
+   */
+  header?: pulumi.Input<{ logo?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> } | null>; primaryLink?: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> } | null>; links?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; style?: pulumi.Input<"link" | "button-primary" | "button-secondary">; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> } | null>; links?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>[]>; condition?: pulumi.Input<string> }>[]> }>;
+  /**
+   * The footer: `logo`, link `groups` in order, and `copyright`. (object `{ logo, groups, copyright }`; update
+   * in place; unmanaged when omitted.)
+   */
+  footer?: pulumi.Input<{ logo?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> } | null>; groups?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; links: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>[]> }>[]>; copyright?: pulumi.Input<string | null> }>;
+  /**
+   * The banner above every page; `null` removes it. (object `{ enabled, message, localizedMessage, link, style
+   * }`, or `null`; update in place; unmanaged when omitted.)
+   */
+  announcement?: pulumi.Input<{ enabled: pulumi.Input<boolean>; message: pulumi.Input<string>; localizedMessage?: pulumi.Input<Record<string, string> | null>; link?: pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> } | null>; style: pulumi.Input<"info" | "warning" | "danger" | "success"> } | null>;
+  /**
+   * The default color mode and whether readers may switch it (`toggeable`, as the API spells it). (object `{
+   * default, toggeable }`; update in place; unmanaged when omitted.)
+   */
+  themes?: pulumi.Input<{ default?: pulumi.Input<"light" | "dark" | "system">; toggeable?: pulumi.Input<boolean> }>;
+  /** Whether pages ask readers for feedback. (object `{ enabled }`; update in place; unmanaged when omitted.) */
+  feedback?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  /**
+   * AI search or assistant: `mode`, `greeting`, up to 5 `suggestions`, `instructions`. (object `{ mode,
+   * greeting, localizedGreeting, suggestions, instructions }`; update in place; unmanaged when omitted.)
+   */
+  ai?: pulumi.Input<{ mode?: pulumi.Input<"none" | "search" | "assistant">; greeting?: pulumi.Input<string | null>; localizedGreeting?: pulumi.Input<Record<string, string> | null>; suggestions?: pulumi.Input<pulumi.Input<string>[] | null>; instructions?: pulumi.Input<string | null> }>;
+  /** Whether advanced customization is on. (object `{ enabled }`; update in place; unmanaged when omitted.) */
+  advancedCustomization?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  /**
+   * The page menu's actions, in order (the first is the main button); `[]` turns the menu off. (object `{ items
+   * }`; update in place; unmanaged when omitted.)
+   */
+  pageActions?: pulumi.Input<{ items: pulumi.Input<pulumi.Input<"assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf">[]> }>;
+  /**
+   * Whether external links open in the same tab (`self`) or a new one (`blank`). (object `{ target }`; update in
+   * place; unmanaged when omitted.)
+   */
+  externalLinks?: pulumi.Input<{ target: pulumi.Input<"self" | "blank"> }>;
+  /** Whether pages end with previous/next links. (object `{ enabled }`; update in place; unmanaged when omitted.) */
+  pagination?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  /** Whether "Powered by GitBook" shows. (object `{ enabled }`; update in place; unmanaged when omitted.) */
+  trademark?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  /** The privacy policy's URL. (object `{ url }`; update in place; unmanaged when omitted.) */
+  privacyPolicy?: pulumi.Input<{ url?: pulumi.Input<string | null> }>;
+  /** The image shown when a page is shared. (object `{ url }`; update in place; unmanaged when omitted.) */
+  socialPreview?: pulumi.Input<{ url?: pulumi.Input<string | null> }>;
+  /**
+   * Up to 10 social accounts, in order, each shown in the footer and/or header. (list of objects `{ platform,
+   * handle, display }`; update in place; unmanaged when omitted.)
+   */
+  socialAccounts?: pulumi.Input<pulumi.Input<{ platform: pulumi.Input<"twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium">; handle: pulumi.Input<string>; display: pulumi.Input<{ footer: pulumi.Input<boolean>; header: pulumi.Input<boolean> }> }>[]>;
+  /**
+   * Whether a cookie identifies visitors. (object `{ trackingCookie }`; update in place; unmanaged when
+   * omitted.)
+   */
+  insights?: pulumi.Input<{ trackingCookie: pulumi.Input<boolean> }>;
+}
+
+/**
+ * A site's branding and reader-facing settings (the official `SiteCustomizationSettings`): styling and theme,
+ * favicon, header and footer links, announcement, color modes, feedback, AI, page actions, pagination, social
+ * preview and accounts. A site has one; only the sections (and fields of sections) the program declares are
+ * managed. Id: the site id (a site has one customization).
+ */
+export class SiteCustomization extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+
+  constructor(name: string, args: SiteCustomizationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteCustomizationKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of SiteVisitorAuth. The authentication of a `visitor-auth` site's readers (the official
+ * `SitePublishingAuth`): the backend, its fallback and logout URLs, and the signing key as a secret output,
+ * rotated when `rotation` changes. A site has one.
+ */
+export interface SiteVisitorAuthArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * Who signs visitors' tokens: `custom` (your own backend, with `privateKey`) or `integration` (the
+   * authenticated-access integration installed on the site). (`custom` or `integration`; update in place;
+   * default `"custom"`.)
+   */
+  backend?: pulumi.Input<"custom" | "integration">;
+  /**
+   * Where visitors go when their token is invalid (your login page); `null` unsets it. (URL, at most 2048
+   * characters, or `null`; update in place; unmanaged when omitted.)
+   */
+  fallbackURL?: pulumi.Input<string | null>;
+  /**
+   * Where visitors log out of your backend; `null` unsets it. (URL, at most 2048 characters, or `null`; update
+   * in place; unmanaged when omitted.)
+   */
+  logoutURL?: pulumi.Input<string | null>;
+  /**
+   * Arbitrary values; a change of any of them makes a new signing key (like pulumi-random's `keepers`), e.g. `{
+   * quarter: "2026-Q4" }`. Never sent to the API. (object; update in place; unmanaged when omitted.)
+   */
+  rotation?: pulumi.Input<Record<string, string>>;
+}
+
+/**
+ * The authentication of a `visitor-auth` site's readers (the official `SitePublishingAuth`): the backend, its
+ * fallback and logout URLs, and the signing key as a secret output, rotated when `rotation` changes. A site has
+ * one. Id: the site id (a site has one visitor authentication).
+ */
+export class SiteVisitorAuth extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /**
+   * Who signs visitors' tokens: `custom` (your own backend, with `privateKey`) or `integration` (the
+   * authenticated-access integration installed on the site).
+   */
+  declare readonly backend: pulumi.Output<string>;
+  /** Where visitors go when their token is invalid (your login page); `null` unsets it. */
+  declare readonly fallbackURL: pulumi.Output<string | null>;
+  /** Where visitors log out of your backend; `null` unsets it. */
+  declare readonly logoutURL: pulumi.Output<string | null>;
+  /**
+   * Arbitrary values; a change of any of them makes a new signing key (like pulumi-random's `keepers`), e.g. `{
+   * quarter: "2026-Q4" }`. Never sent to the API.
+   */
+  declare readonly rotation: pulumi.Output<Record<string, string> | null>;
+  /** The authenticated-access integration installed on the site, if any. */
+  declare readonly integration: pulumi.Output<string | null>;
+  /** The key that signs visitors' JWTs (a secret: `[secret]` in previews, encrypted in the state). */
+  declare readonly privateKey: pulumi.Output<string>;
+
+  constructor(name: string, args: SiteVisitorAuthArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteVisitorAuthKind, name, args, opts);
   }
 }

@@ -172,6 +172,12 @@ export const siteKind = defineKind<Inputs, State>({
 export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
   // Sites cannot change type or move to another organization.
   replaceOnChanges: ["organizationId", "type"],
+  companion: {
+    when: { property: "visibility", equals: "visitor-auth" },
+    kind: "SiteVisitorAuth",
+    parent: "siteId",
+    why: "its readers are asked to sign in, but nothing declares where (fallbackURL) or exports the signing key. Declare a SiteVisitorAuth with siteId: site.id.",
+  },
   guardedReplaces: {
     properties: ["organizationId", "type"],
     why:

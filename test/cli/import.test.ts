@@ -142,10 +142,11 @@ describe("import: the walk of a seeded organization", () => {
     expect(first).toContain("defaultTeamId: writers.id,");
   });
 
-  it("covers every kind of the provider (team members as Team.members), except those that adopt on create", () => {
-    // OrganizationSettings and OrganizationMember take over what exists and manage only the fields a program
-    // declares: which settings and roles to manage is the user's choice, so the walk does not guess it.
-    const declaredByHand = ["OrganizationSettings", "OrganizationMember"];
+  it("covers every kind of the provider (team members as Team.members), except those that manage declared parts", () => {
+    // These take over what exists and manage only the fields a program declares (an organization's settings, a
+    // member's role, a site's customization and visitor authentication, which every site has): which parts to manage
+    // is the user's choice, so the walk does not guess it.
+    const declaredByHand = ["OrganizationSettings", "OrganizationMember", "SiteCustomization", "SiteVisitorAuth"];
     expect([...WALKED_KINDS, "TeamMember", ...declaredByHand].sort()).toEqual([...kinds].sort());
   });
 

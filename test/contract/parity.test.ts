@@ -20,6 +20,7 @@
  * input sets it), OpenAPI version URL (no provider property), and rules of kinds the provider does not manage.
  */
 import { beforeEach, describe, expect, it } from "vitest";
+import { newSiteCustomization } from "../../emulator/routes/siteBranding";
 import { SPACE_LANGUAGES } from "../../provider/client";
 import type { Props } from "../../provider/framework/kind";
 import { lifecycle } from "../../provider/runtime";
@@ -128,6 +129,24 @@ const sectionGroup = kind("SiteSectionGroup", () => ({ ...underSite, title: "Gui
 const siteSpace = kind("SiteSpace", () => ({ ...underSite, spaceId: "space-id" }));
 const shareLink = kind("SiteShareLink", () => ({ ...underSite, name: "Partners" }));
 const adaptiveSchema = kind("SiteAdaptiveSchema", () => ({ ...underSite, jsonSchema: VISITOR_SCHEMA }));
+
+const customization = kind("SiteCustomization", () => ({ ...underSite }));
+const visitorAuth = kind("SiteVisitorAuth", () => ({ ...underSite }));
+
+/** A SiteCustomization rule at a dotted path: the kind's inputs hold `section`, the PUT a new site's whole settings. */
+const customizationRule = (path: string, rule: Rule, section: (value: unknown) => Props) =>
+  customization(path, {
+    source: OFFICIAL,
+    rule,
+    inputs: (value) => ({ ...underSite, ...section(value) }),
+    request: async (p, value) => {
+      const body: Props = newSiteCustomization();
+      for (const [key, part] of Object.entries(section(value))) {
+        body[key] = typeof part === "object" ? { ...(body[key] as Props), ...(part as Props) } : part;
+      }
+      return put(`${await p.sitePath()}/customization`, path, body);
+    },
+  });
 
 const post = (path: string, field: string, body: unknown): ApiRequest => ({ method: "POST", path, field, body });
 const patch = (path: string, field: string, body: unknown): ApiRequest => ({ method: "PATCH", path, field, body });
@@ -466,6 +485,35 @@ const table: Entry[] = [
     oneOf(["boolean", "string", "number", "array", "object"], ["date", "integer"], ["boolean", "string", "number"]),
   ),
   schemaRule("properties.unsigned.description", OFFICIAL, oneOf([UNSIGNED], ["Unsigned claims"])),
+
+  // SiteCustomization (official SiteCustomizationSettingsInput; the spec has no customization).
+  customizationRule("title", atLeast(2), (title) => ({ title })),
+  customizationRule("title", atMost(128), (title) => ({ title })),
+  customizationRule("styling.theme", oneOf(["clean", "muted", "bold", "gradient"], ["dark", "Clean"]), (theme) => ({
+    styling: { theme },
+  })),
+  customizationRule("footer.copyright", atMost(512), (copyright) => ({ footer: { copyright } })),
+  ...[atLeast(2), atMost(128)].map((rule) =>
+    customizationRule("announcement.message", rule, (message) => ({
+      announcement: { enabled: true, message, style: "info" },
+    })),
+  ),
+  customizationRule("announcement.style", oneOf(["info", "warning", "danger", "success"], ["loud"]), (style) => ({
+    announcement: { enabled: true, message: "Hello", style },
+  })),
+
+  // SiteVisitorAuth (official SitePublishingAuthUpdate).
+  visitorAuth("backend", {
+    source: OFFICIAL,
+    rule: oneOf(["custom", "integration"], ["saml", "Custom"]),
+    request: async (p, value) => patch(`${await p.sitePath()}/publishing/auth`, "backend", { backend: value }),
+  }),
+  visitorAuth("fallbackURL", {
+    source: OFFICIAL,
+    rule: uri({ rejected: ["not a url", "/login"], accepted: ["https://auth.example.com/login"] }),
+    request: async (p, value) =>
+      patch(`${await p.sitePath()}/publishing/auth`, "fallbackURL", { backend: "custom", fallbackURL: value }),
+  }),
 ];
 
 /** The value at a dotted path (array indexes included). */

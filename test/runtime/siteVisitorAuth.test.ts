@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { missingCompanions } from "../../provider/framework/companions";
+import { UNKNOWN } from "../../provider/framework/unknown";
+import { lifecycle, resetCaches } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { created, describeLifecycle, expectEachLimitRejected, updateTo } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const org = () => fixture.emulator.organizationId;
+const authPath = (site: string) => `/orgs/${org()}/sites/${site}/publishing/auth`;
+const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", visibility: "visitor-auth" });
+const auth = async (site: string) => (await fixture.api("GET", authPath(site))).body as Record<string, unknown>;
+const LOGIN = "https://auth.example.com/login";
+
+let adoptSite: string | undefined;
+
+describeLifecycle(
+  {
+    kind: "SiteVisitorAuth",
+    inputs: async () => ({ organizationId: org(), siteId: await makeSite(), fallbackURL: LOGIN }),
+    created: (state) => {
+      expect(state).toMatchObject({ backend: "custom", fallbackURL: LOGIN, logoutURL: null, rotation: null });
+      expect(state.privateKey).toEqual(expect.any(String));
+    },
+    updates: [
+      updateTo("fallbackURL", "https://auth.example.com/again"),
+      updateTo("logoutURL", "https://auth.example.com/logout"),
+      updateTo("backend", "integration"),
+      {
+        name: "rotation (a new signing key)",
+        inputs: (_f, p) => ({ ...p, rotation: { quarter: "2026-Q4" } }),
+        expect: async (state) => {
+          expect(state.rotation).toEqual({ quarter: "2026-Q4" });
+          expect((await auth(state.siteId as string)).privateKey).toBe(state.privateKey);
+        },
+      },
+    ],
+    replaces: [
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        const body = { backend: "custom", fallbackURL: "https://elsewhere.example.com/" };
+        expect((await fixture.api("PATCH", authPath(id), body)).status).toBe(200);
+      },
+      expect: (state) => expect(state.fallbackURL).toBe("https://elsewhere.example.com/"),
+    },
+    adopt: {
+      existing: async () => {
+        adoptSite = await makeSite();
+        expect((await fixture.api("PATCH", authPath(adoptSite), { backend: "custom" })).status).toBe(200);
+        return adoptSite;
+      },
+      inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), fallbackURL: LOGIN }),
+      expect: (state) => expect(state.fallbackURL).toBe(LOGIN),
+    },
+    deleteKeepsObject: "every site has its publishing authentication; delete unsets the URLs",
+  },
+  fixture,
+);
+
+describe("SiteVisitorAuth behaviour", () => {
+  afterEach(() => resetCaches());
+
+  it("makes a new key only when rotation changes", async () => {
+    const { id, state, inputs } = await created("SiteVisitorAuth", {
+      organizationId: org(),
+      siteId: await makeSite(),
+      rotation: { quarter: "2026-Q3" },
+    });
+    const moved = { ...inputs, fallbackURL: LOGIN };
+    const first = (await lifecycle("SiteVisitorAuth").update(id, state, moved)).outs;
+    expect(first.privateKey).toBe(state.privateKey);
+    fixture.emulator.clearRequests();
+    const rotated = (
+      await lifecycle("SiteVisitorAuth").update(id, first, { ...moved, rotation: { quarter: "2026-Q4" } })
+    ).outs;
+    expect(rotated.privateKey).not.toBe(state.privateKey);
+    expect(fixture.emulator.requests().map((r) => `${r.method} ${r.route}`)).toEqual([
+      "POST /v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate",
+    ]);
+  });
+
+  it("keeps the site's key on create, adopts writing nothing when the settings match, and stores the key as a secret", async () => {
+    const siteId = await makeSite();
+    const key = (await auth(siteId)).privateKey;
+    expect((await created("SiteVisitorAuth", { organizationId: org(), siteId })).state.privateKey).toBe(key);
+    fixture.emulator.clearRequests();
+    const checked = await lifecycle("SiteVisitorAuth").check({}, { organizationId: org(), siteId, importId: siteId });
+    await lifecycle("SiteVisitorAuth").create(checked.inputs!);
+    expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["GET"]);
+    expect(lifecycle("SiteVisitorAuth").definition.secretOutputs).toEqual(["privateKey"]);
+  });
+
+  it("delete unsets the URLs and keeps the key", async () => {
+    const { id, state } = await created("SiteVisitorAuth", {
+      organizationId: org(),
+      siteId: await makeSite(),
+      fallbackURL: LOGIN,
+      logoutURL: "https://auth.example.com/logout",
+    });
+    await lifecycle("SiteVisitorAuth").delete(id, state);
+    expect(await auth(id)).toEqual({ object: "publishing-auth", backend: "custom", privateKey: state.privateKey });
+  });
+
+  it("rejects bad values offline", async () => {
+    const valid = { organizationId: org(), siteId: "site" };
+    await expectEachLimitRejected("SiteVisitorAuth", valid, [
+      [{ backend: "saml" }, "backend", /custom|one of/],
+      [{ fallbackURL: "not a url" }, "fallbackURL", /URL|url/],
+      [{ logoutURL: "javascript:alert(1)" }, "logoutURL", /URL|url/],
+      [{ rotation: { quarter: 4 } }, "rotation.quarter", /string/],
+    ]);
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+});
+
+describe("a visitor-auth site without SiteVisitorAuth", () => {
+  afterEach(() => resetCaches());
+  const site = (title: string, visibility = "visitor-auth") => ({ organizationId: org(), title, visibility });
+
+  it("is warned about when the program declares none for it", async () => {
+    await lifecycle("Site").check({}, site("Handbook"));
+    await lifecycle("Site").check({}, site("Public", "public"));
+    expect(missingCompanions()).toEqual([
+      expect.stringMatching(
+        /^Site "Handbook" has visibility: "visitor-auth" but the program declares no SiteVisitorAuth for it: .*Declare a SiteVisitorAuth/,
+      ),
+    ]);
+  });
+
+  it("is not warned about when a SiteVisitorAuth for it is declared (new site, or by id)", async () => {
+    await lifecycle("Site").check({}, site("Handbook"));
+    await lifecycle("SiteVisitorAuth").check({}, { organizationId: org(), siteId: UNKNOWN });
+    expect(missingCompanions()).toEqual([]);
+    resetCaches();
+    const siteId = await makeSite();
+    await lifecycle("Site").check({}, site("Handbook"));
+    await lifecycle("Site").diff(siteId, site("Handbook"), site("Handbook"));
+    await lifecycle("SiteVisitorAuth").check({}, { organizationId: org(), siteId: "another-site" });
+    expect(missingCompanions()).toEqual([expect.stringContaining(`Site "Handbook" ("${siteId}")`)]);
+    await lifecycle("SiteVisitorAuth").check({}, { organizationId: org(), siteId });
+    expect(missingCompanions()).toEqual([]);
+  });
+});
