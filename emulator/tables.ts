@@ -17,6 +17,7 @@ import type {
   SectionRec,
   ShareLinkRec,
   SiteRec,
+  SiteRedirectRec,
   SiteSpaceRec,
   SpaceRec,
   TeamRec,
@@ -35,6 +36,7 @@ export class Tables {
   readonly sectionGroups = new Map<string, SectionGroupRec>();
   readonly siteSpaces = new Map<string, SiteSpaceRec>();
   readonly shareLinks = new Map<string, ShareLinkRec>();
+  readonly redirects = new Map<string, SiteRedirectRec>();
   /** key: site id */
   readonly adaptiveSchemas = new Map<string, AdaptiveSchemaRec>();
   readonly samlProviders = new Map<string, SamlRec>();
@@ -59,6 +61,7 @@ export class Tables {
     this.sectionGroups,
     this.siteSpaces,
     this.shareLinks,
+    this.redirects,
     this.adaptiveSchemas,
     this.samlProviders,
     this.teams,

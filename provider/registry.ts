@@ -11,6 +11,8 @@ import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
 import { sitePermissionKind } from "./resources/sitePermission";
+import { siteRedirectKind } from "./resources/siteRedirect";
+import { siteRedirectsKind } from "./resources/siteRedirects";
 import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
@@ -42,4 +44,6 @@ export const definitions: readonly AnyKind[] = [
   siteAdaptiveSchemaKind,
   sitePermissionKind,
   siteStructureKind,
+  siteRedirectKind,
+  siteRedirectsKind,
 ];

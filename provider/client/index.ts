@@ -10,6 +10,7 @@ export * from "./rateLimit";
 export * from "./responseText";
 export * from "./saml";
 export * from "./siteAdaptiveSchemas";
+export * from "./siteRedirects";
 export * from "./siteSectionGroups";
 export * from "./siteSections";
 export * from "./siteShareLinks";

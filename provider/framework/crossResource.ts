@@ -9,14 +9,23 @@ import { containsUnknown } from "./unknown";
  * is known: under a site the same preview creates, the pair is found by the preview after the first `up`.
  */
 const flagged = new Map<string, string>();
+/** `<kind> <parent id>` of every resource with `conflictsUnder` seen, and the parents already warned about. */
+const declaredUnder = new Set<string>();
+const warnedUnder = new Set<string>();
 
 /** Forgets what check has seen (tests). */
 export function resetCrossResource(): void {
   flagged.clear();
+  declaredUnder.clear();
+  warnedUnder.clear();
 }
 
 /** Warns when a second resource sets the kind's exclusive flag under the same parent (two default sections). */
-export function warnOnConflicts(definition: Pick<KindDefinition, "kind" | "exclusiveFlag">, inputs: Props): void {
+export function warnOnConflicts(
+  definition: Pick<KindDefinition, "kind" | "exclusiveFlag" | "conflictsUnder">,
+  inputs: Props,
+): void {
+  warnOnSharedParent(definition, inputs);
   const rule = definition.exclusiveFlag;
   if (!rule || inputs[rule.property] !== true) return;
   const parent = inputs[rule.parent];
@@ -34,5 +43,21 @@ export function warnOnConflicts(definition: Pick<KindDefinition, "kind" | "exclu
     `${definition.kind} ${first} and ${definition.kind} ${name} both declare ${rule.property}: true under ` +
       `${rule.parent} "${parent}": the API keeps one, so every run would move it back and forth. ` +
       `Declare ${rule.property}: true on one of them only.`,
+  );
+}
+
+/** Warns, once per parent, when a program declares two kinds that manage the same objects under it (`conflictsUnder`). */
+function warnOnSharedParent(definition: Pick<KindDefinition, "kind" | "conflictsUnder">, inputs: Props): void {
+  const rule = definition.conflictsUnder;
+  if (!rule) return;
+  const parent = inputs[rule.parent];
+  if (typeof parent !== "string" || containsUnknown(parent)) return;
+  declaredUnder.add(`${definition.kind} ${parent}`);
+  const pair = [definition.kind, rule.kind].sort().join(" ");
+  if (!declaredUnder.has(`${rule.kind} ${parent}`) || warnedUnder.has(`${pair} ${parent}`)) return;
+  warnedUnder.add(`${pair} ${parent}`);
+  notice(
+    "warning",
+    `${definition.kind} and ${rule.kind} are both declared under ${rule.parent} "${parent}": ${rule.why}`,
   );
 }

@@ -95,6 +95,11 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
    * resources of the program set it under the same parent, since the API keeps one and each run would flip it.
    */
   exclusiveFlag?: { property: keyof Inputs & string; parent: keyof Inputs & string };
+  /**
+   * Another kind that manages the same API objects under the same parent (a SiteRedirects owns every redirect of its
+   * site, a SiteRedirect one of them): check warns when a program declares both under one parent, saying `why`.
+   */
+  conflictsUnder?: { parent: keyof Inputs & string; kind: string; why: string };
 
   create(ctx: ResourceContext, inputs: Inputs): Promise<Found<State>>;
   /**
