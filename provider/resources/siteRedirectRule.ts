@@ -9,6 +9,7 @@ import {
   type ApiRedirectDestination,
   REDIRECT_SOURCE_MAX,
   REDIRECT_SOURCE_PATTERN,
+  RedirectDestinationSchema,
   type RedirectRule,
 } from "../client";
 import { apiId } from "../framework/kind";
@@ -65,7 +66,7 @@ export const redirectCaptureWildcard = z
 /** The rule fields of a redirect in state. */
 export const redirectRuleState = {
   source: z.string(),
-  destination: z.record(z.string(), z.unknown()),
+  destination: RedirectDestinationSchema,
   permanent: z.boolean().default(false),
   captureWildcard: z.boolean().default(false),
 };
