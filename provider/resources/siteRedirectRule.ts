@@ -32,22 +32,26 @@ export const redirectSource = z
  * resolves that to another kind of destination and reports that one, so the declared value would never match.
  */
 export const redirectDestination = z
-  .discriminatedUnion("kind", [
-    z.strictObject({
-      kind: z.literal("external"),
-      url: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .describe("Where to send readers (`http` or `https`)."),
-    }),
-    z.strictObject({ kind: z.literal("site-section"), siteSectionId: apiId.describe("A section of the site.") }),
-    z.strictObject({ kind: z.literal("site-space"), siteSpaceId: apiId.describe("A site space of the site.") }),
-    z.strictObject({
-      kind: z.literal("site-page"),
-      siteSpaceId: apiId.describe("The site space of the page."),
-      pageId: apiId.describe("The page within the site space."),
-    }),
-  ])
+  .discriminatedUnion(
+    "kind",
+    [
+      z.strictObject({
+        kind: z.literal("external"),
+        url: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .describe("Where to send readers (`http` or `https`)."),
+      }),
+      z.strictObject({ kind: z.literal("site-section"), siteSectionId: apiId.describe("A section of the site.") }),
+      z.strictObject({ kind: z.literal("site-space"), siteSpaceId: apiId.describe("A site space of the site.") }),
+      z.strictObject({
+        kind: z.literal("site-page"),
+        siteSpaceId: apiId.describe("The site space of the page."),
+        pageId: apiId.describe("The page within the site space."),
+      }),
+    ],
+    { error: 'must be one of "external", "site-section", "site-space", "site-page"' },
+  )
   .describe(
     'Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, ' +
       '`{ kind: "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.',

@@ -89,7 +89,7 @@ export function redirectOperations(
   return [...deletions, ...upserts];
 }
 
-/** Brings the site's live redirects to `desired` with the bulk PUT, and returns what the site then has. */
+/** Brings the site's live redirects to `desired` with the bulk PUT (nothing is sent when they match). */
 async function applyRules(ctx: ResourceContext, org: string, site: string, desired: readonly RedirectRule[]) {
   const { client } = ctx;
   await writeUnder(ctx, org, site, async () => {
@@ -104,7 +104,13 @@ async function applyRules(ctx: ResourceContext, org: string, site: string, desir
         `(${shown.join("; ")}${more}); the others were applied. Fix these redirects and run \`pulumi up\` again.`,
     );
   });
-  return currentRules(client, org, site);
+}
+
+/** Applies the declared rules, then reads back what the site has. */
+async function applyDeclared(ctx: ResourceContext, news: Inputs): Promise<State> {
+  const { organizationId: org, siteId: site } = news;
+  await applyRules(ctx, org, site, news.redirects.map(declaredRule));
+  return toState(await currentRules(ctx.client, org, site), news);
 }
 
 export const siteRedirectsKind = defineKind<Inputs, State>({
@@ -146,8 +152,7 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
 
   // No findCreated: the bulk PUT upserts and deletes by source, so repeating it cannot duplicate anything.
   async create(ctx, news) {
-    const { organizationId: org, siteId: site } = news;
-    return { id: site, state: toState(await applyRules(ctx, org, site, news.redirects.map(declaredRule)), news) };
+    return { id: news.siteId, state: await applyDeclared(ctx, news) };
   },
 
   async read(ctx, id, known) {
@@ -158,12 +163,7 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
     return { id, state: toState(listed.map(ruleOf).sort(bySource), known) };
   },
 
-  async update(ctx, _id, _olds, news) {
-    const { organizationId: org, siteId: site } = news;
-    return toState(await applyRules(ctx, org, site, news.redirects.map(declaredRule)), news);
-  },
+  update: (ctx, _id, _olds, news) => applyDeclared(ctx, news),
 
-  async delete(ctx, _id, olds) {
-    await applyRules(ctx, olds.organizationId, olds.siteId, []);
-  },
+  delete: (ctx, _id, olds) => applyRules(ctx, olds.organizationId, olds.siteId, []),
 });

@@ -236,7 +236,9 @@ describe("SiteRedirects behaviour", () => {
     });
     await fixture.apiCreate(redirectsPath(id), rule("/by-hand"));
     await fixture.apiCreate(redirectsPath(id), { ...rule("/draft"), draft: true });
+    fixture.emulator.clearRequests();
     await lifecycle("SiteRedirects").delete(id, state);
+    expect(fixture.calls()).toEqual([`GET /v1${redirectsPath(id)}`, `PUT /v1${redirectsPath(id)}`]);
     expect(await fixture.listAll(redirectsPath(id))).toEqual([]);
     expect((await fixture.listAll(`${redirectsPath(id)}?draft=true`)).map((r) => r.source)).toEqual(["/draft"]);
   });
@@ -286,7 +288,11 @@ describe("redirect checks", () => {
       [{ source: "/a b" }, "source", /must be a path/],
       [{ source: `/${"x".repeat(512)}` }, "source", /at most 512 characters/],
       [{ destination: { kind: "external", url: "ftp://x.example" } }, "destination.url", /URL/i],
-      [{ destination: { kind: "path", spaceId: "s", path: "a" } }, "destination.kind", /Invalid discriminator value/],
+      [
+        { destination: { kind: "path", spaceId: "s", path: "a" } },
+        "destination.kind",
+        /^SiteRedirect\.destination\.kind: must be one of "external", "site-section", "site-space", "site-page"$/,
+      ],
       [{ destination: { kind: "site-section", siteSectionId: ".." } }, "destination.siteSectionId", /must be an id/],
       [{ destination: { kind: "site-page", siteSpaceId: "s" } }, "destination.pageId", /must be a string/],
       [{ permanent: "yes" }, "permanent", /must be a boolean/],
