@@ -53,11 +53,10 @@ function warnOnSharedParent(definition: Pick<KindDefinition, "kind" | "conflicts
   const parent = inputs[rule.parent];
   if (typeof parent !== "string" || containsUnknown(parent)) return;
   declaredUnder.add(`${definition.kind} ${parent}`);
-  const pair = [definition.kind, rule.kind].sort().join(" ");
-  if (!declaredUnder.has(`${rule.kind} ${parent}`) || warnedUnder.has(`${pair} ${parent}`)) return;
-  warnedUnder.add(`${pair} ${parent}`);
-  notice(
-    "warning",
-    `${definition.kind} and ${rule.kind} are both declared under ${rule.parent} "${parent}": ${rule.why}`,
-  );
+  // Named in one order whichever the engine checks first.
+  const [first, second] = [definition.kind, rule.kind].sort();
+  const key = `${first} ${second} ${parent}`;
+  if (!declaredUnder.has(`${rule.kind} ${parent}`) || warnedUnder.has(key)) return;
+  warnedUnder.add(key);
+  notice("warning", `${first} and ${second} are both declared under ${rule.parent} "${parent}": ${rule.why}`);
 }

@@ -363,5 +363,9 @@ describe("a SiteRedirect and a SiteRedirects on one site", () => {
         /^warning: SiteRedirect and SiteRedirects are both declared under siteId "site1": a SiteRedirects owns every .*Move the SiteRedirect's rule into the SiteRedirects' redirects list\.\n$/,
       ),
     ]);
+    // Named in the same order when the SiteRedirect is checked first.
+    await lifecycle("SiteRedirect").check({}, { ...base, siteId: "site3", ...rule("/d") });
+    await lifecycle("SiteRedirects").check({}, { ...base, siteId: "site3", redirects: [] });
+    expect(stderr[1]).toMatch(/^warning: SiteRedirect and SiteRedirects are both declared under siteId "site3"/);
   });
 });
