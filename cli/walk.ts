@@ -10,6 +10,7 @@ import {
   listCollections,
   listOpenApiSpecs,
   listSamlProviders,
+  listSiteRedirects,
   listSiteSectionGroups,
   listSiteSections,
   listSiteShareLinks,
@@ -19,6 +20,7 @@ import {
   listTeams,
   listUsers,
   sharedListing,
+  siteRedirectsPath,
   siteSectionGroupsPath,
   siteSectionsPath,
   siteShareLinksPath,
@@ -78,6 +80,7 @@ export const WALKED_KINDS = [
   "SiteShareLink",
   "SiteAdaptiveSchema",
   "SiteStructure",
+  "SiteRedirects",
 ] as const;
 
 export interface WalkOptions {
@@ -180,6 +183,14 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
         const found = await adoptable("SiteStructure", site.id, under);
         if ("inputs" in found) delete found.inputs.siteSpaces;
         if (!("gone" in found)) record("SiteStructure", [site.id, `${site.title} navigation`, under, site.id], found);
+      }
+      // A site's redirects as one authoritative SiteRedirects (sites without any declare none); its read shares the listing.
+      if (wanted.has("SiteRedirects")) {
+        const path = siteRedirectsPath(organizationId, site.id);
+        if ((await sharedListing(path, (c) => listSiteRedirects(c, organizationId, site.id))).length > 0) {
+          const found = await adoptable("SiteRedirects", site.id, under);
+          if (!("gone" in found)) record("SiteRedirects", [site.id, `${site.title} redirects`, under, site.id], found);
+        }
       }
       progress(`site "${site.title}": ${objects.length - before} objects`);
     }

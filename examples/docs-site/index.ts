@@ -1,6 +1,6 @@
 /**
  * A documentation platform as code: a published docs site with two sections in a group, extra site spaces, a share
- * link for reviewers and an adaptive-content schema; nested collections; SSO; a team; and an OpenAPI spec.
+ * link for reviewers, redirects and an adaptive-content schema; nested collections; SSO; a team; and an OpenAPI spec.
  *
  * Configuration (`pulumi config set …`):
  * - `organizationId`: the organization to manage;
@@ -78,6 +78,16 @@ new docs.SiteSpace("legacy-guides", {
 });
 
 const reviewLink = new docs.SiteShareLink("review-link", { organizationId, siteId, name: "Reviewers" });
+
+// Old URLs from before the restructure: the site's whole redirect list, applied with one bulk request.
+new docs.SiteRedirects("redirects", {
+  organizationId,
+  siteId,
+  redirects: [
+    { source: "/getting-started/*", destination: { kind: "site-section", siteSectionId: guides.id }, permanent: true },
+    { source: "/status", destination: { kind: "external", url: "https://status.acme.example/" } },
+  ],
+});
 
 new docs.SiteAdaptiveSchema("visitor-claims", {
   organizationId,

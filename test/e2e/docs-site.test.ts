@@ -65,7 +65,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
   it("a preview of the new platform plans every create, offline: unknown ids pass check, nothing is written", async () => {
     emulator.clearRequests();
     const preview = await stack.preview();
-    expect(changes(preview.changeSummary)).toEqual({ create: 17 });
+    expect(changes(preview.changeSummary)).toEqual({ create: 18 });
     expect(emulator.requests()).toEqual([]);
   });
 
@@ -82,6 +82,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
         "Site",
         "SiteAdaptiveSchema",
         "SiteSection",
+        "SiteRedirects",
         "SiteSectionGroup",
         "SiteShareLink",
         "SiteSpace",

@@ -195,6 +195,13 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     },
   });
   note("SiteAdaptiveSchema", docs);
+  await send("PUT", `${site}/redirects`, {
+    redirects: [
+      { source: "/getting-started/*", destination: { kind: "site-section", siteSectionId: guides }, permanent: true },
+      { source: "/status", destination: { kind: "external", url: "https://status.acme.example/" } },
+    ],
+  });
+  note("SiteRedirects", docs);
 
   // An internal site shared by links, its spaces at the root level (no sections).
   const internal = note(
