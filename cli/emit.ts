@@ -27,6 +27,7 @@ const KIND_WORDS: Record<(typeof WALKED_KINDS)[number], string> = {
   SiteAdaptiveSchema: "schema",
   SiteStructure: "navigation",
   SitePermission: "grant",
+  SiteRedirects: "redirects",
 };
 const ORGANIZATION_HEADINGS: [kind: string, heading: string][] = [
   ["Collection", "Collections, parents before their children."],
@@ -227,7 +228,10 @@ function expression(
   if (arrayDepth > 0) {
     // An object inside a list (a team member): written on one line, as formatters keep it when it fits.
     const fields = entries.map(([k, v]) => `${propertyKey(k)}: ${expression(v, depth, ref, 0, arrayDepth)}`);
-    return `{ ${fields.join(", ")} }`;
+    const inline = `{ ${fields.join(", ")} }`;
+    // One that does not fit (a redirect rule) has a field per line, as formatters break it.
+    if (indent.length + inline.length + 1 <= LINE_WIDTH) return inline;
+    return `{\n${fields.map((field) => `${indent}  ${field},`).join("\n")}\n${indent}}`;
   }
   const body = entries.map(([k, v]) => property(k, v, depth + 1, () => undefined)).join("\n");
   return `{\n${body}\n${indent}}`;

@@ -14,6 +14,7 @@ import {
   listOpenApiSpecs,
   listOrganizationMembers,
   listSamlProviders,
+  listSiteRedirects,
   listSiteSectionGroups,
   listSiteSections,
   listSiteShareLinks,
@@ -24,6 +25,7 @@ import {
   listTeams,
   type PermissionTarget,
   sharedListing,
+  siteRedirectsPath,
   siteSectionGroupsPath,
   siteSectionsPath,
   siteShareLinksPath,
@@ -75,6 +77,7 @@ export const ENUMERATED_KINDS = [
   "SiteAdaptiveSchema",
   "SiteStructure",
   "SitePermission",
+  "SiteRedirects",
 ] as const;
 
 /** The organization's top-level listings, each made at most once however many kinds need it. */
@@ -261,6 +264,14 @@ export async function* enumerate(options: EnumerateOptions): AsyncGenerator<Batc
     }
     if (kinds.has("SiteStructure")) {
       yield batch("SiteStructure", [item("SiteStructure", site.id, `${site.title} navigation`, under)], at);
+    }
+    // A site's redirects as one authoritative SiteRedirects; a site without any has none to declare.
+    if (kinds.has("SiteRedirects")) {
+      const redirects = await sharedListing(siteRedirectsPath(organizationId, site.id), (c) =>
+        listSiteRedirects(c, organizationId, site.id),
+      );
+      if (redirects.length > 0)
+        yield batch("SiteRedirects", [item("SiteRedirects", site.id, `${site.title} redirects`, under)], at);
     }
     if (kinds.has("SitePermission")) {
       const target: PermissionTarget = { kind: "site", organizationId, siteId: site.id };

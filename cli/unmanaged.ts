@@ -60,11 +60,14 @@ export function managedByState(exported: unknown): Managed {
 
 /**
  * Every object of the organization this package can manage (spaces only when asked: most stacks leave them alone),
- * with titles. A site's navigation order is not an object; its adaptive schema counts once it declares a claim.
+ * with titles. A site's navigation order is not an object, nor is its redirect list (a program may own it as one
+ * SiteRedirects or as one SiteRedirect per rule); its adaptive schema counts once it declares a claim.
  */
 export async function inventory(organizationId: string, options: { includeSpaces?: boolean } = {}) {
   const kinds = new Set<string>(
-    ENUMERATED_KINDS.filter((kind) => kind !== "SiteStructure" && (kind !== "Space" || options.includeSpaces)),
+    ENUMERATED_KINDS.filter(
+      (kind) => kind !== "SiteStructure" && kind !== "SiteRedirects" && (kind !== "Space" || options.includeSpaces),
+    ),
   );
   const found: OrganizationObject[] = [];
   for await (const batch of enumerate({ lists: new OrganizationLists(apiClient(), organizationId), kinds })) {

@@ -67,6 +67,7 @@ export const WALKED_KINDS = [
   "SiteAdaptiveSchema",
   "SiteStructure",
   "SitePermission",
+  "SiteRedirects",
 ] as const;
 
 export interface WalkOptions {

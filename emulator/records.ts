@@ -152,6 +152,26 @@ export interface PublishingAuthRec {
   logoutURL?: string;
 }
 
+/** The official SiteRedirectDestination. */
+export type RedirectDestination =
+  | { kind: "external"; url: string }
+  | { kind: "site-section"; siteSectionId: string }
+  | { kind: "site-space"; siteSpaceId: string }
+  | { kind: "site-page"; siteSpaceId: string; pageId: string };
+
+export interface SiteRedirectRec {
+  id: string;
+  siteId: string;
+  /** Unique per site among redirects of the same `draft`. */
+  source: string;
+  draft: boolean;
+  captureWildcard: boolean;
+  permanent: boolean;
+  destination: RedirectDestination;
+  createdAt: string;
+  updatedAt?: string;
+}
+
 export interface AdaptiveSchemaRec {
   siteId: string;
   jsonSchema: unknown;

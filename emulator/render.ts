@@ -11,6 +11,7 @@ import type {
   SectionRec,
   ShareLinkRec,
   SiteRec,
+  SiteRedirectRec,
   SiteSpaceRec,
   SpaceRec,
   TeamRec,
@@ -325,4 +326,34 @@ export function renderSaml(env: Env, store: Store, p: SamlRec): Json {
   out.service = samlService(env, p);
   out.urls = { location: `${env.apiBase}/orgs/${enc(p.orgId)}/saml/${enc(p.id)}` };
   return out;
+}
+
+export function renderRedirect(r: SiteRedirectRec): Json {
+  const out: Json = {
+    object: "site-redirect",
+    id: r.id,
+    source: r.source,
+    draft: r.draft,
+    captureWildcard: r.captureWildcard,
+    permanent: r.permanent,
+    destination: { ...r.destination },
+    createdAt: r.createdAt,
+  };
+  if (r.updatedAt) out.updatedAt = r.updatedAt;
+  return out;
+}
+
+/** The URL a redirect sends readers to (getSiteRedirectBySource's `target`). */
+export function redirectTarget(store: Store, site: SiteRec, r: SiteRedirectRec): string {
+  const d = r.destination;
+  if (d.kind === "external") return d.url;
+  if (d.kind === "site-section") {
+    const section = store.sections.get(d.siteSectionId);
+    return section ? sectionBaseUrl(store, site, section) : siteBaseUrl(store, site);
+  }
+  const ss = store.siteSpaces.get(d.siteSpaceId);
+  const section = ss?.sectionId ? store.sections.get(ss.sectionId) : undefined;
+  const base = section ? sectionBaseUrl(store, site, section) : siteBaseUrl(store, site);
+  const space = ss && !ss.isDefault ? `${base}/${enc(ss.path)}` : base;
+  return d.kind === "site-page" ? `${space}/${enc(d.pageId)}` : space;
 }

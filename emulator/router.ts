@@ -8,6 +8,7 @@ import { memberRoutes } from "./routes/members";
 import { openApiRoutes } from "./routes/openapi";
 import { orgRoutes } from "./routes/orgs";
 import { permissionRoutes } from "./routes/permissions";
+import { redirectRoutes } from "./routes/redirects";
 import { samlRoutes } from "./routes/saml";
 import { sectionGroupRoutes } from "./routes/sectionGroups";
 import { shareLinkRoutes } from "./routes/shareLinks";
@@ -31,6 +32,7 @@ export const allRoutes: Route[] = [
   ...sectionGroupRoutes,
   ...siteSpaceRoutes,
   ...shareLinkRoutes,
+  ...redirectRoutes,
   ...samlRoutes,
   ...teamRoutes,
   ...openApiRoutes,

@@ -213,6 +213,7 @@ export class SiteStore extends Tables {
     for (const [k, v] of this.sections) if (v.siteId === id) this.sections.delete(k);
     for (const [k, v] of this.sectionGroups) if (v.siteId === id) this.sectionGroups.delete(k);
     for (const [k, v] of this.shareLinks) if (v.siteId === id) this.shareLinks.delete(k);
+    for (const [k, v] of this.redirects) if (v.siteId === id) this.redirects.delete(k);
     this.adaptiveSchemas.delete(id);
     this.siteCustomizations.delete(id);
     this.publishingAuths.delete(id);

@@ -19,6 +19,7 @@ import type {
   ShareLinkRec,
   SiteCustomizationRec,
   SiteRec,
+  SiteRedirectRec,
   SiteSpaceRec,
   SpaceRec,
   TeamRec,
@@ -37,6 +38,7 @@ export class Tables {
   readonly sectionGroups = new Map<string, SectionGroupRec>();
   readonly siteSpaces = new Map<string, SiteSpaceRec>();
   readonly shareLinks = new Map<string, ShareLinkRec>();
+  readonly redirects = new Map<string, SiteRedirectRec>();
   /** key: site id */
   readonly adaptiveSchemas = new Map<string, AdaptiveSchemaRec>();
   /** key: site id; a site without a record has the new-site customization */
@@ -65,6 +67,7 @@ export class Tables {
     this.sectionGroups,
     this.siteSpaces,
     this.shareLinks,
+    this.redirects,
     this.adaptiveSchemas,
     this.siteCustomizations,
     this.publishingAuths,

@@ -14,6 +14,8 @@ import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
 import { siteCustomizationKind } from "./resources/siteCustomization";
 import { sitePermissionKind } from "./resources/sitePermission";
+import { siteRedirectKind } from "./resources/siteRedirect";
+import { siteRedirectsKind } from "./resources/siteRedirects";
 import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
@@ -50,4 +52,6 @@ export const definitions: readonly AnyKind[] = [
   siteStructureKind,
   siteCustomizationKind,
   siteVisitorAuthKind,
+  siteRedirectKind,
+  siteRedirectsKind,
 ];

@@ -1,6 +1,6 @@
 /**
  * A documentation platform as code: a published docs site with two sections in a group, extra site spaces, a declared
- * navigation order, branding (theme and header links), a share link for reviewers and an adaptive-content schema; a
+ * navigation order, branding (theme and header links), a share link for reviewers, redirects and an adaptive-content schema; a
  * partner portal whose readers sign in (visitor authentication, with its signing key as a secret output); nested
  * collections; SSO; a team; and an OpenAPI spec.
  *
@@ -107,6 +107,16 @@ new docs.SiteCustomization("branding", {
 });
 
 const reviewLink = new docs.SiteShareLink("review-link", { organizationId, siteId, name: "Reviewers" });
+
+// Old URLs from before the restructure: the site's whole redirect list, applied with one bulk request.
+new docs.SiteRedirects("redirects", {
+  organizationId,
+  siteId,
+  redirects: [
+    { source: "/getting-started/*", destination: { kind: "site-section", siteSectionId: guides.id }, permanent: true },
+    { source: "/status", destination: { kind: "external", url: "https://status.acme.example/" } },
+  ],
+});
 
 new docs.SiteAdaptiveSchema("visitor-claims", {
   organizationId,

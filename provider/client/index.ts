@@ -12,6 +12,7 @@ export * from "./saml";
 export * from "./siteAdaptiveSchemas";
 export * from "./siteCustomization";
 export * from "./sitePublishingAuth";
+export * from "./siteRedirects";
 export * from "./siteSectionGroups";
 export * from "./siteSections";
 export * from "./siteShareLinks";

@@ -12,6 +12,9 @@ import { containsUnknown } from "./unknown";
 const flagged = new Map<string, string>();
 /** The inputs of the resource that claimed each object of a `uniqueBy` kind, as canonical JSON. */
 const claimed = new Map<string, string>();
+/** `<kind> <parent id>` of every resource with `conflictsUnder` seen, and the parents already warned about. */
+const declaredUnder = new Set<string>();
+const warnedUnder = new Set<string>();
 
 /** Forgets what check has seen (tests). */
 export function resetCrossResource(): void {
@@ -20,6 +23,8 @@ export function resetCrossResource(): void {
   awaiting.clear();
   warned.clear();
   claimed.clear();
+  declaredUnder.clear();
+  warnedUnder.clear();
 }
 
 /**
@@ -51,7 +56,11 @@ export function duplicateFailures(
 }
 
 /** Warns when a second resource sets the kind's exclusive flag under the same parent (two default sections). */
-export function warnOnConflicts(definition: Pick<KindDefinition, "kind" | "exclusiveFlag">, inputs: Props): void {
+export function warnOnConflicts(
+  definition: Pick<KindDefinition, "kind" | "exclusiveFlag" | "conflictsUnder">,
+  inputs: Props,
+): void {
+  warnOnSharedParent(definition, inputs);
   const rule = definition.exclusiveFlag;
   if (!rule || inputs[rule.property] !== true) return;
   const parent = inputs[rule.parent];
@@ -140,4 +149,19 @@ function nameOf(inputs: Props): string {
     if (typeof inputs[key] === "string" && inputs[key] !== "") return `"${inputs[key]}"`;
   }
   return "(unnamed)";
+}
+
+/** Warns, once per parent, when a program declares two kinds that manage the same objects under it (`conflictsUnder`). */
+function warnOnSharedParent(definition: Pick<KindDefinition, "kind" | "conflictsUnder">, inputs: Props): void {
+  const rule = definition.conflictsUnder;
+  if (!rule) return;
+  const parent = inputs[rule.parent];
+  if (typeof parent !== "string" || containsUnknown(parent)) return;
+  declaredUnder.add(`${definition.kind} ${parent}`);
+  // Named in one order whichever the engine checks first.
+  const [first, second] = [definition.kind, rule.kind].sort();
+  const key = `${first} ${second} ${parent}`;
+  if (!declaredUnder.has(`${rule.kind} ${parent}`) || warnedUnder.has(key)) return;
+  warnedUnder.add(key);
+  notice("warning", `${first} and ${second} are both declared under ${rule.parent} "${parent}": ${rule.why}`);
 }

@@ -121,6 +121,11 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   uniqueBy?: readonly (keyof Inputs & string)[];
   /** A resource of another kind the program should declare for this one when it is in a given state (companions.ts). */
   companion?: CompanionRule;
+  /**
+   * Another kind that manages the same API objects under the same parent (a SiteRedirects owns every redirect of its
+   * site, a SiteRedirect one of them): check warns when a program declares both under one parent, saying `why`.
+   */
+  conflictsUnder?: { parent: keyof Inputs & string; kind: string; why: string };
 
   /**
    * For kinds with nothing to create (an organization's settings, an existing membership): create takes over the

@@ -12,6 +12,8 @@ import { siteKind } from "./site";
 import { type AdaptiveJsonSchema, siteAdaptiveSchemaKind } from "./siteAdaptiveSchema";
 import { siteCustomizationKind } from "./siteCustomization";
 import { sitePermissionKind } from "./sitePermission";
+import { siteRedirectKind } from "./siteRedirect";
+import { siteRedirectsKind } from "./siteRedirects";
 import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
 import { siteShareLinkKind } from "./siteShareLink";
@@ -1248,5 +1250,112 @@ export class SiteVisitorAuth extends DocsResource {
 
   constructor(name: string, args: SiteVisitorAuthArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteVisitorAuthKind, name, args, opts);
+  }
+}
+
+/** The arguments of SiteRedirect. One URL redirect of a site: a source path and where it sends readers. */
+export interface SiteRedirectArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it. Unique
+   * within the site (at most 512 characters). (string, at most 512 characters, pattern
+   * `^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$`;
+   * update in place; required.)
+   */
+  source: pulumi.Input<string>;
+  /**
+   * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
+   * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`. (object `{ kind, url }`, or
+   * object `{ kind, siteSectionId }`, or object `{ kind, siteSpaceId }`, or object `{ kind, siteSpaceId, pageId
+   * }`; update in place; required.)
+   */
+  destination: pulumi.Input<{ kind: pulumi.Input<"external">; url: pulumi.Input<string> } | { kind: pulumi.Input<"site-section">; siteSectionId: pulumi.Input<string> } | { kind: pulumi.Input<"site-space">; siteSpaceId: pulumi.Input<string> } | { kind: pulumi.Input<"site-page">; siteSpaceId: pulumi.Input<string>; pageId: pulumi.Input<string> }>;
+  /**
+   * Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. (boolean;
+   * update in place; default `false`.)
+   */
+  permanent?: pulumi.Input<boolean>;
+  /**
+   * Append what a wildcard source matched to the destination URL; omitted means `false`. (boolean; update in
+   * place; default `false`.)
+   */
+  captureWildcard?: pulumi.Input<boolean>;
+}
+
+/**
+ * One URL redirect of a site: a source path and where it sends readers. Id: the redirect id (listed by `GET
+ * /orgs/<organizationId>/sites/<siteId>/redirects`).
+ */
+export class SiteRedirect extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /**
+   * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it. Unique
+   * within the site (at most 512 characters).
+   */
+  declare readonly source: pulumi.Output<string>;
+  /**
+   * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
+   * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
+   */
+  declare readonly destination: pulumi.Output<{ kind: "external"; url: string } | { kind: "site-section"; siteSectionId: string } | { kind: "site-space"; siteSpaceId: string } | { kind: "site-page"; siteSpaceId: string; pageId: string }>;
+  /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
+  declare readonly permanent: pulumi.Output<boolean>;
+  /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
+  declare readonly captureWildcard: pulumi.Output<boolean>;
+  /** When the redirect was created. */
+  declare readonly createdAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: SiteRedirectArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteRedirectKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of SiteRedirects. Every redirect of a site, as one authoritative list: for migrations and
+ * restructures with hundreds of rules.
+ */
+export interface SiteRedirectsArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a
+   * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
+   * (list of objects `{ source, destination, permanent, captureWildcard }`; update in place, order-insensitive;
+   * required.)
+   */
+  redirects: pulumi.Input<pulumi.Input<{ source: pulumi.Input<string>; destination: pulumi.Input<{ kind: pulumi.Input<"external">; url: pulumi.Input<string> } | { kind: pulumi.Input<"site-section">; siteSectionId: pulumi.Input<string> } | { kind: pulumi.Input<"site-space">; siteSpaceId: pulumi.Input<string> } | { kind: pulumi.Input<"site-page">; siteSpaceId: pulumi.Input<string>; pageId: pulumi.Input<string> }>; permanent?: pulumi.Input<boolean>; captureWildcard?: pulumi.Input<boolean> }>[]>;
+}
+
+/**
+ * Every redirect of a site, as one authoritative list: for migrations and restructures with hundreds of rules.
+ * Id: the site id (one SiteRedirects per site).
+ */
+export class SiteRedirects extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /**
+   * Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a
+   * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
+   */
+  declare readonly redirects: pulumi.Output<{ source: string; destination: { kind: "external"; url: string } | { kind: "site-section"; siteSectionId: string } | { kind: "site-space"; siteSpaceId: string } | { kind: "site-page"; siteSpaceId: string; pageId: string }; permanent: boolean; captureWildcard: boolean }[]>;
+
+  constructor(name: string, args: SiteRedirectsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteRedirectsKind, name, args, opts);
   }
 }

@@ -93,6 +93,7 @@ describe("import: the walk of a seeded organization", () => {
       "GET /v1/collections/{collectionId}/permissions/users": 18,
       [`GET ${site}/permissions/teams`]: 2,
       [`GET ${site}/permissions/users`]: 2,
+      [`GET ${site}/redirects`]: 2,
       [`GET ${org}/members`]: 1,
     });
   });
@@ -140,6 +141,7 @@ describe("import: the walk of a seeded organization", () => {
     // Spaces are adopted and never deleted with the stack: their content would go too.
     expect(first.match(/\{ retainOnDelete: true \}/g)).toHaveLength(5);
     expect(first).toContain("defaultTeamId: writers.id,");
+    expect(first).toContain('      destination: { kind: "site-section", siteSectionId: guidesSection.id },\n');
   });
 
   it("covers every kind of the provider (team members as Team.members), except those that manage declared parts", () => {
@@ -147,7 +149,8 @@ describe("import: the walk of a seeded organization", () => {
     // member's role, a site's customization and visitor authentication, which every site has): which parts to manage
     // is the user's choice, so the walk does not guess it.
     const declaredByHand = ["OrganizationSettings", "OrganizationMember", "SiteCustomization", "SiteVisitorAuth"];
-    expect([...WALKED_KINDS, "TeamMember", ...declaredByHand].sort()).toEqual([...kinds].sort());
+    // A site's redirects are walked as one SiteRedirects, never as SiteRedirect resources.
+    expect([...WALKED_KINDS, "TeamMember", "SiteRedirect", ...declaredByHand].sort()).toEqual([...kinds].sort());
   });
 
   it("leaves out, and names, an object no declaration adopts unchanged: a spec whose last processing failed", async () => {
@@ -239,13 +242,13 @@ describe("the docs-platform command", () => {
     );
     expect(io.stdout()).toBe("");
     expect(io.stderr()).toContain('site "Acme Docs": 25 objects');
-    expect(io.stderr()).toMatch(/70 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr()).toMatch(/71 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     const pkg = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8"));
     expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": "3.259.0", "pulumi-docs-platform": "^0.1.0" });
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(70);
+    expect(program.match(/importId: /g)).toHaveLength(71);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -269,7 +272,7 @@ describe("the docs-platform command", () => {
     expect(await main(["unmanaged", "--organization", organizationId(), "--state", stateFile(all)], complete)).toBe(
       EXIT.ok,
     );
-    expect(complete.stdout()).toContain("every object is managed by the stack (70 resources)");
+    expect(complete.stdout()).toContain("every object is managed by the stack (71 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
@@ -279,7 +282,7 @@ describe("the docs-platform command", () => {
       EXIT.found,
     );
     expect(io.stdout()).toBe(
-      `Organization ${organizationId()}: 2 object(s) not managed by the stack (68 resources):\n` +
+      `Organization ${organizationId()}: 2 object(s) not managed by the stack (69 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
     );
@@ -288,7 +291,7 @@ describe("the docs-platform command", () => {
     expect(await main(args, json)).toBe(EXIT.found);
     expect(JSON.parse(json.stdout())).toEqual({
       organizationId: organizationId(),
-      managed: 68,
+      managed: 69,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },

@@ -129,6 +129,18 @@ const sectionGroup = kind("SiteSectionGroup", () => ({ ...underSite, title: "Gui
 const siteSpace = kind("SiteSpace", () => ({ ...underSite, spaceId: "space-id" }));
 const shareLink = kind("SiteShareLink", () => ({ ...underSite, name: "Partners" }));
 const adaptiveSchema = kind("SiteAdaptiveSchema", () => ({ ...underSite, jsonSchema: VISITOR_SCHEMA }));
+const EXTERNAL = { kind: "external", url: "https://new.example/" };
+const redirect = kind("SiteRedirect", () => ({ ...underSite, source: "/old", destination: EXTERNAL }));
+const redirects = kind("SiteRedirects", () => ({ ...underSite, redirects: [] }));
+/** The official SiteRedirectSourcePath pattern, which each side words in its own way. */
+const redirectSourcePattern: Rule = {
+  text: "the official SiteRedirectSourcePath pattern",
+  rejected: ["old", "/", "/*", "/a*/b", "/a b", "/a//b", "/é"],
+  accepted: ["/a", "/docs/old-page.html", "/docs/*", "/docs*", "/%7Euser/a_b~c+d"],
+  acceptedAs: "a matching value",
+  provider: (reason) => expect(reason).toMatch(/^must be a path such as `\/old\/page`/),
+  api: (message) => expect(message).toMatch(/^must be a path of \/-separated segments/),
+};
 
 const customization = kind("SiteCustomization", () => ({ ...underSite }));
 const visitorAuth = kind("SiteVisitorAuth", () => ({ ...underSite }));
@@ -472,6 +484,40 @@ const table: Entry[] = [
     source: LIMITS,
     rule: atMost(50),
     request: async (p, value) => post(`${await p.sitePath()}/share-links`, "name", { name: value }),
+  }),
+
+  // SiteRedirect and SiteRedirects (OFFICIAL; the spec has no redirects): source max 512 with the official
+  // pattern, an external destination's URL (format uri, max 2048).
+  redirect("source", {
+    source: OFFICIAL,
+    rule: atMost(512, padded("/")),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/redirects`, "source", { source: value, destination: EXTERNAL }),
+  }),
+  redirect("source", {
+    source: OFFICIAL,
+    rule: redirectSourcePattern,
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/redirects`, "source", { source: value, destination: EXTERNAL }),
+  }),
+  redirect("destination.url", {
+    source: OFFICIAL,
+    rule: atMost(2048, padded("https://new.example/")),
+    inputs: (value) => ({ ...underSite, source: "/old", destination: { kind: "external", url: value } }),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/redirects`, "destination.url", {
+        source: "/old",
+        destination: { kind: "external", url: value },
+      }),
+  }),
+  redirects("redirects.0.source", {
+    source: OFFICIAL,
+    rule: redirectSourcePattern,
+    inputs: (value) => ({ ...underSite, redirects: [{ source: value, destination: EXTERNAL }] }),
+    request: async (p, value) =>
+      put(`${await p.sitePath()}/redirects`, "redirects[0].source", {
+        redirects: [{ source: value, destination: EXTERNAL }],
+      }),
   }),
 
   // SiteAdaptiveSchema: a draft-07 JSON Schema of type object, additionalProperties false, with boolean claims

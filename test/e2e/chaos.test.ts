@@ -174,12 +174,13 @@ async function stateTypes(stack: Stack): Promise<string[]> {
 
 /**
  * What the store must hold per kind for the declared resources: one object each, except that every section brings
- * its first site space with it; memberships and adaptive schemas (PUTs at fixed addresses) are not counted.
+ * its first site space with it; memberships, adaptive schemas and redirect lists (PUTs at fixed addresses) are not
+ * counted.
  */
 function declaredCounts(types: string[]): Counts {
   const counts: Counts = {};
   for (const type of types) {
-    if (type === "TeamMember" || type === "SiteAdaptiveSchema") continue;
+    if (type === "TeamMember" || type === "SiteAdaptiveSchema" || type === "SiteRedirects") continue;
     counts[type] = (counts[type] ?? 0) + 1;
   }
   if (counts.SiteSection) counts.SiteSpace = (counts.SiteSpace ?? 0) + counts.SiteSection;

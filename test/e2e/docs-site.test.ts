@@ -65,7 +65,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
   it("a preview of the new platform plans every create, offline: unknown ids pass check, nothing is written", async () => {
     emulator.clearRequests();
     const preview = await stack.preview();
-    expect(changes(preview.changeSummary)).toEqual({ create: 21 });
+    expect(changes(preview.changeSummary)).toEqual({ create: 22 });
     expect(emulator.requests()).toEqual([]);
   });
 
@@ -83,6 +83,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
         "SiteAdaptiveSchema",
         "SiteCustomization",
         "SiteSection",
+        "SiteRedirects",
         "SiteSectionGroup",
         "SiteShareLink",
         "SiteSpace",

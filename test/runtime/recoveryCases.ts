@@ -120,6 +120,19 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     objects: async (f, i) => (await f.listAll(under(i, "site-spaces"))).filter((s: Json) => s.space.id === i.spaceId),
   },
   {
+    // A source is unique within a site: no twin can exist.
+    kind: "SiteRedirect",
+    inputs: async (f) => ({
+      organizationId: org(f),
+      siteId: await site(f),
+      source: "/old/*",
+      destination: { kind: "external", url: "https://new.example/" },
+      permanent: true,
+    }),
+    create: { method: "POST", path: "/redirects$" },
+    objects: async (f, i) => (await f.listAll(under(i, "redirects"))).filter((r: Json) => r.source === i.source),
+  },
+  {
     kind: "SiteSectionGroup",
     inputs: async (f) => ({ organizationId: org(f), siteId: await site(f), title: "Products" }),
     create: { method: "POST", path: "/section-groups$" },

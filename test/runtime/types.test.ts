@@ -7,6 +7,8 @@ import type { openApiSpecKind } from "../../provider/resources/openApiSpec";
 import type { samlProviderKind } from "../../provider/resources/samlProvider";
 import type { siteKind } from "../../provider/resources/site";
 import type { siteAdaptiveSchemaKind } from "../../provider/resources/siteAdaptiveSchema";
+import type { siteRedirectKind } from "../../provider/resources/siteRedirect";
+import type { siteRedirectsKind } from "../../provider/resources/siteRedirects";
 import type { siteSectionKind } from "../../provider/resources/siteSection";
 import type { siteSectionGroupKind } from "../../provider/resources/siteSectionGroup";
 import type { siteShareLinkKind } from "../../provider/resources/siteShareLink";
@@ -41,4 +43,6 @@ it("types each class's outputs exactly as its state schema", () => {
   expectTypeOf<DeclaredOutputs<docs.SiteSpace>>().toEqualTypeOf<StateOf<typeof siteSpaceKind>>();
   expectTypeOf<DeclaredOutputs<docs.SiteShareLink>>().toEqualTypeOf<StateOf<typeof siteShareLinkKind>>();
   expectTypeOf<DeclaredOutputs<docs.SiteAdaptiveSchema>>().toEqualTypeOf<StateOf<typeof siteAdaptiveSchemaKind>>();
+  expectTypeOf<DeclaredOutputs<docs.SiteRedirect>>().toEqualTypeOf<StateOf<typeof siteRedirectKind>>();
+  expectTypeOf<DeclaredOutputs<docs.SiteRedirects>>().toEqualTypeOf<StateOf<typeof siteRedirectsKind>>();
 });

@@ -219,6 +219,13 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     },
   });
   note("SiteAdaptiveSchema", docs);
+  await send("PUT", `${site}/redirects`, {
+    redirects: [
+      { source: "/getting-started/*", destination: { kind: "site-section", siteSectionId: guides }, permanent: true },
+      { source: "/status", destination: { kind: "external", url: "https://status.acme.example/" } },
+    ],
+  });
+  note("SiteRedirects", docs);
 
   await grant("SitePermission", site, docs, "edit", ["teams", writers]);
 
