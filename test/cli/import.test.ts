@@ -241,7 +241,7 @@ describe("the docs-platform command", () => {
       EXIT.ok,
     );
     expect(io.stdout()).toBe("");
-    expect(io.stderr()).toContain('site "Acme Docs": 25 objects');
+    expect(io.stderr()).toContain('site "Acme Docs": 26 objects');
     expect(io.stderr()).toMatch(/71 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     const pkg = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8"));
     expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": "3.259.0", "pulumi-docs-platform": "^0.1.0" });
