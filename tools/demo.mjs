@@ -87,7 +87,6 @@ async function main() {
   try {
     await pulumi(["stack", "init", "demo"], env);
     await pulumi(["config", "set", "organizationId", emulator.organizationId], env);
-    await pulumi(["config", "set", "spaceIds", JSON.stringify(emulator.spaceIds)], env);
     await pulumi(["config", "set", "userIds", JSON.stringify(emulator.userIds)], env);
 
     step("pulumi up: creating the documentation platform");

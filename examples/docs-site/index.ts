@@ -1,12 +1,11 @@
 /**
- * A documentation platform as code: a published docs site with two sections in a group, extra site spaces, a declared
- * navigation order, branding (theme and header links), a share link for reviewers, redirects and an adaptive-content schema; a
- * partner portal whose readers sign in (visitor authentication, with its signing key as a secret output); nested
- * collections; SSO; a team; and an OpenAPI spec.
+ * A documentation platform as code: the spaces that hold the content; a published docs site with two sections in a
+ * group, extra site spaces, a declared navigation order, branding (theme and header links), a share link for
+ * reviewers, redirects and an adaptive-content schema; a partner portal whose readers sign in (visitor
+ * authentication, with its signing key as a secret output); nested collections; SSO; a team; and an OpenAPI spec.
  *
  * Configuration (`pulumi config set …`):
  * - `organizationId`: the organization to manage;
- * - `spaceIds`: a JSON list of at least four existing space ids (guides, API reference, changelog, legacy guides);
  * - `userIds`: a JSON list of at least three organization members' user ids.
  * The API token comes from `pulumi config set --secret docs:apiToken …` or the DOCS_API_TOKEN environment variable.
  */
@@ -15,7 +14,6 @@ import * as docs from "pulumi-docs-platform";
 
 const config = new pulumi.Config();
 const organizationId = config.require("organizationId");
-const [guidesSpace, apiSpace, changelogSpace, legacySpace] = config.requireObject<string[]>("spaceIds");
 const [lead, writer, reviewer] = config.requireObject<string[]>("userIds");
 
 // Collections that hold the organization's spaces.
@@ -27,6 +25,13 @@ const handbook = new docs.Collection("handbook", {
 });
 const engineering = new docs.Collection("engineering", { organizationId, title: "Engineering", parentId: handbook.id });
 new docs.Collection("onboarding", { organizationId, title: "Onboarding", parentId: engineering.id });
+
+// The spaces that hold the content, created by the program (examples/adopt-existing takes over existing objects).
+// Deleting a space deletes its content (restorable for 7 days): with real content, pass { protect: true } or { retainOnDelete: true }.
+const guidesSpace = new docs.Space("guides-space", { organizationId, title: "Guides", emoji: "1f4d8" });
+const apiSpace = new docs.Space("api-space", { organizationId, title: "API reference" });
+const changelogSpace = new docs.Space("changelog-space", { organizationId, title: "Changelog" });
+const legacySpace = new docs.Space("legacy-space", { organizationId, title: "Legacy guides", editMode: "locked" });
 
 // The public docs site.
 const site = new docs.Site("docs", {
@@ -41,7 +46,7 @@ const siteId = site.id;
 const guides = new docs.SiteSection("guides", {
   organizationId,
   siteId,
-  spaceId: guidesSpace,
+  spaceId: guidesSpace.id,
   title: "Guides",
   icon: "book",
   default: true,
@@ -49,7 +54,7 @@ const guides = new docs.SiteSection("guides", {
 const apiReference = new docs.SiteSection("api-reference", {
   organizationId,
   siteId,
-  spaceId: apiSpace,
+  spaceId: apiSpace.id,
   title: "API reference",
   icon: "code",
   description: "Every endpoint, generated from our OpenAPI spec",
@@ -65,14 +70,14 @@ const product = new docs.SiteSectionGroup("product", {
 const changelog = new docs.SiteSpace("changelog", {
   organizationId,
   siteId,
-  spaceId: changelogSpace,
+  spaceId: changelogSpace.id,
   sectionId: guides.id,
   path: "changelog",
 });
 new docs.SiteSpace("legacy-guides", {
   organizationId,
   siteId,
-  spaceId: legacySpace,
+  spaceId: legacySpace.id,
   sectionId: apiReference.id,
   path: "v1",
   condition: 'visitor.claims.plan == "legacy"',

@@ -26,9 +26,12 @@ describe("the complete docs site through the Pulumi CLI", () => {
 
   const api = (method: string, apiPath: string, body?: unknown) => callApi(emulator, method, apiPath, body);
   const org = () => `/orgs/${emulator.organizationId}`;
-  /** What a destroy must return the organization to: everything the program could have created, listed. */
+  /**
+   * What a destroy must return the organization to: everything the program could have created, listed (a deleted
+   * space, restorable for 7 days, is no longer listed).
+   */
   const organizationContents = async () => {
-    const lists = ["sites", "collections", "teams", "saml", "openapi"];
+    const lists = ["spaces", "sites", "collections", "teams", "saml", "openapi"];
     const contents: Record<string, unknown> = {};
     for (const list of lists) {
       const items = (await api("GET", `${org()}/${list}?limit=1000`)).body.items as { id: string }[];
@@ -54,7 +57,6 @@ describe("the complete docs site through the Pulumi CLI", () => {
       "tsconfig.json": readFileSync(path.join(example, "tsconfig.json"), "utf8"),
     };
     stack = await makeStack(await makeProject("docs-site", files, { typescript: true }), emulator);
-    await stack.setConfig("spaceIds", { value: JSON.stringify(emulator.spaceIds) });
     await stack.setConfig("userIds", { value: JSON.stringify(emulator.userIds) });
   });
   afterAll(async () => {
@@ -65,7 +67,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
   it("a preview of the new platform plans every create, offline: unknown ids pass check, nothing is written", async () => {
     emulator.clearRequests();
     const preview = await stack.preview();
-    expect(changes(preview.changeSummary)).toEqual({ create: 22 });
+    expect(changes(preview.changeSummary)).toEqual({ create: 26 });
     expect(emulator.requests()).toEqual([]);
   });
 
@@ -89,6 +91,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
         "SiteSpace",
         "SiteStructure",
         "SiteVisitorAuth",
+        "Space",
         "Team",
         "TeamMember",
       ].sort(),
@@ -97,6 +100,17 @@ describe("the complete docs site through the Pulumi CLI", () => {
     expect((await api("GET", `${org()}/sites/${site.id}`)).body).toMatchObject({ title: "Acme Docs", published: true });
     const groups = (await api("GET", `${org()}/sites/${site.id}/section-groups`)).body.items;
     expect(groups).toHaveLength(1);
+    // The sections show the spaces the program created, not existing ones.
+    const shown = [
+      ["guides", "guides-space", "Guides"],
+      ["api-reference", "api-space", "API reference"],
+    ] as const;
+    for (const [section, space, title] of shown) {
+      const spaceId = (await resource(space)).id;
+      expect((await resource(section)).outputs.spaceId).toBe(spaceId);
+      expect(emulator.spaceIds).not.toContain(spaceId);
+      expect((await api("GET", `/spaces/${spaceId}`)).body.title).toBe(title);
+    }
     expect(up.outputs.reviewUrl?.secret).toBe(true);
     expect(up.outputs.openApiVersion?.value).toBeTruthy();
   });

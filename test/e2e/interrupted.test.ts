@@ -13,6 +13,19 @@ const run = promisify(execFile);
 const example = path.resolve(__dirname, "../../examples/docs-site");
 const DOCS_TYPE = "pulumi-nodejs:dynamic/docs:";
 
+/**
+ * Kinds that are settings of another object rather than objects of their own (memberships, and PUTs at fixed
+ * addresses: adaptive schemas, redirect lists, navigation order, branding, visitor authentication).
+ */
+const SETTINGS_KINDS = new Set([
+  "TeamMember",
+  "SiteAdaptiveSchema",
+  "SiteRedirects",
+  "SiteStructure",
+  "SiteCustomization",
+  "SiteVisitorAuth",
+]);
+
 /** Every create's answer is held this long after the API acted: the window in which a kill leaves it pending. */
 const ANSWER_DELAY_MS = 4_000;
 
@@ -54,7 +67,6 @@ describe("a killed pulumi up of the docs-site example recovers with the README's
       { typescript: true },
     );
     stack = await makeStack(dir, emulator);
-    await stack.setConfig("spaceIds", { value: JSON.stringify(emulator.spaceIds) });
     await stack.setConfig("userIds", { value: JSON.stringify(emulator.userIds) });
     baseline = await census(emulator);
   });
@@ -104,12 +116,12 @@ describe("a killed pulumi up of the docs-site example recovers with the README's
 
       const state = await stateObjects(stack);
       const store = added(baseline, await census(emulator));
-      // What the store must hold: one object per resource with an id of its own (memberships and the adaptive
-      // schema live at fixed addresses), plus the first site space every section brings with it.
+      // What the store must hold: one object per resource with an id of its own (spaces included: the example creates
+      // its own; SETTINGS_KINDS are not objects), plus the first site space every section brings with it.
       const sections = state.SiteSection?.length ?? 0;
       const declared =
         Object.entries(state)
-          .filter(([kind]) => kind !== "TeamMember" && kind !== "SiteAdaptiveSchema")
+          .filter(([kind]) => !SETTINGS_KINDS.has(kind))
           .reduce((sum, [, ids]) => sum + ids.length, 0) + sections;
       const held = Object.values(store).reduce((sum, ids) => sum + ids.length, 0);
       expect(held).toBe(declared);
@@ -255,7 +267,7 @@ function compare(store: Census, state: Census): { duplicates: string[]; orphans:
   const orphans: string[] = [];
   const sections = state.SiteSection?.length ?? 0;
   for (const kind of new Set([...Object.keys(store), ...Object.keys(state)])) {
-    if (kind === "TeamMember" || kind === "SiteAdaptiveSchema") continue;
+    if (SETTINGS_KINDS.has(kind)) continue;
     const ids = store[kind] ?? [];
     const declared = new Set(state[kind] ?? []);
     const extra = kind === "SiteSpace" ? sections : 0;
@@ -352,6 +364,8 @@ async function census(emulator: RunningEmulator): Promise<Census> {
   const ids = (items: Json[]) => items.map((item) => item.id as string);
   const sites = await list(`${org}/sites`);
   const result: Census = {
+    // A deleted space is restorable for 7 days, and no longer listed: gone, for a destroy.
+    Space: ids(await list(`${org}/spaces`)),
     Collection: ids(await list(`${org}/collections`, "&nested=true")),
     Site: ids(sites),
     SamlProvider: ids(await list(`${org}/saml`)),

@@ -68,7 +68,6 @@ describe("the docs site's order, branding and visitor authentication through the
     program = readFileSync(path.join(example, "index.ts"), "utf8");
     const files = { "index.ts": program, "tsconfig.json": readFileSync(path.join(example, "tsconfig.json"), "utf8") };
     stack = await makeStack(await makeProject("site-branding", files, { typescript: true }), emulator);
-    await stack.setConfig("spaceIds", { value: JSON.stringify(emulator.spaceIds) });
     await stack.setConfig("userIds", { value: JSON.stringify(emulator.userIds) });
   });
   afterAll(async () => {
