@@ -26,12 +26,18 @@ const handbook = new docs.Collection("handbook", {
 const engineering = new docs.Collection("engineering", { organizationId, title: "Engineering", parentId: handbook.id });
 new docs.Collection("onboarding", { organizationId, title: "Onboarding", parentId: engineering.id });
 
-// The spaces that hold the content, created by the program (examples/adopt-existing takes over existing objects).
+// The spaces that hold the content, created in Engineering (examples/adopt-existing takes over existing objects).
 // Deleting a space deletes its content (restorable for 7 days): with real content, pass { protect: true } or { retainOnDelete: true }.
-const guidesSpace = new docs.Space("guides-space", { organizationId, title: "Guides", emoji: "1f4d8" });
-const apiSpace = new docs.Space("api-space", { organizationId, title: "API reference" });
-const changelogSpace = new docs.Space("changelog-space", { organizationId, title: "Changelog" });
-const legacySpace = new docs.Space("legacy-space", { organizationId, title: "Legacy guides", editMode: "locked" });
+const parentId = engineering.id;
+const guidesSpace = new docs.Space("guides-space", { organizationId, parentId, title: "Guides", emoji: "1f4d8" });
+const apiSpace = new docs.Space("api-space", { organizationId, parentId, title: "API reference" });
+const changelogSpace = new docs.Space("changelog-space", { organizationId, parentId, title: "Changelog" });
+const legacySpace = new docs.Space("legacy-space", {
+  organizationId,
+  parentId,
+  title: "Legacy guides",
+  editMode: "locked",
+});
 
 // The public docs site.
 const site = new docs.Site("docs", {
