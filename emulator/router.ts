@@ -13,6 +13,7 @@ import { samlRoutes } from "./routes/saml";
 import { sectionGroupRoutes } from "./routes/sectionGroups";
 import { shareLinkRoutes } from "./routes/shareLinks";
 import { siteBrandingRoutes } from "./routes/siteBranding";
+import { siteSpaceCustomizationRoutes } from "./routes/siteSpaceCustomization";
 import { siteSectionRoutes } from "./routes/siteSections";
 import { siteSpaceRoutes } from "./routes/siteSpaces";
 import { siteRoutes } from "./routes/sites";
@@ -28,6 +29,7 @@ export const allRoutes: Route[] = [
   ...siteRoutes,
   ...adaptiveSchemaRoutes,
   ...siteBrandingRoutes,
+  ...siteSpaceCustomizationRoutes,
   ...siteSectionRoutes,
   ...sectionGroupRoutes,
   ...siteSpaceRoutes,

@@ -97,7 +97,7 @@ const headerItem = z.strictObject({
   condition: z.string().max(1024).optional(),
 });
 
-const sections = {
+export const sections = {
   title: z.string().min(2).max(128).nullable().describe("The published site's title; `null`: the content's title."),
   localizedTitle: localized(128).describe("The site's title per language (`fr`, `de`, …)."),
   styling: z
@@ -234,7 +234,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * The API's value of a section, cut to what `shape` (the declared value) manages: the declared fields of a section
  * managed field by field (a field the site lacks reads `null`), anything else whole.
  */
-function project(name: string, api: unknown, shape: unknown): unknown {
+export function project(name: string, api: unknown, shape: unknown): unknown {
   if (!FIELDWISE.has(name) || !isObject(shape)) return api ?? null;
   const from = isObject(api) ? api : {};
   return Object.fromEntries(Object.keys(shape).map((field) => [field, from[field] ?? null]));
