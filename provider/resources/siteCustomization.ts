@@ -331,8 +331,8 @@ export const siteCustomizationKind = defineKind<Inputs, State>({
     "- Deleting the resource puts what it declared back to the platform's defaults (a new site's values; optional " +
       "fields are unset) and leaves every other part as it is.",
     "- Deprecated fields (`styling.background`, `header.preset`, `header.backgroundColor`, `header.linkColor`, " +
-      "`internationalization`) are not offered; the API keeps them as they are. Per-site-space overrides " +
-      "(`…/site-spaces/{id}/customization`) are not managed yet.",
+      "`internationalization`) are not offered; the API keeps them as they are. A site space's overrides of " +
+      "these settings are a SiteSpaceCustomization.",
     "- Declare one `SiteCustomization` per site; two would overwrite each other's parts.",
   ],
   example: `new docs.SiteCustomization("branding", {
