@@ -16,7 +16,8 @@
 // - provider/client/transport.ts, displayPath's `/\/+$/`: checkedBaseUrl already strips trailing slashes.
 //
 // A focused run: `npm run mutation -- --mutate <file> --testFiles '<glob>' --concurrency 1 --incremental` (for
-// provider/client/, `test/client/**/*.test.ts`); --incremental reruns only the mutants whose code or tests changed.
+// provider/client/, `test/client/**/*.test.ts`); --incremental reuses earlier results and may keep a survivor that a
+// new test kills: confirm kills without it.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: "vitest",

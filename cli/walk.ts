@@ -4,7 +4,7 @@
  * kind's own `check`, and confirmed by the kind's own `diff` to adopt with no change. Objects the API can only list
  * are enumerated through the runtime's shared listings, so the reads that follow cost no request.
  */
-import { enumerate, type Listed, OrganizationLists, userName } from "./enumerate";
+import { ENUMERATED_KINDS, enumerate, type Listed, OrganizationLists, userName } from "./enumerate";
 import { apiClient, lifecycle } from "./provider";
 
 export { treeOrder } from "./enumerate";
@@ -50,25 +50,11 @@ export interface Walk {
   users: NamedId[];
 }
 
-/** The kinds the walk covers, in program order. Team members are declared in `Team.members`. */
-export const WALKED_KINDS = [
-  "Collection",
-  "Space",
-  "Team",
-  "SamlProvider",
-  "OpenApiSpec",
-  "SpacePermission",
-  "CollectionPermission",
-  "Site",
-  "SiteSection",
-  "SiteSectionGroup",
-  "SiteSpace",
-  "SiteShareLink",
-  "SiteAdaptiveSchema",
-  "SiteStructure",
-  "SitePermission",
-  "SiteRedirects",
-] as const;
+/** The kinds the walk covers, in program order: every kind `enumerate` lists but team members, which are declared in
+ * `Team.members`. */
+export const WALKED_KINDS = ENUMERATED_KINDS.filter(
+  (kind): kind is Exclude<(typeof ENUMERATED_KINDS)[number], "TeamMember"> => kind !== "TeamMember",
+);
 
 export interface WalkOptions {
   organizationId: string;

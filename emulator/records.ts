@@ -127,6 +127,8 @@ export interface SiteSpaceRec {
   /** Site-specific title (defaults to the space title). */
   title?: string;
   position: number;
+  /** The customization overrides (`…/site-spaces/{id}/customization`); gone with the site space. */
+  customization?: { overrides: Record<string, unknown>; updatedAt: string };
 }
 
 export interface ShareLinkRec {

@@ -14,6 +14,7 @@ import { sectionGroupRoutes } from "./routes/sectionGroups";
 import { shareLinkRoutes } from "./routes/shareLinks";
 import { siteBrandingRoutes } from "./routes/siteBranding";
 import { siteSectionRoutes } from "./routes/siteSections";
+import { siteSpaceCustomizationRoutes } from "./routes/siteSpaceCustomization";
 import { siteSpaceRoutes } from "./routes/siteSpaces";
 import { siteRoutes } from "./routes/sites";
 import { spaceRoutes } from "./routes/spaces";
@@ -28,6 +29,7 @@ export const allRoutes: Route[] = [
   ...siteRoutes,
   ...adaptiveSchemaRoutes,
   ...siteBrandingRoutes,
+  ...siteSpaceCustomizationRoutes,
   ...siteSectionRoutes,
   ...sectionGroupRoutes,
   ...siteSpaceRoutes,

@@ -20,6 +20,7 @@ import { siteSectionKind } from "./resources/siteSection";
 import { siteSectionGroupKind } from "./resources/siteSectionGroup";
 import { siteShareLinkKind } from "./resources/siteShareLink";
 import { siteSpaceKind } from "./resources/siteSpace";
+import { siteSpaceCustomizationKind } from "./resources/siteSpaceCustomization";
 import { siteStructureKind } from "./resources/siteStructure";
 import { siteVisitorAuthKind } from "./resources/siteVisitorAuth";
 import { spaceKind } from "./resources/space";
@@ -51,6 +52,7 @@ export const definitions: readonly AnyKind[] = [
   sitePermissionKind,
   siteStructureKind,
   siteCustomizationKind,
+  siteSpaceCustomizationKind,
   siteVisitorAuthKind,
   siteRedirectKind,
   siteRedirectsKind,

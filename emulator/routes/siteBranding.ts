@@ -45,7 +45,8 @@ const contentLink = obj({ title: req(str({ max: 64 })), localizedTitle: opt(loca
 const codeTheme = obj({ light: req(str({ min: 1 })), dark: req(str({ min: 1 })) });
 const enabled = obj({ enabled: req(bool()) });
 
-const settings = {
+/** The official `SiteCustomizationSettingsInput`: what the PUT takes, and what a site space's overrides must keep valid. */
+export const settings = {
   title: opt(str({ min: 2, max: 128 })),
   localizedTitle: opt(localized(128)),
   styling: req(
@@ -192,7 +193,8 @@ export function newSiteCustomization(): Record<string, unknown> {
 const customizationPath = "/v1/orgs/{organizationId}/sites/{siteId}/customization";
 const authPath = "/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth";
 
-function customization(ctx: RouteContext, siteId: string) {
+/** A site's customization as the API answers it. */
+export function customization(ctx: RouteContext, siteId: string) {
   const rec = ctx.store.siteCustomizations.get(siteId);
   return rec ? { ...structuredClone(rec.settings), updatedAt: rec.updatedAt } : newSiteCustomization();
 }

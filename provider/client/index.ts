@@ -16,6 +16,7 @@ export * from "./siteRedirects";
 export * from "./siteSectionGroups";
 export * from "./siteSections";
 export * from "./siteShareLinks";
+export * from "./siteSpaceCustomization";
 export * from "./siteSpaces";
 export * from "./siteStructure";
 export * from "./sites";

@@ -18,6 +18,7 @@ import { siteSectionKind } from "./siteSection";
 import { siteSectionGroupKind } from "./siteSectionGroup";
 import { siteShareLinkKind } from "./siteShareLink";
 import { siteSpaceKind } from "./siteSpace";
+import { siteSpaceCustomizationKind } from "./siteSpaceCustomization";
 import { siteStructureKind } from "./siteStructure";
 import { siteVisitorAuthKind } from "./siteVisitorAuth";
 import { spaceKind } from "./space";
@@ -1180,6 +1181,100 @@ export class SiteCustomization extends DocsResource {
 
   constructor(name: string, args: SiteCustomizationArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteCustomizationKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of SiteSpaceCustomization. The customization overrides of one site space (a language variant or
+ * a version of the content): styling, favicon, header, footer, announcement, color modes, feedback, pagination
+ * and more, which take precedence over the site's customization (SiteCustomization) on that site space's pages.
+ * Only the sections (and fields of sections) the program declares are managed.
+ */
+export interface SiteSpaceCustomizationArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The site space whose customization is overridden, e.g. `siteSpace.id`. (id; replace (delete before replace);
+   * required.)
+   */
+  siteSpaceId: pulumi.Input<string>;
+  /**
+   * The site space's title on the published site. (string, 2–128 characters; update in place; unmanaged when
+   * omitted.)
+   */
+  title?: pulumi.Input<string>;
+  /** The title per language (`fr`, `de`, …). (object; update in place; unmanaged when omitted.) */
+  localizedTitle?: pulumi.Input<Record<string, string>>;
+  /**
+   * Theme, colors, tint, corners, depth, links, icons, code themes, sidebar and search styles (no fonts: the API
+   * overrides them only per site). (object `{ theme, primaryColor, tint, infoColor, successColor, warningColor,
+   * dangerColor, corners, depth, links, icons, codeTheme, sidebar, search }`; update in place; unmanaged when
+   * omitted.)
+   */
+  styling?: pulumi.Input<{ theme?: pulumi.Input<"clean" | "muted" | "bold" | "gradient">; primaryColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; tint?: pulumi.Input<{ color: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }> }>; infoColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; successColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; warningColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; dangerColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; corners?: pulumi.Input<"straight" | "rounded" | "circular">; depth?: pulumi.Input<"subtle" | "flat">; links?: pulumi.Input<"default" | "accent">; icons?: pulumi.Input<"regular" | "solid" | "duotone" | "light" | "thin">; codeTheme?: pulumi.Input<{ default: pulumi.Input<{ light: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light">; dark: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light"> }>; openapi: pulumi.Input<{ light: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light">; dark: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light"> }> }>; sidebar?: pulumi.Input<{ background: pulumi.Input<"default" | "filled">; list: pulumi.Input<"default" | "pill" | "line"> }>; search?: pulumi.Input<"prominent" | "subtle"> }>;
+  /**
+   * The site space's icon: `{ icon: { light, dark } }` (URLs), `{ emoji }` or `{}` (none). (object `{ icon }`,
+   * or object `{ emoji }`, or object; update in place; unmanaged when omitted.)
+   */
+  favicon?: pulumi.Input<{ icon: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }> } | { emoji: pulumi.Input<string> } | Record<string, unknown>>;
+  /**
+   * The header: `logo` (light and dark URLs), `primaryLink` (where the logo goes) and `links`, in order. (object
+   * `{ logo, primaryLink, links }`; update in place; unmanaged when omitted.)
+   */
+  header?: pulumi.Input<{ logo?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; primaryLink?: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }>; links?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; style?: pulumi.Input<"link" | "button-primary" | "button-secondary">; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> } | null>; links?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>[]>; condition?: pulumi.Input<string> }>[]> }>;
+  /**
+   * The footer: `logo`, link `groups` in order, and `copyright`. (object `{ logo, groups, copyright }`; update
+   * in place; unmanaged when omitted.)
+   */
+  footer?: pulumi.Input<{ logo?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; groups?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; links: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>[]> }>[]>; copyright?: pulumi.Input<string> }>;
+  /**
+   * The banner above every page of the site space. (object `{ enabled, message, localizedMessage, link, style
+   * }`; update in place; unmanaged when omitted.)
+   */
+  announcement?: pulumi.Input<{ enabled: pulumi.Input<boolean>; message: pulumi.Input<string>; localizedMessage?: pulumi.Input<Record<string, string>>; link?: pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>; style: pulumi.Input<"info" | "warning" | "danger" | "success"> }>;
+  /**
+   * The default color mode and whether readers may switch it (`toggeable`, as the API spells it). (object `{
+   * default, toggeable }`; update in place; unmanaged when omitted.)
+   */
+  themes?: pulumi.Input<{ default?: pulumi.Input<"light" | "dark" | "system">; toggeable?: pulumi.Input<boolean> }>;
+  /** Whether pages ask readers for feedback. (object `{ enabled }`; update in place; unmanaged when omitted.) */
+  feedback?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  /**
+   * Whether external links open in the same tab (`self`) or a new one (`blank`). (object `{ target }`; update in
+   * place; unmanaged when omitted.)
+   */
+  externalLinks?: pulumi.Input<{ target: pulumi.Input<"self" | "blank"> }>;
+  /** Whether pages end with previous/next links. (object `{ enabled }`; update in place; unmanaged when omitted.) */
+  pagination?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  /** Whether "Powered by GitBook" shows. (object `{ enabled }`; update in place; unmanaged when omitted.) */
+  trademark?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  /** The privacy policy's URL. (object `{ url }`; update in place; unmanaged when omitted.) */
+  privacyPolicy?: pulumi.Input<{ url?: pulumi.Input<string> }>;
+  /** The image shown when a page is shared. (object `{ url }`; update in place; unmanaged when omitted.) */
+  socialPreview?: pulumi.Input<{ url?: pulumi.Input<string> }>;
+}
+
+/**
+ * The customization overrides of one site space (a language variant or a version of the content): styling,
+ * favicon, header, footer, announcement, color modes, feedback, pagination and more, which take precedence over
+ * the site's customization (SiteCustomization) on that site space's pages. Only the sections (and fields of
+ * sections) the program declares are managed. Id: the site space id (a site space has one set of overrides).
+ */
+export class SiteSpaceCustomization extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** The site space whose customization is overridden, e.g. `siteSpace.id`. */
+  declare readonly siteSpaceId: pulumi.Output<string>;
+
+  constructor(name: string, args: SiteSpaceCustomizationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteSpaceCustomizationKind, name, args, opts);
   }
 }
 

@@ -97,7 +97,7 @@ const headerItem = z.strictObject({
   condition: z.string().max(1024).optional(),
 });
 
-const sections = {
+export const sections = {
   title: z.string().min(2).max(128).nullable().describe("The published site's title; `null`: the content's title."),
   localizedTitle: localized(128).describe("The site's title per language (`fr`, `de`, …)."),
   styling: z
@@ -234,7 +234,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * The API's value of a section, cut to what `shape` (the declared value) manages: the declared fields of a section
  * managed field by field (a field the site lacks reads `null`), anything else whole.
  */
-function project(name: string, api: unknown, shape: unknown): unknown {
+export function project(name: string, api: unknown, shape: unknown): unknown {
   if (!FIELDWISE.has(name) || !isObject(shape)) return api ?? null;
   const from = isObject(api) ? api : {};
   return Object.fromEntries(Object.keys(shape).map((field) => [field, from[field] ?? null]));
@@ -331,8 +331,8 @@ export const siteCustomizationKind = defineKind<Inputs, State>({
     "- Deleting the resource puts what it declared back to the platform's defaults (a new site's values; optional " +
       "fields are unset) and leaves every other part as it is.",
     "- Deprecated fields (`styling.background`, `header.preset`, `header.backgroundColor`, `header.linkColor`, " +
-      "`internationalization`) are not offered; the API keeps them as they are. Per-site-space overrides " +
-      "(`…/site-spaces/{id}/customization`) are not managed yet.",
+      "`internationalization`) are not offered; the API keeps them as they are. A site space's overrides of " +
+      "these settings are a SiteSpaceCustomization.",
     "- Declare one `SiteCustomization` per site; two would overwrite each other's parts.",
   ],
   example: `new docs.SiteCustomization("branding", {

@@ -146,9 +146,15 @@ describe("import: the walk of a seeded organization", () => {
 
   it("covers every kind of the provider (team members as Team.members), except those that manage declared parts", () => {
     // These take over what exists and manage only the fields a program declares (an organization's settings, a
-    // member's role, a site's customization and visitor authentication, which every site has): which parts to manage
-    // is the user's choice, so the walk does not guess it.
-    const declaredByHand = ["OrganizationSettings", "OrganizationMember", "SiteCustomization", "SiteVisitorAuth"];
+    // member's role, a site's customization and visitor authentication, which every site has, a site space's
+    // customization overrides): which parts to manage is the user's choice, so the walk does not guess it.
+    const declaredByHand = [
+      "OrganizationSettings",
+      "OrganizationMember",
+      "SiteCustomization",
+      "SiteSpaceCustomization",
+      "SiteVisitorAuth",
+    ];
     // A site's redirects are walked as one SiteRedirects, never as SiteRedirect resources.
     expect([...WALKED_KINDS, "TeamMember", "SiteRedirect", ...declaredByHand].sort()).toEqual([...kinds].sort());
   });

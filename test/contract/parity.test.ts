@@ -160,6 +160,18 @@ const customizationRule = (path: string, rule: Rule, section: (value: unknown) =
     },
   });
 
+const spaceCustomization = kind("SiteSpaceCustomization", () => ({ ...underSite, siteSpaceId: "site-space-id" }));
+
+/** A SiteSpaceCustomization rule at a dotted path: the kind's inputs and the override PATCH both hold `section`. */
+const spaceCustomizationRule = (path: string, rule: Rule, section: (value: unknown) => Props) =>
+  spaceCustomization(path, {
+    source: OFFICIAL,
+    rule,
+    inputs: (value) => ({ ...underSite, siteSpaceId: "site-space-id", ...section(value) }),
+    request: async (p, value) =>
+      patch(`${await p.sitePath()}/site-spaces/${await p.siteSpace()}/customization`, path, section(value)),
+  });
+
 const post = (path: string, field: string, body: unknown): ApiRequest => ({ method: "POST", path, field, body });
 const patch = (path: string, field: string, body: unknown): ApiRequest => ({ method: "PATCH", path, field, body });
 const put = (path: string, field: string, body: unknown): ApiRequest => ({ method: "PUT", path, field, body });
@@ -545,6 +557,24 @@ const table: Entry[] = [
     })),
   ),
   customizationRule("announcement.style", oneOf(["info", "warning", "danger", "success"], ["loud"]), (style) => ({
+    announcement: { enabled: true, message: "Hello", style },
+  })),
+
+  // SiteSpaceCustomization (the official override PATCH, whose fields are SiteCustomizationSettings' own).
+  spaceCustomizationRule("title", atLeast(2), (title) => ({ title })),
+  spaceCustomizationRule("title", atMost(128), (title) => ({ title })),
+  spaceCustomizationRule(
+    "styling.theme",
+    oneOf(["clean", "muted", "bold", "gradient"], ["dark", "Clean"]),
+    (theme) => ({ styling: { theme } }),
+  ),
+  spaceCustomizationRule("footer.copyright", atMost(512), (copyright) => ({ footer: { copyright } })),
+  ...[atLeast(2), atMost(128)].map((rule) =>
+    spaceCustomizationRule("announcement.message", rule, (message) => ({
+      announcement: { enabled: true, message, style: "info" },
+    })),
+  ),
+  spaceCustomizationRule("announcement.style", oneOf(["info", "warning", "danger", "success"], ["loud"]), (style) => ({
     announcement: { enabled: true, message: "Hello", style },
   })),
 

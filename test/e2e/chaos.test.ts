@@ -3,8 +3,9 @@ import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
+import { CENSUS_KINDS, census } from "../support/census";
 import { ChaosProxy } from "../support/chaos-proxy";
-import { callApi, type Json, startTestEmulator } from "../support/emulator";
+import { startTestEmulator } from "../support/emulator";
 import { makeProject, makeStack } from "./harness";
 
 const example = path.resolve(__dirname, "../../examples/docs-site");
@@ -99,7 +100,7 @@ describe("chaos: the docs-site example through a fault-injecting proxy", () => {
     } finally {
       emulator.setRateLimit(undefined);
     }
-    // The census is the test's own client: taken once the limit is lifted, not in the window the up used up.
+    // The census reads the emulator directly, so it is taken once the limit the provider ran under is lifted.
     const declared = declaredCounts(await stateTypes(stack));
     expect(declared.Collection).toBe(3 + BULK_COLLECTIONS);
     expect(added(before, await census(emulator))).toEqual(declared);
@@ -121,39 +122,6 @@ function programFiles(): Record<string, string> {
 
 type Counts = Record<string, number>;
 
-/** Ids of every object the program can create, per kind, read straight from the emulator (not through the proxy). */
-async function census(emulator: RunningEmulator): Promise<Record<string, string[]>> {
-  const org = `/orgs/${emulator.organizationId}`;
-  const list = async (apiPath: string, query = ""): Promise<Json[]> => {
-    const answer = await callApi(emulator, "GET", `${apiPath}?limit=1000${query}`);
-    expect(answer.status, `GET ${apiPath}`).toBe(200);
-    return answer.body.items;
-  };
-  const ids = (items: Json[]) => items.map((item) => item.id as string);
-  const sites = await list(`${org}/sites`);
-  const result: Record<string, string[]> = {
-    // A deleted space is restorable for 7 days, and no longer listed: gone, for a destroy.
-    Space: ids(await list(`${org}/spaces`)),
-    Collection: ids(await list(`${org}/collections`, "&nested=true")),
-    Site: ids(sites),
-    SamlProvider: ids(await list(`${org}/saml`)),
-    Team: ids(await list(`${org}/teams`)),
-    OpenApiSpec: ids(await list(`${org}/openapi`)),
-    SiteSection: [],
-    SiteSpace: [],
-    SiteSectionGroup: [],
-    SiteShareLink: [],
-  };
-  for (const site of sites) {
-    const under = `${org}/sites/${site.id}`;
-    result.SiteSection?.push(...ids(await list(`${under}/sections`)));
-    result.SiteSpace?.push(...ids(await list(`${under}/site-spaces`)));
-    result.SiteSectionGroup?.push(...ids(await list(`${under}/section-groups`)));
-    result.SiteShareLink?.push(...ids(await list(`${under}/share-links`)));
-  }
-  return result;
-}
-
 /** Objects per kind in `after` that were not in `before` (kinds with none left out). */
 function added(before: Record<string, string[]>, after: Record<string, string[]>): Counts {
   const counts: Counts = {};
@@ -174,26 +142,13 @@ async function stateTypes(stack: Stack): Promise<string[]> {
 }
 
 /**
- * Kinds that are settings of another object rather than objects of their own (memberships, and PUTs at fixed
- * addresses: adaptive schemas, redirect lists, navigation order, branding, visitor authentication): not counted.
- */
-const SETTINGS_KINDS = new Set([
-  "TeamMember",
-  "SiteAdaptiveSchema",
-  "SiteRedirects",
-  "SiteStructure",
-  "SiteCustomization",
-  "SiteVisitorAuth",
-]);
-
-/**
- * What the store must hold per kind for the declared resources: one object each (spaces included: the example
- * creates its own), except that every section brings its first site space with it; SETTINGS_KINDS are not counted.
+ * What the store must hold per kind for the declared resources: one object each, except that every section brings
+ * its first site space with it; kinds the census does not list are not counted.
  */
 function declaredCounts(types: string[]): Counts {
   const counts: Counts = {};
   for (const type of types) {
-    if (SETTINGS_KINDS.has(type)) continue;
+    if (!CENSUS_KINDS.has(type)) continue;
     counts[type] = (counts[type] ?? 0) + 1;
   }
   if (counts.SiteSection) counts.SiteSpace = (counts.SiteSpace ?? 0) + counts.SiteSection;

@@ -6,25 +6,13 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { toolsDir } from "../../tools/toolchain.mjs";
-import { callApi, type Json, startTestEmulator } from "../support/emulator";
+import { CENSUS_KINDS, type Census, census } from "../support/census";
+import { callApi, startTestEmulator } from "../support/emulator";
 import { exportAsStored, makeProject, makeStack } from "./harness";
 
 const run = promisify(execFile);
 const example = path.resolve(__dirname, "../../examples/docs-site");
 const DOCS_TYPE = "pulumi-nodejs:dynamic/docs:";
-
-/**
- * Kinds that are settings of another object rather than objects of their own (memberships, and PUTs at fixed
- * addresses: adaptive schemas, redirect lists, navigation order, branding, visitor authentication).
- */
-const SETTINGS_KINDS = new Set([
-  "TeamMember",
-  "SiteAdaptiveSchema",
-  "SiteRedirects",
-  "SiteStructure",
-  "SiteCustomization",
-  "SiteVisitorAuth",
-]);
 
 /** Every create's answer is held this long after the API acted: the window in which a kill leaves it pending. */
 const ANSWER_DELAY_MS = 4_000;
@@ -118,12 +106,12 @@ describe("a killed pulumi up of the docs-site example recovers with the README's
 
       const state = await stateObjects(stack);
       const store = added(baseline, await census(emulator));
-      // What the store must hold: one object per resource with an id of its own (spaces included: the example creates
-      // its own; SETTINGS_KINDS are not objects), plus the first site space every section brings with it.
+      // What the store must hold: one object per resource of a kind the census lists (CENSUS_KINDS), plus the first
+      // site space every section brings with it.
       const sections = state.SiteSection?.length ?? 0;
       const declared =
         Object.entries(state)
-          .filter(([kind]) => !SETTINGS_KINDS.has(kind))
+          .filter(([kind]) => CENSUS_KINDS.has(kind))
           .reduce((sum, [, ids]) => sum + ids.length, 0) + sections;
       const held = Object.values(store).reduce((sum, ids) => sum + ids.length, 0);
       expect(held).toBe(declared);
@@ -270,7 +258,7 @@ function compare(store: Census, state: Census): { duplicates: string[]; orphans:
   const orphans: string[] = [];
   const sections = state.SiteSection?.length ?? 0;
   for (const kind of new Set([...Object.keys(store), ...Object.keys(state)])) {
-    if (SETTINGS_KINDS.has(kind)) continue;
+    if (!CENSUS_KINDS.has(kind)) continue;
     const ids = store[kind] ?? [];
     const declared = new Set(state[kind] ?? []);
     const extra = kind === "SiteSpace" ? sections : 0;
@@ -370,41 +358,6 @@ async function runCli(command: string, args: string[], dir: string, stack: Stack
     const failed = error as { code?: number; stdout?: string; stderr?: string };
     return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
   }
-}
-
-type Census = Record<string, string[]>;
-
-/** Ids of every object the program can create, per kind, read straight from the emulator. */
-async function census(emulator: RunningEmulator): Promise<Census> {
-  const org = `/orgs/${emulator.organizationId}`;
-  const list = async (apiPath: string, query = ""): Promise<Json[]> => {
-    const answer = await callApi(emulator, "GET", `${apiPath}?limit=1000${query}`);
-    expect(answer.status, `GET ${apiPath}`).toBe(200);
-    return answer.body.items;
-  };
-  const ids = (items: Json[]) => items.map((item) => item.id as string);
-  const sites = await list(`${org}/sites`);
-  const result: Census = {
-    // A deleted space is restorable for 7 days, and no longer listed: gone, for a destroy.
-    Space: ids(await list(`${org}/spaces`)),
-    Collection: ids(await list(`${org}/collections`, "&nested=true")),
-    Site: ids(sites),
-    SamlProvider: ids(await list(`${org}/saml`)),
-    Team: ids(await list(`${org}/teams`)),
-    OpenApiSpec: ids(await list(`${org}/openapi`)),
-    SiteSection: [],
-    SiteSpace: [],
-    SiteSectionGroup: [],
-    SiteShareLink: [],
-  };
-  for (const site of sites) {
-    const under = `${org}/sites/${site.id}`;
-    result.SiteSection?.push(...ids(await list(`${under}/sections`)));
-    result.SiteSpace?.push(...ids(await list(`${under}/site-spaces`)));
-    result.SiteSectionGroup?.push(...ids(await list(`${under}/section-groups`)));
-    result.SiteShareLink?.push(...ids(await list(`${under}/share-links`)));
-  }
-  return result;
 }
 
 function added(before: Census, after: Census): Census {

@@ -1,0 +1,57 @@
+import { expect } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { callApi, type Json } from "./emulator";
+
+/** Ids per kind. */
+export type Census = Record<string, string[]>;
+
+/**
+ * The kinds whose resources each make an object of their own that `census` lists. The others (memberships, and
+ * settings or lists written at a fixed address of their parent: adaptive schemas, navigation order, customization,
+ * visitor authentication, redirect lists, organization settings) are not counted as objects.
+ */
+export const CENSUS_KINDS: ReadonlySet<string> = new Set([
+  "Space",
+  "Collection",
+  "Site",
+  "SamlProvider",
+  "Team",
+  "OpenApiSpec",
+  "SiteSection",
+  "SiteSpace",
+  "SiteSectionGroup",
+  "SiteShareLink",
+]);
+
+/** Ids of every object the program can create, per kind, read straight from the emulator (not through a proxy). */
+export async function census(emulator: RunningEmulator): Promise<Census> {
+  const org = `/orgs/${emulator.organizationId}`;
+  const list = async (apiPath: string, query = ""): Promise<Json[]> => {
+    const answer = await callApi(emulator, "GET", `${apiPath}?limit=1000${query}`);
+    expect(answer.status, `GET ${apiPath}`).toBe(200);
+    return answer.body.items;
+  };
+  const ids = (items: Json[]) => items.map((item) => item.id as string);
+  const sites = await list(`${org}/sites`);
+  const result: Census = {
+    // A deleted space is restorable for 7 days, and no longer listed: gone, for a destroy.
+    Space: ids(await list(`${org}/spaces`)),
+    Collection: ids(await list(`${org}/collections`, "&nested=true")),
+    Site: ids(sites),
+    SamlProvider: ids(await list(`${org}/saml`)),
+    Team: ids(await list(`${org}/teams`)),
+    OpenApiSpec: ids(await list(`${org}/openapi`)),
+    SiteSection: [],
+    SiteSpace: [],
+    SiteSectionGroup: [],
+    SiteShareLink: [],
+  };
+  for (const site of sites) {
+    const under = `${org}/sites/${site.id}`;
+    result.SiteSection?.push(...ids(await list(`${under}/sections`)));
+    result.SiteSpace?.push(...ids(await list(`${under}/site-spaces`)));
+    result.SiteSectionGroup?.push(...ids(await list(`${under}/section-groups`)));
+    result.SiteShareLink?.push(...ids(await list(`${under}/share-links`)));
+  }
+  return result;
+}
