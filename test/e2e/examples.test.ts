@@ -67,7 +67,7 @@ const EXAMPLES: ExampleCase[] = [
   },
   {
     name: "adopt-existing",
-    resources: { Collection: 1, Team: 1, Site: 1 },
+    resources: { Collection: 1, Space: 1, Team: 1, Site: 1 },
     // The objects to adopt exist before the first `up`, made by hand as a user's would have been.
     config: async (_fixtures, api) => {
       const id = async (method: string, apiPath: string, body: unknown) => {
@@ -77,6 +77,7 @@ const EXAMPLES: ExampleCase[] = [
       };
       const existing = {
         collectionId: await id("POST", "/collections", { title: "Old handbook" }),
+        spaceId: await id("POST", "/spaces", { title: "Old guides" }),
         teamId: await id("PUT", "/teams", { title: "Writers" }),
         siteId: await id("POST", "/sites", { title: "Old docs" }),
       };
