@@ -11,9 +11,9 @@ import { containsUnknown } from "./unknown";
  * in the resource's inputs and state: where the API is, the organization, and where the token comes from. Never the
  * token itself unless the program gave it as a secret: `tokenEnv` is only the name of an environment variable that
  * the provider reads in its own process; a `token` is a Pulumi secret, which the engine keeps secret in the inputs
- * and outputs it stores (it re-marks every value the provider returns under a secret input's path, and the resource
- * also lists `connection` in `additionalSecretOutputs`). It is stored in the outputs because refresh and destroy get
- * only the state.
+ * and outputs it stores (it re-marks every value the provider returns under a secret input's path; see resource.ts
+ * for why `additionalSecretOutputs` is not used). It is stored in the outputs because refresh and destroy get only
+ * the state.
  */
 export const CONNECTION = "connection";
 
