@@ -23,7 +23,7 @@ import {
 import { apiClient, apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, preflightSetting } from "./connection";
 import { credentialFix, notice } from "./diagnostics";
 import type { Props } from "./kind";
-import { clientOf, connectionOf } from "./resourceConnection";
+import { clientOf, connectionOf, type ResourceConnection } from "./resourceConnection";
 import { containsUnknown } from "./unknown";
 
 /**
@@ -142,7 +142,7 @@ export async function verifyReferences(kind: string, inputs: Props): Promise<pul
   if (org === undefined || containsUnknown(org)) return [];
   const client = clientOrFailure(kind, inputs);
   if ("failure" in client) return [client.failure];
-  const orgFailure = await verifyOrganization(kind, client.client, org);
+  const orgFailure = await verifyOrganization(kind, client.client, org, connectionOf(inputs));
   if (orgFailure) return [orgFailure];
   const failures: pulumi.dynamic.CheckFailure[] = [];
   for (const [field, listing] of Object.entries(ID_INPUTS)) {
@@ -166,7 +166,7 @@ export async function verifyReferences(kind: string, inputs: Props): Promise<pul
         property: field,
         reason:
           `${kind}.${field}: preflight: no ${reference.noun} has the id "${id}" in organization "${org}". ` +
-          `List the valid ids with \`curl -H "Authorization: Bearer $${ENV_KEYS.apiToken}" ${listUrl(path)}\`.`,
+          `List the valid ids with \`${listCommand(path, connectionOf(inputs))}\`.`,
       });
     }
   }
@@ -220,7 +220,12 @@ function clientOrFailure(
 }
 
 /** One `GET /orgs/{id}` per organization and process: the token works and sees it. */
-async function verifyOrganization(kind: string, client: HttpClient, org: string) {
+async function verifyOrganization(
+  kind: string,
+  client: HttpClient,
+  org: string,
+  connection: ResourceConnection | undefined,
+) {
   let seen = organizationsSeen.get(org);
   if (!seen) {
     seen = client.get(organizationPath(org)).then(() => undefined);
@@ -241,7 +246,7 @@ async function verifyOrganization(kind: string, client: HttpClient, org: string)
         property: "organizationId",
         reason:
           `${kind}.organizationId: preflight: the token cannot see organization "${org}" (${error.message}). ` +
-          `List the organizations it sees with \`curl -H "Authorization: Bearer $${ENV_KEYS.apiToken}" ${listUrl("/orgs")}\`.`,
+          `List the organizations it sees with \`${listCommand("/orgs", connection)}\`.`,
       };
     }
     return requestFailure(kind, "organizationId", error);
@@ -264,8 +269,16 @@ function remember(path: string, load: () => Promise<string[]>): Promise<Set<stri
   return listing;
 }
 
-function listUrl(path: string): string {
-  return `${apiUrlSetting().url.replace(/\/+$/, "")}${path}`;
+/** The `curl` listing `path` with the API and token this resource uses: its connection's, else the stack's. */
+function listCommand(path: string, connection: ResourceConnection | undefined): string {
+  const base = (connection?.apiUrl ?? apiUrlSetting().url).replace(/\/+$/, "");
+  const token =
+    connection?.tokenEnv !== undefined
+      ? `$${connection.tokenEnv}`
+      : connection?.token !== undefined
+        ? "<this connection's token>"
+        : `$${ENV_KEYS.apiToken}`;
+  return `curl -H "Authorization: Bearer ${token}" ${base}${path}`;
 }
 
 /**

@@ -61,6 +61,24 @@ describe("preflight in check", () => {
     ]);
   });
 
+  it("lists valid ids with the resource's own connection: its API and its token variable", async () => {
+    process.env.PREFLIGHT_OTHER_TOKEN = fixture.emulator.token;
+    try {
+      const connection = { apiUrl: fixture.emulator.url, tokenEnv: "PREFLIGHT_OTHER_TOKEN" };
+      const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs site" });
+      const result = await lifecycle("SiteSection").check(
+        {},
+        { organizationId: org(), siteId: site, title: "Guides", spaceId: "wrongSpaceId", connection },
+      );
+      expect(reasons(result)).toEqual([
+        `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${org()}". ` +
+          `List the valid ids with \`curl -H "Authorization: Bearer $PREFLIGHT_OTHER_TOKEN" ${fixture.emulator.url}/orgs/${org()}/spaces\`.`,
+      ]);
+    } finally {
+      delete process.env.PREFLIGHT_OTHER_TOKEN;
+    }
+  });
+
   it("rejects a user outside the organization and an unknown team", async () => {
     const outsider = fixture.emulator.secondOrganizationId;
     const result = await lifecycle("TeamMember").check(
