@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
-import { redirectLog } from "../../provider/framework/log";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle, resetCaches } from "../../provider/runtime";
 import { type Json, useEmulator } from "../support/emulator";
@@ -12,6 +11,7 @@ import {
   type LimitCase,
   updateTo,
 } from "../support/lifecycle";
+import { captureLog } from "../support/log";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
@@ -23,13 +23,7 @@ const member = async (userId: string, organizationId = org()): Promise<{ status:
   fixture.api("GET", `/orgs/${organizationId}/members/${userId}`);
 const writes = () => fixture.emulator.requests().filter((r) => r.method !== "GET");
 
-let logged: string[] = [];
-let restoreLog: () => void = () => {};
-beforeEach(() => {
-  logged = [];
-  restoreLog = redirectLog((level, line) => logged.push(`${level}: ${line}`));
-});
-afterEach(() => restoreLog());
+const logged = captureLog();
 
 describeLifecycle(
   {

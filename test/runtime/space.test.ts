@@ -1,5 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type LogLevel, redirectLog } from "../../provider/framework/log";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -11,6 +10,7 @@ import {
   type LimitCase,
   updateTo,
 } from "../support/lifecycle";
+import { captureLog } from "../support/log";
 
 const fixture = useEmulator();
 const org = () => fixture.emulator.organizationId;
@@ -19,13 +19,7 @@ const ICON = "https://cdn.example/handbook.png";
 const makeCollection = (title: string) => fixture.apiCreate(`/orgs/${org()}/collections`, { title });
 const writes = () => fixture.calls().filter((c) => !c.startsWith("GET "));
 
-let logged: [LogLevel, string][] = [];
-let restoreLog: () => void;
-beforeEach(() => {
-  logged = [];
-  restoreLog = redirectLog((level, line) => logged.push([level, line]));
-});
-afterEach(() => restoreLog());
+const logged = captureLog();
 
 describeLifecycle(
   {
@@ -139,9 +133,9 @@ describe("Space create, adopt and delete", () => {
     const { id, state } = await created("Space", { organizationId: org(), title: "Old docs" });
     await lifecycle("Space").delete(id, state);
     expect(logged).toEqual([
-      ["warn", expect.stringMatching(/Space ".+" \("Old docs"\) was deleted.*restored for 7 days/)],
+      expect.stringMatching(/^warn: Space ".+" \("Old docs"\) was deleted.*restored for 7 days/),
     ]);
-    expect(logged[0]?.[1]).toContain(`POST /v1/spaces/${id}/restore`);
+    expect(logged[0]).toContain(`POST /v1/spaces/${id}/restore`);
     expect((await fixture.api("POST", `/spaces/${id}/restore`)).status).toBe(200);
     expect((await lifecycle("Space").read(id, state)).id).toBe(id);
   });
