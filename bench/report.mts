@@ -22,6 +22,8 @@ export interface OpRecord extends Invocation {
   /** Longest chain of dependent requests (see criticalPathRequests). */
   criticalPath: number;
   parallel: number;
+  /** The floor only: first to last provider call, i.e. how fast the engine hands out work that costs nothing. */
+  callSpanMs?: number;
 }
 
 export interface Run {
@@ -194,15 +196,26 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
         "for the operation and follows the dependency graph (a refresh reads all resources at once: one resource). " +
         "In flight: time-weighted mean and maximum of concurrent requests.",
       "",
-      "| N | op | wall | requests | span | bound | span ÷ bound | critical path (requests) | in flight mean / max |",
-      "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+      "Engine pace: in the floor's runs of the same N and op (median), the time from the engine's first provider " +
+        "call to its last, with a provider that answers at once. A provider learns of a resource only when the engine " +
+        "calls it, so no provider's span can be shorter than that pace plus one request's latency: the paced bound.",
+      "",
+      "| N | op | wall | requests | span | bound | span ÷ bound | critical path (requests) | in flight mean / max " +
+        "| engine pace | span ÷ paced bound |",
+      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     );
     for (const r of latency) {
       const bound = Math.max((r.api.requests * r.latencyMs) / r.parallel, r.criticalPath * r.latencyMs);
+      const paces = run.records
+        .filter((x) => x.variant === "floor" && x.n === r.n && x.op === r.op && x.callSpanMs !== undefined)
+        .map((x) => x.callSpanMs!);
+      const pace = paces.length > 0 ? median(paces) : undefined;
+      const paced = pace === undefined ? undefined : Math.max(bound, pace + r.latencyMs);
       lines.push(
         `| ${r.n} | ${r.op} | ${s(r.wallMs)} | ${r.api.requests} | ${s(r.api.spanMs)} | ${s(bound)} ` +
           `| ${bound > 0 ? (r.api.spanMs / bound).toFixed(2) : "–"} | ${r.criticalPath.toFixed(1)} ` +
-          `| ${r.api.meanInFlight.toFixed(1)} / ${r.api.maxInFlight} |`,
+          `| ${r.api.meanInFlight.toFixed(1)} / ${r.api.maxInFlight} | ${pace === undefined ? "–" : s(pace)} ` +
+          `| ${paced !== undefined && r.api.requests > 0 ? (r.api.spanMs / paced).toFixed(2) : "–"} |`,
       );
     }
   }

@@ -115,6 +115,13 @@ async function makeProject(variant: Variant, tarball: string): Promise<string> {
   return dir;
 }
 
+/** First to last provider call the floor logged (bench/floor/noop.js): how fast the engine hands out the work. */
+function spanOfCalls(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  const times = readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number);
+  return times.length > 0 ? Math.max(...times) - Math.min(...times) : undefined;
+}
+
 const CLI_ARGS: Record<Op, string[]> = {
   up: ["up", "--yes", "--skip-preview"],
   preview: ["preview"],
@@ -189,6 +196,8 @@ async function main() {
         const onInterrupt = path.join(benchDir, "exit-on-interrupt.cjs");
         env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${dir} --require ${onInterrupt}`.trim();
       }
+      const callLog = path.join(logDir, `calls-${variant}-${n}-${repeat}-${latency}-${op.replace(" ", "-")}.txt`);
+      if (variant === "floor") env.BENCH_CALL_LOG = callLog;
       emulator.clearRequests();
       const measured: Invocation = await invoke(
         pulumi,
@@ -203,7 +212,20 @@ async function main() {
       const state = await stateBytes(variant, env);
       const ordered = op !== "refresh";
       const criticalPath = criticalPathRequests(resources, api.byFamily, ordered);
-      records.push({ n, variant, repeat, latencyMs: latency, op, ...measured, api, state, criticalPath, parallel });
+      const callSpanMs = variant === "floor" ? spanOfCalls(callLog) : undefined;
+      records.push({
+        n,
+        variant,
+        repeat,
+        latencyMs: latency,
+        op,
+        ...measured,
+        api,
+        state,
+        criticalPath,
+        parallel,
+        callSpanMs,
+      });
       progress(
         `  ${label.padEnd(34)} ${op.padEnd(12)} wall ${seconds(measured.wallMs).padStart(7)}  cpu ${seconds(measured.cpuMs).padStart(7)}` +
           (variant === "project" ? `  ${api.requests} requests (${api.writes} writes)` : ""),
