@@ -19,38 +19,54 @@ export interface AdoptionArgs {
   importId?: pulumi.Input<string>;
 }
 
+type RegisteredDefinition = Pick<KindDefinition, "kind" | "inputs" | "outputs" | "secretOutputs">;
+
+/**
+ * What a resource registers with the engine: every property the program may read back (or its Output never
+ * resolves), the arguments given, the connection as its resource input, and the kind's secret outputs as options.
+ * Kept apart from the constructor so a fast test sees it without Pulumi serializing a provider.
+ */
+export function registration(
+  definition: RegisteredDefinition,
+  name: string,
+  args: object,
+  opts?: pulumi.CustomResourceOptions,
+): { props: Record<string, unknown>; options: pulumi.CustomResourceOptions | undefined } {
+  const shape = (definition.inputs as unknown as { shape: Record<string, unknown> }).shape;
+  const props: Record<string, unknown> = {};
+  for (const key of [...Object.keys(shape), ...definition.outputs]) props[key] = undefined;
+  const { [CONNECTION]: connection, ...rest } = args as Record<string, unknown>;
+  Object.assign(props, rest);
+  const secrets = definition.secretOutputs ?? [];
+  if (connection !== undefined) {
+    if (!(connection instanceof Connection)) {
+      throw new Error(
+        `${definition.kind} "${name}": connection must be a docs.Connection (new docs.Connection({...})).`,
+      );
+    }
+    // A token goes in as a secret. Dynamic providers do not accept secrets, so the engine hands the provider plain
+    // values and marks every value the provider returns at a secret input's path secret again, in check, create,
+    // read and update (annotateSecrets, sdk/go/common/resource/plugin/provider_plugin.go): `connection.token` stays
+    // ciphertext in the stored inputs and outputs. Not `additionalSecretOutputs: ["connection"]`: a refresh
+    // would then rewrite the nested secret as a whole-object one, an output change after every up.
+    props[CONNECTION] = connection.resourceInput();
+  }
+  const options = secrets.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] }) : opts;
+  return { props, options };
+}
+
 /**
  * The Pulumi resource of a kind: type token `pulumi-nodejs:dynamic/docs:<kind>`. The per-kind classes, with their
  * typed and documented properties, are generated from the kinds' schemas (../resources/generated.ts).
  */
 export abstract class DocsResource extends pulumi.dynamic.Resource {
   protected constructor(
-    definition: Pick<KindDefinition, "kind" | "inputs" | "outputs" | "secretOutputs">,
+    definition: RegisteredDefinition,
     name: string,
     args: object,
     opts?: pulumi.CustomResourceOptions,
   ) {
-    // Every property the program may read back must be registered, or its Output never resolves.
-    const shape = (definition.inputs as unknown as { shape: Record<string, unknown> }).shape;
-    const props: Record<string, unknown> = {};
-    for (const key of [...Object.keys(shape), ...definition.outputs]) props[key] = undefined;
-    const { [CONNECTION]: connection, ...rest } = args as Record<string, unknown>;
-    Object.assign(props, rest);
-    const secrets = definition.secretOutputs ?? [];
-    if (connection !== undefined) {
-      if (!(connection instanceof Connection)) {
-        throw new Error(
-          `${definition.kind} "${name}": connection must be a docs.Connection (new docs.Connection({...})).`,
-        );
-      }
-      // A token goes in as a secret. Dynamic providers do not accept secrets, so the engine hands the provider plain
-      // values and marks every value the provider returns at a secret input's path secret again, in check, create,
-      // read and update (annotateSecrets, sdk/go/common/resource/plugin/provider_plugin.go): `connection.token` stays
-      // ciphertext in the stored inputs and outputs. Not `additionalSecretOutputs: ["connection"]`: a refresh
-      // would then rewrite the nested secret as a whole-object one, an output change after every up.
-      props[CONNECTION] = connection.resourceInput();
-    }
-    const options = secrets.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] }) : opts;
+    const { props, options } = registration(definition, name, args, opts);
     // Loaded here rather than imported: the kind module loads the runtime, which loads every resource module.
     const provider: pulumi.dynamic.ResourceProvider = require(`../kinds/${definition.kind}`);
     super(provider, name, props, options, "docs", definition.kind);
