@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
+import { resetPreflight } from "../../provider/framework/preflight";
+import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 
@@ -155,5 +157,173 @@ describe("preflight in check", () => {
     await expect(lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" })).rejects.toThrow(
       'DOCS_PREFLIGHT must be true or false, not "ture"',
     );
+  });
+});
+
+/** Each reference an input can make, and each way the API can fail preflight, one exchange at a time. */
+describe("preflight's references and failures", () => {
+  const curl = (path: string, token = "$DOCS_API_TOKEN") =>
+    `\`curl -H "Authorization: Bearer ${token}" ${fixture.emulator.url}${path}\``;
+  const missing = (kind: string, field: string, noun: string, id: string, path: string) =>
+    `${field}: ${kind}.${field}: preflight: no ${noun} has the id "${id}" in organization "${org()}". ` +
+    `List the valid ids with ${curl(path)}.`;
+
+  it("names the listing of every kind of reference", async () => {
+    const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs site" });
+    const section = await fixture
+      .apiCreate(`/orgs/${org()}/sites/${site}/sections`, {
+        title: "Guides",
+        siteSpaces: [{ spaceId: fixture.emulator.spaceIds[0] }],
+      })
+      .catch(() => undefined);
+    expect(
+      reasons(
+        await lifecycle("SiteSectionGroup").check(
+          {},
+          { organizationId: org(), siteId: site, title: "Product", sectionIds: ["noSuchSection"] },
+        ),
+      ),
+    ).toEqual([
+      missing(
+        "SiteSectionGroup",
+        "sectionIds",
+        "section of the site",
+        "noSuchSection",
+        `/orgs/${org()}/sites/${site}/sections`,
+      ),
+    ]);
+    expect(section === undefined || typeof section === "string").toBe(true);
+    expect(
+      reasons(
+        await lifecycle("Collection").check({}, { organizationId: org(), title: "Child", parentId: "noSuchParent" }),
+      ),
+    ).toEqual([missing("Collection", "parentId", "collection", "noSuchParent", `/orgs/${org()}/collections`)]);
+    const saml = {
+      organizationId: org(),
+      label: "SSO",
+      entityId: "http://www.okta.example/exk1",
+      ssoUrl: "https://acme.okta.example/app/docs/exk1/sso/saml",
+      certificate: "MIIDpDCCAoygAwIBAgIGAXoM2Q8HMA0GCSqGSIb3DQEBCwUAMIGSMQswCQYDVQQGEwJVUzETMBEGA1UECAwK",
+      defaultTeamId: "noSuchTeam",
+      defaultRole: "read",
+    };
+    expect(reasons(await lifecycle("SamlProvider").check({}, saml))).toEqual([
+      missing("SamlProvider", "defaultTeamId", "team", "noSuchTeam", `/orgs/${org()}/teams`),
+    ]);
+    const settings = reasons(
+      await lifecycle("OrganizationSettings").check({}, { organizationId: org(), defaultSiteId: "noSuchSite" }),
+    );
+    expect(settings).toEqual([
+      missing("OrganizationSettings", "defaultSiteId", "site", "noSuchSite", `/orgs/${org()}/sites`),
+    ]);
+  });
+
+  it("skips values not known yet, and a section's missing site is left to the siteId failure", async () => {
+    const unknownOrg = await lifecycle("Collection").check(
+      {},
+      { organizationId: UNKNOWN, title: "Docs", parentId: "noSuchParent" },
+    );
+    expect(reasons(unknownOrg)).toEqual([]);
+    const unknownParent = await lifecycle("Collection").check(
+      {},
+      { organizationId: org(), title: "Docs", parentId: UNKNOWN },
+    );
+    expect(reasons(unknownParent)).toEqual([]);
+    expect(fixture.calls()).toEqual([`GET /v1/orgs/${org()}`]);
+    const group = await lifecycle("SiteSectionGroup").check(
+      {},
+      { organizationId: org(), siteId: "noSuchSite", title: "Product", sectionIds: ["a"] },
+    );
+    expect(reasons(group)).toEqual([
+      missing("SiteSectionGroup", "siteId", "site", "noSuchSite", `/orgs/${org()}/sites`),
+    ]);
+  });
+
+  it("reports a listing that fails on the field that needed it, and lists again at the next check", async () => {
+    fixture.emulator.injectFault({ method: "GET", path: "/teams$", status: 500, count: 10 });
+    const failed = reasons(
+      await lifecycle("TeamMember").check({}, { organizationId: org(), teamId: "t", userId: "u", role: "member" }),
+    );
+    expect(failed.find((line) => line.startsWith("teamId:"))).toMatch(
+      /^teamId: TeamMember\.teamId: preflight: GET \/v1\/orgs\/.+\/teams failed with 500 /,
+    );
+    fixture.emulator.clearFaults();
+    fixture.emulator.clearRequests();
+    await lifecycle("Team").check({}, { organizationId: org(), title: "Writers", defaultTeamId: undefined });
+    const again = reasons(
+      await lifecycle("TeamMember").check({}, { organizationId: org(), teamId: "t2", userId: "u", role: "member" }),
+    );
+    expect(again.find((line) => line.startsWith("teamId:"))).toBe(
+      missing("TeamMember", "teamId", "team", "t2", `/orgs/${org()}/teams`),
+    );
+    expect(fixture.calls().filter((call) => call.endsWith("/teams"))).toEqual([`GET /v1/orgs/${org()}/teams`]);
+  });
+
+  it("tells a rejected token, a hidden organization and a failing one apart", async () => {
+    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${org()}$`, status: 401, count: 1 });
+    const rejected = reasons(await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" }));
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatch(/^: Collection: preflight: the API rejected the token \(.+401.*\)\. /);
+
+    resetPreflight();
+    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${org()}$`, status: 403, count: 1 });
+    expect(reasons(await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" }))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^organizationId: Collection\\.organizationId: preflight: the token cannot see organization "${org()}" \\(.+\\)\\. ` +
+            `List the organizations it sees with \`curl -H "Authorization: Bearer \\$DOCS_API_TOKEN" .+/orgs\`\\.$`,
+        ),
+      ),
+    ]);
+
+    resetPreflight();
+    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${org()}$`, status: 500, count: 10 });
+    expect(reasons(await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" }))).toEqual([
+      expect.stringMatching(
+        /^organizationId: Collection\.organizationId: preflight: GET \/v1\/orgs\/[^/ ]+ failed with 500 /,
+      ),
+    ]);
+    fixture.emulator.clearFaults();
+    // The organization is asked once per process, and a failure is not remembered as a success.
+    resetPreflight();
+    fixture.emulator.clearRequests();
+    await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" });
+    await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" });
+    expect(fixture.calls()).toEqual([`GET /v1/orgs/${org()}`]);
+  });
+
+  it("names a secret connection token without showing it, and reports a connection it cannot use", async () => {
+    const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs site" });
+    const withToken = { apiUrl: fixture.emulator.url, token: fixture.emulator.token };
+    const result = reasons(
+      await lifecycle("SiteSection").check(
+        {},
+        { organizationId: org(), siteId: site, title: "Guides", spaceId: "wrongSpaceId", connection: withToken },
+      ),
+    );
+    expect(result).toEqual([
+      `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${org()}". ` +
+        `List the valid ids with ${curl(`/orgs/${org()}/spaces`, "<this connection's token>")}.`,
+    ]);
+    expect(result.join("")).not.toContain(fixture.emulator.token);
+
+    const unusable = { apiUrl: fixture.emulator.url, tokenEnv: "PREFLIGHT_UNSET_TOKEN" };
+    const failed = reasons(
+      await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs", connection: unusable }),
+    );
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatch(/PREFLIGHT_UNSET_TOKEN/);
+  });
+
+  it("reports an adoption read that fails on importId", async () => {
+    fixture.emulator.injectFault({ method: "GET", path: "/collections/", status: 500, count: 10 });
+    const failed = reasons(
+      await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs", importId: "someCollection" }),
+    );
+    expect(failed).toEqual([
+      expect.stringMatching(
+        /^importId: Collection\.importId: preflight: Collection "someCollection" read: GET .+ failed with 500 /,
+      ),
+    ]);
   });
 });
