@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  duplicateFailures,
+  observeResource,
+  type ReferencedExpectation,
+  resetCrossResource,
+  warnOnConflicts,
+  warnOnExpectations,
+} from "../../provider/framework/crossResource";
+import { UNKNOWN } from "../../provider/framework/unknown";
+
+/** The cross-resource rules as data on made-up kinds, each rule's words and its silences, without an API. */
+let warnings: string[] = [];
+beforeEach(() => {
+  resetCrossResource();
+  warnings = [];
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    warnings.push(String(chunk));
+    return true;
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("uniqueBy", () => {
+  const Settings = { kind: "Settings", uniqueBy: ["siteId", "locale"] };
+  const failure = {
+    property: "siteId",
+    reason:
+      'Settings.siteId: another Settings of this program already declares siteId "s-1", locale "en"; each would undo ' +
+      "the other's changes on every run. Declare them in one resource.",
+  };
+
+  it("fails a second resource naming the same object, and takes the same inputs in any order for the same one", () => {
+    expect(duplicateFailures(Settings, { siteId: "s-1", locale: "en", theme: "bold" })).toEqual([]);
+    expect(duplicateFailures(Settings, { theme: "bold", locale: "en", siteId: "s-1" })).toEqual([]);
+    expect(duplicateFailures(Settings, { siteId: "s-1", locale: "en", theme: "clean" })).toEqual([failure]);
+    expect(duplicateFailures(Settings, { siteId: "s-1", locale: "en", theme: "other" })).toEqual([failure]);
+    expect(duplicateFailures(Settings, { siteId: "s-1", locale: "fr", theme: "clean" })).toEqual([]);
+  });
+
+  it("cannot tell objects apart before their ids are known, and forgets on reset", () => {
+    expect(duplicateFailures(Settings, { siteId: UNKNOWN, locale: "en", a: 1 })).toEqual([]);
+    expect(duplicateFailures(Settings, { siteId: UNKNOWN, locale: "en", a: 2 })).toEqual([]);
+    expect(duplicateFailures(Settings, { locale: "en", a: 2 })).toEqual([]);
+    expect(duplicateFailures(Settings, { siteId: "s-1", locale: "en", a: 1 })).toEqual([]);
+    resetCrossResource();
+    expect(duplicateFailures(Settings, { siteId: "s-1", locale: "en", a: 2 })).toEqual([]);
+    expect(duplicateFailures({ kind: "Free" }, { siteId: "s-1", locale: "en" })).toEqual([]);
+  });
+});
+
+describe("exclusiveFlag", () => {
+  const Section = { kind: "Section", exclusiveFlag: { property: "default", parent: "siteId" } };
+
+  it("warns when a second resource under the same parent sets the flag, naming both", () => {
+    warnOnConflicts(Section, { siteId: "s-1", title: "Guides", default: true });
+    warnOnConflicts(Section, { siteId: "s-1", title: "Guides", default: true });
+    warnOnConflicts(Section, { siteId: "s-2", title: "API", default: true });
+    warnOnConflicts(Section, { siteId: "s-1", title: "Changelog", default: false });
+    expect(warnings).toEqual([]);
+    warnOnConflicts(Section, { siteId: "s-1", default: true });
+    expect(warnings).toEqual([
+      'warning: Section "Guides" and Section (untitled) both declare default: true under siteId "s-1": the API keeps ' +
+        "one, so every run would move it back and forth. Declare default: true on one of them only.\n",
+    ]);
+  });
+
+  it("says nothing while the parent is not known, and forgets on reset", () => {
+    warnOnConflicts(Section, { siteId: UNKNOWN, title: "A", default: true });
+    warnOnConflicts(Section, { siteId: UNKNOWN, title: "B", default: true });
+    warnOnConflicts(Section, { siteId: "s-1", title: "A", default: true });
+    resetCrossResource();
+    warnOnConflicts(Section, { siteId: "s-1", title: "B", default: true });
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe("conflictsUnder", () => {
+  const Redirect = { kind: "Redirect", conflictsUnder: { kind: "Redirects", parent: "siteId", why: "pick one." } };
+  const Redirects = { kind: "Redirects", conflictsUnder: { kind: "Redirect", parent: "siteId", why: "pick one." } };
+
+  it("warns once per parent, naming the two kinds in one order whichever comes first", () => {
+    warnOnConflicts(Redirects, { siteId: "s-1" });
+    warnOnConflicts(Redirect, { siteId: "s-2" });
+    expect(warnings).toEqual([]);
+    warnOnConflicts(Redirect, { siteId: "s-1" });
+    warnOnConflicts(Redirect, { siteId: "s-1" });
+    warnOnConflicts(Redirects, { siteId: "s-2" });
+    expect(warnings).toEqual([
+      'warning: Redirect and Redirects are both declared under siteId "s-1": pick one.\n',
+      'warning: Redirect and Redirects are both declared under siteId "s-2": pick one.\n',
+    ]);
+  });
+
+  it("says nothing while the parent is not known, and forgets on reset", () => {
+    warnOnConflicts(Redirects, { siteId: UNKNOWN });
+    warnOnConflicts(Redirect, { siteId: UNKNOWN });
+    warnOnConflicts(Redirects, { siteId: "s-1" });
+    resetCrossResource();
+    warnOnConflicts(Redirect, { siteId: "s-1" });
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe("expectsOfReferenced", () => {
+  const rule: ReferencedExpectation = {
+    reference: "siteId",
+    kind: "Site",
+    property: "visibility",
+    value: "share-link",
+    why: "readers need a link.",
+  };
+  const Link = { kind: "Link", expectsOfReferenced: rule };
+  const warning = (name: string, title = "") =>
+    `warning: Link ${name} targets Site "s-1"${title}, whose visibility is "public", not "share-link": readers need ` +
+    'a link. Set visibility: "share-link" on the Site.\n';
+
+  it("names the resource by its title, name or label, and warns once per message", () => {
+    observeResource("Site", "s-1", { title: "Docs", visibility: "public" });
+    warnOnExpectations(Link, { siteId: "s-1", title: "", name: "Review" });
+    warnOnExpectations(Link, { siteId: "s-1", label: "Partners" });
+    warnOnExpectations(Link, { siteId: "s-1", label: "Partners" });
+    warnOnExpectations(Link, { siteId: "s-1" });
+    expect(warnings).toEqual([
+      warning('"Review"', ' ("Docs")'),
+      warning('"Partners"', ' ("Docs")'),
+      warning("(unnamed)", ' ("Docs")'),
+    ]);
+  });
+
+  it("waits for a resource not seen yet, then warns once it is, without a title if it has none", () => {
+    warnOnExpectations(Link, { siteId: "s-1", title: "Review" });
+    expect(warnings).toEqual([]);
+    observeResource("Site", "s-1", { visibility: "public" });
+    expect(warnings).toEqual([warning('"Review"')]);
+    observeResource("Site", "s-1", { visibility: "public" });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("stays quiet for the expected value, a value not known or absent, an unknown reference and an empty id", () => {
+    observeResource("Site", "", { visibility: "public" });
+    warnOnExpectations(Link, { siteId: "", title: "Empty" });
+    observeResource("Site", "s-1", { visibility: "share-link" });
+    observeResource("Site", "s-2", { visibility: UNKNOWN });
+    observeResource("Site", "s-3", {});
+    for (const siteId of ["s-1", "s-2", "s-3", UNKNOWN]) warnOnExpectations(Link, { siteId, title: "Review" });
+    warnOnExpectations({ kind: "Free" }, { siteId: "s-1" });
+    expect(warnings).toEqual([]);
+  });
+
+  it("forgets what it saw and warned on reset", () => {
+    observeResource("Site", "s-1", { visibility: "public" });
+    warnOnExpectations(Link, { siteId: "s-1", title: "Review" });
+    resetCrossResource();
+    warnOnExpectations(Link, { siteId: "s-1", title: "Later" });
+    expect(warnings).toEqual([warning('"Review"', "")]);
+    observeResource("Site", "s-1", { visibility: "public" });
+    warnOnExpectations(Link, { siteId: "s-1", title: "Review" });
+    expect(warnings).toEqual([warning('"Review"', ""), warning('"Later"', ""), warning('"Review"', "")]);
+  });
+});
