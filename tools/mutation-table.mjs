@@ -4,17 +4,20 @@
 //
 //   npm run mutation:table                         # the table
 //   npm run mutation:table -- --survivors lifecycle  # and the survivors of every file whose path contains it
+//   npm run mutation:table -- --report full.json --report focused.json
+//       # several runs: a file's row comes from the last report that mutated it (a focused run after a full one)
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
   options: {
-    report: { type: "string", default: "reports/mutation/mutation.json" },
+    report: { type: "string", multiple: true, default: ["reports/mutation/mutation.json"] },
     survivors: { type: "string", multiple: true, default: [] },
   },
 });
 
-const report = JSON.parse(readFileSync(values.report, "utf8"));
+const reportFiles = {};
+for (const file of values.report) Object.assign(reportFiles, JSON.parse(readFileSync(file, "utf8")).files);
 
 /** Stryker's score: detected (killed or timed out) over valid mutants; ignored and static ones do not count. */
 function tally(mutants) {
@@ -30,7 +33,7 @@ const percent = (score) => (score === null ? "–" : `${score.toFixed(1)}%`);
 const row = (name, t) =>
   `| ${name} | ${t.valid} | ${t.killed} | ${t.survived} | ${t.uncovered} | ${percent(t.score)} |`;
 
-const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
+const files = Object.entries(reportFiles).sort(([a], [b]) => a.localeCompare(b));
 const groups = {
   "provider/client + provider/framework": (path) => /^provider\/(client|framework)\//.test(path),
   "emulator store (tables, siteStore, store)": (path) => /^emulator\/(tables|siteStore|store)\.ts$/.test(path),
