@@ -14,6 +14,14 @@
 // - provider/client/transport.ts, apiMessage's optional chaining: a `null` body throws without it and reaches the same
 //   fallback;
 // - provider/client/transport.ts, displayPath's `/\/+$/`: checkedBaseUrl already strips trailing slashes.
+// - an empty method literal where undici's request() fills it in the same (GET, or PUT when there is a body):
+//   provider/client/siteCustomization.ts and siteStructure.ts's structure read;
+// - provider/client/siteStructure.ts, the walk's already-visited check: a second visit sets the same entry again.
+//
+// Static mutants (in code that runs when a module loads: zod schemas, the kinds' provider objects) cannot be switched
+// on per test; tests build what they check inside the test where they can (test/runtime/reference.test.ts,
+// test/runtime/smoke.test.ts); the rest, when a test also reaches them, count as survivors (the zod schemas'
+// object literals in provider/client/siteStructure.ts, for one).
 //
 // A focused run: `npm run mutation -- --mutate <file> --testFiles '<glob>' --concurrency 1 --incremental` (for
 // provider/client/, `test/client/**/*.test.ts`); --incremental reuses earlier results and may keep a survivor that a

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ServerError } from "../../provider/client";
+import { getSiteCustomization, putSiteCustomization } from "../../provider/client/siteCustomization";
 import { groupSectionIds, removeSectionFromGroup } from "../../provider/client/siteSectionGroups";
 import { getSiteObjects } from "../../provider/client/siteStructure";
 import { apiError, fakeClockClient, json, type Stub, startStub } from "./stub";
@@ -123,5 +124,32 @@ describe("removeSectionFromGroup", () => {
     const { stub, http } = await serving((_request, res) => apiError(res, 500, "Internal error"));
     await expect(removeSectionFromGroup(http, "org-1", "site-1", "grp-1", "sec-1")).rejects.toBeInstanceOf(ServerError);
     expect(stub.requests.map((r) => r.method)).toEqual(["DELETE"]);
+  });
+});
+
+describe("getSiteObjects on what the schema does not check", () => {
+  it("skips entries of a group's deprecated sections that are not objects", async () => {
+    const group = {
+      object: "site-section-group",
+      id: "grp-1",
+      sections: [null, 5, "x", { object: "site-section", id: "s" }],
+    };
+    const { http } = await serving((_request, res) => json(res, 200, { type: "sections", structure: [group] }));
+    const { byKey } = await getSiteObjects(http, "org-1", "site-1");
+    expect([...byKey.keys()]).toEqual(["site-section-group/grp-1", "site-section/s"]);
+  });
+});
+
+describe("site customization requests", () => {
+  it("reads with GET and replaces with PUT, without the read-only updatedAt", async () => {
+    const { stub, http } = await serving((_request, res) => json(res, 200, {}));
+    await getSiteCustomization(http, "org-1", "site-1").catch(() => undefined);
+    await putSiteCustomization(http, "org-1", "site-1", { updatedAt: "2026-01-01", styling: { theme: "bold" } }).catch(
+      () => undefined,
+    );
+    expect(stub.requests.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
+      "GET /v1/orgs/org-1/sites/site-1/customization ",
+      'PUT /v1/orgs/org-1/sites/site-1/customization {"styling":{"theme":"bold"}}',
+    ]);
   });
 });
