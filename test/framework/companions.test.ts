@@ -4,7 +4,6 @@ import {
   missingCompanions,
   noteResource,
   resetCompanions,
-  warnAtExit,
 } from "../../provider/framework/companions";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
@@ -66,7 +65,7 @@ describe("companions", () => {
     expect(missingCompanions()).toEqual([warning('"Old"', "s-1"), warning('"New"')]);
   });
 
-  it("writes the warnings once, when the provider process exits, and exits on SIGINT and SIGTERM", () => {
+  it("writes the warnings once, when the provider process exits, and exits on SIGINT and SIGTERM", async () => {
     const handlers = new Map<string, () => void>();
     vi.spyOn(process, "once").mockImplementation(((event: string, handler: () => void) => {
       handlers.set(event, handler);
@@ -74,11 +73,14 @@ describe("companions", () => {
     }) as typeof process.once);
     const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
     const stderr = vi.spyOn(process.stderr, "write").mockReturnValue(true);
-    warnAtExit();
-    warnAtExit();
+    // A module of its own: another test file of the same worker may have called configure, which listens already.
+    vi.resetModules();
+    const fresh = await import("../../provider/framework/companions");
+    fresh.warnAtExit();
+    fresh.warnAtExit();
     expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
 
-    noteResource(Site, { title: "Partners", visibility: "gated" });
+    fresh.noteResource(Site, { title: "Partners", visibility: "gated" });
     handlers.get("exit")?.();
     expect(stderr.mock.calls).toEqual([[`warning: ${warning('"Partners"')}\n`]]);
     handlers.get("SIGINT")?.();
