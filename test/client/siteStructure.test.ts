@@ -96,7 +96,7 @@ describe("removeSectionFromGroup", () => {
   const sectionPath = "/v1/orgs/org-1/sites/site-1/sections/sec-1";
 
   it("falls back to the section's own group field when the group path is unknown", async () => {
-    const { stub, http } = await serving((request, res, n) => {
+    const { stub, http } = await serving((_request, res, n) => {
       if (n === 1) return apiError(res, 404, "Not found");
       json(res, 200, { object: "site-section", id: "sec-1", title: "Guides", path: "guides" });
     });
