@@ -59,9 +59,14 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Methods whose repetition cannot create a second object: safe to retry after any transient failure. */
 const IDEMPOTENT = new Set<HttpMethod>(["GET", "PUT", "PATCH", "DELETE"]);
-const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
+const RETRYABLE_STATUS: ReadonlySet<number | undefined> = new Set([500, 502, 503, 504]);
 /** Connection failures after which the server cannot have seen the request, so even a POST may be repeated. */
-const NEVER_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+const NEVER_SENT: ReadonlySet<string | undefined> = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 const DEFAULT_MAX_WAIT_SECONDS = 120;
 
 type Where = { method: string; path: string; attempts: number };
@@ -232,18 +237,18 @@ export class HttpClient {
   private isRetryable(idempotent: boolean, error: DocsApiError): boolean {
     if (error instanceof ConnectionError) {
       const code = errorCode(error.cause);
-      return idempotent || (code !== undefined && NEVER_SENT.has(code));
+      return idempotent || NEVER_SENT.has(code);
     }
-    return idempotent && error.status !== undefined && RETRYABLE_STATUS.has(error.status);
+    return idempotent && RETRYABLE_STATUS.has(error.status);
   }
 
   /** Whether the API may have acted on a request that failed this way: anything but a definite 4xx or never-sent. */
   private mayHaveActed(error: DocsApiError): boolean {
     if (error instanceof ConnectionError) {
       const code = errorCode(error.cause);
-      return code === undefined || !NEVER_SENT.has(code);
+      return !NEVER_SENT.has(code);
     }
-    return error.status !== undefined && error.status >= 500;
+    return (error.status ?? 0) >= 500;
   }
 
   /** Delay before the given attempt (2, 3, …): Retry-After when the server sent one, else jittered exponential. */
