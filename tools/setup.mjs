@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Usage: node tools/setup.mjs [--force]
+// Usage: node tools/setup.mjs [--force] [--node-only]
 //
 // Provides, in .tools/bin (git-ignored), what running Pulumi programs with dynamic providers
 // needs besides node_modules:
@@ -18,6 +18,8 @@
 //
 // Idempotent: .tools/setup-stamp.json records the inputs of each piece, so a warm run only
 // checks that the binaries still answer with the right versions. --force redoes everything.
+// --node-only provides Node alone: what `npm run mutation` needs (Stryker requires Node >= 22), without the
+// Pulumi build a fresh clone would otherwise wait minutes for.
 // Node builtins only (it runs before anything else, under Node 20 and 24).
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -54,6 +56,7 @@ class SetupError extends Error {}
 
 const started = performance.now();
 const force = process.argv.includes("--force");
+const nodeOnly = process.argv.includes("--node-only");
 
 function log(message) {
   console.log(`setup: ${message}`);
@@ -429,6 +432,12 @@ function main() {
 
   const node = provideNode(stamp);
   log(node.line);
+  if (nodeOnly) {
+    // The other pieces keep what the stamp says of them, so a later full setup still checks or builds them.
+    writeStamp(stamp, { schema: STAMP_SCHEMA, pulumiVersion: version, ...stamp, node: node.state });
+    log(`node ready in ${seconds(started)}: use node tools/with-toolchain.mjs <cmd>`);
+    return;
+  }
   const pulumi = providePulumi(version, stamp);
   log(pulumi.line);
   const host = provideLanguageHost(version, stamp, pulumi.state);
@@ -444,12 +453,15 @@ function main() {
     languageHost: host.state,
     dynamicProvider: provider.state,
   };
-  if (JSON.stringify(next) !== JSON.stringify(stamp)) {
-    const tmp = `${stampFile}.tmp-${process.pid}`;
-    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
-    renameSync(tmp, stampFile);
-  }
+  writeStamp(stamp, next);
   log(`ready in ${seconds(started)}: put ${rel(binDir)} first on PATH, or use node tools/with-toolchain.mjs <cmd>`);
+}
+
+function writeStamp(stamp, next) {
+  if (JSON.stringify(next) === JSON.stringify(stamp)) return;
+  const tmp = `${stampFile}.tmp-${process.pid}`;
+  writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
+  renameSync(tmp, stampFile);
 }
 
 // Let the exit handler release the lock when interrupted.
