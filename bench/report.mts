@@ -196,9 +196,10 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
         "for the operation and follows the dependency graph (a refresh reads all resources at once: one resource). " +
         "In flight: time-weighted mean and maximum of concurrent requests.",
       "",
-      "Engine pace: in the floor's runs of the same N and op (median), the time from the engine's first provider " +
-        "call to its last, with a provider that answers at once. A provider learns of a resource only when the engine " +
-        "calls it, so no provider's span can be shorter than that pace plus one request's latency: the paced bound.",
+      "Engine pace (refresh): in the floor's refreshes of the same N (median), the time from the engine's first read " +
+        "to its last, with a provider that answers at once. A provider learns of a resource only when the engine reads " +
+        "it, so no refresh's span can be shorter than that pace plus one request's latency: the paced bound. (Other " +
+        "operations call the provider for check and diff too, and send requests for some calls only: no such bound.)",
       "",
       "| N | op | wall | requests | span | bound | span ÷ bound | critical path (requests) | in flight mean / max " +
         "| engine pace | span ÷ paced bound |",
@@ -207,7 +208,8 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
     for (const r of latency) {
       const bound = Math.max((r.api.requests * r.latencyMs) / r.parallel, r.criticalPath * r.latencyMs);
       const paces = run.records
-        .filter((x) => x.variant === "floor" && x.n === r.n && x.op === r.op && x.callSpanMs !== undefined)
+        .filter((x) => r.op === "refresh" && x.variant === "floor" && x.n === r.n && x.op === r.op)
+        .filter((x) => x.callSpanMs !== undefined)
         .map((x) => x.callSpanMs!);
       const pace = paces.length > 0 ? median(paces) : undefined;
       const paced = pace === undefined ? undefined : Math.max(bound, pace + r.latencyMs);
