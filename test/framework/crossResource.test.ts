@@ -1,16 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { lifecycle, resetCaches } from "../../provider/runtime";
+import { captureStderr } from "../support/log";
 
-let stderr: string[] = [];
-beforeEach(() => {
-  resetCaches();
-  stderr = [];
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr.push(String(chunk));
-    return true;
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const stderr = captureStderr();
+beforeEach(() => resetCaches());
 
 const section = (title: string, siteId: string, isDefault: boolean) => ({
   organizationId: "org1",

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   duplicateFailures,
   observeResource,
@@ -8,18 +8,11 @@ import {
   warnOnExpectations,
 } from "../../provider/framework/crossResource";
 import { UNKNOWN } from "../../provider/framework/unknown";
+import { captureStderr } from "../support/log";
 
 /** The cross-resource rules as data on made-up kinds, each rule's words and its silences, without an API. */
-let warnings: string[] = [];
-beforeEach(() => {
-  resetCrossResource();
-  warnings = [];
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    warnings.push(String(chunk));
-    return true;
-  });
-});
-afterEach(() => vi.restoreAllMocks());
+const warnings = captureStderr();
+beforeEach(() => resetCrossResource());
 
 describe("uniqueBy", () => {
   const Settings = { kind: "Settings", uniqueBy: ["siteId", "locale"] };

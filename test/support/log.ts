@@ -1,4 +1,4 @@
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 import { redirectLog } from "../../provider/framework/log";
 
 /**
@@ -14,4 +14,21 @@ export function captureLog(): string[] {
   });
   afterEach(() => restore());
   return logged;
+}
+
+/**
+ * Collects what the provider writes to stderr during each test of the calling file (notices and warnings, as the
+ * CLI shows them), without printing it. The returned array is emptied in place before each test.
+ */
+export function captureStderr(): string[] {
+  const written: string[] = [];
+  beforeEach(() => {
+    written.length = 0;
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+  return written;
 }
