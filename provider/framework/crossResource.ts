@@ -73,9 +73,11 @@ export function warnOnConflicts(
     return;
   }
   if (first === name) return;
+  // Named in one order whichever the engine checks first: the preview of an unchanged program prints the same line.
+  const [one, other] = [first, name].sort();
   notice(
     "warning",
-    `${definition.kind} ${first} and ${definition.kind} ${name} both declare ${rule.property}: true under ` +
+    `${definition.kind} ${one} and ${definition.kind} ${other} both declare ${rule.property}: true under ` +
       `${rule.parent} "${parent}": the API keeps one, so every run would move it back and forth. ` +
       `Declare ${rule.property}: true on one of them only.`,
   );

@@ -114,7 +114,8 @@ describe("preflight at pulumi preview", () => {
     const { failed, output } = await preview({ case: "defaults", siteId: site.body.id, spaceIds });
     expect(failed).toBe(false);
     expect(output).toContain(
-      `warning: SiteSection "Guides" and SiteSection "API" both declare default: true under siteId "${site.body.id}"`,
+      // The two are checked in either order (the engine registers them concurrently); the warning names them sorted.
+      `warning: SiteSection "API" and SiteSection "Guides" both declare default: true under siteId "${site.body.id}"`,
     );
   });
 });

@@ -24,7 +24,7 @@ describe("cross-resource warnings in check", () => {
     expect(stderr).toEqual([]);
     await sections.check({}, section("API", "site1", true));
     expect(stderr).toEqual([
-      'warning: SiteSection "Guides" and SiteSection "API" both declare default: true under siteId "site1": the API ' +
+      'warning: SiteSection "API" and SiteSection "Guides" both declare default: true under siteId "site1": the API ' +
         "keeps one, so every run would move it back and forth. Declare default: true on one of them only.\n",
     ]);
   });

@@ -58,6 +58,17 @@ describe("exclusiveFlag", () => {
     ]);
   });
 
+  it("names the two in the same order whichever is checked first", () => {
+    warnOnConflicts(Section, { siteId: "s-1", title: "Guides", default: true });
+    warnOnConflicts(Section, { siteId: "s-1", title: "API", default: true });
+    resetCrossResource();
+    warnOnConflicts(Section, { siteId: "s-1", title: "API", default: true });
+    warnOnConflicts(Section, { siteId: "s-1", title: "Guides", default: true });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^warning: Section "API" and Section "Guides" both declare default: true/);
+    expect(warnings[1]).toBe(warnings[0]);
+  });
+
   it("says nothing while the parent is not known, and forgets on reset", () => {
     warnOnConflicts(Section, { siteId: UNKNOWN, title: "A", default: true });
     warnOnConflicts(Section, { siteId: UNKNOWN, title: "B", default: true });
