@@ -53,6 +53,11 @@ export class Listings {
     return keys.size;
   }
 
+  /** Whether `key` has been asked for under `group` since the last `clear` (`demanded`), without asking for it. */
+  wasDemanded(group: string, key: string): boolean {
+    return this.demand.get(group)?.has(key) === true;
+  }
+
   /** Forgets every listing whose path starts with the given prefix. */
   invalidate(prefix: string): void {
     for (const path of this.cache.keys()) if (path.startsWith(prefix)) this.cache.delete(path);

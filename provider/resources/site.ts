@@ -19,7 +19,7 @@ import { defineKind } from "../framework/kind";
 import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
-import { organizationId, writeUnder } from "./siteCommon";
+import { organizationId, prefetchUnderSite, writeUnder } from "./siteCommon";
 
 /** SiteProxyOrigin: a host name followed by at least one path segment, such as example.com/docs. */
 const PROXY_ORIGIN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
@@ -213,14 +213,16 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
 
   // One listing of the organization's sites serves every site of a refresh: it reports the same Site objects as
   // GET /orgs/{organizationId}/sites/{siteId}, and a site missing from it is gone.
-  async read({ client, listings }, id, known) {
+  async read(ctx, id, known) {
+    const { client } = ctx;
     const organization = known.organizationId;
-    const site = await readListed(listings, {
+    const site = await readListed(ctx.listings, {
       path: sitesPath(organization),
       list: () => listSites(client, organization),
       matches: (item) => item.id === id,
       single: () => getSite(client, organization, id),
     });
+    if (site) prefetchUnderSite(ctx, organization, id);
     return site && { id, state: toState(site, organization) };
   },
 

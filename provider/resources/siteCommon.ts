@@ -3,7 +3,20 @@
  * objects the API can only list, and the rules for `default` and failed creates.
  */
 import { z } from "zod";
-import { getSiteObjects, parseResponse, type SiteObjects, sitePath, siteStructurePath } from "../client";
+import {
+  type ApiRedirect,
+  type ApiShareLink,
+  getSiteObjects,
+  type HttpClient,
+  listSiteRedirects,
+  listSiteShareLinks,
+  parseResponse,
+  type SiteObjects,
+  sitePath,
+  siteRedirectsPath,
+  siteShareLinksPath,
+  siteStructurePath,
+} from "../client";
 import { apiId, type ResourceContext } from "../framework/kind";
 
 export const organizationId = apiId.describe("The organization of the site.");
@@ -40,17 +53,71 @@ export function managesDefault(
   return declared ? declared.has("default") : known.default === true;
 }
 
+/** A listing under one site that several resources read: one request per site in a refresh, shared by them. */
+export interface SiteListing<T> {
+  name: string;
+  path: (organization: string, site: string) => string;
+  list: (client: HttpClient, organization: string, site: string) => Promise<T[]>;
+}
+
+/** The site's structure: its sections, section groups and site spaces at any depth, as one item. */
+export const structureListing: SiteListing<SiteObjects> = {
+  name: "structure",
+  path: siteStructurePath,
+  list: async (client, organization, site) => [await getSiteObjects(client, organization, site)],
+};
+export const shareLinkListing: SiteListing<ApiShareLink> = {
+  name: "share links",
+  path: siteShareLinksPath,
+  list: listSiteShareLinks,
+};
+export const redirectListing: SiteListing<ApiRedirect> = {
+  name: "redirects",
+  path: siteRedirectsPath,
+  list: listSiteRedirects,
+};
+const SITE_LISTINGS: SiteListing<unknown>[] = [structureListing, shareLinkListing, redirectListing];
+const LISTED_UNDER_SITES = "listed under sites";
+
+/** Marks a listing as one this operation reads under sites: `prefetchUnderSite` starts it for the sites read next. */
+export function needsUnderSites(ctx: ResourceContext, listing: SiteListing<unknown>): void {
+  ctx.listings.demanded(LISTED_UNDER_SITES, listing.name);
+}
+
+/** The site's listing, shared by every read of it in this operation (`needsUnderSites`). */
+export function listUnderSite<T>(ctx: ResourceContext, listing: SiteListing<T>, organization: string, site: string) {
+  needsUnderSites(ctx, listing);
+  return ctx.listings.get(listing.path(organization, site), () => listing.list(ctx.client, organization, site));
+}
+
+/**
+ * Starts, without waiting, the listings of a site that this operation has already read under another site; a
+ * `Site` read calls it. Why: in a refresh the engine gives each read one of its `--parallel` slots, and a site's
+ * sections, groups and share links all wait on the same two listings, so they hold several slots for one request
+ * each. Started at the site's own read, which comes first, the listings are under way before its children ask. A
+ * site whose children this stack does not manage costs these listings for nothing; the first site, whose children
+ * tell which listings the stack needs, never does.
+ */
+export function prefetchUnderSite(ctx: ResourceContext, organization: string, site: string): void {
+  for (const listing of SITE_LISTINGS) {
+    if (!ctx.listings.wasDemanded(LISTED_UNDER_SITES, listing.name)) continue;
+    // A failure is the child's to report: its own read lists again, then falls back as it would have.
+    listUnderSite(ctx, listing, organization, site).catch(() => undefined);
+  }
+}
+
 /**
  * One object of a listing of its site, shared by every resource read in the same run (one request per site and
  * kind in a refresh). `undefined` when the listing lacks it; a 404 (the whole site is gone) propagates.
  */
 export async function findListed<T extends { id: string }>(
   ctx: ResourceContext,
-  path: string,
-  load: () => Promise<T[]>,
+  listing: SiteListing<T>,
+  organization: string,
+  site: string,
   id: string,
 ): Promise<T | undefined> {
-  return (await ctx.listings.get(path, load)).find((item) => item.id === id);
+  return (await listUnderSite(ctx, listing, organization, site)).find((item) => item.id === id);
 }
 
 /**
@@ -65,8 +132,7 @@ export async function siteObjects(
   fresh = false,
 ): Promise<SiteObjects> {
   if (fresh) return getSiteObjects(ctx.client, organization, site);
-  const path = siteStructurePath(organization, site);
-  const [objects] = await ctx.listings.get(path, async () => [await getSiteObjects(ctx.client, organization, site)]);
+  const [objects] = await listUnderSite(ctx, structureListing, organization, site);
   return objects!;
 }
 

@@ -4,15 +4,13 @@ import {
   createSiteRedirect,
   deleteSiteRedirect,
   getSiteRedirectBySource,
-  listSiteRedirects,
   NotFoundError,
   type RedirectRule,
-  siteRedirectsPath,
   updateSiteRedirect,
 } from "../client";
 import { defineKind } from "../framework/kind";
 import { readListed } from "../framework/listings";
-import { organizationId, siteId, writeUnder } from "./siteCommon";
+import { needsUnderSites, organizationId, redirectListing, siteId, writeUnder } from "./siteCommon";
 import {
   declaredRule,
   redirectCaptureWildcard,
@@ -108,9 +106,11 @@ export const siteRedirectKind = defineKind<Inputs, State>({
 
   async read(ctx, id, known) {
     const { organizationId: org, siteId: site } = known;
+    // Through readListed, for its fallback to a single read when the listing fails.
+    needsUnderSites(ctx, redirectListing);
     const redirect = await readListed(ctx.listings, {
-      path: siteRedirectsPath(org, site),
-      list: () => listSiteRedirects(ctx.client, org, site),
+      path: redirectListing.path(org, site),
+      list: () => redirectListing.list(ctx.client, org, site),
       matches: (item) => item.id === id,
       // The API reads one redirect only by its source.
       single: () => getSiteRedirectBySource(ctx.client, org, site, known.source),

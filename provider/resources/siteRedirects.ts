@@ -6,10 +6,9 @@ import {
   listSiteRedirects,
   REDIRECT_BULK_MAX,
   type RedirectRule,
-  siteRedirectsPath,
 } from "../client";
 import { defineKind, type ResourceContext } from "../framework/kind";
-import { organizationId, siteId, writeUnder } from "./siteCommon";
+import { listUnderSite, organizationId, redirectListing, siteId, writeUnder } from "./siteCommon";
 import { REDIRECTS_OWNED } from "./siteRedirect";
 import {
   declaredRule,
@@ -158,8 +157,7 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
   async read(ctx, id, known) {
     if (id !== known.siteId) return undefined;
     const { organizationId: org, siteId: site } = known;
-    const path = siteRedirectsPath(org, site);
-    const listed = await ctx.listings.get(path, () => listSiteRedirects(ctx.client, org, site));
+    const listed = await listUnderSite(ctx, redirectListing, org, site);
     return { id, state: toState(listed.map(ruleOf).sort(bySource), known) };
   },
 

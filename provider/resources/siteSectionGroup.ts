@@ -14,7 +14,7 @@ import {
   updateSiteSectionGroup,
 } from "../client";
 import { apiId, defineKind, type ResourceContext } from "../framework/kind";
-import { findListed, organizationId, siteId, siteObjects, writeUnder } from "./siteCommon";
+import { organizationId, siteId, siteObjects, writeUnder } from "./siteCommon";
 import { applyMoves, movesToOrder } from "./siteOrder";
 
 const inputs = z.strictObject({
@@ -59,7 +59,7 @@ async function listed(ctx: ResourceContext, org: string, site: string, id: strin
   if (objects.structure.type === "siteSpaces") {
     const list = () => listSiteSectionGroups(ctx.client, org, site);
     if (fresh) return (await list()).find((group) => group.id === id);
-    return findListed(ctx, siteSectionGroupsPath(org, site), list, id);
+    return (await ctx.listings.get(siteSectionGroupsPath(org, site), list)).find((group) => group.id === id);
   }
   const found = objects.byKey.get(`site-section-group/${id}`);
   const path = ctx.client.displayPath(siteStructurePath(org, site));

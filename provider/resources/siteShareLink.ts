@@ -4,13 +4,12 @@ import {
   createSiteShareLink,
   deleteSiteShareLink,
   listSiteShareLinks,
-  siteShareLinksPath,
   updateSiteShareLink,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { defineKind, type ResourceContext } from "../framework/kind";
 import { createdSince } from "../framework/recovery";
-import { findListed, organizationId, siteId, writeUnder } from "./siteCommon";
+import { findListed, organizationId, shareLinkListing, siteId, writeUnder } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
@@ -53,7 +52,7 @@ function toState(link: ApiShareLink, parents: { organizationId: string; siteId: 
 }
 
 const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
-  findListed(ctx, siteShareLinksPath(org, site), () => listSiteShareLinks(ctx.client, org, site), id);
+  findListed(ctx, shareLinkListing, org, site, id);
 
 export const siteShareLinkKind = defineKind<Inputs, State>({
   kind: "SiteShareLink",

@@ -83,6 +83,18 @@ describe("Listings.demanded", () => {
     listings.clear();
     expect(listings.demanded("teams", "c")).toBe(1);
   });
+
+  it("wasDemanded tells whether a key was asked for, without asking", () => {
+    const listings = new Listings();
+    expect(listings.wasDemanded("teams", "a")).toBe(false);
+    expect(listings.wasDemanded("teams", "a")).toBe(false);
+    listings.demanded("teams", "a");
+    expect(listings.wasDemanded("teams", "a")).toBe(true);
+    expect(listings.wasDemanded("teams", "b")).toBe(false);
+    expect(listings.wasDemanded("sites", "a")).toBe(false);
+    listings.clear();
+    expect(listings.wasDemanded("teams", "a")).toBe(false);
+  });
 });
 
 describe("readListed", () => {
