@@ -53,9 +53,9 @@ export class Listings {
     return keys.size;
   }
 
-  /** Whether `key` has been asked for under `group` since the last `clear` (`demanded`), without asking for it. */
-  wasDemanded(group: string, key: string): boolean {
-    return this.demand.get(group)?.has(key) === true;
+  /** The keys asked for under `group` since the last `clear` (`demanded`), in the order first asked. */
+  demandedKeys(group: string): ReadonlySet<string> {
+    return this.demand.get(group) ?? new Set();
   }
 
   /** Forgets every listing whose path starts with the given prefix. */

@@ -77,11 +77,30 @@ export const redirectListing: SiteListing<ApiRedirect> = {
   list: listSiteRedirects,
 };
 const SITE_LISTINGS: SiteListing<unknown>[] = [structureListing, shareLinkListing, redirectListing];
+/** `Listings.demanded` groups: the listings this operation read under sites, and the sites it read. */
 const LISTED_UNDER_SITES = "listed under sites";
+const SITES_READ = "sites read";
 
-/** Marks a listing as one this operation reads under sites: `prefetchUnderSite` starts it for the sites read next. */
+/*
+ * Prefetching. In a refresh the engine gives each read one of its `--parallel` slots, and reads every site before
+ * any of their sections or share links (a resource's dependents come after it). A site's children all wait on the
+ * same two listings, so without prefetching they hold several slots for one request each, and the sites' listings go
+ * out a couple at a time. So the first read that needs a kind of listing under one site starts it under every site
+ * read so far, and a site read after that starts it at once. A site whose children of that kind this stack does not
+ * manage costs one listing for nothing; a stack that manages nothing under its sites never pays.
+ */
+
+/**
+ * Marks a listing as one this operation reads under sites. The first time, starts it, without waiting, under every
+ * site this operation has read (`prefetchUnderSite`).
+ */
 export function needsUnderSites(ctx: ResourceContext, listing: SiteListing<unknown>): void {
+  if (ctx.listings.demandedKeys(LISTED_UNDER_SITES).has(listing.name)) return;
   ctx.listings.demanded(LISTED_UNDER_SITES, listing.name);
+  for (const key of ctx.listings.demandedKeys(SITES_READ)) {
+    const [organization, site] = JSON.parse(key) as [string, string];
+    prefetch(ctx, listing, organization, site);
+  }
 }
 
 /** The site's listing, shared by every read of it in this operation (`needsUnderSites`). */
@@ -90,20 +109,18 @@ export function listUnderSite<T>(ctx: ResourceContext, listing: SiteListing<T>, 
   return ctx.listings.get(listing.path(organization, site), () => listing.list(ctx.client, organization, site));
 }
 
-/**
- * Starts, without waiting, the listings of a site that this operation has already read under another site; a
- * `Site` read calls it. Why: in a refresh the engine gives each read one of its `--parallel` slots, and a site's
- * sections, groups and share links all wait on the same two listings, so they hold several slots for one request
- * each. Started at the site's own read, which comes first, the listings are under way before its children ask. A
- * site whose children this stack does not manage costs these listings for nothing; the first site, whose children
- * tell which listings the stack needs, never does.
- */
+/** A `Site` read: starts under the site every listing this operation has read under another one. */
 export function prefetchUnderSite(ctx: ResourceContext, organization: string, site: string): void {
-  for (const listing of SITE_LISTINGS) {
-    if (!ctx.listings.wasDemanded(LISTED_UNDER_SITES, listing.name)) continue;
-    // A failure is the child's to report: its own read lists again, then falls back as it would have.
-    listUnderSite(ctx, listing, organization, site).catch(() => undefined);
-  }
+  ctx.listings.demanded(SITES_READ, JSON.stringify([organization, site]));
+  for (const listing of SITE_LISTINGS)
+    if (ctx.listings.demandedKeys(LISTED_UNDER_SITES).has(listing.name)) prefetch(ctx, listing, organization, site);
+}
+
+function prefetch(ctx: ResourceContext, listing: SiteListing<unknown>, organization: string, site: string): void {
+  // A failure is the child's to report: its own read lists again, then falls back as it would have.
+  ctx.listings
+    .get(listing.path(organization, site), () => listing.list(ctx.client, organization, site))
+    .catch(() => undefined);
 }
 
 /**

@@ -84,16 +84,17 @@ describe("Listings.demanded", () => {
     expect(listings.demanded("teams", "c")).toBe(1);
   });
 
-  it("wasDemanded tells whether a key was asked for, without asking", () => {
+  it("demandedKeys lists the keys asked for per group, without asking", () => {
     const listings = new Listings();
-    expect(listings.wasDemanded("teams", "a")).toBe(false);
-    expect(listings.wasDemanded("teams", "a")).toBe(false);
+    expect([...listings.demandedKeys("teams")]).toEqual([]);
+    listings.demanded("teams", "b");
     listings.demanded("teams", "a");
-    expect(listings.wasDemanded("teams", "a")).toBe(true);
-    expect(listings.wasDemanded("teams", "b")).toBe(false);
-    expect(listings.wasDemanded("sites", "a")).toBe(false);
+    listings.demanded("teams", "b");
+    listings.demanded("sites", "c");
+    expect([...listings.demandedKeys("teams")]).toEqual(["b", "a"]);
+    expect([...listings.demandedKeys("sites")]).toEqual(["c"]);
     listings.clear();
-    expect(listings.wasDemanded("teams", "a")).toBe(false);
+    expect([...listings.demandedKeys("teams")]).toEqual([]);
   });
 });
 

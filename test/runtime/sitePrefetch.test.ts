@@ -71,23 +71,30 @@ describe("Site read prefetches its children's listings", () => {
     expect(readsUnder(second.siteId).sort()).toEqual(["share-links", "structure"]);
   });
 
-  it("starts nothing when no child under a site was read, and only the listings that were", async () => {
-    const first = await siteWithChildren("First");
-    const second = await siteWithChildren("Second");
-    const third = await siteWithChildren("Third");
+  it("as the engine orders a refresh, every site first: the first child's read starts its listing under every site", async () => {
+    const sites = [await siteWithChildren("First"), await siteWithChildren("Second"), await siteWithChildren("Third")];
     resetCaches();
     fixture.emulator.clearRequests();
 
-    await read(first.site);
-    await read(second.site);
+    for (const { site } of sites) await read(site);
+    // Nothing has told this process yet that the stack manages anything under sites.
     expect(fixture.emulator.counters()).toEqual({ "GET /v1/orgs/{organizationId}/sites": 1 });
 
-    await read(second.link);
-    await read(third.site);
-    await vi.waitFor(() => expect(readsUnder(third.siteId)).toEqual(["share-links"]));
+    await read(sites[1]!.link);
+    await vi.waitFor(() => {
+      for (const { siteId } of sites) expect(readsUnder(siteId)).toEqual(["share-links"]);
+    });
     // The structure listing was never needed: a beat later it is still not sent.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(readsUnder(third.siteId)).toEqual(["share-links"]);
+    for (const { siteId } of sites) expect(readsUnder(siteId)).toEqual(["share-links"]);
+
+    await read(sites[2]!.section);
+    for (const { link, section } of sites) {
+      await read(link);
+      await read(section);
+    }
+    for (const { siteId } of sites) expect(readsUnder(siteId).sort()).toEqual(["share-links", "structure"]);
+    expect(fixture.emulator.requests()).toHaveLength(1 + 2 * sites.length);
   });
 
   it("leaves a failed prefetch to the child's own read, which lists again", async () => {
