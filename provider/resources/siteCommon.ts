@@ -106,7 +106,7 @@ export function needsUnderSites(ctx: ResourceContext, listing: SiteListing<unkno
 /** The site's listing, shared by every read of it in this operation (`needsUnderSites`). */
 export function listUnderSite<T>(ctx: ResourceContext, listing: SiteListing<T>, organization: string, site: string) {
   needsUnderSites(ctx, listing);
-  return ctx.listings.get(listing.path(organization, site), () => listing.list(ctx.client, organization, site));
+  return shared(ctx, listing, organization, site);
 }
 
 /** A `Site` read: starts under the site every listing this operation has read under another one. */
@@ -118,9 +118,11 @@ export function prefetchUnderSite(ctx: ResourceContext, organization: string, si
 
 function prefetch(ctx: ResourceContext, listing: SiteListing<unknown>, organization: string, site: string): void {
   // A failure is the child's to report: its own read lists again, then falls back as it would have.
-  ctx.listings
-    .get(listing.path(organization, site), () => listing.list(ctx.client, organization, site))
-    .catch(() => undefined);
+  shared(ctx, listing, organization, site).catch(() => undefined);
+}
+
+function shared<T>(ctx: ResourceContext, listing: SiteListing<T>, organization: string, site: string) {
+  return ctx.listings.get(listing.path(organization, site), () => listing.list(ctx.client, organization, site));
 }
 
 /**
