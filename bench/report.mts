@@ -207,9 +207,10 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
     );
     for (const r of latency) {
       const bound = Math.max((r.api.requests * r.latencyMs) / r.parallel, r.criticalPath * r.latencyMs);
-      const paces = run.records
-        .filter((x) => r.op === "refresh" && x.variant === "floor" && x.n === r.n && x.op === r.op)
-        .filter((x) => x.callSpanMs !== undefined)
+      // Only a refresh calls the provider for reads alone (see the paragraph above).
+      const floorRefreshes = r.op === "refresh" ? run.records.filter((x) => x.variant === "floor" && x.n === r.n) : [];
+      const paces = floorRefreshes
+        .filter((x) => x.op === "refresh" && x.callSpanMs !== undefined)
         .map((x) => x.callSpanMs!);
       const pace = paces.length > 0 ? median(paces) : undefined;
       const paced = pace === undefined ? undefined : Math.max(bound, pace + r.latencyMs);
