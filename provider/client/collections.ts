@@ -50,7 +50,8 @@ export async function updateCollection(client: HttpClient, id: string, patch: Co
 /** `parent: null` moves the collection to the organization's top level. */
 export async function moveCollection(client: HttpClient, id: string, parent: string | null): Promise<ApiCollection> {
   const path = `${collectionPath(id)}/move`;
-  return call(client, CollectionSchema, "POST", path, { body: { parent } });
+  // A move to where the collection already is changes nothing: a lost answer is retried.
+  return call(client, CollectionSchema, "POST", path, { body: { parent }, idempotent: true });
 }
 
 export async function transferCollection(client: HttpClient, id: string, organization: string): Promise<ApiCollection> {

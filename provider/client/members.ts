@@ -55,7 +55,7 @@ export function updateMemberRole(
 
 /** Lets the member log in with SSO. One way: the official document has no call that takes it back. */
 export function setMemberSso(client: HttpClient, organizationId: string, userId: string): Promise<ApiMember> {
-  return call(client, MemberSchema, "POST", `${memberPath(organizationId, userId)}/sso`);
+  return call(client, MemberSchema, "POST", `${memberPath(organizationId, userId)}/sso`, { idempotent: true });
 }
 
 /**

@@ -81,7 +81,9 @@ export async function addSectionToGroup(
   sectionId: string,
 ): Promise<void> {
   try {
-    await client.post(`${groupPath(organizationId, siteId, id)}/sections`, { sectionId });
+    // Puts the section in this group (a section is in one group at most): a lost answer is sent again.
+    const path = `${groupPath(organizationId, siteId, id)}/sections`;
+    await client.request("POST", path, { body: { sectionId }, idempotent: true });
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     await updateSiteSection(client, organizationId, siteId, sectionId, { siteSectionGroupId: id });

@@ -82,7 +82,8 @@ export type PublishResult = { site: ApiSite } | { checkoutSessionId: string };
 
 export async function publishSite(client: HttpClient, organizationId: string, id: string): Promise<PublishResult> {
   const path = `${sitePath(organizationId, id)}/publish`;
-  const body = await client.post(path);
+  // Publishing a published site changes nothing, so a lost answer is retried rather than failing the update.
+  const body = await client.request("POST", path, { idempotent: true });
   const checkout = CheckoutSchema.safeParse(body);
   if (checkout.success) return { checkoutSessionId: checkout.data.sessionId };
   return { site: parseResponse(SiteSchema, body, "POST", client.displayPath(path)) };
@@ -90,5 +91,5 @@ export async function publishSite(client: HttpClient, organizationId: string, id
 
 export async function unpublishSite(client: HttpClient, organizationId: string, id: string): Promise<ApiSite> {
   const path = `${sitePath(organizationId, id)}/unpublish`;
-  return call(client, SiteSchema, "POST", path);
+  return call(client, SiteSchema, "POST", path, { idempotent: true });
 }

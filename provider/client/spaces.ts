@@ -114,7 +114,8 @@ export function updateSpace(client: HttpClient, id: string, patch: SpacePatch): 
 
 /** `parent: null` moves the space to the organization's top level. */
 export function moveSpace(client: HttpClient, id: string, parent: string | null): Promise<ApiSpace> {
-  return call(client, SpaceSchema, "POST", `${spacePath(id)}/move`, { body: { parent } });
+  // A move to where the space already is changes nothing: a lost answer is retried.
+  return call(client, SpaceSchema, "POST", `${spacePath(id)}/move`, { body: { parent }, idempotent: true });
 }
 
 /** The API keeps a deleted space for 7 days, during which `POST /spaces/{spaceId}/restore` brings it back. */

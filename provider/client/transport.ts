@@ -49,7 +49,8 @@ export interface RequestOptions {
   query?: Query;
   body?: unknown;
   /**
-   * Whether repeating the request cannot create a second object; defaults to true for every method but POST. A
+   * Whether repeating the request leaves the API as one request would; defaults to true for every method but POST.
+   * A POST that sets a state rather than making an object (publish, move) says true, so a lost answer is retried; a
    * create that uses PUT on a collection path (createOrganizationTeam) must say false.
    */
   idempotent?: boolean;

@@ -80,9 +80,18 @@ export function notice(severity: "info" | "warning", message: string): void {
   process.stderr.write(`${severity}: ${message}\n`);
 }
 
-/** What `up` says once an adoption is done: it adopted, not created, and what it changed. */
-export function adoptedMessage(kind: string, id: string, changed: readonly string[], byImportId = true): string {
+/** How a create came to take over an existing object instead of making one. */
+export type AdoptedBy = "importId" | "adoptsOnCreate" | "recovery";
+
+/** What `up` says once an adoption is done: it adopted, not created, why, and what it changed. */
+export function adoptedMessage(kind: string, id: string, changed: readonly string[], by: AdoptedBy): string {
   const what = changed.length === 0 ? "no change" : `changed ${changed.join(", ")}`;
-  const how = byImportId ? " (importId)" : "";
+  if (by === "recovery") {
+    return (
+      `${kind} "${id}" adopted: the create's answer was lost but the API had made it, so it was taken over, ` +
+      `not made twice; ${what}.`
+    );
+  }
+  const how = by === "importId" ? " (importId)" : "";
   return `${kind} "${id}" adopted${how}: the existing object was taken over, not created; ${what}.`;
 }

@@ -1,10 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ConnectionError, DocsApiError, NotFoundError } from "../client";
+import { undoOnFailure } from "./cleanup";
 import { noteResource } from "./companions";
 import { duplicateFailures, observeResource, warnOnConflicts, warnOnExpectations } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import {
+  type AdoptedBy,
   adoptedMessage,
   connectionFix,
   credentialFix,
@@ -198,10 +200,10 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       importId,
       async (ctx) =>
         adoptsOnCreate
-          ? this.adopt(ctx, adoptsOnCreate.id(inputs), inputs, adoptsOnCreate.missing)
+          ? this.adopt(ctx, adoptsOnCreate.id(inputs), inputs, "adoptsOnCreate", adoptsOnCreate.missing)
           : importId === undefined
-            ? createWithoutDuplicates(this.definition, ctx, inputs, (id) => this.adopt(ctx, id, inputs))
-            : this.adopt(ctx, importId, inputs),
+            ? createWithoutDuplicates(this.definition, ctx, inputs, (id) => this.adopt(ctx, id, inputs, "recovery"))
+            : this.adopt(ctx, importId, inputs, "importId"),
       news,
     );
     const outs = this.outputs(found.state, news);
@@ -306,21 +308,40 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return changed;
   }
 
-  /** Takes over an existing object: read it, then bring it to the declared inputs. */
-  private async adopt(ctx: ResourceContext, importId: string, inputs: Inputs, missing?: string): Promise<Found<State>> {
-    const found = await this.readOrGone(ctx, importId, inputs, this.declaredIn(inputs));
-    if (found === undefined && missing !== undefined)
-      throw new Error(`${this.definition.kind} "${importId}": ${missing}`);
+  /**
+   * Takes over an existing object: read it, then bring it to the declared inputs. An object a lost create answer
+   * left (`recovery`) is this create's own: if bringing it to the inputs fails, it is removed again, as the create
+   * itself would have removed it, so that the next `up` does not make a second one.
+   */
+  private async adopt(
+    ctx: ResourceContext,
+    id: string,
+    inputs: Inputs,
+    by: AdoptedBy,
+    missing?: string,
+  ): Promise<Found<State>> {
+    const found = await this.readOrGone(ctx, id, inputs, this.declaredIn(inputs));
+    if (found === undefined && missing !== undefined) throw new Error(`${this.definition.kind} "${id}": ${missing}`);
     if (found === undefined) {
       throw new Error(
-        `${this.definition.kind}: importId "${importId}" names no existing ${this.definition.kind} that these inputs can reach. ` +
+        `${this.definition.kind}: importId "${id}" names no existing ${this.definition.kind} that these inputs can reach. ` +
           `Fix importId (format: ${this.definition.idFormat}) or remove it to create a new ${this.definition.kind}.`,
       );
     }
     const changed = new Set(this.changedProperties(found.state, inputs));
-    notice("info", adoptedMessage(this.definition.kind, found.id, [...changed], missing === undefined));
+    notice("info", adoptedMessage(this.definition.kind, found.id, [...changed], by));
     if (changed.size === 0) return found;
-    return { id: found.id, state: await this.definition.update(ctx, found.id, found.state, inputs, changed) };
+    const update = async () => ({
+      id: found.id,
+      state: await this.definition.update(ctx, found.id, found.state, inputs, changed),
+    });
+    if (by !== "recovery") return update();
+    const title = typeof inputs.title === "string" ? inputs.title : undefined;
+    return undoOnFailure(
+      { kind: this.definition.kind, id: found.id, title },
+      () => this.definition.delete(ctx, found.id, found.state),
+      update,
+    );
   }
 
   /** The input properties adoption manages: a read may skip the others (a team's unmanaged members). */

@@ -27,7 +27,7 @@ interface Call {
   /** Whether repeating it cannot make a second object. */
   idempotent: boolean;
   /** What the caller says; otherwise the method decides. */
-  option?: { idempotent: false };
+  option?: { idempotent: boolean };
 }
 const calls: Call[] = [
   { name: "PUT", method: "PUT", idempotent: true },
@@ -35,6 +35,7 @@ const calls: Call[] = [
   { name: "DELETE", method: "DELETE", idempotent: true },
   { name: "POST", method: "POST", idempotent: false },
   { name: "non-idempotent PUT", method: "PUT", idempotent: false, option: { idempotent: false } },
+  { name: "state-setting POST (publish, move)", method: "POST", idempotent: true, option: { idempotent: true } },
 ];
 
 const TIMEOUT_MS = 400;

@@ -76,11 +76,16 @@ describe("explainMissingCredentials", () => {
 
 describe("adoptedMessage", () => {
   it("says what adoption changed, and how the object was found", () => {
-    expect(adoptedMessage("Site", "s-1", [])).toBe(
+    expect(adoptedMessage("Site", "s-1", [], "importId")).toBe(
       'Site "s-1" adopted (importId): the existing object was taken over, not created; no change.',
     );
-    expect(adoptedMessage("Site", "s-1", ["title", "visibility"], false)).toBe(
+    expect(adoptedMessage("Site", "s-1", ["title", "visibility"], "adoptsOnCreate")).toBe(
       'Site "s-1" adopted: the existing object was taken over, not created; changed title, visibility.',
+    );
+    // A lost create answer is not an importId: the message must not send the reader looking for one.
+    expect(adoptedMessage("Site", "s-1", ["published"], "recovery")).toBe(
+      'Site "s-1" adopted: the create\'s answer was lost but the API had made it, so it was taken over, not made ' +
+        "twice; changed published.",
     );
   });
 });

@@ -139,3 +139,45 @@ describe("createWithoutDuplicates", () => {
     expect((await fixture.listAll(`/orgs/${org}/collections`)).map((c) => c.id)).toEqual([result.id]);
   });
 });
+
+describe("a Site create's steps after the POST, when answers are lost", () => {
+  const org = () => fixture.emulator.organizationId;
+  const sites = () => fixture.listAll(`/orgs/${org()}/sites`);
+  const published = { title: "Docs", published: true };
+
+  it("a publish whose answer is lost is sent again (a published site stays published): one site, published", async () => {
+    const inputs = await checked("Site", { organizationId: org(), ...published });
+    fixture.emulator.clearRequests();
+    fixture.emulator.injectFault({ method: "POST", path: "/publish$", afterHandling: "drop" });
+    const result = await lifecycle("Site").create(inputs);
+    // Not a failed create (removing the site, looking for it, making another): the publish alone is repeated.
+    const publish = `POST /v1/orgs/${org()}/sites/${result.id}/publish`;
+    expect(fixture.calls()).toEqual([`POST /v1/orgs/${org()}/sites`, publish, publish]);
+    expect((await sites()).map((s) => [s.id, s.published])).toEqual([[result.id, true]]);
+  });
+
+  it("after a lost POST, the site found is the create's own: a refused publish removes it again", async () => {
+    const inputs = await checked("Site", { organizationId: org(), ...published });
+    fixture.emulator.clearRequests();
+    fixture.emulator.injectFault({ method: "POST", path: "/sites$", afterHandling: "drop" });
+    fixture.emulator.injectFault({ method: "POST", path: "/publish$", status: 400 });
+    const message = await lifecycle("Site")
+      .create(inputs)
+      .then(
+        () => expect.fail("the create should have failed"),
+        (error: Error) => error.message,
+      );
+    expect(message).toMatch(/^Site create: POST \/v1\/orgs\/[^ ]+\/publish failed with 400/);
+    expect(message).toMatch(/the new Site "[^"]+" \("Docs"\) was removed again/);
+    // Left in place, it would have no state, and the next `up` would make a second site.
+    expect(await sites()).toEqual([]);
+  });
+
+  it("an object adopted by importId is never removed when bringing it to the inputs fails", async () => {
+    const existing = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
+    const inputs = await checked("Site", { organizationId: org(), ...published, importId: existing });
+    fixture.emulator.injectFault({ method: "POST", path: "/publish$", status: 400 });
+    await expect(lifecycle("Site").create(inputs)).rejects.toThrow(/publish failed with 400/);
+    expect((await sites()).map((s) => s.id)).toEqual([existing]);
+  });
+});
