@@ -24,7 +24,7 @@ export class DocsApiError extends Error {
   /** What the server asked us to wait (Retry-After), on 429 and 503 answers. */
   readonly retryAfterMs: number | undefined;
   /**
-   * Set by the transport when the request could create an object (a POST or a non-idempotent PUT) and it failed
+   * Set by the transport when the request could create an object (a POST or PUT not marked idempotent) and it failed
    * after it may have reached the API: a connection lost after sending, a timeout, a 5xx. See `outcomeUnknown`.
    */
   outcomeUnknown = false;

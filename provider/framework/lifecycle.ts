@@ -322,6 +322,12 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   ): Promise<Found<State>> {
     const found = await this.readOrGone(ctx, id, inputs, this.declaredIn(inputs));
     if (found === undefined && missing !== undefined) throw new Error(`${this.definition.kind} "${id}": ${missing}`);
+    if (found === undefined && by === "recovery") {
+      throw new Error(
+        `${this.definition.kind} create: the answer was lost, and the ${this.definition.kind} "${id}" it made was ` +
+          "gone before it could be read back (deleted meanwhile?): nothing is left behind; run `pulumi up` again.",
+      );
+    }
     if (found === undefined) {
       throw new Error(
         `${this.definition.kind}: importId "${id}" names no existing ${this.definition.kind} that these inputs can reach. ` +

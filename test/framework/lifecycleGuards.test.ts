@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { ConnectionError } from "../../provider/client";
 import type { CreatedCandidate, KindDefinition, Props, ResourceContext } from "../../provider/framework/kind";
 import { apiId, defineKind } from "../../provider/framework/kind";
 import { Lifecycle } from "../../provider/framework/lifecycle";
@@ -136,5 +137,57 @@ describe("listings and writes", () => {
     expect((await lifecycle.read("v1", olds)).props.title).toBe("load 0");
     await expect(lifecycle.update("v1", olds, { ...olds, title: "Renamed" })).rejects.toThrow("connection reset");
     expect((await lifecycle.read("v1", olds)).props.title).toBe("load 1");
+  });
+});
+
+describe("a create whose answer was lost finds the object it made", () => {
+  const lost = () => {
+    const error = new ConnectionError({ method: "POST", path: "/parents/p1/vaults", attempts: 1 }, "connection reset");
+    error.outcomeUnknown = true;
+    return error;
+  };
+  /** A kind whose create loses its answer after making "v7", found by the lookup; `deleted` records removals. */
+  function recovering(overrides: Partial<KindDefinition<Inputs, State>> = {}) {
+    const deleted: string[] = [];
+    const { lifecycle } = kind({
+      create: async () => {
+        throw lost();
+      },
+      findCreated: async () => [{ id: "v7", title: "T" }],
+      read: async (_ctx, id) => ({ id, state: { ...olds, title: "Old" } }),
+      delete: async (_ctx, id) => {
+        deleted.push(id);
+      },
+      ...overrides,
+    });
+    return { lifecycle, deleted };
+  }
+
+  it("brought to the inputs, it is the resource: nothing removed", async () => {
+    const { lifecycle, deleted } = recovering();
+    expect(await lifecycle.create({ ...olds })).toMatchObject({ id: "v7", outs: { title: "T" } });
+    expect(deleted).toEqual([]);
+  });
+
+  it("when bringing it to the inputs fails, it is removed again and the error says so", async () => {
+    const { lifecycle, deleted } = recovering({
+      update: async () => {
+        throw new Error("refused");
+      },
+    });
+    await expect(lifecycle.create({ ...olds })).rejects.toThrow(
+      /refused; the new Vault "v7" \("T"\) was removed again/,
+    );
+    expect(deleted).toEqual(["v7"]);
+  });
+
+  it("gone before it is read back: says so, without sending the reader to an importId", async () => {
+    const { lifecycle, deleted } = recovering({ read: async () => undefined });
+    const error = await lifecycle.create({ ...olds }).catch((e: Error) => e.message);
+    expect(error).toContain(
+      'Vault create: the answer was lost, and the Vault "v7" it made was gone before it could be read back',
+    );
+    expect(error).not.toContain("importId");
+    expect(deleted).toEqual([]);
   });
 });
