@@ -15,7 +15,9 @@ export default defineConfig({
     // test/framework/resource.test.ts has Pulumi serialize the provider object: through Stryker's instrumented
     // closures that takes more than a minute per resource.
     exclude: ["test/e2e/**", "node_modules/**", "test/cli/import.test.ts", "test/framework/resource.test.ts"],
-    setupFiles: ["test/support/contract-setup.ts"],
+    // mutation-preload: code that runs when a module loads is static for Stryker, never "covered" by the test that
+    // happened to load it first (see the file).
+    setupFiles: ["test/support/contract-setup.ts", "test/support/mutation-preload.ts"],
     globalSetup: ["test/support/contract-summary.ts"],
     // Instrumented code with per-test coverage on a shared two-core machine: the route-robustness test needed more
     // than 20 s in the initial run.

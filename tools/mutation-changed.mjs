@@ -2,8 +2,8 @@
 // Usage: node tools/mutation-changed.mjs [base]   (npm run mutation:changed -- [base])
 //
 // Runs Stryker on the mutable files (stryker.config.mjs `mutate`) that differ from `base` (default: origin/main if
-// it exists, else main), so a branch can check that its own tests assert what it changed without the half-hour
-// run over the whole core. Exits 0 without running anything when no such file changed.
+// it exists, else main), so a branch can check that its own tests assert what it changed without the
+// hour-long run over the whole core. Exits 0 without running anything when no such file changed.
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import config from "../stryker.config.mjs";

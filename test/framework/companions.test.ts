@@ -5,7 +5,10 @@ import {
   noteResource,
   resetCompanions,
 } from "../../provider/framework/companions";
-import { UNKNOWN } from "../../provider/framework/unknown";
+import * as diagnostics from "../../provider/framework/diagnostics";
+import * as unknown from "../../provider/framework/unknown";
+
+const { UNKNOWN } = unknown;
 
 /** The companion rule as data, on made-up kinds: a gated site wants a gate declared for it. */
 const rule: CompanionRule = {
@@ -74,8 +77,14 @@ describe("companions", () => {
     const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
     const stderr = vi.spyOn(process.stderr, "write").mockReturnValue(true);
     // A module of its own: another test file of the same worker may have called configure, which listens already.
+    // Only companions is loaded again: its imports are handed the loaded modules, so that a mutation run does not
+    // count this test as covering the load-time code of everything diagnostics imports (test/support/mutation-preload.ts).
     vi.resetModules();
+    vi.doMock("../../provider/framework/diagnostics", () => diagnostics);
+    vi.doMock("../../provider/framework/unknown", () => unknown);
     const fresh = await import("../../provider/framework/companions");
+    vi.doUnmock("../../provider/framework/diagnostics");
+    vi.doUnmock("../../provider/framework/unknown");
     fresh.warnAtExit();
     fresh.warnAtExit();
     expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
