@@ -157,8 +157,8 @@ export class HttpClient {
         continue;
       }
       spent++;
-      if (!this.isRetryable(idempotent, failure) || spent >= this.policy.maxAttempts) {
-        failure.outcomeUnknown = !idempotent && this.mayHaveActed(failure);
+      if (!isRetryable(idempotent, failure) || spent >= this.policy.maxAttempts) {
+        failure.outcomeUnknown = !idempotent && mayHaveActed(failure);
         throw failure;
       }
       await this.sleep(this.delayBefore(spent + 1, failure));
@@ -235,23 +235,6 @@ export class HttpClient {
     return Buffer.concat(chunks).toString("utf8");
   }
 
-  private isRetryable(idempotent: boolean, error: DocsApiError): boolean {
-    if (error instanceof ConnectionError) {
-      const code = errorCode(error.cause);
-      return idempotent || NEVER_SENT.has(code);
-    }
-    return idempotent && RETRYABLE_STATUS.has(error.status);
-  }
-
-  /** Whether the API may have acted on a request that failed this way: anything but a definite 4xx or never-sent. */
-  private mayHaveActed(error: DocsApiError): boolean {
-    if (error instanceof ConnectionError) {
-      const code = errorCode(error.cause);
-      return !NEVER_SENT.has(code);
-    }
-    return (error.status ?? 0) >= 500;
-  }
-
   /** Delay before the given attempt (2, 3, …): Retry-After when the server sent one, else jittered exponential. */
   private delayBefore(nextAttempt: number, failure: DocsApiError): number {
     const retryAfter = failure.retryAfterMs;
@@ -314,6 +297,24 @@ export class HttpClient {
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Whether a failed attempt is repeated: any transient failure of an idempotent call, else only a request never sent. */
+export function isRetryable(idempotent: boolean, error: DocsApiError): boolean {
+  if (error instanceof ConnectionError) {
+    const code = errorCode(error.cause);
+    return idempotent || NEVER_SENT.has(code);
+  }
+  return idempotent && RETRYABLE_STATUS.has(error.status);
+}
+
+/** Whether the API may have acted on a request that failed this way: anything but a definite 4xx or never-sent. */
+export function mayHaveActed(error: DocsApiError): boolean {
+  if (error instanceof ConnectionError) {
+    const code = errorCode(error.cause);
+    return !NEVER_SENT.has(code);
+  }
+  return (error.status ?? 0) >= 500;
 }
 
 function errorCode(error: unknown): string | undefined {
