@@ -84,6 +84,21 @@ export class InsecureApiUrlError extends Error {
   }
 }
 
+/**
+ * A request that would carry a value its caller does not know yet (Pulumi's placeholder for an output not yet
+ * computed, which reaches a preview's checks as an ordinary string): refused before anything is sent, since the API
+ * would answer about an object that does not exist.
+ */
+export class UnknownValueError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(`${method} ${path} not sent: it carries a value that is not known until the update runs`);
+    this.name = "UnknownValueError";
+  }
+}
+
 export function errorForStatus(details: ApiErrorDetails & { status: number }): DocsApiError {
   const s = details.status;
   if (s === 400 || s === 422) return new BadRequestError(details);

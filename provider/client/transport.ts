@@ -1,6 +1,14 @@
 import { Agent, type Dispatcher, request } from "undici";
 import { checkedBaseUrl } from "./apiUrl";
-import { ConnectionError, DocsApiError, errorForStatus, redact, TimeoutError, UnexpectedResponseError } from "./errors";
+import {
+  ConnectionError,
+  DocsApiError,
+  errorForStatus,
+  redact,
+  TimeoutError,
+  UnexpectedResponseError,
+  UnknownValueError,
+} from "./errors";
 import { type RateLimiter, RateLimitGate, readRateLimitHeaders, sharedRateLimiter, type WaitEvent } from "./rateLimit";
 import { headerValue, oneLine, parseRetryAfter } from "./responseText";
 
@@ -38,6 +46,11 @@ export interface ClientOptions {
   /** Called once per rate-limit wait of LONG_WAIT_MS or more, before waiting. */
   onWait?: (event: WaitEvent) => void;
   userAgent?: string;
+  /**
+   * A value callers may hold before it is known (Pulumi's unknown-value placeholder at preview): a request whose path,
+   * query or body contains it fails with UnknownValueError before it is sent.
+   */
+  placeholder?: string;
   /** Test seams: how to wait, and what time it is (epoch ms). */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -88,6 +101,7 @@ export class HttpClient {
   readonly maxWaitMs: number;
   readonly onWait: ((event: WaitEvent) => void) | undefined;
   private readonly userAgent: string;
+  private readonly placeholder: string | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly limiter: RateLimiter;
@@ -103,6 +117,7 @@ export class HttpClient {
     this.maxWaitMs = (options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS) * 1000;
     this.onWait = options.onWait;
     this.userAgent = options.userAgent ?? "pulumi-docs-platform";
+    this.placeholder = options.placeholder;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
     this.limiter = sharedRateLimiter(this.baseUrl, this.token);
@@ -129,6 +144,7 @@ export class HttpClient {
 
   async request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
     const displayPath = this.displayPath(path);
+    if (this.carriesPlaceholder(path, options)) throw new UnknownValueError(method, displayPath);
     const idempotent = options.idempotent ?? IDEMPOTENT.has(method);
     const gate = new RateLimitGate(this.limiter, {
       maxWaitMs: this.maxWaitMs,
@@ -163,6 +179,14 @@ export class HttpClient {
       }
       await this.sleep(this.delayBefore(spent + 1, failure));
     }
+  }
+
+  private carriesPlaceholder(path: string, options: RequestOptions): boolean {
+    const placeholder = this.placeholder;
+    if (placeholder === undefined) return false;
+    return [path, JSON.stringify(options.query ?? {}), JSON.stringify(options.body ?? null)].some((part) =>
+      part.includes(placeholder),
+    );
   }
 
   close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_API_URL, HttpClient, type WaitEvent } from "../client";
+import { UNKNOWN } from "./unknown";
 
 /**
  * Where the API is and how to authenticate, resolved at call time inside the provider process. Stack config
@@ -108,6 +109,8 @@ export function clientFor(baseUrl: string, token: string): HttpClient {
       retry: { maxAttempts: setting(ENV_KEYS.maxAttempts, 1, "a whole number of attempts, 1 or more") },
       maxWaitSeconds: setting(ENV_KEYS.maxWaitSeconds, 0, "a whole number of seconds, 0 or more"),
       onWait: (event) => waitReporter(event),
+      // Preview's checks hold unknown outputs as this string: never let one into a request path or body.
+      placeholder: UNKNOWN,
     });
     clients.set(key, client);
   }

@@ -64,7 +64,10 @@ const REFERENCES: Record<string, Reference> = {
   },
   sections: {
     noun: "section of the site",
-    path: (org, props) => (typeof props.siteId === "string" ? siteSectionsPath(org, props.siteId) : undefined),
+    path: (org, props) =>
+      typeof props.siteId === "string" && !containsUnknown(props.siteId)
+        ? siteSectionsPath(org, props.siteId)
+        : undefined,
     load: async (c, org, props) => ids(await listSiteSections(c, org, String(props.siteId))),
   },
 };
@@ -118,6 +121,10 @@ export async function preflight(
   const { kind, idFormat } = lifecycle.definition;
   const failures = await verifyReferences(kind, inputs);
   if (failures.length > 0 || typeof importId !== "string" || containsUnknown(importId)) return { failures };
+  // The object is found through its parents (a share link through its site): one the same update creates or adopts
+  // has no id yet, so the object cannot be read before `up`.
+  const pending = Object.keys(inputs).filter((key) => containsUnknown(inputs[key]));
+  if (pending.length > 0) return { failures: [], adoption: `${adoptionSubject(importId, {})}; ${readAtUp(pending)}` };
   let found: pulumi.dynamic.ReadResult;
   try {
     found = await lifecycle.lookup(importId, inputs);
@@ -128,6 +135,11 @@ export async function preflight(
   const changed = lifecycle.changedProperties(found.props ?? {}, inputs);
   const changes = changed.length === 0 ? "no change" : `will change ${changed.join(", ")}`;
   return { failures: [], adoption: `${adoptionSubject(importId, found.props ?? {})}; adoption ${changes}.` };
+}
+
+/** Why an adoption's object is read only at `up`: inputs it is found by are outputs of the same update. */
+function readAtUp(pending: readonly string[]): string {
+  return `${pending.join(", ")} ${pending.length === 1 ? "is" : "are"} not known until \`up\`, which reads the object then.`;
 }
 
 /** `importId "abc": adopts the existing object "Product docs"`: the object an importId names, by id and title. */

@@ -232,6 +232,41 @@ describe("preflight's references and failures", () => {
     ]);
   });
 
+  it("adopting a site and what is under it: no request carries a value not known yet", async () => {
+    const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", visibility: "share-link" });
+    const link = await fixture.apiCreate(`/orgs/${org()}/sites/${site}/share-links`, { name: "Reviewers" });
+    const [space] = fixture.emulator.spaceIds;
+    const section = await fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, {
+      spaceId: space,
+      title: "Guides",
+    });
+    fixture.emulator.clearRequests();
+    // The site is adopted by the same preview, so its id reaches the checks of its children as the placeholder.
+    const under = { organizationId: org(), siteId: UNKNOWN };
+    const checks = [
+      await lifecycle("Site").check({}, { organizationId: org(), title: "Docs", importId: site }),
+      await lifecycle("SiteShareLink").check({}, { ...under, name: "Reviewers", importId: link }),
+      await lifecycle("SiteSection").check({}, { ...under, spaceId: space, title: "Guides", importId: section }),
+      await lifecycle("SiteSectionGroup").check({}, { ...under, title: "Product", sectionIds: [section] }),
+    ];
+    expect(checks.flatMap(reasons)).toEqual([]);
+    expect(fixture.calls().filter((call) => call.includes(UNKNOWN))).toEqual([]);
+    expect(stderr.join("")).toContain(
+      `info: SiteShareLink importId "${link}": adopts the existing object instead of creating one; siteId is not ` +
+        "known until `up`, which reads the object then.\n",
+    );
+  });
+
+  it("the client refuses a request carrying the placeholder before sending it", async () => {
+    const { apiClient } = await import("../../provider/framework/connection");
+    await expect(apiClient().get(`/orgs/${org()}/sites/${UNKNOWN}/share-links`)).rejects.toThrow(
+      `GET /v1/orgs/${org()}/sites/${UNKNOWN}/share-links not sent: it carries a value that is not known until the update runs`,
+    );
+    await expect(apiClient().post(`/orgs/${org()}/collections`, { parentId: UNKNOWN })).rejects.toThrow("not sent");
+    await expect(apiClient().get(`/orgs/${org()}/spaces`, { collection: UNKNOWN })).rejects.toThrow("not sent");
+    expect(fixture.calls()).toEqual([]);
+  });
+
   it("reports a listing that fails on the field that needed it, and lists again at the next check", async () => {
     fixture.emulator.injectFault({ method: "GET", path: "/teams$", status: 500, count: 10 });
     const failed = reasons(
