@@ -5,8 +5,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { resetCompanions, warnAtExit } from "./framework/companions";
-import { apiClient, CONFIG_KEYS, setStackConfig } from "./framework/connection";
+import { apiClient, CONFIG_KEYS, forgetClients, setStackConfig } from "./framework/connection";
 import { resetCrossResource } from "./framework/crossResource";
+import { dropHostEchoes } from "./framework/hostEcho";
 import type { ResourceContext } from "./framework/kind";
 import { Lifecycle } from "./framework/lifecycle";
 import { Listings } from "./framework/listings";
@@ -45,6 +46,8 @@ export function lifecycle(kind: string) {
 }
 
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
+  // Only the provider host configures a provider: this is its process, whose console.error the host writes to.
+  dropHostEchoes();
   warnAtExit();
   setStackConfig({
     apiUrl: req.config.get(CONFIG_KEYS.apiUrl),
@@ -62,10 +65,11 @@ export function sharedListing<T>(path: string, load: (client: ReturnType<typeof 
   return listings.get(path, () => load(apiClient()));
 }
 
-/** Forgets shared listings; tests use it between out-of-band changes. */
+/** Forgets shared listings and clients; tests use it between out-of-band changes. */
 export function resetCaches(): void {
   listings.clear();
   connectedListings.clear();
+  forgetClients();
   resetPreflight();
   resetCrossResource();
   resetCompanions();

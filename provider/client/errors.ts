@@ -52,6 +52,16 @@ export class DocsApiError extends Error {
 
 export class BadRequestError extends DocsApiError {}
 export class UnauthorizedError extends DocsApiError {}
+/**
+ * A request not sent because the API rejected the same token earlier in this process: a 401 is about the token, not
+ * the call, so the first one is the error worth reading and the others only point at it.
+ */
+export class TokenRejectedError extends UnauthorizedError {
+  /** `GET /v1/x not sent: the API rejected this token earlier (GET /v1/y: 401 Unauthorized)`. */
+  protected static override describe(d: ApiErrorDetails, summary?: string): string {
+    return `${d.method} ${d.path} not sent: ${summary}`;
+  }
+}
 export class ForbiddenError extends DocsApiError {}
 export class NotFoundError extends DocsApiError {}
 export class ConflictError extends DocsApiError {}

@@ -6,6 +6,8 @@ import {
   errorForStatus,
   redact,
   TimeoutError,
+  TokenRejectedError,
+  UnauthorizedError,
   UnexpectedResponseError,
   UnknownValueError,
 } from "./errors";
@@ -102,6 +104,8 @@ export class HttpClient {
   readonly onWait: ((event: WaitEvent) => void) | undefined;
   private readonly userAgent: string;
   private readonly placeholder: string | undefined;
+  /** The first 401 this client got: its token is rejected, so no later request is sent with it. */
+  private rejected: UnauthorizedError | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly limiter: RateLimiter;
@@ -145,6 +149,11 @@ export class HttpClient {
   async request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
     const displayPath = this.displayPath(path);
     if (this.carriesPlaceholder(path, options)) throw new UnknownValueError(method, displayPath);
+    if (this.rejected) {
+      const first = this.rejected;
+      const summary = `the API rejected this token earlier (${first.method} ${first.path}: 401 Unauthorized)`;
+      throw new TokenRejectedError({ method, path: displayPath, status: 401, attempts: 0 }, summary);
+    }
     const idempotent = options.idempotent ?? IDEMPOTENT.has(method);
     const gate = new RateLimitGate(this.limiter, {
       maxWaitMs: this.maxWaitMs,
@@ -168,6 +177,7 @@ export class HttpClient {
         if (!(error instanceof DocsApiError)) throw error;
         failure = error;
       }
+      if (failure instanceof UnauthorizedError) this.rejected ??= failure;
       if (failure.status === 429) {
         await gate.afterTooManyRequests(failure);
         continue;

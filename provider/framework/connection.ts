@@ -117,6 +117,12 @@ export function clientFor(baseUrl: string, token: string): HttpClient {
   return client;
 }
 
+/** Closes every client, and with them what they learned (a rejected token): tests, between emulator resets. */
+export function forgetClients(): void {
+  for (const client of clients.values()) void client.close();
+  clients.clear();
+}
+
 /** The default reporter: one `pulumi.log.info` line per long wait, naming the call and the reset time. */
 export function logWait(event: WaitEvent): void {
   const seconds = Math.ceil(event.waitMs / 1000);

@@ -1,4 +1,5 @@
 import { apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, MissingCredentialsError } from "./connection";
+import { EXPLAINED_STACK } from "./hostEcho";
 import { MissingConnectionTokenError } from "./resourceConnection";
 
 /**
@@ -28,7 +29,8 @@ export function credentialFix(operation: string, problem: "missing" | "rejected"
       "current one (or `pulumi refresh --run-program`)."
     );
   }
-  if (problem === "rejected") return `${saved} The rejected token is ${ENV_KEYS.apiToken}: export a valid one.`;
+  // A token from the environment is read anew by every process: what the last `up` saved does not matter.
+  if (problem === "rejected") return `The rejected token is ${ENV_KEYS.apiToken}: export a valid one.`;
   return `${saved} Fix: export ${ENV_KEYS.apiToken}=<token> and run again, or run \`pulumi up\` once.`;
 }
 
@@ -60,13 +62,13 @@ const DEFECTS = [TypeError, ReferenceError, RangeError, SyntaxError];
 
 /**
  * The dynamic provider host prints every error of check, diff, read and delete as `${error}: ${error.stack}` on the
- * plugin's stderr, which the CLI shows line by line (a 7-frame trace per resource) before the message it shows
- * anyway. For an error the provider raised itself, the message is the whole story: with an empty stack the printed
- * text is one line, `<name>: <message>: `. A defect keeps its trace.
+ * plugin's stderr, which the CLI shows line by line (a 7-frame trace per resource) besides the message it shows
+ * against the resource anyway. For an error the provider raised itself, the message is the whole story: its stack
+ * is the mark that lets the provider process drop the host's copy (./hostEcho.ts). A defect keeps its trace.
  */
 export function withoutStackTrace<T>(error: T): T {
   if (!(error instanceof Error) || DEFECTS.some((type) => error instanceof type)) return error;
-  Object.defineProperty(error, "stack", { value: "", configurable: true, writable: true });
+  Object.defineProperty(error, "stack", { value: EXPLAINED_STACK, configurable: true, writable: true });
   return error;
 }
 

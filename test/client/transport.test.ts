@@ -11,6 +11,7 @@ import {
   RateLimitedError,
   ServerError,
   TimeoutError,
+  TokenRejectedError,
   UnauthorizedError,
 } from "../../provider/client";
 import { deliberatelyInvalidRequests } from "../support/contract";
@@ -154,6 +155,22 @@ describe("errors", () => {
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(String(error)).not.toContain("very-secret-token");
     expect(attemptsOf("GET", orgPath())).toHaveLength(1);
+  });
+
+  it("after a 401, sends nothing more with that token: later calls name the call that was rejected", async () => {
+    const { http } = client({ token: "rejected-token" });
+    const first = await http.get(orgPath()).catch((e: unknown) => e);
+    expect(first).toBeInstanceOf(UnauthorizedError);
+    const later = await http.post(`${orgPath()}/collections`, { title: "Docs" }).catch((e: unknown) => e);
+    expect(later).toBeInstanceOf(TokenRejectedError);
+    expect(later).toBeInstanceOf(UnauthorizedError);
+    expect(String(later)).toBe(
+      `TokenRejectedError: POST /v1${orgPath()}/collections not sent: the API rejected this token earlier ` +
+        `(GET /v1${orgPath()}: 401 Unauthorized)`,
+    );
+    expect(fixture.calls()).toEqual([`GET /v1${orgPath()}`]);
+    // Another client (another token) is not affected.
+    await expect(client().http.get(orgPath())).resolves.toBeDefined();
   });
 
   it("waits out 429s without spending attempts, and gives up as RateLimitedError after 10 waits", async () => {

@@ -150,6 +150,23 @@ describe("secrets and transport through the Pulumi CLI", () => {
     expect(wrong.output).toMatch(/401/);
     expect(wrong.output).toMatch(/DOCS_API_TOKEN/);
     expect(wrong.output).not.toContain(TOKEN);
+    // One error per resource, shown where the CLI shows a resource's error (its progress line and Diagnostics): not
+    // the provider host's stderr copy besides (`UnauthorizedError: …: `), nor the sentence about the configuration
+    // saved by the last `up`, which a token from the environment does not depend on.
+    const failures = wrong.output.split("\n").filter((line) => line.includes("401 Unauthorized"));
+    const perResource = new Map<string, number>();
+    for (const line of failures) {
+      const subject = /(\w+ "[^"]+" read):/.exec(line)?.[1] ?? line;
+      perResource.set(subject, (perResource.get(subject) ?? 0) + 1);
+    }
+    expect(perResource.size).toBeGreaterThan(1);
+    expect(
+      [...perResource.values()].every((count) => count === 2),
+      JSON.stringify([...perResource]),
+    ).toBe(true);
+    expect(wrong.output).not.toContain("UnauthorizedError");
+    expect(wrong.output).not.toContain("saved in the state");
+    expect(failures.filter((line) => line.trimEnd().endsWith(":"))).toEqual([]);
   });
 
   it("refuses plain http to another machine before sending anything, naming the URL and DOCS_API_URL", async () => {

@@ -33,9 +33,7 @@ describe("credentialFix", () => {
     );
     setStackConfig({});
     process.env.DOCS_API_TOKEN = "from-env";
-    expect(credentialFix("delete", "rejected")).toBe(
-      `${SAVED} The rejected token is DOCS_API_TOKEN: export a valid one.`,
-    );
+    expect(credentialFix("delete", "rejected")).toBe("The rejected token is DOCS_API_TOKEN: export a valid one.");
     delete process.env.DOCS_API_TOKEN;
     expect(credentialFix("read", "missing")).toBe(
       `${SAVED} Fix: export DOCS_API_TOKEN=<token> and run again, or run \`pulumi up\` once.`,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
 import { withoutStackTrace } from "../../provider/framework/diagnostics";
+import { EXPLAINED_STACK, isHostEcho } from "../../provider/framework/hostEcho";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 
@@ -95,11 +96,13 @@ describe("credential errors that tell the truth", () => {
     const error = await failure(collections().read("abc", inputs()));
     const printed = `${error}: ${error.stack}`;
     expect(printed.split("\n")).toHaveLength(1);
-    expect(printed).toBe(`ForbiddenError: ${error.message}: `);
+    expect(printed).toBe(`ForbiddenError: ${error.message}: ${EXPLAINED_STACK}`);
+    expect(isHostEcho([printed])).toBe(true);
   });
 
   it("a defect keeps its stack trace", () => {
     const defect = withoutStackTrace(new TypeError("x is not a function"));
     expect(`${defect}: ${defect.stack}`.split("\n").length).toBeGreaterThan(1);
+    expect(isHostEcho([`${defect}: ${defect.stack}`])).toBe(false);
   });
 });

@@ -545,8 +545,7 @@ describe("delete", () => {
   });
 });
 
-const READ_401_FIX =
-  "Refresh, read and destroy use the provider configuration saved in the state by the last `pulumi up`, so a docs:apiToken set or changed since then is not used yet. The rejected token is DOCS_API_TOKEN: export a valid one.";
+const READ_401_FIX = "The rejected token is DOCS_API_TOKEN: export a valid one.";
 
 describe("explain: what an error says about the fix", () => {
   const kind = { kind: "Widget", idFormat: "the widget id" };

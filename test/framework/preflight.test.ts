@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
 import { resetPreflight } from "../../provider/framework/preflight";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle } from "../../provider/runtime";
+import { lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 
 const fixture = useEmulator();
@@ -293,7 +293,8 @@ describe("preflight's references and failures", () => {
     expect(rejected).toHaveLength(1);
     expect(rejected[0]).toMatch(/^: Collection: preflight: the API rejected the token \(.+401.*\)\. /);
 
-    resetPreflight();
+    // The client remembers a rejected token for the rest of the process: another token starts afresh.
+    resetCaches();
     fixture.emulator.injectFault({ method: "GET", path: `/orgs/${org()}$`, status: 403, count: 1 });
     expect(reasons(await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" }))).toEqual([
       expect.stringMatching(
