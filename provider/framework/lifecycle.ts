@@ -511,6 +511,12 @@ function hintFor(
   connection: ResourceConnection | undefined,
 ): string | undefined {
   switch (error.status) {
+    case 400:
+      // The API answers 400, not 404, when a body names an object it does not know (a section's space).
+      return /not found/i.test(error.apiMessage ?? "")
+        ? "An id in the inputs names no object the API knows: check it. `DOCS_PREFLIGHT=true pulumi preview` checks " +
+            "every id before `up`."
+        : undefined;
     case 401:
       return connection ? connectionCredentialFix(connection) : credentialFix(operation, "rejected");
     case 403:

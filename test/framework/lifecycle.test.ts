@@ -579,6 +579,14 @@ describe("explain: what an error says about the fix", () => {
     expect(explained).toMatchObject({ name: error.name, cause: error });
   });
 
+  it("a 400 naming an object the API does not know points at the ids and at preflight", () => {
+    const error = apiError(400, "POST", 'spaceId: space "noSuchSpace" not found in organization "o1"');
+    expect((explain(kind, "create", undefined, error) as Error).message).toBe(
+      `Widget create: ${error.message}. An id in the inputs names no object the API knows: check it. ` +
+        "`DOCS_PREFLIGHT=true pulumi preview` checks every id before `up`.",
+    );
+  });
+
   it("names no id when there is none (create)", () => {
     const explained = explain(kind, "create", undefined, apiError(400, "POST")) as Error;
     expect(explained.message).toMatch(/^Widget create: POST /);
