@@ -69,9 +69,9 @@ export function deleteSiteSectionGroup(client: HttpClient, organizationId: strin
 }
 
 /**
- * Puts a section in the group with the spec's membership operation. The official document has no such path (its way
- * is the section's own PATCH of `siteSectionGroupId`), so a 404 there is retried the official way, whose own answer
- * then decides: it also fails when the section or the group really does not exist.
+ * Puts a section in the group: the official way is the section's own PATCH of `siteSectionGroupId` (the API
+ * reference's `…/section-groups/{id}/sections` is in no official document, and the real API answers it 404). A section
+ * is in one group at most, so joining leaves its old group.
  */
 export async function addSectionToGroup(
   client: HttpClient,
@@ -80,36 +80,19 @@ export async function addSectionToGroup(
   id: string,
   sectionId: string,
 ): Promise<void> {
-  try {
-    // Puts the section in this group (a section is in one group at most): a lost answer is sent again.
-    const path = `${groupPath(organizationId, siteId, id)}/sections`;
-    await client.request("POST", path, { body: { sectionId }, idempotent: true });
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    await updateSiteSection(client, organizationId, siteId, sectionId, { siteSectionGroupId: id });
-  }
+  await updateSiteSection(client, organizationId, siteId, sectionId, { siteSectionGroupId: id });
 }
 
-/** Takes a section out of the group, like addSectionToGroup (a section already gone is out of it). */
+/** Takes a section out of the group, to the site's top level; a section already gone is out of it. */
 export async function removeSectionFromGroup(
   client: HttpClient,
   organizationId: string,
   siteId: string,
-  id: string,
   sectionId: string,
 ): Promise<void> {
   try {
-    // Not client.delete, which takes a 404 as done: here it may mean the path itself is unknown.
-    await client.request(
-      "DELETE",
-      `${groupPath(organizationId, siteId, id)}/sections/${encodeURIComponent(sectionId)}`,
-    );
+    await updateSiteSection(client, organizationId, siteId, sectionId, { siteSectionGroupId: null });
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    await updateSiteSection(client, organizationId, siteId, sectionId, { siteSectionGroupId: null }).catch(
-      (fallback: unknown) => {
-        if (!(fallback instanceof NotFoundError)) throw fallback;
-      },
-    );
   }
 }

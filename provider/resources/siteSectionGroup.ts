@@ -146,10 +146,10 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
       if (changed.has("icon") && news.icon !== undefined) patch.icon = news.icon;
       if (Object.keys(patch).length > 0) await updateSiteSectionGroup(client, org, site, id, patch);
       if (!changed.has("sectionIds") || !news.sectionIds) return;
-      // The API reference's membership operations, one section at a time; a section joining leaves its old group.
+      // One section at a time (the official PATCH of the section); a section joining leaves its old group.
       const wanted = new Set(news.sectionIds);
       for (const section of olds.sectionIds) {
-        if (!wanted.has(section)) await removeSectionFromGroup(client, org, site, id, section);
+        if (!wanted.has(section)) await removeSectionFromGroup(client, org, site, section);
       }
       for (const section of wanted) {
         if (!olds.sectionIds.includes(section)) await addSectionToGroup(client, org, site, id, section);

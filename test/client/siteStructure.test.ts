@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ServerError } from "../../provider/client";
+import { BadRequestError } from "../../provider/client";
 import { getSiteCustomization, putSiteCustomization } from "../../provider/client/siteCustomization";
 import { groupSectionIds, removeSectionFromGroup } from "../../provider/client/siteSectionGroups";
 import { getSiteObjects } from "../../provider/client/siteStructure";
@@ -92,38 +92,27 @@ describe("groupSectionIds", () => {
 });
 
 describe("removeSectionFromGroup", () => {
-  const path = "/v1/orgs/org-1/sites/site-1/section-groups/grp-1/sections/sec-1";
   const sectionPath = "/v1/orgs/org-1/sites/site-1/sections/sec-1";
 
-  it("falls back to the section's own group field when the group path is unknown", async () => {
-    const { stub, http } = await serving((_request, res, n) => {
-      if (n === 1) return apiError(res, 404, "Not found");
-      json(res, 200, { object: "site-section", id: "sec-1", title: "Guides", path: "guides" });
-    });
-    await removeSectionFromGroup(http, "org-1", "site-1", "grp-1", "sec-1");
+  it("sends the official PATCH of the section's group, and nothing else", async () => {
+    const { stub, http } = await serving((_request, res) =>
+      json(res, 200, { object: "site-section", id: "sec-1", title: "Guides", path: "guides" }),
+    );
+    await removeSectionFromGroup(http, "org-1", "site-1", "sec-1");
     expect(stub.requests.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
-      `DELETE ${path} `,
       `PATCH ${sectionPath} {"siteSectionGroupId":null}`,
     ]);
   });
 
   it("takes a section already gone as out of the group", async () => {
     const { stub, http } = await serving((_request, res) => apiError(res, 404, "Not found"));
-    await removeSectionFromGroup(http, "org-1", "site-1", "grp-1", "sec-1");
-    expect(stub.requests.map((r) => r.method)).toEqual(["DELETE", "PATCH"]);
+    await removeSectionFromGroup(http, "org-1", "site-1", "sec-1");
+    expect(stub.requests.map((r) => r.method)).toEqual(["PATCH"]);
   });
 
-  it("fails with the fallback's error when it is not a 404", async () => {
-    const { http } = await serving((_request, res, n) =>
-      n === 1 ? apiError(res, 404, "Not found") : apiError(res, 500, "Internal error"),
-    );
-    await expect(removeSectionFromGroup(http, "org-1", "site-1", "grp-1", "sec-1")).rejects.toBeInstanceOf(ServerError);
-  });
-
-  it("fails with the removal's error when it is not a 404, without a fallback", async () => {
-    const { stub, http } = await serving((_request, res) => apiError(res, 500, "Internal error"));
-    await expect(removeSectionFromGroup(http, "org-1", "site-1", "grp-1", "sec-1")).rejects.toBeInstanceOf(ServerError);
-    expect(stub.requests.map((r) => r.method)).toEqual(["DELETE"]);
+  it("fails with the API's error when it is not a 404", async () => {
+    const { http } = await serving((_request, res) => apiError(res, 400, "siteSectionGroupId: invalid"));
+    await expect(removeSectionFromGroup(http, "org-1", "site-1", "sec-1")).rejects.toBeInstanceOf(BadRequestError);
   });
 });
 

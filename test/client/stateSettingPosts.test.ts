@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  addSectionToGroup,
   createSite,
   HttpClient,
   moveCollection,
@@ -46,18 +45,6 @@ const STATE_SETTING: { name: string; path: RegExp; send: (c: HttpClient) => Prom
     send: async (c) => {
       const parent = await fixture.apiCreate(`/orgs/${org()}/collections`, { title: "Guides" });
       return moveCollection(c, await fixture.apiCreate(`/orgs/${org()}/collections`, { title: "API" }), parent);
-    },
-  },
-  {
-    name: "put a section in a section group",
-    path: /\/section-groups\/[^/]+\/sections$/,
-    send: async (c) => {
-      const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
-      const under = `/orgs/${org()}/sites/${site}`;
-      const space = await fixture.apiCreate(`/orgs/${org()}/spaces`, { title: "API" });
-      const section = await fixture.apiCreate(`${under}/sections`, { spaceId: space, title: "API" });
-      const group = await fixture.apiCreate(`${under}/section-groups`, { title: "Reference" });
-      return addSectionToGroup(c, org(), site, group, section).then(() => "added");
     },
   },
   {
