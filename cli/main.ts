@@ -9,9 +9,18 @@ import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { emitProgram } from "./emit";
 import { projectFiles, writeProject } from "./project";
-import { ENV_KEYS, lifecycle } from "./provider";
+import {
+  apiClient,
+  apiUrlSetting,
+  CONFIG_KEYS,
+  DocsApiError,
+  ENV_KEYS,
+  getOrganization,
+  lifecycle,
+  MissingCredentialsError,
+} from "./provider";
 import { describeResolutions, pendingCreates, REFRESH_ARGS, recoveredState, resolvePendingCreates } from "./recover";
-import { describeUnmanaged, inventory, managedByState, unmanagedObjects } from "./unmanaged";
+import { describeUnmanaged, inventory, managedByState, organizationsInState, unmanagedObjects } from "./unmanaged";
 import { WALKED_KINDS, walkOrganization } from "./walk";
 
 /** Exit codes a CI script can rely on. */
@@ -77,13 +86,15 @@ ${CREDENTIALS_HELP}
 
 ${EXIT_HELP}
 `,
-  unmanaged: `Usage: docs-platform unmanaged --organization <id> [options]
+  unmanaged: `Usage: docs-platform unmanaged [--organization <id>] [options]
 
 Lists, by kind, every object of the organization that the stack's state does not manage, with ids and titles.
 The state is read with \`pulumi stack export\` in the current directory, or from --state.
 
 Options:
-  --organization <id>   the organization to inspect (required, or ${ENV_KEYS.organizationId})
+  --organization <id>   the organization to inspect; default: ${ENV_KEYS.organizationId}, else the stack's
+                        ${CONFIG_KEYS.organizationId} (\`pulumi config get\`; not read with --state), else the one
+                        organization the state's resources belong to (as in a program made by \`import\`)
   --stack <name>        the stack to export (default: the selected stack)
   --state <file|->      read \`pulumi stack export\` output from a file, or stdin with -
   --json                print {"organizationId","managed","unmanaged":[{kind,id,title,under?}]}
@@ -141,7 +152,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
       io.err.write(`docs-platform: ${(error as Error).message}\nRun \`docs-platform --help\` for usage.\n`);
       return EXIT.usage;
     }
-    io.err.write(`docs-platform: ${(error as Error).message}\n`);
+    io.err.write(`docs-platform: ${withFix(error).message}\n`);
     return EXIT.failure;
   }
 }
@@ -159,11 +170,137 @@ function required(values: Record<string, unknown>, name: string): string {
   return value;
 }
 
+/** An organization id and the setting it came from, for messages that ask to check it. */
+interface Organization {
+  id: string;
+  source: string;
+}
+
 /** `--organization`, else the provider's own default from the environment: one setting serves both. */
-function organizationOf(values: { organization?: string }): string {
-  const id = values.organization || process.env[ENV_KEYS.organizationId]?.trim();
-  if (!id) throw new UsageError(`--organization is required (or set ${ENV_KEYS.organizationId})`);
-  return id;
+function givenOrganization(values: { organization?: string }): Organization | undefined {
+  if (values.organization) return { id: values.organization, source: "--organization" };
+  const fromEnvironment = process.env[ENV_KEYS.organizationId]?.trim();
+  return fromEnvironment ? { id: fromEnvironment, source: ENV_KEYS.organizationId } : undefined;
+}
+
+const ORGANIZATION_REQUIRED = `--organization is required (or set ${ENV_KEYS.organizationId})`;
+
+function organizationOf(values: { organization?: string }): Organization {
+  const given = givenOrganization(values);
+  if (!given) throw new UsageError(ORGANIZATION_REQUIRED);
+  return given;
+}
+
+/**
+ * The organization of a stack whose command line names none: its \`docs:organizationId\` (the provider's own
+ * default), else the one organization its resources belong to, since a program made by \`import\` names it in the
+ * code. A state read from a file (\`stack\` undefined) has no stack config to go with it.
+ */
+async function stackOrganization(exported: unknown, stack: { name?: string } | undefined): Promise<Organization> {
+  const configured = stack ? await configuredOrganization(stack.name) : undefined;
+  if (configured && "id" in configured) {
+    return { id: configured.id, source: `the stack's config ${CONFIG_KEYS.organizationId}` };
+  }
+  const found = organizationsInState(exported);
+  if (found.length === 1) return { id: found[0]!, source: "the stack's state" };
+  if (found.length > 1) {
+    throw new UsageError(
+      `the stack's resources belong to ${found.length} organizations (${found.join(", ")}): ` +
+        `choose one with --organization <id> (or ${ENV_KEYS.organizationId})`,
+    );
+  }
+  const why = configured ? `${configured.missing}, and its state` : "the state";
+  throw new UsageError(`${ORGANIZATION_REQUIRED}: ${why} holds no resource of this package`);
+}
+
+/** The stack's \`docs:organizationId\`, or why there is none. */
+async function configuredOrganization(stack: string | undefined): Promise<{ id: string } | { missing: string }> {
+  const args = ["config", "get", CONFIG_KEYS.organizationId, "--non-interactive", ...stackArgs(stack)];
+  try {
+    // Any further lines are the CLI's diagnostics about ESC environments.
+    const id = (await pulumi(args)).split("\n")[0]!.trim();
+    return id ? { id } : { missing: `the stack's ${CONFIG_KEYS.organizationId} is empty` };
+  } catch (error) {
+    const message = (error as Error).message;
+    return {
+      missing: /not found for stack/.test(message)
+        ? `the stack's config has no ${CONFIG_KEYS.organizationId}`
+        : `the stack's config could not be read (${message})`,
+    };
+  }
+}
+
+function stackArgs(stack: string | undefined): string[] {
+  return stack ? ["--stack", stack] : [];
+}
+
+/**
+ * Runs the API calls of a command, adding the fix to the failures a user can only fix outside: a token the API
+ * rejects, an organization the token cannot see (told from an object the token cannot see by one read of the
+ * organization, made only after such a failure).
+ */
+async function explainingApiFailures<T>(organization: Organization, calls: () => Promise<T>): Promise<T> {
+  try {
+    return await calls();
+  } catch (error) {
+    const failure = apiFailureIn(error);
+    const answer = failure?.message.replace(/\.$/, "");
+    const api = apiUrlSetting().url;
+    if (failure?.status === 401) {
+      const where = process.env[ENV_KEYS.apiUrl]?.trim() ? `from ${ENV_KEYS.apiUrl}` : `${ENV_KEYS.apiUrl} is not set`;
+      throw new Error(
+        `${answer}. The API at ${api} (${where}) rejected the token in ${ENV_KEYS.apiToken}: check that it is a ` +
+          `current API token of a member of organization "${organization.id}", and that ${ENV_KEYS.apiUrl} names ` +
+          "the API that issued it.",
+        { cause: error },
+      );
+    }
+    if ((failure?.status === 403 || failure?.status === 404) && !(await organizationVisible(organization.id))) {
+      throw new Error(
+        `${answer}. The token cannot see organization "${organization.id}" (from ${organization.source}): check ` +
+          "the id, and that the token belongs to a member of that organization. List the organizations the token " +
+          `sees with \`curl -H "Authorization: Bearer $${ENV_KEYS.apiToken}" ${api.replace(/\/+$/, "")}/orgs\`.`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/** The error of a type behind an error, through the causes a kind or the framework wrapped it in. */
+function causeOfType<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current instanceof type) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function apiFailureIn(error: unknown): DocsApiError | undefined {
+  return causeOfType(error, DocsApiError);
+}
+
+async function organizationVisible(organizationId: string): Promise<boolean> {
+  try {
+    await getOrganization(apiClient(), organizationId);
+    return true;
+  } catch (error) {
+    const status = apiFailureIn(error)?.status;
+    return status !== 403 && status !== 404;
+  }
+}
+
+/**
+ * The provider's own message for a missing token also offers the stack config \`docs:apiToken\`, which this tool
+ * does not read: here only the environment counts.
+ */
+function withFix(error: unknown): Error {
+  if (!causeOfType(error, MissingCredentialsError)) return error as Error;
+  return new Error(
+    `No API token: set the ${ENV_KEYS.apiToken} environment variable (docs-platform reads neither the stack's ` +
+      `${CONFIG_KEYS.apiToken} nor any file).`,
+  );
 }
 
 async function importCommand(args: string[], io: Io) {
@@ -183,7 +320,8 @@ async function importCommand(args: string[], io: Io) {
     io.out.write(HELP.import);
     return EXIT.ok;
   }
-  const organizationId = organizationOf(values);
+  const organization = organizationOf(values);
+  const organizationId = organization.id;
   const out = required(values, "out");
   const kinds = values.kinds?.split(",").map((kind) => kind.trim());
   const unknown = kinds?.filter((kind) => !(WALKED_KINDS as readonly string[]).includes(kind));
@@ -193,7 +331,9 @@ async function importCommand(args: string[], io: Io) {
 
   const started = Date.now();
   const progress = values.quiet ? undefined : (line: string) => io.err.write(`docs-platform: ${line}\n`);
-  const walk = await walkOrganization({ organizationId, kinds, siteId: values.site, progress });
+  const walk = await explainingApiFailures(organization, () =>
+    walkOrganization({ organizationId, kinds, siteId: values.site, progress }),
+  );
   const command = ["docs-platform import", `--organization ${organizationId}`]
     .concat(values.kinds ? [`--kinds ${kinds!.join(",")}`] : [], values.site ? [`--site ${values.site}`] : [])
     .join(" ");
@@ -204,6 +344,8 @@ async function importCommand(args: string[], io: Io) {
     organizationId,
     command,
     objects: walk.objects.length,
+    out,
+    warn: (line) => io.err.write(`docs-platform: ${line}\n`),
   });
   writeProject(out, files);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -233,10 +375,15 @@ async function unmanagedCommand(args: string[], io: Io) {
     io.out.write(HELP.unmanaged);
     return EXIT.ok;
   }
-  const organizationId = organizationOf(values);
   if (values.stack && values.state) throw new UsageError("--stack and --state exclude each other");
-  const managed = managedByState(JSON.parse(await readState(values.state, values.stack)));
-  const objects = await inventory(organizationId, { includeSpaces: values["include-spaces"] });
+  const exported: unknown = JSON.parse(await readState(values.state, values.stack));
+  const managed = managedByState(exported);
+  const organization =
+    givenOrganization(values) ?? (await stackOrganization(exported, values.state ? undefined : { name: values.stack }));
+  const organizationId = organization.id;
+  const objects = await explainingApiFailures(organization, () =>
+    inventory(organizationId, { includeSpaces: values["include-spaces"] }),
+  );
   const unmanaged = unmanagedObjects(objects, managed);
   io.out.write(
     values.json
@@ -306,7 +453,7 @@ async function pulumi(args: string[], input?: string): Promise<string> {
 async function readState(source: string | undefined, stack: string | undefined): Promise<string> {
   if (source === "-") return readFileSync(0, "utf8");
   if (source) return readFileSync(source, "utf8");
-  return pulumi(["stack", "export", "--non-interactive", ...(stack ? ["--stack", stack] : [])]);
+  return pulumi(["stack", "export", "--non-interactive", ...stackArgs(stack)]);
 }
 
 if (require.main === module) {

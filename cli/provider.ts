@@ -4,7 +4,9 @@
  */
 export {
   type ApiGrant,
+  DocsApiError,
   type Grantee,
+  getOrganization,
   granteesPath,
   type HttpClient,
   listCollections,
@@ -28,5 +30,11 @@ export {
   siteShareLinksPath,
   siteSpacesPath,
 } from "../provider/client";
-export { apiClient, ENV_KEYS } from "../provider/framework/connection";
+export {
+  apiClient,
+  apiUrlSetting,
+  CONFIG_KEYS,
+  ENV_KEYS,
+  MissingCredentialsError,
+} from "../provider/framework/connection";
 export { lifecycle, sharedListing } from "../provider/runtime";

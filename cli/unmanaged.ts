@@ -27,15 +27,22 @@ export interface Managed {
 interface StateResource {
   type?: string;
   id?: string;
+  inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
 
-/** Reads `pulumi stack export` output (or a bare deployment). */
-export function managedByState(exported: unknown): Managed {
+/** The resources of `pulumi stack export` output (or of a bare deployment). */
+function stateResources(exported: unknown): StateResource[] {
   const root = exported as { deployment?: { resources?: StateResource[] }; resources?: StateResource[] };
   const resources = root?.deployment?.resources ?? root?.resources;
   if (!Array.isArray(resources))
     throw new Error("the state holds no `deployment.resources`: is it `pulumi stack export` output?");
+  return resources;
+}
+
+/** Reads `pulumi stack export` output (or a bare deployment). */
+export function managedByState(exported: unknown): Managed {
+  const resources = stateResources(exported);
   const managed: Managed = { ids: new Map(), teamsWithMembers: new Set(), count: 0 };
   const add = (kind: string, id: string) => {
     const ids = managed.ids.get(kind) ?? new Set<string>();
@@ -56,6 +63,20 @@ export function managedByState(exported: unknown): Managed {
     }
   }
   return managed;
+}
+
+/**
+ * The organizations this package's resources in the state belong to, sorted: what a program that names its
+ * organization in the code rather than in `docs:organizationId` (as `docs-platform import` writes it) manages.
+ */
+export function organizationsInState(exported: unknown): string[] {
+  const found = new Set<string>();
+  for (const resource of stateResources(exported)) {
+    if (!resource.type?.startsWith(TYPE_PREFIX)) continue;
+    const organizationId = resource.outputs?.organizationId ?? resource.inputs?.organizationId;
+    if (typeof organizationId === "string" && organizationId !== "") found.add(organizationId);
+  }
+  return [...found].sort();
 }
 
 /**

@@ -1,4 +1,4 @@
-// `npm pack` of this checkout's build into a folder of its own: the package exactly as users get it from npm. Used by
+// `npm pack` of this checkout's build into a folder of its own: the package exactly as users install it. Used by
 // `npm run pack:local` (tools/pack-local.mjs) and the bench (bench/run.mts).
 import { execFile } from "node:child_process";
 import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";

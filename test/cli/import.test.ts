@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { emitProgram } from "../../cli/emit";
 import { EXIT, type Io, main } from "../../cli/main";
+import { packageSource } from "../../cli/project";
 import { WALKED_KINDS, walkOrganization } from "../../cli/walk";
 import { kinds, lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -250,7 +251,7 @@ describe("the docs-platform command", () => {
     expect(io.stderr()).toContain('site "Acme Docs": 26 objects');
     expect(io.stderr()).toMatch(/71 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     const pkg = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8"));
-    expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": "3.259.0", "pulumi-docs-platform": "^0.1.0" });
+    expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": "3.259.0", "pulumi-docs-platform": packageSource(out).spec });
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");

@@ -36,6 +36,8 @@ describe("GitHub Actions recipes", () => {
     expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
     expect(workflow.permissions["pull-requests"]).toBe("write");
     expect(pulumiStep(workflow)).toMatchObject({ command: "preview", refresh: true, "comment-on-pr": true });
+    // Preflight: a wrong id or token fails the pull request, not the deploy after merging.
+    expect(workflow.jobs.preview.env.DOCS_PREFLIGHT).toBe("true");
   });
 
   it("run up on merges to main, one at a time and never cancelled midway", () => {
@@ -59,7 +61,9 @@ describe("GitHub Actions recipes", () => {
     const unmanaged = steps.find((step: Yaml) => step.id === "unmanaged");
     expect(unmanaged.if).toBe(`\${{ !cancelled() }}`);
     expect(unmanaged.run).toMatch(/^set -o pipefail$/m);
-    expect(unmanaged.run).toMatch(/npx docs-platform unmanaged --organization "\$\{organization\}" --stack/);
+    // As the README's nightly script: the organization comes from the stack (its config, else its resources).
+    expect(unmanaged.run).toMatch(/^npx docs-platform unmanaged --stack "\$\{STACK\}" \| tee unmanaged\.txt$/m);
+    expect(unmanaged.run).not.toMatch(/--organization|pulumi config get/);
     expect(report.if).toContain("steps.unmanaged.outcome == 'failure'");
     expect(report.run).toContain("unmanaged.txt");
   });
@@ -84,6 +88,7 @@ describe("GitLab CI recipe", () => {
     expect(rules("preview")).toContain('$CI_PIPELINE_SOURCE == "merge_request_event"');
     expect(pipeline.preview.script.join("\n")).toMatch(/pulumi preview --refresh --diff/);
     expect(pipeline.preview.script.join("\n")).toMatch(/merge_requests\/\$CI_MERGE_REQUEST_IID\/notes/);
+    expect(pipeline.preview.variables.DOCS_PREFLIGHT).toBe("true");
   });
 
   it("runs up on the default branch, serialized per stack and not interruptible", () => {
@@ -100,9 +105,10 @@ describe("GitLab CI recipe", () => {
     expect(pipeline.drift.script).toEqual([
       "status=0",
       expect.stringMatching(/pulumi preview --refresh --expect-no-changes .* \|\| status=\$\?$/),
-      expect.stringMatching(/npx docs-platform unmanaged .* \|\| status=\$\?$/),
+      expect.stringMatching(/npx docs-platform unmanaged --stack "\$PULUMI_STACK" .* \|\| status=\$\?$/),
       "exit $status",
     ]);
+    expect(pipeline.drift.script.join("\n")).not.toMatch(/--organization|pulumi config get/);
     expect(pipeline.drift.artifacts.paths).toEqual(["drift.txt", "unmanaged.txt"]);
     expect(pipeline["drift-issue"].rules[0].when).toBe("on_failure");
     expect(pipeline["drift-issue"].needs).toEqual(["drift"]);

@@ -1,0 +1,171 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EXIT, type Io, main } from "../../cli/main";
+import { organizationsInState } from "../../cli/unmanaged";
+import { useEmulator } from "../support/emulator";
+
+const fx = useEmulator();
+const organizationId = () => fx.emulator.organizationId;
+
+function capture(): Io & { stdout: () => string; stderr: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    out: { write: (text: string) => (out += text) },
+    err: { write: (text: string) => (err += text) },
+    stdout: () => out,
+    stderr: () => err,
+  };
+}
+
+const resource = (kind: string, id: string, organization: string) => ({
+  urn: `urn:pulumi:production::docs::pulumi-nodejs:dynamic/docs:${kind}::${id}`,
+  type: `pulumi-nodejs:dynamic/docs:${kind}`,
+  id,
+  inputs: { organizationId: organization },
+  outputs: { organizationId: organization },
+});
+const exportOf = (resources: unknown[]) => JSON.stringify({ version: 3, deployment: { resources } });
+
+/**
+ * A `pulumi` on the PATH that answers the two commands `unmanaged` runs, `stack export` and `config get`, from files,
+ * and logs every call: the organization's resolution without the real CLI (test/e2e/drift-script.test.ts runs that).
+ */
+let dir: string;
+let savedPath: string | undefined;
+let savedOrganization: string | undefined;
+const fakePulumi = (state: string, configured?: string) => {
+  writeFileSync(path.join(dir, "state.json"), state);
+  if (configured === undefined) rmSync(path.join(dir, "organization"), { force: true });
+  else writeFileSync(path.join(dir, "organization"), `${configured}\n`);
+};
+const pulumiCalls = () => {
+  const log = path.join(dir, "calls.log");
+  return existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [];
+};
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "docs-platform-fake-pulumi-"));
+  const script = path.join(dir, "pulumi");
+  writeFileSync(
+    script,
+    `#!/bin/sh
+echo "$*" >> "${dir}/calls.log"
+case "$1 $2" in
+  "stack export") cat "${dir}/state.json" ;;
+  "config get")
+    if [ -f "${dir}/organization" ]; then cat "${dir}/organization"; exit 0; fi
+    echo "error: configuration key '$3' not found for stack 'production'" >&2; exit 255 ;;
+  *) echo "unexpected: $*" >&2; exit 1 ;;
+esac
+`,
+  );
+  chmodSync(script, 0o755);
+  savedPath = process.env.PATH;
+  process.env.PATH = `${dir}${path.delimiter}${process.env.PATH}`;
+  savedOrganization = process.env.DOCS_ORGANIZATION_ID;
+  delete process.env.DOCS_ORGANIZATION_ID;
+});
+afterEach(() => {
+  process.env.PATH = savedPath;
+  if (savedOrganization === undefined) delete process.env.DOCS_ORGANIZATION_ID;
+  else process.env.DOCS_ORGANIZATION_ID = savedOrganization;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("unmanaged finds the organization when the command line names none", () => {
+  it("takes the stack's docs:organizationId, the provider's own default, before the state", async () => {
+    fakePulumi(exportOf([resource("Collection", "c1", fx.emulator.secondOrganizationId)]), organizationId());
+    const io = capture();
+    expect(await main(["unmanaged", "--stack", "production", "--json"], io)).toBe(EXIT.ok);
+    expect(JSON.parse(io.stdout()).organizationId).toBe(organizationId());
+    expect(pulumiCalls()).toEqual([
+      "stack export --non-interactive --stack production",
+      "config get docs:organizationId --non-interactive --stack production",
+    ]);
+  });
+
+  it("without docs:organizationId, takes the one organization of the state's resources, as `import` writes them", async () => {
+    const handMade = await fx.apiCreate(`/orgs/${organizationId()}/collections`, { title: "Scratch" });
+    fakePulumi(
+      exportOf([resource("Collection", "adopted", organizationId()), resource("Team", "t", organizationId())]),
+    );
+    const io = capture();
+    expect(await main(["unmanaged", "--stack", "production"], io)).toBe(EXIT.found);
+    expect(io.stderr()).toBe("");
+    expect(io.stdout()).toBe(
+      `Organization ${organizationId()}: 1 object(s) not managed by the stack (2 resources):\n` +
+        `  Collection\n    ${handMade}  "Scratch"\n`,
+    );
+    expect(pulumiCalls()).toEqual([
+      "stack export --non-interactive --stack production",
+      "config get docs:organizationId --non-interactive --stack production",
+    ]);
+  });
+
+  it("asks for --organization, naming them, when the state's resources belong to several organizations", async () => {
+    const second = fx.emulator.secondOrganizationId;
+    fakePulumi(exportOf([resource("Collection", "a", organizationId()), resource("Site", "b", second)]));
+    const io = capture();
+    expect(await main(["unmanaged"], io)).toBe(EXIT.usage);
+    const [first, last] = [organizationId(), second].sort();
+    expect(io.stderr()).toBe(
+      `docs-platform: the stack's resources belong to 2 organizations (${first}, ${last}): choose one with ` +
+        "--organization <id> (or DOCS_ORGANIZATION_ID)\nRun `docs-platform --help` for usage.\n",
+    );
+    expect(fx.emulator.requests()).toEqual([]);
+  });
+
+  it("is a usage error naming each place it looked when neither the config nor the state names one", async () => {
+    fakePulumi(exportOf([{ type: "pulumi:pulumi:Stack", urn: "urn:pulumi:production::docs::pulumi:pulumi:Stack::x" }]));
+    const io = capture();
+    expect(await main(["unmanaged"], io)).toBe(EXIT.usage);
+    expect(io.stderr()).toContain(
+      "--organization is required (or set DOCS_ORGANIZATION_ID): the stack's config has no docs:organizationId, " +
+        "and its state holds no resource of this package",
+    );
+    expect(pulumiCalls()).toEqual([
+      "stack export --non-interactive",
+      "config get docs:organizationId --non-interactive",
+    ]);
+  });
+
+  it("reads no stack config for a state given as a file, and none at all when the organization is given", async () => {
+    const file = path.join(dir, "given.json");
+    writeFileSync(file, exportOf([resource("Collection", "adopted", organizationId())]));
+    const fromFile = capture();
+    expect(await main(["unmanaged", "--state", file, "--json"], fromFile)).toBe(EXIT.ok);
+    expect(JSON.parse(fromFile.stdout()).organizationId).toBe(organizationId());
+    expect(pulumiCalls()).toEqual([]);
+
+    fakePulumi(exportOf([resource("Collection", "adopted", "elsewhere")]), "configured-elsewhere");
+    process.env.DOCS_ORGANIZATION_ID = organizationId();
+    const fromEnvironment = capture();
+    expect(await main(["unmanaged", "--json"], fromEnvironment)).toBe(EXIT.ok);
+    expect(JSON.parse(fromEnvironment.stdout()).organizationId).toBe(organizationId());
+    expect(pulumiCalls()).toEqual(["stack export --non-interactive"]);
+  });
+});
+
+describe("organizationsInState", () => {
+  it("collects the organizationId of this package's resources, from outputs else inputs, sorted and once each", () => {
+    const state = {
+      deployment: {
+        resources: [
+          { type: "pulumi:pulumi:Stack", outputs: { organizationId: "not-a-docs-resource" } },
+          { type: "pulumi:providers:pulumi-nodejs", inputs: { organizationId: "nor-this" } },
+          resource("Site", "s", "org-b"),
+          { type: "pulumi-nodejs:dynamic/docs:Team", id: "t", inputs: { organizationId: "org-a" }, outputs: {} },
+          resource("Collection", "c", "org-b"),
+          { type: "pulumi-nodejs:dynamic/docs:SiteSection", id: "x", outputs: { siteId: "s" } },
+          // A secret output is ciphertext without --show-secrets: no organization id to read.
+          { type: "pulumi-nodejs:dynamic/docs:Space", id: "y", outputs: { organizationId: { ciphertext: "…" } } },
+        ],
+      },
+    };
+    expect(organizationsInState(state)).toEqual(["org-a", "org-b"]);
+    expect(organizationsInState({ deployment: { resources: [] } })).toEqual([]);
+  });
+});
