@@ -61,7 +61,7 @@ export class FaultQueue {
   private faults: ActiveFault[] = [];
   private seq = 0;
 
-  /** Validates a spec (400 naming the field) and queues it. */
+  /** Validates a fault spec (400 naming the field) and queues it. */
   inject(spec: unknown): ActiveFault {
     const fault = validateFault(spec);
     this.seq += 1;

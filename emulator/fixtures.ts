@@ -3,8 +3,7 @@
  * five spaces, with ids stable across resets and processes.
  */
 import { stableId } from "./ids";
-import type { OrgRec, SpaceRec, UserRec } from "./records";
-import type { Tables } from "./tables";
+import type { MemberRec, OrgRec, SpaceRec, UserRec } from "./records";
 import type { MemberRole } from "./validate";
 
 export interface FixtureInfo {
@@ -21,8 +20,21 @@ function fixtureTime(minutes: number): string {
   return new Date(Date.parse(FIXTURE_TIME) + minutes * 60_000).toISOString();
 }
 
+/**
+ * The tables the fixtures fill, as tables.ts's `Tables` has them. Declared here, not imported from tables.ts: the
+ * tables load the fixtures, so this module must not depend on them in turn.
+ */
+export interface FixtureTables {
+  readonly orgs: Map<string, OrgRec>;
+  readonly users: Map<string, UserRec>;
+  /** key `${orgId}/${userId}` */
+  readonly members: Map<string, MemberRec>;
+  readonly spaces: Map<string, SpaceRec>;
+  nextPosition(): number;
+}
+
 /** Loads the fixtures into an empty store. */
-export function loadFixtures(store: Tables): FixtureInfo {
+export function loadFixtures(store: FixtureTables): FixtureInfo {
   const orgA: OrgRec = {
     id: stableId("org:acme"),
     title: "Acme Docs",

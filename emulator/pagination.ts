@@ -41,7 +41,7 @@ function decodeCursor(page: string): Cursor {
 
 export function parseLimit(query: Query, defaultSize: number): number {
   const raw = queryString(query, "limit");
-  if (raw === undefined || raw === "") return defaultSize;
+  if (raw === undefined) return defaultSize;
   const n = Number(raw);
   if (!/^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(raw) || !Number.isFinite(n)) {
     throw new BadRequestError("limit: must be a number");
@@ -73,7 +73,7 @@ export function paginate<T, R>(
   const limit = parseLimit(ctx.query, ctx.env.pageSize);
   const pageParam = queryString(ctx.query, "page");
   let start = 0;
-  if (pageParam !== undefined && pageParam !== "") {
+  if (pageParam !== undefined) {
     const cursor = decodeCursor(pageParam);
     start = cursor.o;
     if (cursor.k !== undefined) {

@@ -90,16 +90,6 @@ export function bool(): Check<boolean> {
   };
 }
 
-export function num(options: { min?: number; max?: number; integer?: boolean } = {}): Check<number> {
-  return (value, path) => {
-    if (typeof value !== "number" || !Number.isFinite(value)) fail(path, `must be a number (got ${typeName(value)})`);
-    if (options.integer && !Number.isInteger(value)) fail(path, "must be an integer");
-    if (options.min !== undefined && value < options.min) fail(path, `must be at least ${options.min}`);
-    if (options.max !== undefined && value > options.max) fail(path, `must be at most ${options.max}`);
-    return value;
-  };
-}
-
 export function oneOfValues<const T extends string>(values: readonly T[]): Check<T> {
   return (value, path) => {
     if (typeof value !== "string" || !(values as readonly string[]).includes(value)) {
@@ -213,23 +203,37 @@ export function expectNoBody(body: unknown): void {
 
 export type Query = Record<string, string | string[]>;
 
+/*
+ * Every query parameter the emulator reads is a scalar in the official document except listSites' `type` (an array,
+ * the default `form` style with `explode: true`: `type=basic&type=premium`). So a scalar given twice is a 400, not
+ * last-wins; and an empty value (`limit=`) is a value, never taken for an absent parameter: a 400 where "" is invalid
+ * (numbers, booleans and enumerations by their schemas; `page`, as no cursor is empty), a plain value elsewhere (the
+ * filters are plain strings with no minLength: every title contains "", no id equals it).
+ */
+
+/** The value of a scalar parameter; a repeated one is a 400. */
 export function queryString(query: Query, name: string): string | undefined {
   const v = query[name];
-  if (v === undefined) return undefined;
-  if (Array.isArray(v)) return v[v.length - 1];
+  if (Array.isArray(v)) throw new BadRequestError(`${name}: must not be repeated (got ${v.length} values)`);
   return v;
 }
 
-export function queryList(query: Query, name: string): string[] {
+/** The values of an array parameter whose items are one of `values` (`name=a&name=b`; a comma is no separator). */
+export function queryEnumList<const T extends string>(query: Query, name: string, values: readonly T[]): T[] {
   const v = query[name];
   if (v === undefined) return [];
-  const values = Array.isArray(v) ? v : [v];
-  return values.flatMap((x) => x.split(",")).filter((x) => x !== "");
+  const given = Array.isArray(v) ? v : [v];
+  for (const item of given) {
+    if (!(values as readonly string[]).includes(item)) {
+      throw new BadRequestError(`${name}: must be one of ${values.join(", ")}`);
+    }
+  }
+  return given as T[];
 }
 
 export function queryBool(query: Query, name: string): boolean | undefined {
   const v = queryString(query, name);
-  if (v === undefined || v === "") return undefined;
+  if (v === undefined) return undefined;
   if (v === "true" || v === "1") return true;
   if (v === "false" || v === "0") return false;
   throw new BadRequestError(`${name}: must be a boolean (true or false)`);
@@ -237,14 +241,14 @@ export function queryBool(query: Query, name: string): boolean | undefined {
 
 export function queryEnum<const T extends string>(query: Query, name: string, values: readonly T[]): T | undefined {
   const v = queryString(query, name);
-  if (v === undefined || v === "") return undefined;
+  if (v === undefined) return undefined;
   if (!(values as readonly string[]).includes(v))
     throw new BadRequestError(`${name}: must be one of ${values.join(", ")}`);
   return v as T;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Shared field rules (limits of the spec, widened to what the official document accepts)
+// Shared field rules (limits of the API reference, widened to what the official document accepts)
 
 export const MEMBER_ROLES = ["admin", "create", "edit", "review", "comment", "read"] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
@@ -262,19 +266,13 @@ export const defaultLevel: Check<DefaultLevel> = (value, path) => {
 
 export const SITE_VISIBILITIES = ["public", "unlisted", "share-link", "visitor-auth"] as const;
 export const SITE_TYPES = ["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"] as const;
-export const SPACE_VISIBILITIES = [
-  "public",
-  "unlisted",
-  "share-link",
-  "visitor-auth",
-  "in-collection",
-  "private",
-] as const;
 
 /** Icon: string (format `icon`), max 50. */
 export const icon = str({ max: 50 });
-/** Expression: official 0..1024 (the spec says 1..1024; the official document accepts the empty string). */
-// The spec's 1..1024 (the official document allows the empty string; null is how a condition is removed).
+/**
+ * Expression: the API reference's 1..1024, stricter than the official document's 0..1024 (null, not "", is how a
+ * condition is removed); a choice listed in test/contract/deviations.ts.
+ */
 export const expression = str({ min: 1, max: 1024 });
 /** URL: string, format uri, max 2048. */
 export const url = str({ max: 2048, uri: true });

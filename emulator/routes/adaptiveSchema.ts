@@ -1,9 +1,9 @@
 /**
  * Site adaptive schema: GET/PUT …/adaptive-schema and GET …/adaptive-schema/template-conditions.
  *
- * The jsonSchema is validated against the official SiteAdaptiveJSONSchema (wider than the spec's boolean-only
- * claims): a closed draft-07 object schema whose properties are claims (boolean, string, string enum, number,
- * array of primitive claims, nested object of claims) plus an optional `unsigned` object of claims.
+ * The jsonSchema is validated against the official SiteAdaptiveJSONSchema (wider than the API reference's boolean-only
+ * claims): a closed draft-07 object schema whose properties are claims (boolean, string, string enum, number, array
+ * of primitive claims, nested object of claims) plus an optional `unsigned` object of claims.
  */
 import { BadRequestError, NotFoundError } from "../errors";
 import type { Route } from "../types";

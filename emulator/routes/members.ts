@@ -28,7 +28,7 @@ export const memberRoutes: Route[] = [
       const search = queryString(ctx.query, "search")?.toLowerCase();
       let members = store.membersOf(org.id);
       if (role) members = members.filter((m) => (role === "guest" ? m.role === null : m.role === role));
-      if (search) {
+      if (search !== undefined) {
         members = members.filter((m) => {
           const u = store.users.get(m.userId)!;
           return u.displayName.toLowerCase().includes(search) || u.email.toLowerCase().includes(search);
@@ -96,7 +96,7 @@ export const memberRoutes: Route[] = [
       const title = queryString(ctx.query, "title")?.toLowerCase();
       const teams = ctx.store
         .teamsOf(m.orgId)
-        .filter((t) => t.members.has(m.userId) && (!title || t.title.toLowerCase().includes(title)));
+        .filter((t) => t.members.has(m.userId) && (title === undefined || t.title.toLowerCase().includes(title)));
       return ok(
         paginate(ctx, teams, (t) => ({ team: renderTeam(ctx.store, t), member: { role: t.members.get(m.userId)! } })),
       );

@@ -17,8 +17,9 @@ import type { Env, Route, RouteContext } from "../types";
 import { type Check, isPlainObject, oneOfValues, parseBody, req, str, url } from "../validate";
 import { created, deleted, ok, param, requireOrg } from "./common";
 
-// The spec's pattern (lowercase only): the official document also allows capitals, but every limit and pattern of
-// the spec is a 400 here, so that the provider is never tested against laxer rules than the spec promises.
+// The API reference's pattern (lowercase only): the official document also allows capitals, but every limit and
+// pattern of the API reference is a 400 here, so that the provider is never tested against laxer rules than the
+// reference promises (test/contract/deviations.ts, capital-openapi-slugs).
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const slug = str({
   min: 1,

@@ -107,7 +107,7 @@ export const redirectRoutes: Route[] = [
       const search = queryString(ctx.query, "search")?.toLowerCase();
       const order = queryEnum(ctx.query, "orderBy", ORDERS) ?? "createdAt";
       const items = redirectsOf(ctx.store, site.id, draft).filter(
-        (r) => !search || r.source.toLowerCase().includes(search),
+        (r) => search === undefined || r.source.toLowerCase().includes(search),
       );
       return ok(paginate(ctx, ordered(items, order), renderRedirect));
     },

@@ -1,5 +1,5 @@
 /**
- * Site section groups: list, create, update, delete, move, and the spec-only membership operations
+ * Site section groups: list, create, update, delete, move, and the membership operations only the API reference has
  * `POST …/section-groups/{id}/sections` and `DELETE …/section-groups/{id}/sections/{sectionId}`.
  */
 import { BadRequestError } from "../errors";
@@ -128,7 +128,7 @@ export const sectionGroupRoutes: Route[] = [
       return ok(renderSectionGroup(ctx.env, store, group));
     },
   },
-  // ---- spec-only membership operations (absent from the official document)
+  // ---- membership operations of the API reference (absent from the official document)
   {
     method: "POST",
     path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections",

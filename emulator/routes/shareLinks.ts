@@ -19,7 +19,7 @@ export const shareLinkRoutes: Route[] = [
       const site = requireSite(ctx);
       const search = queryString(ctx.query, "search")?.toLowerCase();
       const links = [...ctx.store.shareLinks.values()].filter(
-        (l) => l.siteId === site.id && (!search || l.name.toLowerCase().includes(search)),
+        (l) => l.siteId === site.id && (search === undefined || l.name.toLowerCase().includes(search)),
       );
       return ok(paginate(ctx, links, (l) => renderShareLink(ctx.store, l)));
     },

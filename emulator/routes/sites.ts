@@ -18,7 +18,7 @@ import {
   opt,
   parseBody,
   queryBool,
-  queryList,
+  queryEnumList,
   queryString,
   req,
   SITE_TYPES,
@@ -72,19 +72,14 @@ export const siteRoutes: Route[] = [
       const space = queryString(ctx.query, "space");
       const title = queryString(ctx.query, "title")?.toLowerCase();
       const published = queryBool(ctx.query, "published");
-      const types = queryList(ctx.query, "type");
-      for (const t of types) {
-        if (!(SITE_TYPES as readonly string[]).includes(t)) {
-          throw new BadRequestError(`type: must be one of ${SITE_TYPES.join(", ")}`);
-        }
-      }
+      const types = queryEnumList(ctx.query, "type", SITE_TYPES);
       const sites = [...store.sites.values()].filter(
         (s) =>
           s.orgId === org.id &&
-          (!space || store.siteSpacesOf(s.id).some((ss) => ss.spaceId === space)) &&
-          (!title || s.title.toLowerCase().includes(title)) &&
+          (space === undefined || store.siteSpacesOf(s.id).some((ss) => ss.spaceId === space)) &&
+          (title === undefined || s.title.toLowerCase().includes(title)) &&
           (published === undefined || s.published === published) &&
-          (types.length === 0 || types.includes(s.type)),
+          (types.length === 0 || types.some((t) => t === s.type)),
       );
       return ok(paginate(ctx, sites, (s) => renderSite(ctx.env, store, s)));
     },
@@ -147,7 +142,7 @@ export const siteRoutes: Route[] = [
           defaultSiteSection: opt(str({ min: 1 })),
           proxy: opt(nullable(siteProxy)),
           styleguide: opt(nullable(str({ min: 1 }))),
-          // spec-only (absent from the official document)
+          // only in the API reference (absent from the official document: test/contract/deviations.ts)
           agentsContext: opt(oneOfValues(["excluded", "included"] as const)),
         },
         { required: true },

@@ -41,7 +41,9 @@ export const teamRoutes: Route[] = [
       const teams = ctx.store
         .teamsOf(org.id)
         .filter(
-          (t) => (!title || t.title.toLowerCase().includes(title)) && (!owner || t.members.get(owner) === "owner"),
+          (t) =>
+            (title === undefined || t.title.toLowerCase().includes(title)) &&
+            (owner === undefined || t.members.get(owner) === "owner"),
         );
       return ok(paginate(ctx, teams, (t) => renderTeam(ctx.store, t)));
     },

@@ -1,15 +1,20 @@
 /**
- * The ONLY place where the traffic contract (test/contract/validator.ts) departs from the official OpenAPI document
- * (@gitbook/api 0.202.0, spec/openapi.json). Each entry names exactly what it covers and why; nothing else is exempt.
- * The summary line of a test run reports how many entries this list has.
+ * The ONLY place where the traffic contract (test/contract/validator.ts) and the emulator depart from the official
+ * OpenAPI document (@gitbook/api 0.202.0, spec/openapi.json). Each entry names exactly what it covers and why; nothing
+ * else is exempt. The summary line of a test run reports how many entries this list has.
  *
  * Kinds:
- * - `operation`: an operation the API reference (the written GitBook v1 reference this project follows) shows but the document does not. It is validated
- *   like a documented one, with the schemas given here (built from the document's own components where possible).
- * - `field`: one property the spec shows but the document does not, added to one schema (a component, or an
- *   operation's request body) at one JSON pointer, with its own schema. It is validated; every other property stays
+ * - `operation`: an operation the API reference (../shared/api-spec.md, the written GitBook v1 reference this project
+ *   follows) shows but the document does not. It is validated like a documented one, with the schemas given here
+ *   (built from the document's own components where possible).
+ * - `field`: one property the API reference shows but the document does not, added to one schema (a component, or
+ *   an operation's request body) at one JSON pointer, with its own schema. It is validated; every other property stays
  *   undocumented.
  * - `rule`: a general validation rule that is not literally in the document.
+ * - `strictness`: a request the document accepts that the emulator answers 400 on purpose. It exempts nothing (the
+ *   contract never counts a request the emulator rejects); its `probe` is sent to an emulator by validator.test.ts,
+ *   which fails when the emulator stops answering `message`, or when the document (its objects read as written)
+ *   stops accepting the probe: then the entry is stale.
  */
 
 /** A JSON Schema fragment; `$ref`s use the document's form, `#/components/schemas/<Name>`. */
@@ -52,15 +57,28 @@ export interface RuleDeviation {
   reason: string;
 }
 
-export type Deviation = OperationDeviation | FieldDeviation | RuleDeviation;
+export interface StrictnessDeviation {
+  kind: "strictness";
+  id: string;
+  /**
+   * A request the document accepts. `path` is a template as the document writes it (no /v1); validator.test.ts fills
+   * `{organizationId}`, `{siteId}` and `{siteSpaceId}` with objects it made.
+   */
+  probe: { method: "POST" | "PUT" | "PATCH"; path: string; body: Record<string, unknown> };
+  /** The emulator's answer: 400 with this message. */
+  message: string;
+  reason: string;
+}
 
-const SPEC = "the spec (api-spec.md)";
+export type Deviation = OperationDeviation | FieldDeviation | RuleDeviation | StrictnessDeviation;
+
+const REFERENCE = "the API reference (api-spec.md)";
 
 export const deviations: readonly Deviation[] = [
   {
     kind: "operation",
     id: "section-group-add-section",
-    operationId: "spec:addSectionToSiteSectionGroup",
+    operationId: "reference:addSectionToSiteSectionGroup",
     method: "POST",
     path: "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections",
     requestBody: {
@@ -69,20 +87,20 @@ export const deviations: readonly Deviation[] = [
     },
     responses: { "201": { $ref: "#/components/schemas/SiteSectionGroup" } },
     reason:
-      `${SPEC} documents section-group membership as its own endpoint (body {sectionId}, 201 SiteSectionGroup); ` +
-      "the document has no such path (its way is PATCH sections/{id} with siteSectionGroupId). Kept because the spec " +
-      "is this project's contract and SiteSectionGroup changes membership through it (one request per section); " +
-      "where an API answers 404 here, the provider falls back to PATCH sections/{id} {siteSectionGroupId}.",
+      `${REFERENCE} documents section-group membership as its own endpoint (body {sectionId}, 201 ` +
+      "SiteSectionGroup); the document has no such path (its way is PATCH sections/{id} with siteSectionGroupId). " +
+      "The emulator keeps it because the API reference documents it; the provider never calls it (SiteSectionGroup " +
+      "changes membership with the official PATCH sections/{id} {siteSectionGroupId}).",
   },
   {
     kind: "operation",
     id: "section-group-remove-section",
-    operationId: "spec:removeSectionFromSiteSectionGroup",
+    operationId: "reference:removeSectionFromSiteSectionGroup",
     method: "DELETE",
     path: "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}",
     responses: { "205": null, "204": null },
     reason:
-      `${SPEC} documents removing a section from a group (205); absent from the document (there: PATCH ` +
+      `${REFERENCE} documents removing a section from a group (205); absent from the document (there: PATCH ` +
       "sections/{id} with siteSectionGroupId null). 204 = was not a member, as every DELETE of the document answers.",
   },
   {
@@ -92,10 +110,10 @@ export const deviations: readonly Deviation[] = [
     pointer: "/agentsContext",
     schema: { type: "string", enum: ["excluded", "included"] },
     reason:
-      `${SPEC} lets PATCH site set agentsContext (excluded|included); the document has no such field (neither in ` +
-      "updateSiteById's body nor in Site; its getSiteAgentSettingsById/updateSiteAgentSettingsById are other " +
+      `${REFERENCE} lets PATCH site set agentsContext (excluded|included); the document has no such field ` +
+      "(neither in updateSiteById's body nor in Site; its getSiteAgentSettingsById/updateSiteAgentSettingsById are other " +
       "settings: scans, findings, editing). So it does not reach the real API, and the provider does not manage it " +
-      "(no Site input or output since issue 13); only the emulator, which serves the spec too, accepts it.",
+      "(no Site input or output since issue 13); only the emulator, which serves the API reference too, accepts it.",
   },
   {
     kind: "field",
@@ -104,8 +122,8 @@ export const deviations: readonly Deviation[] = [
     pointer: "/agentsContext",
     schema: { type: "string", enum: ["excluded", "included"] },
     reason:
-      `${SPEC} shows Site.agentsContext (excluded|included, required there); the document's Site has no such field. ` +
-      "Allowed, not required, so a Site without it (as the real API returns) is valid too.",
+      `${REFERENCE} shows Site.agentsContext (excluded|included, required there); the document's Site has no such ` +
+      "field. Allowed, not required, so a Site without it (as the real API returns) is valid too.",
   },
   {
     kind: "rule",
@@ -120,5 +138,59 @@ export const deviations: readonly Deviation[] = [
       "NotFoundError 404, ConflictError 409, PreconditionFailedError 412), else against components.schemas.Error. " +
       "The same rule validates answers to requests that match no operation. A 2xx/3xx status an operation does not " +
       "document stays a violation.",
+  },
+  {
+    kind: "strictness",
+    id: "unknown-body-fields",
+    probe: { method: "POST", path: "/orgs/{organizationId}/collections", body: { title: "Guides", surprise: true } },
+    message: "surprise: unknown field (allowed: title, parent)",
+    reason:
+      "The document's request bodies are open objects (none says additionalProperties: false), so a property they do " +
+      "not list is valid under it and ignored by the real API. The emulator answers 400 naming the field on every " +
+      "body it parses, so that a misspelt or undocumented field the provider sends fails in tests instead of being " +
+      "dropped silently; the contract reads the document's objects as closed for the same reason (validator.ts).",
+  },
+  {
+    kind: "strictness",
+    id: "capital-openapi-slugs",
+    probe: {
+      method: "POST",
+      path: "/orgs/{organizationId}/openapi",
+      body: { slug: "Petstore", source: { url: "https://petstore.example/openapi.json" } },
+    },
+    message: "slug: must match ^[a-z0-9]+(?:-[a-z0-9]+)*$ (lowercase letters and digits separated by single hyphens)",
+    reason:
+      `${REFERENCE} gives OpenAPI slugs the pattern ^[a-z0-9]+(?:-[a-z0-9]+)*$; the document's OpenAPISpecSlug also ` +
+      "allows capitals. Every limit of the API reference is a 400 in the emulator (body slug and path specSlug " +
+      "alike), so the provider is never tested against laxer rules than the reference promises; OpenApiSpec.slug is " +
+      "checked lowercase too (parity.test.ts).",
+  },
+  {
+    kind: "strictness",
+    id: "empty-condition",
+    probe: {
+      method: "PATCH",
+      path: "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}",
+      body: { condition: "" },
+    },
+    message: "condition: must not be empty",
+    reason:
+      `${REFERENCE} bounds a visibility condition to 1..1024 characters; the document's Expression is 0..1024. The ` +
+      'emulator follows the reference on site spaces and sections: `condition: ""` is a 400, and null (which both ' +
+      "documents allow) is how a condition is removed, as the provider does.",
+  },
+  {
+    kind: "strictness",
+    id: "external-link-sort",
+    probe: {
+      method: "PATCH",
+      path: "/orgs/{organizationId}/sites/{siteId}/structure/sort",
+      body: { item: { type: "site-external-link", id: "link" }, position: {} },
+    },
+    message: "item.type: site external links are not supported by the emulator",
+    reason:
+      "The document's SiteStructureItemPointer lets PATCH structure/sort move a `site-external-link`; the emulator " +
+      "implements no external links (emulator/README.md, not implemented), so it answers 400 rather than pretend a " +
+      "move. The provider manages no external links and never sends one.",
   },
 ];

@@ -6,11 +6,11 @@
 import { expect } from "vitest";
 import type { ApiAnswer, EmulatorFixture } from "../support/emulator";
 
-/** One rule of the spec, with its boundary values. */
+/** One rule of the API reference, with its boundary values. */
 export interface Rule {
-  /** The rule in the spec's words, e.g. "at most 50 characters". */
+  /** The rule in the API reference's words, e.g. "at most 50 characters". */
   text: string;
-  /** Values that break the rule under the spec and the official document alike. */
+  /** Values that break the rule under the API reference and the official document alike. */
   rejected: unknown[];
   /** Values at the exact limit (every value, for an enumeration): valid under both documents. */
   accepted: unknown[];

@@ -50,9 +50,9 @@ beforeEach(() => {
 const org = () => fixture.emulator.organizationId;
 const user = (index: number) => fixture.emulator.userIds[index]!;
 
-const LIMITS = "spec: Limits table";
-const FIELD = "spec: field constraints";
-const OFFICIAL = "OFFICIAL: the spec states no rule; the official document does";
+const LIMITS = "API reference: Limits table";
+const FIELD = "API reference: field constraints";
+const OFFICIAL = "OFFICIAL: the API reference states no rule; the official document does";
 
 /** A value `check` rejects and the API accepts, with why (pinned: see the header). */
 interface Mismatch {
@@ -82,7 +82,7 @@ function kind(name: string, base: () => Props) {
   ): Entry => ({ kind: name, property, inputs: (value) => ({ ...base(), [property]: value }), ...entry });
 }
 
-/** The spec's roles (member roles, default levels), in its order. */
+/** The API reference's roles (member roles, default levels), in its order. */
 const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as const;
 const PROXY_ORIGIN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -358,14 +358,14 @@ const table: Entry[] = [
       {
         value: "ftp://idp.example/sso",
         why:
-          "MISMATCH: any absolute URI is valid under the spec and the official document; the provider accepts only " +
-          "http(s), on purpose (samlProvider.ts: SAML redirects only work over http(s)).",
+          "MISMATCH: any absolute URI is valid under the API reference and the official document; the provider " +
+          "accepts only http(s), on purpose (samlProvider.ts: SAML redirects only work over http(s)).",
       },
     ],
   ),
   samlField("defaultRole", "defaultRole", FIELD, oneOf([...ROLES, null], ["inherit", "owner", "Read"])),
 
-  // Team: the spec gives the title no limits (the official document: 1..64); member roles owner | member.
+  // Team: the API reference gives the title no limits (the official document: 1..64); member roles owner | member.
   teamTitle(atLeast(1)),
   teamTitle(atMost(64)),
   team("members.0.role", {
@@ -403,13 +403,15 @@ const table: Entry[] = [
     request: async (p, value) => patch(`/orgs/${p.org}/members/${p.user(2)}`, "role", { role: value }),
   }),
 
-  // OpenApiSpec: slug 1..100 with the spec's pattern, source URL max 2048 (Limits), a URI; text sources (official).
+  // OpenApiSpec: slug 1..100 with the API reference's pattern, source URL max 2048 (Limits), a URI; text sources
+  // (official).
   slugRule(atLeast(1, letters)),
   slugRule(atMost(100, letters)),
   slugRule(
     matches(
       SLUG,
-      // Lowercase only, as the spec says; the official document also allows capitals (both sides follow the spec).
+      // Lowercase only, as the API reference says; the official document also allows capitals (both sides follow the
+      // API reference: test/contract/deviations.ts, capital-openapi-slugs).
       { rejected: ["My-API", "my--api", "-api", "api-", "my_api", "my api"], accepted: ["a", "v2", "my-api-2"] },
       /^must match /,
     ),
@@ -425,8 +427,8 @@ const table: Entry[] = [
       {
         value: "ftp://petstore.example/openapi.json",
         why:
-          "MISMATCH: any absolute URI is valid under the spec and the official document; the provider accepts only " +
-          "http(s) (openApiSpec.ts: where the API fetches the document from over http(s)).",
+          "MISMATCH: any absolute URI is valid under the API reference and the official document; the provider " +
+          "accepts only http(s) (openApiSpec.ts: where the API fetches the document from over http(s)).",
       },
     ],
   ),
@@ -438,14 +440,14 @@ const table: Entry[] = [
       post(`/orgs/${p.org}/openapi`, "source.text", { slug: freshSlug(), source: { text: value } }),
   }),
 
-  // Site: title 2..128, basename 1..100, proxy max 512 with its pattern (Limits); type, visibility. The spec's
-  // agentsContext is not an input (absent from the official document: test/contract/deviations.ts).
+  // Site: title 2..128, basename 1..100, proxy max 512 with its pattern (Limits); type, visibility. The API
+  // reference's agentsContext is not an input (absent from the official document: test/contract/deviations.ts).
   // hostname (max 512, pattern) is an output only: no input sets it.
   siteCreate("title", LIMITS, atLeast(2)),
   siteCreate("title", LIMITS, atMost(128)),
   siteCreate(
     "type",
-    `${FIELD} (the spec shows only \`basic\`; values: official SiteType)`,
+    `${FIELD} (the API reference shows only \`basic\`; values: official SiteType)`,
     oneOf(["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"], ["enterprise", "Basic"]),
   ),
   siteCreate(
@@ -474,7 +476,8 @@ const table: Entry[] = [
   sectionField("title", LIMITS, atMost(128)),
   sectionField("path", LIMITS, atLeast(1)),
   sectionField("path", LIMITS, atMost(100)),
-  // The spec's 1..1024, stricter than the official 0..1024: null, not "", removes a condition.
+  // The API reference's 1..1024, stricter than the official 0..1024: null, not "", removes a condition
+  // (test/contract/deviations.ts, empty-condition).
   sectionField("condition", LIMITS, atLeast(1)),
   sectionField("condition", LIMITS, atMost(1024)),
   sectionField("description", LIMITS, atMost(256)),
@@ -498,7 +501,7 @@ const table: Entry[] = [
     request: async (p, value) => post(`${await p.sitePath()}/share-links`, "name", { name: value }),
   }),
 
-  // SiteRedirect and SiteRedirects (OFFICIAL; the spec has no redirects): source max 512 with the official
+  // SiteRedirect and SiteRedirects (OFFICIAL; the API reference has no redirects): source max 512 with the official
   // pattern, an external destination's URL (format uri, max 2048).
   redirect("source", {
     source: OFFICIAL,
@@ -544,7 +547,7 @@ const table: Entry[] = [
   ),
   schemaRule("properties.unsigned.description", OFFICIAL, oneOf([UNSIGNED], ["Unsigned claims"])),
 
-  // SiteCustomization (official SiteCustomizationSettingsInput; the spec has no customization).
+  // SiteCustomization (official SiteCustomizationSettingsInput; the API reference has no customization).
   customizationRule("title", atLeast(2), (title) => ({ title })),
   customizationRule("title", atMost(128), (title) => ({ title })),
   customizationRule("styling.theme", oneOf(["clean", "muted", "bold", "gradient"], ["dark", "Clean"]), (theme) => ({

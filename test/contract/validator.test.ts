@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { contractValidator, countedViolations } from "../support/contract";
 import { startTestEmulator } from "../support/emulator";
-import { deviations } from "./deviations";
+import { deviations, type StrictnessDeviation } from "./deviations";
 import { ContractValidator, type ExchangeLike, formatViolation } from "./validator";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies under test
@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 describe("the official document", () => {
-  it("is OpenAPI 3.1 and knows every in-scope operation, plus the spec-only ones of deviations.ts", () => {
+  it("is OpenAPI 3.1 and knows every in-scope operation, plus the API reference's own ones of deviations.ts", () => {
     expect(new ContractValidator().documentVersion).toContain("0.0.1-beta");
     const ops: [string, string, string][] = [
       ["GET", "/v1/orgs/o/sites", "listSites"],
@@ -61,8 +61,8 @@ describe("the official document", () => {
       ["DELETE", "/v1/orgs/o/teams/t/members/u", "deleteMemberFromOrganizationTeamById"],
       ["PUT", "/v1/orgs/o/openapi/my-spec", "createOrUpdateOpenAPISpecBySlug"],
       ["GET", "/v1/orgs/o/openapi/my-spec/versions/latest", "getLatestOpenAPISpecVersion"],
-      ["POST", "/v1/orgs/o/sites/s/section-groups/g/sections", "spec:addSectionToSiteSectionGroup"],
-      ["DELETE", "/v1/orgs/o/sites/s/section-groups/g/sections/x", "spec:removeSectionFromSiteSectionGroup"],
+      ["POST", "/v1/orgs/o/sites/s/section-groups/g/sections", "reference:addSectionToSiteSectionGroup"],
+      ["DELETE", "/v1/orgs/o/sites/s/section-groups/g/sections/x", "reference:removeSectionFromSiteSectionGroup"],
     ];
     for (const [method, path, operationId] of ops) {
       const found = validator.match(method, path);
@@ -176,6 +176,33 @@ describe("requests", () => {
     expect(countedViolations(verdict, { status: 205, requestHeaders: provider }).counted).toHaveLength(2);
   });
 
+  it("reports an empty query value for the provider only, and a repeated scalar for everyone", () => {
+    const path = `/v1/orgs/${org()}/sites`;
+    const list = { items: [] };
+    const empty = validator.validate({ method: "GET", path, query: { title: "", type: [""] }, status: 400 });
+    expect(empty.request.map((v) => [formatViolation(v), v.providerOnly])).toEqual([
+      ["listSites request query /title: is empty: the provider sends a parameter with a value or not at all", true],
+      ["listSites request query /type: is empty: the provider sends a parameter with a value or not at all", true],
+      [
+        'listSites request query /type/0: must be equal to one of the allowed values ["basic","premium","ultimate","sponsored","legacy-basic","legacy-premium"], got ""',
+        undefined,
+      ],
+    ]);
+    const provider = { "user-agent": "pulumi-docs-platform" };
+    const title = validator.validate({ method: "GET", path, query: { title: "" }, status: 200, responseBody: list });
+    expect(countedViolations(title, { status: 200, requestHeaders: {} }).counted).toEqual([]);
+    expect(countedViolations(title, { status: 200, requestHeaders: provider }).counted).toHaveLength(1);
+    const repeated = validator.validate({
+      method: "GET",
+      path,
+      query: { limit: ["5", "5"], type: ["basic", "premium"] },
+      status: 400,
+    });
+    expect(repeated.request.map(formatViolation)).toEqual([
+      'listSites request query /limit: must be number (["5","5"])',
+    ]);
+  });
+
   it("counts an invalid request only when the emulator accepted it or the provider sent it", () => {
     const x = { method: "POST", path: `/v1/orgs/${org()}/collections`, requestBody: { title: "x".repeat(51) } };
     const rejected = validator.validate({ ...x, status: 400, responseBody: err(400) });
@@ -245,8 +272,23 @@ describe("statuses and errors", () => {
 
 describe("deviations", () => {
   it("are few, each with a reason", () => {
-    expect(deviations.length).toBeLessThanOrEqual(6);
+    expect(deviations.filter((d) => d.kind !== "strictness").length).toBeLessThanOrEqual(6);
+    expect(deviations.filter((d) => d.kind === "strictness").length).toBeLessThanOrEqual(6);
     for (const d of deviations) expect(d.reason.length, d.id).toBeGreaterThan(40);
+  });
+
+  const strictness = deviations.filter((d): d is StrictnessDeviation => d.kind === "strictness");
+  it.each(strictness)("$id: the document accepts the probe, the emulator answers 400", async ({ probe, message }) => {
+    const siteSpaces = (await api("GET", `/orgs/${org()}/sites/${site.id}/site-spaces`)).body.items;
+    const ids: Record<string, string> = { organizationId: org(), siteId: site.id, siteSpaceId: siteSpaces[0].id };
+    const path = probe.path.replace(/\{(\w+)\}/g, (_, key: string) => {
+      expect(ids, `${probe.path}: no object for {${key}}`).toHaveProperty(key);
+      return ids[key]!;
+    });
+    const answer = await api(probe.method, path, probe.body);
+    expect(answer).toEqual({ status: 400, body: { error: { code: 400, message } } });
+    const verdict = literalValidator().validate({ ...probe, path: `/v1${path}`, requestBody: probe.body, ...answer });
+    expect(verdict.request.map(formatViolation)).toEqual([]);
   });
 
   it("allow Site.agentsContext and PATCH site agentsContext, with their values only", () => {
@@ -269,7 +311,7 @@ describe("deviations", () => {
     ).toEqual([]);
   });
 
-  it("validate the spec-only membership operations like documented ones", () => {
+  it("validate the API reference's membership operations like documented ones", () => {
     const path = `${sitePath()}/section-groups/${siteGroup.id}/sections`;
     expect(
       check({ method: "POST", path, status: 201, requestBody: { sectionId: "x" }, responseBody: siteGroup }),
@@ -277,9 +319,9 @@ describe("deviations", () => {
     expect(
       check({ method: "POST", path, status: 200, requestBody: { section: "x" }, responseBody: siteGroup }),
     ).toEqual([
-      "spec:addSectionToSiteSectionGroup request body /section: is not a property the document describes here",
-      "spec:addSectionToSiteSectionGroup request body /sectionId: is required but missing",
-      "spec:addSectionToSiteSectionGroup response 200 status (root): status 200 is not documented (documented: 201)",
+      "reference:addSectionToSiteSectionGroup request body /section: is not a property the document describes here",
+      "reference:addSectionToSiteSectionGroup request body /sectionId: is required but missing",
+      "reference:addSectionToSiteSectionGroup response 200 status (root): status 200 is not documented (documented: 201)",
     ]);
   });
 
@@ -294,6 +336,13 @@ describe("deviations", () => {
     ).toThrow(/already documents \/title/);
   });
 });
+
+/** The document as written (objects open unless they say otherwise), built on first use. */
+let literal: ContractValidator | undefined;
+function literalValidator(): ContractValidator {
+  literal ??= new ContractValidator({ closedObjects: false });
+  return literal;
+}
 
 function err(code: number) {
   return { error: { code, message: "m" } };

@@ -22,7 +22,9 @@
  *
  * Undocumented query parameters, and a body sent to an operation that takes none, are reported as `providerOnly`
  * violations: the document does not close parameter lists, and HTTP APIs ignore unknown query parameters and bodies
- * they do not expect, so only a client that relies on one (the provider) is wrong.
+ * they do not expect, so only a client that relies on one (the provider) is wrong. So is an empty query value
+ * (`title=`): valid for the document's plain strings, but from the provider it can only be an unset value sent anyway
+ * (empty numbers, booleans and enumerations fail their schemas; a repeated scalar fails its type).
  */
 import { readFileSync } from "node:fs";
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
@@ -143,7 +145,11 @@ export class ContractValidator {
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly branchCache = new WeakMap<object, { open?: ValidateFunction; closed?: ValidateFunction }>();
 
-  constructor(options: { document?: Json; deviations?: readonly Deviation[] } = {}) {
+  /**
+   * `closedObjects: false` reads the document's objects as written (open unless they say `additionalProperties:
+   * false`): how validator.test.ts shows that a `strictness` deviation's probe is valid under the document itself.
+   */
+  constructor(options: { document?: Json; deviations?: readonly Deviation[]; closedObjects?: boolean } = {}) {
     this.doc = options.document ?? JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, "utf8"));
     this.deviations = options.deviations ?? defaultDeviations;
     if (typeof this.doc.openapi !== "string" || !this.doc.openapi.startsWith("3.1")) {
@@ -182,7 +188,7 @@ export class ContractValidator {
       Object.keys(this.defs).filter((n) => n.startsWith("op:") || n.startsWith("response:")),
     );
     for (const [name, schema] of Object.entries(this.defs)) {
-      if (name.startsWith("params:")) continue;
+      if (name.startsWith("params:") || options.closedObjects === false) continue;
       this.defs[name] = this.closeObjects(schema, boundaryRoots.has(name));
     }
 
@@ -210,7 +216,7 @@ export class ContractValidator {
     }
   }
 
-  /** Number of operations known (document + spec-only deviations). */
+  /** Number of operations known (document + the API reference's own operations of deviations.ts). */
   get operationCount(): number {
     return this.operations.length;
   }
@@ -540,8 +546,19 @@ export class ContractValidator {
     const query = x.query ?? {};
     const documented: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(query)) {
-      if (op.queryNames.has(name)) documented[name] = Array.isArray(value) ? [...value] : value;
-      else {
+      if (op.queryNames.has(name)) {
+        documented[name] = Array.isArray(value) ? [...value] : value;
+        if ((Array.isArray(value) ? value : [value]).includes("")) {
+          out.push({
+            operationId: op.operationId,
+            part: "request",
+            where: "query",
+            pointer: `/${escapePointer(name)}`,
+            message: "is empty: the provider sends a parameter with a value or not at all",
+            providerOnly: true,
+          });
+        }
+      } else {
         out.push({
           operationId: op.operationId,
           part: "request",

@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { callApi, useEmulator } from "../support/emulator";
+import { callApi, type Json, useEmulator } from "../support/emulator";
 
 const h = useEmulator({ provider: false });
 
@@ -350,5 +351,160 @@ describe("pagination", () => {
     } finally {
       await emu.close();
     }
+  });
+});
+
+describe("query parameters", () => {
+  const officialDocument: Json = JSON.parse(readFileSync(require.resolve("@gitbook/api/spec/openapi.json"), "utf8"));
+  const resolve = (node: Json): Json =>
+    node?.$ref
+      ? resolve(
+          node.$ref
+            .split("/")
+            .slice(1)
+            .reduce((o: Json, key: string) => o[key], officialDocument),
+        )
+      : node;
+  /** Whether the official document lets the parameter repeat: an array (default style form, explode true). */
+  function isArrayParameter(template: string, name: string): boolean {
+    const item = officialDocument.paths[template];
+    const parameters = [...(item.parameters ?? []), ...(item.get.parameters ?? [])].map(resolve);
+    const parameter = parameters.find((p: Json) => p.in === "query" && p.name === name);
+    expect(parameter, `the official document has no query parameter ${name} on GET ${template}`).toBeDefined();
+    expect(parameter.style ?? "form").toBe("form");
+    expect(parameter.explode ?? true).toBe(true);
+    return resolve(parameter.schema).type === "array";
+  }
+
+  type Empty = { status: 400; message: string | RegExp } | { matches: "every item" | "no item" };
+  interface Row {
+    /** The list's path template as the official document writes it. */
+    template: string;
+    name: string;
+    /** A valid value (repeated below). */
+    value: string;
+    /** The answer to `name=`. */
+    empty: Empty;
+  }
+  const invalid = (message: string | RegExp): Empty => ({ status: 400, message });
+  const ORG = "/orgs/{organizationId}";
+  const SITE = `${ORG}/sites/{siteId}`;
+  // Every query parameter a route of the emulator reads, on one operation that reads it.
+  const rows: Row[] = [
+    { template: `${ORG}/collections`, name: "limit", value: "5", empty: invalid("limit: must be a number") },
+    { template: `${ORG}/collections`, name: "page", value: "x", empty: invalid(/^page: invalid page cursor/) },
+    {
+      template: `${ORG}/collections`,
+      name: "nested",
+      value: "true",
+      empty: invalid("nested: must be a boolean (true or false)"),
+    },
+    {
+      template: `${ORG}/members`,
+      name: "role",
+      value: "admin",
+      empty: invalid("role: must be one of admin, create, edit, review, comment, read, guest"),
+    },
+    { template: `${ORG}/members`, name: "order", value: "asc", empty: invalid("order: must be one of asc, desc") },
+    {
+      template: `${ORG}/members`,
+      name: "sort",
+      value: "name",
+      empty: invalid("sort: must be one of joinedAt, lastSeenAt, name"),
+    },
+    { template: `${ORG}/members`, name: "search", value: "ada", empty: { matches: "every item" } },
+    { template: `${ORG}/members/{userId}/teams`, name: "title", value: "x", empty: { matches: "every item" } },
+    { template: `${ORG}/teams`, name: "title", value: "x", empty: { matches: "every item" } },
+    { template: `${ORG}/teams`, name: "owner", value: "x", empty: { matches: "no item" } },
+    { template: `${ORG}/sites`, name: "space", value: "x", empty: { matches: "no item" } },
+    { template: `${ORG}/sites`, name: "title", value: "x", empty: { matches: "every item" } },
+    {
+      template: `${ORG}/sites`,
+      name: "published",
+      value: "false",
+      empty: invalid("published: must be a boolean (true or false)"),
+    },
+    {
+      template: `${ORG}/sites`,
+      name: "type",
+      value: "basic",
+      empty: invalid("type: must be one of basic, premium, ultimate, sponsored, legacy-basic, legacy-premium"),
+    },
+    {
+      template: `${SITE}/site-spaces`,
+      name: "default",
+      value: "true",
+      empty: invalid("default: must be a boolean (true or false)"),
+    },
+    { template: `${SITE}/share-links`, name: "search", value: "x", empty: { matches: "every item" } },
+    { template: `${SITE}/redirects`, name: "search", value: "x", empty: { matches: "every item" } },
+    {
+      template: `${SITE}/redirects`,
+      name: "draft",
+      value: "false",
+      empty: invalid("draft: must be a boolean (true or false)"),
+    },
+    {
+      template: `${SITE}/redirects`,
+      name: "orderBy",
+      value: "source",
+      empty: invalid("orderBy: must be one of createdAt, updatedAt, source"),
+    },
+    { template: `${SITE}/redirect`, name: "source", value: "/a", empty: invalid(/^source: must be a path/) },
+  ];
+
+  /** One item in every list of the table (a site with a share link and a redirect, a team with an owner). */
+  async function listsWithItems(): Promise<Record<string, string>> {
+    const { organizationId, userIds } = h.emulator;
+    const org = `/orgs/${organizationId}`;
+    const site = await h.apiCreate(`${org}/sites`, { title: "Docs" });
+    await h.apiCreate(`${org}/sites/${site}/share-links`, { name: "partner" });
+    await h.apiCreate(`${org}/sites/${site}/redirects`, {
+      source: "/old",
+      destination: { kind: "external", url: "https://new.example/" },
+    });
+    await h.apiCreate(`${org}/collections`, { title: "Guides" });
+    const team = await h.apiCreate(`${org}/teams`, { title: "Writers", members: [userIds[0]] }, "PUT");
+    const owner = await h.call("PUT", `${org}/teams/${team}/members/${userIds[0]}`, { role: "owner" });
+    expect(owner.status, owner.text).toBe(204);
+    return { organizationId, siteId: site, userId: userIds[0]! };
+  }
+
+  it.each(rows)("GET $template: $name repeated, and $name empty", async ({ template, name, value, empty }) => {
+    const ids = await listsWithItems();
+    const path = template.replace(/\{(\w+)\}/g, (_, key: string) => ids[key]!);
+    const query = (...values: string[]) => `${path}?${values.map((v) => `${name}=${encodeURIComponent(v)}`).join("&")}`;
+
+    const repeated = await h.call("GET", query(value, value));
+    if (isArrayParameter(template, name)) {
+      expect(repeated.status, repeated.text).toBe(200);
+    } else {
+      expect(repeated.status, repeated.text).toBe(400);
+      expect(repeated.body).toEqual({ error: { code: 400, message: `${name}: must not be repeated (got 2 values)` } });
+    }
+
+    const answer = await h.call("GET", query(""));
+    if ("status" in empty) {
+      expect(answer.status, answer.text).toBe(400);
+      expect(answer.body.error.message).toMatch(empty.message);
+      return;
+    }
+    expect(answer.status, answer.text).toBe(200);
+    const every = (await h.call("GET", path)).body.items;
+    expect(every.length).toBeGreaterThan(0);
+    expect(answer.body.items).toEqual(empty.matches === "every item" ? every : []);
+  });
+
+  it("reads the array type of listSites from repeated parameters, a comma being part of the value", async () => {
+    const org = `/orgs/${h.emulator.organizationId}`;
+    const basic = await h.apiCreate(`${org}/sites`, { title: "Basic" });
+    const premium = await h.apiCreate(`${org}/sites`, { title: "Premium", type: "premium" });
+    const both = await h.call("GET", `${org}/sites?type=basic&type=premium`);
+    expect(both.body.items.map((s: Json) => s.id)).toEqual([basic, premium]);
+    const comma = await h.call("GET", `${org}/sites?type=basic,premium`);
+    expect(comma.status).toBe(400);
+    expect(comma.body.error.message).toBe(
+      "type: must be one of basic, premium, ultimate, sponsored, legacy-basic, legacy-premium",
+    );
   });
 });

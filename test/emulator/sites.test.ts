@@ -458,7 +458,7 @@ describe("site spaces", () => {
 });
 
 describe("section groups", () => {
-  it("creates groups, manages membership with the spec-only operations and ungroups on delete", async () => {
+  it("creates groups, manages membership with the API reference's own operations and ungroups on delete", async () => {
     const site = await createSite();
     const a = await addSection(site, space(0));
     const b = await addSection(site, space(1));
