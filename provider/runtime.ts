@@ -7,6 +7,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { resetCompanions, warnAtExit } from "./framework/companions";
 import { apiClient, CONFIG_KEYS, forgetClients, setStackConfig } from "./framework/connection";
 import { resetCrossResource } from "./framework/crossResource";
+import { adoptionNotices, noticeAtExit, resetAdoptions } from "./framework/diagnostics";
 import { dropHostEchoes } from "./framework/hostEcho";
 import type { ResourceContext } from "./framework/kind";
 import { Lifecycle } from "./framework/lifecycle";
@@ -48,6 +49,7 @@ export function lifecycle(kind: string) {
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   // Only the provider host configures a provider: this is its process, whose console.error the host writes to.
   dropHostEchoes();
+  noticeAtExit(adoptionNotices);
   warnAtExit();
   setStackConfig({
     apiUrl: req.config.get(CONFIG_KEYS.apiUrl),
@@ -73,6 +75,7 @@ export function resetCaches(): void {
   resetPreflight();
   resetCrossResource();
   resetCompanions();
+  resetAdoptions();
 }
 
 export const kinds = [...byName.keys()];

@@ -1,8 +1,9 @@
 /**
- * A documentation platform as code: the spaces that hold the content; a published docs site with two sections in a
- * group, extra site spaces, a declared navigation order, branding (theme and header links), a share link for
- * reviewers, redirects and an adaptive-content schema; a partner portal whose readers sign in (visitor
- * authentication, with its signing key as a secret output); nested collections; SSO; a team; and an OpenAPI spec.
+ * A documentation platform as code: the spaces that hold the content; a docs site in review before its launch (open
+ * to whoever has its share link) with two sections in a group, extra site spaces, a declared navigation order,
+ * branding (theme and header links), redirects and an adaptive-content schema; a partner portal whose readers sign in
+ * (visitor authentication, with its signing key as a secret output); nested collections; SSO; a team; and an OpenAPI
+ * spec.
  *
  * Configuration (`pulumi config set …`):
  * - `organizationId`: the organization to manage;
@@ -39,11 +40,12 @@ const legacySpace = new docs.Space("legacy-space", {
   editMode: "locked",
 });
 
-// The public docs site.
+// The docs site, published for review before its launch: only readers with a share link (below) can open it. At the
+// launch, set `visibility: "public"` and remove the share link, which opens nothing on a public site.
 const site = new docs.Site("docs", {
   organizationId,
   title: "Acme Docs",
-  visibility: "public",
+  visibility: "share-link",
   adaptiveContent: true,
   published: true,
 });
@@ -117,6 +119,7 @@ new docs.SiteCustomization("branding", {
   },
 });
 
+// The reviewers' way in until the launch: its URL carries a secret token (a secret output).
 const reviewLink = new docs.SiteShareLink("review-link", { organizationId, siteId, name: "Reviewers" });
 
 // Old URLs from before the restructure: the site's whole redirect list, applied with one bulk request.

@@ -1,14 +1,16 @@
-import { notice } from "./diagnostics";
+import { type Notice, noticeAtExit } from "./diagnostics";
 import type { KindDefinition, Props } from "./kind";
 import { containsUnknown } from "./unknown";
 
 /**
  * "A resource of this kind, in this state, wants a resource of another kind for it in the same program" (a
- * `visitor-auth` site wants its SiteVisitorAuth): found offline, as check and diff see the program's resources one
- * at a time in one provider process. The companion is checked after its subject (it takes the subject's id), so the
- * verdict waits for the end of the operation (`warnAtExit`). A subject is matched by id once it has one (diff of an
- * existing object); a new subject (no id yet in this preview) by a companion whose parent id is not known yet either.
- * Limits: subjects are told apart by title, and only resources of this operation's program are seen.
+ * `visitor-auth` site wants its SiteVisitorAuth): found offline, as the engine shows the program's resources to one
+ * provider process one at a time. The verdict waits for the end of the operation (`warnAtExit`), since the order of
+ * what the process sees varies: the companion is checked after its subject's id is known (it takes it as input), and
+ * that id comes from the subject's diff (an object in the state), from its create (a new or adopted one, in the update
+ * of `pulumi up`), or not at all (a preview of a new or replaced one: the companion's parent is then unknown too).
+ * Only resources the program declares in this operation are judged: a refresh diffs the state without checking it.
+ * Limits: a subject's check is told from its diff and create by its title, and only one program is seen.
  */
 export interface CompanionRule {
   /** The subject's input property and the value that calls for a companion. */
@@ -20,52 +22,59 @@ export interface CompanionRule {
   why: string;
 }
 
+type Definition = Pick<KindDefinition, "kind" | "companion">;
+
 interface Subject {
   kind: string;
   name: string;
-  id?: string;
   rule: CompanionRule;
 }
 
+/** Checked resources whose rule applies, by `<kind> <title>`. */
 const subjects = new Map<string, Subject>();
+/** The id each resource has once this operation is done, by `<kind> <title>` (absent: not known in this process). */
+const ids = new Map<string, string>();
 /** Every resource checked, by kind: its inputs (a rule names the property holding its subject's id). */
 const companions = new Map<string, Props[]>();
-let listening = false;
 
-/** Forgets what check has seen (tests). */
+/** Forgets what check, diff and create have seen (tests). */
 export function resetCompanions(): void {
   subjects.clear();
+  ids.clear();
   companions.clear();
 }
 
-/** Records a checked (or diffed, with its id) resource: as a subject of its kind's rule, and as anyone's companion. */
-export function noteResource(definition: Pick<KindDefinition, "kind" | "companion">, inputs: Props, id?: string): void {
-  // Check sees each resource once; diff only tells a subject's id.
-  if (id === undefined) companions.set(definition.kind, [...(companions.get(definition.kind) ?? []), inputs]);
+function nameOf(inputs: Props): string {
+  return typeof inputs.title === "string" ? `"${inputs.title}"` : "(untitled)";
+}
+
+/** Records a checked resource: as a subject of its kind's rule, and as anyone's companion. */
+export function noteChecked(definition: Definition, inputs: Props): void {
+  companions.set(definition.kind, [...(companions.get(definition.kind) ?? []), inputs]);
   const rule = definition.companion;
   if (!rule) return;
-  const name = typeof inputs.title === "string" ? `"${inputs.title}"` : "(untitled)";
+  const name = nameOf(inputs);
   const key = `${definition.kind} ${name}`;
-  if (inputs[rule.when.property] !== rule.when.equals) {
-    subjects.delete(key);
-    return;
-  }
-  subjects.set(key, { kind: definition.kind, name, id: id ?? subjects.get(key)?.id, rule });
+  if (inputs[rule.when.property] === rule.when.equals) subjects.set(key, { kind: definition.kind, name, rule });
+  else subjects.delete(key);
 }
 
 /**
- * Writes the warnings when the provider process ends. The engine interrupts it (SIGINT, then SIGKILL after 5 s) once
- * the operation is done and still shows its stderr then; Node would die of the signal without an `exit` event, so
- * the signals exit instead. Called once, from the provider process's `configure` (never in tests or tools).
+ * Records the id a resource has once this operation is done: its diff's (`undefined` when the diff replaces it, as
+ * its next id is not known before its create), or its create's.
  */
+export function noteId(definition: Definition, inputs: Props, id: string | undefined): void {
+  if (!definition.companion) return;
+  const key = `${definition.kind} ${nameOf(inputs)}`;
+  if (id === undefined) ids.delete(key);
+  else ids.set(key, id);
+}
+
+const companionWarnings = (): Notice[] => missingCompanions().map((message) => ({ severity: "warning", message }));
+
+/** Writes the warnings when the provider process ends (`noticeAtExit`). Called from the provider's `configure`. */
 export function warnAtExit(): void {
-  if (listening) return;
-  listening = true;
-  process.once("exit", () => {
-    for (const warning of missingCompanions()) notice("warning", warning);
-  });
-  process.once("SIGINT", () => process.exit(130));
-  process.once("SIGTERM", () => process.exit(143));
+  noticeAtExit(companionWarnings);
 }
 
 /** The warnings for subjects without a companion, in words; written to stderr at the end of the operation. */
@@ -85,8 +94,9 @@ export function missingCompanions(): string[] {
     return at >= 0;
   };
   const warnings: string[] = [];
+  const judged = [...subjects.entries()].map(([key, subject]) => ({ ...subject, id: ids.get(key) }));
   // Subjects with an id first, so a companion of a known site is never spent on a new one.
-  const ordered = [...subjects.values()].sort((a, b) => Number(b.id !== undefined) - Number(a.id !== undefined));
+  const ordered = judged.sort((a, b) => Number(b.id !== undefined) - Number(a.id !== undefined));
   for (const subject of ordered) {
     const { rule } = subject;
     if (take(rule, subject.id)) continue;

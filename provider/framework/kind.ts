@@ -86,6 +86,18 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   providerOptions?: readonly (keyof Inputs & string)[];
   /** Array input properties compared as sets (order-insensitive). */
   setProperties?: readonly (keyof Inputs & string)[];
+  /**
+   * Array input properties whose items are told apart by a unique field (`{ redirects: "source" }`): previews show
+   * one line per item added, removed or changed, by that field, instead of a diff by position, which reads one item
+   * added near the start as a rewrite of every item after it. Such properties compare as sets (see keyed.ts).
+   */
+  keyedProperties?: { readonly [K in keyof Inputs & string]?: string };
+  /**
+   * What a change does, in a reviewer's words, where the preview's property diff cannot say it (a new order shows
+   * there as ids at positions): diff prints it as an info line, once per operation. `olds` is the state, `news` the
+   * declared inputs, `changed` the input properties that differ; `undefined` says nothing.
+   */
+  describeChange?(id: string, olds: State, news: Inputs, changed: ReadonlySet<string>): string | undefined;
   /** Output-only properties: they must be registered as `undefined` props or the engine never resolves them. */
   outputs: readonly (keyof State & string)[];
   /** Output properties to store and show as secrets. */

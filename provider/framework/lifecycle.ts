@@ -1,20 +1,21 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ConnectionError, DocsApiError, NotFoundError } from "../client";
+import { noteChange } from "./changeNotes";
 import { undoOnFailure } from "./cleanup";
-import { noteResource } from "./companions";
+import { noteChecked, noteId } from "./companions";
 import { duplicateFailures, observeResource, warnOnConflicts, warnOnExpectations } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import {
   type AdoptedBy,
-  adoptedMessage,
   connectionFix,
   credentialFix,
   explainMissingCredentials,
-  notice,
+  reportAdoption,
   withoutStackTrace,
 } from "./diagnostics";
 import { describeIssue } from "./issues";
+import { KeyedProperties } from "./keyed";
 import {
   apiId,
   type CreatedCandidate,
@@ -73,6 +74,7 @@ export const ECHO_LIMIT = 4096;
 export class Lifecycle<Inputs extends Props, State extends Props> {
   private readonly inputKeys: readonly string[];
   private readonly setProperties: ReadonlySet<string>;
+  private readonly keyed: KeyedProperties;
   private readonly replaceOnChanges: ReadonlySet<string>;
   private readonly providerOptions: ReadonlySet<string>;
   private readonly sensitive: ReadonlySet<string>;
@@ -83,7 +85,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     private readonly context: (connection?: ResourceConnection) => ResourceContext,
   ) {
     this.inputKeys = inputKeysOf(definition);
-    this.setProperties = new Set(definition.setProperties ?? []);
+    this.keyed = new KeyedProperties(definition.keyedProperties);
+    this.setProperties = new Set([...(definition.setProperties ?? []), ...this.keyed.properties]);
     this.replaceOnChanges = new Set(definition.replaceOnChanges ?? []);
     this.providerOptions = new Set(definition.providerOptions ?? []);
     this.sensitive = sensitiveInputsOf(definition);
@@ -91,7 +94,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-    const connected = withConnectionOrganization(this.inputKeys, news);
+    // Inputs check returned before (keyed) check the same again.
+    const connected = withConnectionOrganization(this.inputKeys, this.keyed.plain(news));
     const defaulted = applyProviderDefaults(this.definition.kind, this.inputKeys, connected);
     const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, [CONNECTION]: connection, ...declared } = defaulted.news;
     // A missing default is reported in its own words (naming both settings), next to every other failure.
@@ -115,12 +119,13 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const duplicates = duplicateFailures(this.definition, inputs);
     if (duplicates.length > 0) return { failures: duplicates };
     warnOnConflicts(this.definition, inputs);
-    noteResource(this.definition, inputs);
+    noteChecked(this.definition, inputs);
     warnOnExpectations(this.definition, inputs);
     const withConnection = connection === undefined ? inputs : { ...inputs, [CONNECTION]: connection };
     const rejected = await checkAgainstApi(this, olds, withConnection, importId);
     if (rejected.length > 0) return { failures: rejected };
-    return { inputs: importId === undefined ? withConnection : { ...withConnection, [IMPORT_ID]: importId } };
+    const checked = importId === undefined ? withConnection : { ...withConnection, [IMPORT_ID]: importId };
+    return { inputs: this.keyed.keyed(checked) };
   }
 
   /**
@@ -175,12 +180,14 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return declared;
   }
 
-  async diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  async diff(id: string, olds: Props, checkedNews: Props): Promise<pulumi.dynamic.DiffResult> {
+    const news = this.keyed.plain(checkedNews);
     const declared = Object.entries(news).filter(([, value]) => value !== undefined);
     observeResource(this.definition.kind, id, { ...olds, ...Object.fromEntries(declared) });
-    noteResource(this.definition, news, id);
     const changed = this.changedProperties(olds, news);
+    noteChange(this.definition, id, olds, this.inputsOf(news), changed);
     const replaces = changed.filter((key) => this.replaceOnChanges.has(key));
+    noteId(this.definition, news, replaces.length > 0 ? undefined : id);
     // A new connection (another token source) changes nothing at the API, but is saved by an update for refresh and
     // destroy, which only see the state.
     const reconnected = !sameValue(olds[CONNECTION], news[CONNECTION]);
@@ -208,6 +215,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     );
     const outs = this.outputs(found.state, news);
     observeResource(this.definition.kind, found.id, outs);
+    noteId(this.definition, inputs, found.id);
     return { id: found.id, outs };
   }
 
@@ -219,7 +227,9 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       (ctx) => this.readOrGone(ctx, id, known, declaredProperties(props)),
       props,
     );
-    return this.readResult(found, props);
+    const result = this.readResult(found, props);
+    // The refreshed inputs replace the stored ones, which the next preview's diff starts from.
+    return result.inputs ? { ...result, inputs: this.keyed.keyed(result.inputs) } : result;
   }
 
   /**
@@ -301,9 +311,10 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   /** Declared (non-undefined) inputs whose value differs from the state; unknown values count as changed. */
   changedProperties(olds: Props, news: Props): string[] {
     const changed: string[] = [];
-    for (const [key, value] of Object.entries(news)) {
+    const previous = this.keyed.plain(olds);
+    for (const [key, value] of Object.entries(this.keyed.plain(news))) {
       if (!this.inputKeys.includes(key) || this.providerOptions.has(key) || value === undefined) continue;
-      if (containsUnknown(value) || !sameValue(value, olds[key], this.setProperties.has(key))) changed.push(key);
+      if (containsUnknown(value) || !sameValue(value, previous[key], this.setProperties.has(key))) changed.push(key);
     }
     return changed;
   }
@@ -335,7 +346,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       );
     }
     const changed = new Set(this.changedProperties(found.state, inputs));
-    notice("info", adoptedMessage(this.definition.kind, found.id, [...changed], by));
+    reportAdoption(this.definition.kind, found.id, [...changed], by);
     if (changed.size === 0) return found;
     const update = async () => ({
       id: found.id,
@@ -403,7 +414,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   private inputsOf(news: Props): Inputs {
     const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: _importId, [CONNECTION]: _connection, ...inputs } = news;
-    return inputs as Inputs;
+    return this.keyed.plain(inputs) as Inputs;
   }
 
   private stateOf(id: string, props: Props): State {

@@ -21,7 +21,7 @@ import {
   UnauthorizedError,
 } from "../client";
 import { apiClient, apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, preflightSetting } from "./connection";
-import { credentialFix, notice } from "./diagnostics";
+import { credentialFix, expectAdoption } from "./diagnostics";
 import type { Props } from "./kind";
 import { clientOf, connectionOf, type ResourceConnection } from "./resourceConnection";
 import { containsUnknown } from "./unknown";
@@ -117,7 +117,7 @@ export async function preflight(
   lifecycle: Adoptable,
   inputs: Props,
   importId: unknown,
-): Promise<{ failures: pulumi.dynamic.CheckFailure[]; adoption?: string }> {
+): Promise<{ failures: pulumi.dynamic.CheckFailure[]; adoption?: string; changed?: string[] }> {
   const { kind, idFormat } = lifecycle.definition;
   const failures = await verifyReferences(kind, inputs);
   if (failures.length > 0 || typeof importId !== "string" || containsUnknown(importId)) return { failures };
@@ -134,7 +134,7 @@ export async function preflight(
   if (!found.id) return { failures: [importIdFailure(kind, importId, idFormat)] };
   const changed = lifecycle.changedProperties(found.props ?? {}, inputs);
   const changes = changed.length === 0 ? "no change" : `will change ${changed.join(", ")}`;
-  return { failures: [], adoption: `${adoptionSubject(importId, found.props ?? {})}; adoption ${changes}.` };
+  return { failures: [], adoption: `${adoptionSubject(importId, found.props ?? {})}; adoption ${changes}.`, changed };
 }
 
 /** Why an adoption's object is read only at `up`: inputs it is found by are outputs of the same update. */
@@ -294,9 +294,10 @@ function listCommand(path: string, connection: ResourceConnection | undefined): 
 }
 
 /**
- * The hook `check` calls once its inputs passed the schema: preflight when it is on, and the adoption notice for a
- * resource about to be created with an importId (`olds` is empty until the resource is in the state). Offline when
- * preflight is off.
+ * The hook `check` calls once its inputs passed the schema: preflight when it is on, and for a resource about to be
+ * created with an importId (`olds` is empty until the resource is in the state) what its adoption will do, told at
+ * the end of the operation (`adoptionNotices`: one line for all, and one for each that changes its object). Offline
+ * when preflight is off.
  */
 export async function checkAgainstApi(
   lifecycle: Adoptable,
@@ -308,14 +309,13 @@ export async function checkAgainstApi(
   const creating = Object.keys(olds).length === 0;
   const adopting = creating && typeof importId === "string" && !containsUnknown(importId);
   if (!preflightSetting()) {
-    if (adopting)
-      notice(
-        "info",
-        `${kind} ${adoptionSubject(importId, {})} (turn on ${CONFIG_KEYS.preflight} to see what adoption changes).`,
-      );
+    if (adopting) expectAdoption(kind, importId, "unread");
     return [];
   }
   const result = await preflight(lifecycle, inputs, adopting ? importId : undefined);
-  if (result.adoption) notice("info", `${kind} ${result.adoption}`);
+  if (adopting && result.failures.length === 0) {
+    const read = result.changed && { changed: result.changed, notice: `${kind} ${result.adoption}` };
+    expectAdoption(kind, importId, read ?? "pending");
+  }
   return result.failures;
 }

@@ -1070,6 +1070,11 @@ export class SiteStructure extends DocsResource {
   declare readonly siteSpaces: pulumi.Output<{ sectionId: string; siteSpaceIds: string[] }[]>;
   /** What the top level holds: `sections` (sections and groups) or `siteSpaces` (a site without sections). */
   declare readonly type: pulumi.Output<string>;
+  /**
+   * The title of each top-level item, and of each section `siteSpaces` orders and its site spaces, by id, as
+   * last read: a preview names the items a new order moves by these (`order: "Guides" moves from 2 to 1`).
+   */
+  declare readonly titles: pulumi.Output<Record<string, string>>;
 
   constructor(name: string, args: SiteStructureArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteStructureKind, name, args, opts);
@@ -1429,6 +1434,7 @@ export interface SiteRedirectsArgs extends AdoptionArgs, ConnectionOption {
   /**
    * Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a
    * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
+   * Previews show the rules by source: one line per rule added, removed or changed, wherever it is in the list.
    * (list of objects `{ source, destination, permanent, captureWildcard }`; update in place, order-insensitive;
    * required.)
    */
@@ -1447,6 +1453,7 @@ export class SiteRedirects extends DocsResource {
   /**
    * Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a
    * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
+   * Previews show the rules by source: one line per rule added, removed or changed, wherever it is in the list.
    */
   declare readonly redirects: pulumi.Output<{ source: string; destination: { kind: "external"; url: string } | { kind: "site-section"; siteSectionId: string } | { kind: "site-space"; siteSpaceId: string } | { kind: "site-page"; siteSpaceId: string; pageId: string }; permanent: boolean; captureWildcard: boolean }[]>;
 

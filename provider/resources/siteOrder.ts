@@ -10,6 +10,7 @@ import {
   type StructurePointer,
   sortSiteStructure,
 } from "../client";
+import { containsUnknown } from "../framework/unknown";
 
 /** One sort operation: move `id` before or after `anchor`. */
 export interface Move {
@@ -19,29 +20,76 @@ export interface Move {
 }
 
 /**
- * The moves that make `desired` appear in that order within `current` (a level's ids, in navigation order), the
- * desired items first: none when they already do, so an `up` without changes writes nothing. Items of `current`
- * not in `desired` keep their order after them.
+ * The fewest moves that make `desired` appear in that order within `current` (a level's ids, in navigation order),
+ * the desired items first: the largest set of items already in the desired relative order stays, every other item
+ * moves once, so an `up` without changes writes nothing and moving one item is one move. Items of `current` not in
+ * `desired` keep their order after them; ids of `desired` not in `current` cannot be moved and are left out.
  */
 export function movesToOrder(current: readonly string[], desired: readonly string[]): Move[] {
+  const wanted = desired.filter((id) => current.includes(id));
+  const target = [...wanted, ...current.filter((id) => !wanted.includes(id))];
+  const staying = longestInOrder(current, target);
   const order = [...current];
   const moves: Move[] = [];
-  desired.forEach((id, i) => {
-    const previous = desired[i - 1];
+  target.forEach((id, i) => {
+    if (staying.has(id)) return;
+    const previous = target[i - 1];
     const expectedAt = previous === undefined ? 0 : order.indexOf(previous) + 1;
     if (order[expectedAt] === id) return;
-    const anchor = order[expectedAt];
     order.splice(order.indexOf(id), 1);
     if (previous === undefined) {
-      if (anchor === undefined) return;
-      order.splice(order.indexOf(anchor), 0, id);
-      moves.push({ id, before: anchor });
+      moves.push({ id, before: order[0]! });
+      order.unshift(id);
     } else {
       order.splice(order.indexOf(previous) + 1, 0, id);
       moves.push({ id, after: previous });
     }
   });
   return moves;
+}
+
+/** The largest set of `current`'s items already in `target`'s relative order (a longest increasing subsequence). */
+function longestInOrder(current: readonly string[], target: readonly string[]): Set<string> {
+  const ranks = current.map((id) => target.indexOf(id));
+  const length = ranks.map(() => 1);
+  const before = ranks.map(() => -1);
+  let end = -1;
+  ranks.forEach((rank, i) => {
+    for (let j = 0; j < i; j++) {
+      if (ranks[j]! < rank && length[j]! + 1 > length[i]!) {
+        length[i] = length[j]! + 1;
+        before[i] = j;
+      }
+    }
+    if (end < 0 || length[i]! > length[end]!) end = i;
+  });
+  const staying = new Set<string>();
+  for (let i = end; i >= 0; i = before[i]!) staying.add(current[i]!);
+  return staying;
+}
+
+/**
+ * The moves that turn `current` into `desired`, in a reviewer's words: `"Guides" moves from 2 to 1` (positions
+ * count from 1, in the whole old and new lists), `a new item comes in at 3`, `"Old" leaves`. The items that move
+ * are the ones the apply moves (`movesToOrder` of the items both lists hold); `nameOf` gives an item's title.
+ * Unknown ids (not created yet at preview) are new items. Empty when nothing moves.
+ */
+export function describeMoves(
+  current: readonly string[],
+  desired: readonly string[],
+  nameOf: (id: string) => string,
+): string[] {
+  const known = new Set(current);
+  const kept = new Set(desired);
+  const moved = movesToOrder(
+    current.filter((id) => kept.has(id)),
+    desired.filter((id) => known.has(id)),
+  ).map(({ id }) => `${nameOf(id)} moves from ${current.indexOf(id) + 1} to ${desired.indexOf(id) + 1}`);
+  const added = desired.flatMap((id, i) =>
+    known.has(id) ? [] : [`${containsUnknown(id) ? "a new item" : nameOf(id)} comes in at ${i + 1}`],
+  );
+  const left = current.filter((id) => !kept.has(id)).map((id) => `${nameOf(id)} leaves`);
+  return [...moved, ...added, ...left];
 }
 
 /** Sends the moves for one level; `typeOf` gives each id's pointer type. */

@@ -48,7 +48,8 @@ const inputs = z.strictObject({
     })
     .describe(
       "Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a " +
-        "create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.",
+        "create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all. " +
+        "Previews show the rules by source: one line per rule added, removed or changed, wherever it is in the list.",
     ),
 });
 
@@ -121,6 +122,7 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
   state,
   outputs: [],
   setProperties: ["redirects"],
+  keyedProperties: { redirects: "source" },
   idFormat: "the site id (one SiteRedirects per site)",
   adoption:
     '`importId: "<siteId>"`: the site\'s redirects are read, and the bulk PUT sends only the rules that differ ' +
@@ -137,6 +139,9 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
       "and at most 500 rules. A failure in a list over 4 KB names the rule without printing the list.",
     "- Only live redirects are managed (drafts are left alone), as with [SiteRedirect](#siteredirect); a site should " +
       "not have both kinds (preview warns).",
+    "- Previews compare the rules by source (the engine's stored inputs hold them as an object by source; the " +
+      "state keeps the list): adding one rule anywhere in the list shows as `+ /its-source: {…}`. Until an `up` " +
+      "applies them, a preview's `redirects` output is that object too.",
   ],
   example: `new docs.SiteRedirects("redirects", {
   organizationId,

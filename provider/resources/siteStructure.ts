@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { type ApiSiteStructure, getSiteStructure, type HttpClient } from "../client";
+import { getSiteObjects, getSiteStructure, type HttpClient, type SiteObjects } from "../client";
 import { apiId, defineKind } from "../framework/kind";
 import { organizationId, siteId, siteObjects, writeUnder } from "./siteCommon";
-import { applyMoves, movesToOrder, sectionsIn, typeOfListed } from "./siteOrder";
+import { applyMoves, describeMoves, movesToOrder, sectionsIn, typeOfListed } from "./siteOrder";
 
 const uniqueIds = (what: string) =>
   z
@@ -44,25 +44,66 @@ const state = z.object({
     .string()
     .default("sections")
     .describe("What the top level holds: `sections` (sections and groups) or `siteSpaces` (a site without sections)."),
+  titles: z
+    .record(z.string(), z.string())
+    .default({})
+    .describe(
+      "The title of each top-level item, and of each section `siteSpaces` orders and its site spaces, by id, as last " +
+        'read: a preview names the items a new order moves by these (`order: "Guides" moves from 2 to 1`).',
+    ),
 });
 
 type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 type Levels = State["siteSpaces"];
 
-/** The structure as state: the whole top level, and the site spaces of the sections whose order is managed. */
-function toState(structure: ApiSiteStructure, parents: { organizationId: string; siteId: string }, levels?: Levels) {
+/**
+ * The structure as state: the whole top level, and the site spaces of the sections whose order is managed, with the
+ * titles of all these items (the structure embeds each object as its own listing reports it).
+ */
+function toState(objects: SiteObjects, parents: { organizationId: string; siteId: string }, levels?: Levels): State {
+  const { structure, byKey } = objects;
   const sections = sectionsIn(structure.structure);
+  const siteSpaces = (levels ?? []).map(({ sectionId }) => ({
+    sectionId,
+    siteSpaceIds: (sections.find((s) => s.id === sectionId)?.siteSpaces ?? []).map((ss) => ss.id),
+  }));
+  const titles: Record<string, string> = {};
+  const addTitle = (object: string, id: string) => {
+    const title = (byKey.get(`${object}/${id}`) as { title?: unknown } | undefined)?.title;
+    if (typeof title === "string") titles[id] = title;
+  };
+  for (const item of structure.structure) addTitle(item.object, item.id);
+  for (const level of siteSpaces) {
+    addTitle("site-section", level.sectionId);
+    for (const id of level.siteSpaceIds) addTitle("site-space", id);
+  }
   return {
     organizationId: parents.organizationId,
     siteId: parents.siteId,
     order: structure.structure.map((item) => item.id),
-    siteSpaces: (levels ?? []).map(({ sectionId }) => ({
-      sectionId,
-      siteSpaceIds: (sections.find((s) => s.id === sectionId)?.siteSpaces ?? []).map((ss) => ss.id),
-    })),
+    siteSpaces,
     type: structure.type,
+    titles,
   };
+}
+
+/** What a change of order moves, by title: the preview's own diff shows only ids at positions. */
+function describeChange(id: string, olds: State, news: Inputs, changed: ReadonlySet<string>): string | undefined {
+  // A replacement orders another site: nothing moves within this one.
+  if (changed.has("siteId") || changed.has("organizationId")) return undefined;
+  const nameOf = (item: string) => `"${olds.titles[item] ?? item}"`;
+  const levels: string[] = [];
+  if (news.order && changed.has("order") && olds.order.length > 0) {
+    const moves = describeMoves(olds.order, news.order, nameOf);
+    if (moves.length > 0) levels.push(`order: ${moves.join(", ")}`);
+  }
+  for (const { sectionId, siteSpaceIds } of changed.has("siteSpaces") ? (news.siteSpaces ?? []) : []) {
+    const before = olds.siteSpaces.find((level) => level.sectionId === sectionId)?.siteSpaceIds ?? [];
+    const moves = before.length > 0 ? describeMoves(before, siteSpaceIds, nameOf) : [];
+    if (moves.length > 0) levels.push(`site spaces of ${nameOf(sectionId)}: ${moves.join(", ")}`);
+  }
+  return levels.length > 0 ? `SiteStructure "${id}": ${levels.join("; ")}.` : undefined;
 }
 
 /** Ids of `desired` missing from `current`, and ids of `current` missing from `desired`, in words. */
@@ -120,7 +161,7 @@ export const siteStructureKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
-  outputs: ["type"],
+  outputs: ["type", "titles"],
   idFormat: "the site id (one SiteStructure per site)",
   adoption: '`importId: "<siteId>"`: the order is read, and sorted only where it differs from the declared one.',
   notes: [
@@ -142,25 +183,26 @@ export const siteStructureKind = defineKind<Inputs, State>({
   siteSpaces: [{ sectionId: guides.id, siteSpaceIds: [guides.siteSpaceId, guidesV1.id] }],
 });`,
   replaceOnChanges: ["organizationId", "siteId"],
+  describeChange,
 
   async create(ctx, news) {
     const { organizationId: org, siteId: site } = news;
     const declared = new Set(["order", "siteSpaces"]);
     await writeUnder(ctx, org, site, () => applyOrder(ctx.client, news, declared));
-    return { id: site, state: toState(await getSiteStructure(ctx.client, org, site), news, news.siteSpaces) };
+    return { id: site, state: toState(await getSiteObjects(ctx.client, org, site), news, news.siteSpaces) };
   },
 
   async read(ctx, id, known) {
     if (id !== known.siteId) return undefined;
     // The same request its sections, groups and site spaces are read from in a refresh.
-    const { structure } = await siteObjects(ctx, known.organizationId, known.siteId);
-    return { id, state: toState(structure, known, known.siteSpaces) };
+    const objects = await siteObjects(ctx, known.organizationId, known.siteId);
+    return { id, state: toState(objects, known, known.siteSpaces) };
   },
 
   async update(ctx, _id, _olds, news, changed) {
     const { organizationId: org, siteId: site } = news;
     await writeUnder(ctx, org, site, () => applyOrder(ctx.client, news, changed));
-    return toState(await getSiteStructure(ctx.client, org, site), news, news.siteSpaces);
+    return toState(await getSiteObjects(ctx.client, org, site), news, news.siteSpaces);
   },
 
   // The order stays as it is: there is nothing to delete.

@@ -174,7 +174,15 @@ describe("import: the walk of a seeded organization", () => {
     const out = tempDir();
     const io = capture();
     expect(await main(["import", "--organization", organizationId(), "--out", out, "--quiet"], io)).toBe(EXIT.found);
-    expect(io.stderr()).toBe(
+    // Whether this clone has packed the package yet (the install to-do line) is not this test's subject.
+    const notInstall = (line: string) => !line.startsWith("docs-platform: before `npm install`");
+    expect(
+      io
+        .stderr()
+        .split(/(?<=\n)/)
+        .filter(notInstall)
+        .join(""),
+    ).toBe(
       `docs-platform: left out OpenApiSpec ${failed} "broken": its current values fail the kind's check ` +
         "(OpenApiSpec.sourceUrl: exactly one of sourceUrl and sourceText must be set)\n",
     );

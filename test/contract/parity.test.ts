@@ -22,6 +22,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { newSiteCustomization } from "../../emulator/routes/siteBranding";
 import { SPACE_LANGUAGES } from "../../provider/client";
+import { KeyedProperties } from "../../provider/framework/keyed";
 import type { Props } from "../../provider/framework/kind";
 import { lifecycle } from "../../provider/runtime";
 import { deliberatelyInvalidRequests } from "../support/contract";
@@ -605,7 +606,9 @@ async function checkOffline(entry: Entry, value: unknown) {
   fixture.emulator.clearRequests();
   const result = await lifecycle(entry.kind).check({}, entry.inputs(value));
   expect(fixture.emulator.requests()).toEqual([]);
-  return result;
+  // Check returns keyed properties (SiteRedirects' rules) as the engine stores them: read them back as declared.
+  const keyed = new KeyedProperties(lifecycle(entry.kind).definition.keyedProperties);
+  return result.inputs ? { ...result, inputs: keyed.plain(result.inputs) } : result;
 }
 
 /** Asserts a rejection by `check`: every failure is the property's, and one states the rule. */

@@ -23,6 +23,10 @@ new docs.SiteRedirects("redirects", {
   siteId: site.id,
   redirects: [
     { source: "/getting-started", destination: { kind: "site-section", siteSectionId: guides.id }, permanent: true },
+    // Config \`about\` adds a rule in the middle of the list whose source sorts before every other.
+    ...(config.getBoolean("about")
+      ? [{ source: "/about", destination: { kind: "external", url: "https://about.example.com/" } }]
+      : []),
     { source: "/v1/*", destination: { kind: "external", url: "https://v1.example.com/" }, captureWildcard: true },
     { source: "/blog", destination: { kind: "external", url: "https://blog.example.com/" } },
   ],
@@ -49,6 +53,13 @@ exports.otherSiteId = other.id;
 `;
 
 const DECLARED = ["/blog", "/getting-started", "/v1/*"];
+
+/** The lines of a `--diff` preview that add, remove or change something, without their indentation. */
+const changedLines = (stdout: string) =>
+  stdout
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => /^[-+~] /.test(line));
 
 describe("redirects through the Pulumi CLI", () => {
   let emulator: RunningEmulator;
@@ -82,6 +93,36 @@ describe("redirects through the Pulumi CLI", () => {
     expect(changes((await stack.preview()).changeSummary)).toEqual({});
   });
 
+  it("a rule added in the middle of the list previews as that one rule, by its source, and up adds only it", async () => {
+    await stack.setConfig("about", { value: "true" });
+    try {
+      const preview = await stack.preview({ diff: true });
+      expect(changes(preview.changeSummary)).toEqual({ update: 1 });
+      // Before: `~ [0]`, `~ [1]` (two rules rewritten) and `+ [3]`, as the CLI compares arrays by position.
+      expect(changedLines(preview.stdout)).toEqual([
+        "~ pulumi-nodejs:dynamic/docs:SiteRedirects: (update)",
+        "~ redirects     : {",
+        "+ /about          : {",
+        "+ captureWildcard: false",
+        "+ destination    : {",
+        '+ kind: "external"',
+        '+ url : "https://about.example.com/"',
+        "+ permanent      : false",
+        "~ 1 to update",
+      ]);
+      emulator.clearRequests();
+      await upConsistent(stack);
+      const bulk = emulator.requests().filter((r) => r.method === "PUT" && r.path.endsWith("/redirects"));
+      expect(bulk.map((r) => (r.requestBody as { redirects: { source: string }[] }).redirects)).toEqual([
+        [expect.objectContaining({ source: "/about" })],
+      ]);
+    } finally {
+      await stack.removeConfig("about");
+    }
+    await upConsistent(stack);
+    expect(await sources("siteId")).toEqual(DECLARED);
+  });
+
   it("a redirect added and one removed by hand show in preview --refresh, and up --refresh puts the list back", async () => {
     const path = await redirectsOf("siteId");
     expect(
@@ -95,7 +136,11 @@ describe("redirects through the Pulumi CLI", () => {
 
     const preview = await stack.preview({ refresh: true, diff: true });
     expect(changes(preview.changeSummary)).toEqual({ update: 1 });
-    expect(preview.stdout).toContain("/by-hand");
+    const changed = changedLines(preview.stdout);
+    expect(changed.filter((line) => /^[-+~] \//.test(line))).toEqual([
+      expect.stringMatching(/^\+ \/blog +: \{$/),
+      expect.stringMatching(/^- \/by-hand +: \{$/),
+    ]);
     await upConsistent(stack, { refresh: true });
     expect(await sources("siteId")).toEqual(DECLARED);
   });

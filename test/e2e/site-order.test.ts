@@ -26,10 +26,17 @@ const group = new docs.SiteSectionGroup("group", {
   title: "Group",
   sectionIds: [delta.id, gamma.id],
 });
-new docs.SiteStructure("navigation", { organizationId, siteId: site.id, order: [beta.id, group.id, alpha.id] });
+// Config \`reorder\` moves alpha from last to first.
+const order = config.getBoolean("reorder") ? [alpha.id, beta.id, group.id] : [beta.id, group.id, alpha.id];
+new docs.SiteStructure("navigation", { organizationId, siteId: site.id, order });
 
 exports.siteId = site.id;
 `;
+
+/** How many lines of `text` contain `line`. */
+const linesOf = (text: string, line: string) => text.split("\n").filter((l) => l.includes(line)).length;
+/** The "Diagnostics:" section of a preview without --diff (its progress lines repeat the latest message). */
+const diagnosticsOf = (stdout: string) => stdout.split("\nDiagnostics:\n")[1]?.split("\nResources:\n")[0] ?? "";
 
 interface Item {
   id: string;
@@ -83,7 +90,33 @@ describe("navigation order through the Pulumi CLI", () => {
     expect(await navigation()).toEqual(["alpha", "beta", "Group: delta, gamma"]);
     const preview = await stack.preview({ refresh: true });
     expect(changes(preview.changeSummary)).toEqual({ update: 1 });
+    // The refresh's diff and the program's both find it: said once.
+    const line = `info: SiteStructure "${await siteId()}": order: "alpha" moves from 1 to 3.`;
+    expect(linesOf(diagnosticsOf(preview.stdout), line)).toBe(1);
     await stack.up({ refresh: true });
     expect(await navigation()).toEqual(expected);
+  });
+
+  it("a reorder in the program previews the item that moves by its title, once, and up makes that one move", async () => {
+    await stack.setConfig("reorder", { value: "true" });
+    try {
+      // The property diff shows the ids by position (all the CLI can do with a dynamic provider's inputs); the line
+      // under it says what the update does. With --diff the CLI prints provider messages on stderr.
+      const line = `info: SiteStructure "${await siteId()}": order: "alpha" moves from 3 to 1.`;
+      const detailed = await stack.preview({ diff: true });
+      expect(changes(detailed.changeSummary)).toEqual({ update: 1 });
+      expect(detailed.stdout).toMatch(/~ order +: \[/);
+      expect(linesOf(detailed.stderr, line)).toBe(1);
+      const plain = await stack.preview();
+      expect(linesOf(diagnosticsOf(plain.stdout), line)).toBe(1);
+      // The line says what the update does: one move.
+      emulator.clearRequests();
+      await stack.up();
+      const sorts = emulator.requests().filter((r) => r.method === "PATCH" && r.path.endsWith("/structure/sort"));
+      expect(sorts).toHaveLength(1);
+      expect(await navigation()).toEqual(["alpha", "beta", "Group: delta, gamma"]);
+    } finally {
+      await stack.removeConfig("reorder");
+    }
   });
 });

@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   type CompanionRule,
   missingCompanions,
-  noteResource,
+  noteChecked,
+  noteId,
   resetCompanions,
+  warnAtExit,
 } from "../../provider/framework/companions";
-import * as diagnostics from "../../provider/framework/diagnostics";
-import * as unknown from "../../provider/framework/unknown";
-
-const { UNKNOWN } = unknown;
+import { resetNoticesAtExit } from "../../provider/framework/diagnostics";
+import { UNKNOWN } from "../../provider/framework/unknown";
 
 /** The companion rule as data, on made-up kinds: a gated site wants a gate declared for it. */
 const rule: CompanionRule = {
@@ -25,50 +25,94 @@ const warning = (name: string, id?: string) =>
 beforeEach(() => resetCompanions());
 afterEach(() => vi.restoreAllMocks());
 
+const partners = { title: "Partners", visibility: "gated" };
+
 describe("companions", () => {
   it("warns about a subject whose companion is missing, naming it, the property and the rule's advice", () => {
-    noteResource(Site, { title: "Partners", visibility: "gated" });
-    noteResource(Site, { visibility: "gated" });
+    noteChecked(Site, partners);
+    noteChecked(Site, { visibility: "gated" });
     expect(missingCompanions()).toEqual([warning('"Partners"'), warning("(untitled)")]);
   });
 
   it("says nothing of a resource the rule does not apply to, or no longer applies to", () => {
-    noteResource(Site, { title: "Docs", visibility: "public" });
-    noteResource(Site, { title: "Partners", visibility: "gated" });
-    noteResource(Site, { title: "Partners", visibility: "public" });
-    noteResource(Gate, { siteId: "s-1" });
+    noteChecked(Site, { title: "Docs", visibility: "public" });
+    noteChecked(Site, partners);
+    noteChecked(Site, { title: "Partners", visibility: "public" });
+    noteChecked(Gate, { siteId: "s-1" });
     expect(missingCompanions()).toEqual([]);
   });
 
   it("matches a known subject by id, and a new one by a companion whose parent is not known yet", () => {
-    noteResource(Site, { title: "Partners", visibility: "gated" });
-    noteResource(Site, { title: "Partners", visibility: "gated" }, "s-1");
-    noteResource(Gate, { siteId: "s-1" });
+    noteChecked(Site, partners);
+    noteId(Site, partners, "s-1");
+    noteChecked(Gate, { siteId: "s-1" });
     expect(missingCompanions()).toEqual([]);
 
     resetCompanions();
-    noteResource(Site, { title: "New", visibility: "gated" });
-    noteResource(Gate, { siteId: UNKNOWN });
+    noteChecked(Site, { title: "New", visibility: "gated" });
+    noteChecked(Gate, { siteId: UNKNOWN });
     expect(missingCompanions()).toEqual([]);
   });
 
-  it("spends each companion once, and a diff's id does not count as a companion", () => {
-    noteResource(Site, { title: "A", visibility: "gated" });
-    noteResource(Site, { title: "B", visibility: "gated" });
-    noteResource(Gate, { siteId: UNKNOWN });
-    noteResource(Gate, { siteId: "s-9" }, "gate-id");
+  it("spends each companion once, and an id alone does not count as a companion", () => {
+    noteChecked(Site, { title: "A", visibility: "gated" });
+    noteChecked(Site, { title: "B", visibility: "gated" });
+    noteChecked(Gate, { siteId: UNKNOWN });
+    noteId(Gate, { siteId: "s-9" }, "gate-id");
     expect(missingCompanions()).toEqual([warning('"B"')]);
   });
 
-  it("keeps a subject's id from diff when check sees it again, and lists subjects with an id first", () => {
-    noteResource(Site, { title: "New", visibility: "gated" });
-    noteResource(Site, { title: "Old", visibility: "gated" }, "s-1");
-    noteResource(Site, { title: "Old", visibility: "gated" });
-    noteResource(Gate, { siteId: "s-2" });
+  it("keeps a subject's id whatever comes first, its check or its id, and lists subjects with an id first", () => {
+    noteChecked(Site, { title: "New", visibility: "gated" });
+    noteId(Site, { title: "Old", visibility: "gated" }, "s-1");
+    noteChecked(Site, { title: "Old", visibility: "gated" });
+    noteChecked(Gate, { siteId: "s-2" });
     expect(missingCompanions()).toEqual([warning('"Old"', "s-1"), warning('"New"')]);
   });
 
-  it("writes the warnings once, when the provider process exits, and exits on SIGINT and SIGTERM", async () => {
+  // The orders the engine shows a subject and its companion to the provider process, in each operation.
+  it("the update of `pulumi up` creating the subject: its id comes from its create, before the companion's check", () => {
+    noteChecked(Site, partners);
+    noteId(Site, partners, "s-new");
+    noteChecked(Gate, { siteId: "s-new" });
+    expect(missingCompanions()).toEqual([]);
+    // The same order without the companion still warns, with the id.
+    resetCompanions();
+    noteChecked(Site, partners);
+    noteId(Site, partners, "s-new");
+    expect(missingCompanions()).toEqual([warning('"Partners"', "s-new")]);
+  });
+
+  it("a preview replacing the subject: the companion's parent is unknown, and the old id does not count", () => {
+    noteChecked(Site, partners);
+    noteId(Site, partners, "s-old");
+    noteId(Site, partners, undefined);
+    noteChecked(Gate, { siteId: UNKNOWN });
+    expect(missingCompanions()).toEqual([]);
+  });
+
+  it("the update replacing the subject: the create's new id replaces the diff's old one", () => {
+    noteChecked(Site, partners);
+    noteId(Site, partners, undefined);
+    noteId(Site, partners, "s-new");
+    noteChecked(Gate, { siteId: "s-new" });
+    expect(missingCompanions()).toEqual([]);
+  });
+
+  it("a companion with a literal parent, checked before its subject: judged at the end all the same", () => {
+    noteChecked(Gate, { siteId: "s-1" });
+    noteChecked(Site, partners);
+    noteId(Site, partners, "s-1");
+    expect(missingCompanions()).toEqual([]);
+  });
+
+  it("a refresh, which diffs the state without checking the program: no subject, no warning", () => {
+    noteId(Site, partners, "s-1");
+    noteId(Gate, { siteId: "s-1" }, "gate-id");
+    expect(missingCompanions()).toEqual([]);
+  });
+
+  it("writes the warnings once, when the provider process exits, and exits on SIGINT and SIGTERM", () => {
     const handlers = new Map<string, () => void>();
     vi.spyOn(process, "once").mockImplementation(((event: string, handler: () => void) => {
       handlers.set(event, handler);
@@ -76,24 +120,21 @@ describe("companions", () => {
     }) as typeof process.once);
     const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
     const stderr = vi.spyOn(process.stderr, "write").mockReturnValue(true);
-    // A module of its own: another test file of the same worker may have called configure, which listens already.
-    // Only companions is loaded again: its imports are handed the loaded modules, so that a mutation run does not
-    // count this test as covering the load-time code of everything diagnostics imports (test/support/mutation-preload.ts).
-    vi.resetModules();
-    vi.doMock("../../provider/framework/diagnostics", () => diagnostics);
-    vi.doMock("../../provider/framework/unknown", () => unknown);
-    const fresh = await import("../../provider/framework/companions");
-    vi.doUnmock("../../provider/framework/diagnostics");
-    vi.doUnmock("../../provider/framework/unknown");
-    fresh.warnAtExit();
-    fresh.warnAtExit();
-    expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
+    // Another test file of the same worker may have called configure, which listens already.
+    resetNoticesAtExit();
+    try {
+      warnAtExit();
+      warnAtExit();
+      expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
 
-    fresh.noteResource(Site, { title: "Partners", visibility: "gated" });
-    handlers.get("exit")?.();
-    expect(stderr.mock.calls).toEqual([[`warning: ${warning('"Partners"')}\n`]]);
-    handlers.get("SIGINT")?.();
-    handlers.get("SIGTERM")?.();
-    expect(exit.mock.calls).toEqual([[130], [143]]);
+      noteChecked(Site, partners);
+      handlers.get("exit")?.();
+      expect(stderr.mock.calls).toEqual([[`warning: ${warning('"Partners"')}\n`]]);
+      handlers.get("SIGINT")?.();
+      handlers.get("SIGTERM")?.();
+      expect(exit.mock.calls).toEqual([[130], [143]]);
+    } finally {
+      resetNoticesAtExit();
+    }
   });
 });

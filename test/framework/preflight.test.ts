@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
+import { adoptionNotices, resetAdoptions } from "../../provider/framework/diagnostics";
 import { resetPreflight } from "../../provider/framework/preflight";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle, resetCaches } from "../../provider/runtime";
@@ -126,29 +127,41 @@ describe("preflight in check", () => {
     expect(wrongKind[0]).toMatch(/^importId: .*names no existing Collection/);
 
     const legacy = await fixture.apiCreate(`/orgs/${org()}/collections`, { title: "Legacy handbook" });
+    // Told at the end of the operation (adoptionNotices), not by check.
+    const takesOver =
+      "1 of the creates counted below takes over the existing object its importId names instead of making a new one.";
+    resetAdoptions();
     expect(reasons(await collections.check({}, { ...inputs, importId: legacy }))).toEqual([]);
-    expect(stderr.join("")).toBe(
-      `info: Collection importId "${legacy}": adopts the existing object "Legacy handbook" instead of creating one; ` +
-        "adoption will change title.\n",
-    );
-    stderr = [];
+    expect(adoptionNotices().map((notice) => notice.message)).toEqual([
+      `Collection importId "${legacy}": adopts the existing object "Legacy handbook" instead of creating one; ` +
+        "adoption will change title.",
+      `1 to adopt, 1 to change (listed above): ${takesOver}`,
+    ]);
+    resetAdoptions();
     await collections.check({}, { ...inputs, title: "Legacy handbook", importId: legacy });
-    expect(stderr.join("")).toContain("adoption no change.");
+    expect(adoptionNotices().map((notice) => notice.message)).toEqual([`1 to adopt, 0 to change: ${takesOver}`]);
     // Once in the state, importId has no effect: no read, no notice.
     fixture.emulator.clearRequests();
-    stderr = [];
+    resetAdoptions();
     await collections.check({ title: "Handbook" }, { ...inputs, importId: legacy });
+    expect(adoptionNotices()).toEqual([]);
     expect(stderr).toEqual([]);
     expect(fixture.calls().filter((call) => call.includes(legacy))).toEqual([]);
   });
 
   it("announces an adoption without preflight, offline", async () => {
     delete process.env[ENV_KEYS.preflight];
+    resetAdoptions();
     await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs", importId: "abcdef" });
-    expect(stderr.join("")).toBe(
-      'info: Collection importId "abcdef": adopts the existing object instead of creating one (turn on ' +
-        "docs:preflight to see what adoption changes).\n",
-    );
+    expect(adoptionNotices()).toEqual([
+      {
+        severity: "info",
+        message:
+          "1 to adopt: 1 of the creates counted below takes over the existing object its importId names instead of " +
+          "making a new one; turn on docs:preflight to see what adoption changes.",
+      },
+    ]);
+    expect(stderr).toEqual([]);
     expect(fixture.calls()).toEqual([]);
   });
 
@@ -241,6 +254,7 @@ describe("preflight's references and failures", () => {
       title: "Guides",
     });
     fixture.emulator.clearRequests();
+    resetAdoptions();
     // The site is adopted by the same preview, so its id reaches the checks of its children as the placeholder.
     const under = { organizationId: org(), siteId: UNKNOWN };
     const checks = [
@@ -251,10 +265,11 @@ describe("preflight's references and failures", () => {
     ];
     expect(checks.flatMap(reasons)).toEqual([]);
     expect(fixture.calls().filter((call) => call.includes(UNKNOWN))).toEqual([]);
-    expect(stderr.join("")).toContain(
-      `info: SiteShareLink importId "${link}": adopts the existing object instead of creating one; siteId is not ` +
-        "known until `up`, which reads the object then.\n",
-    );
+    expect(adoptionNotices().map((notice) => notice.message)).toEqual([
+      "3 to adopt, 0 to change, 2 read only at `up` (found through a parent the same update adopts or creates, which " +
+        "has no id yet): 3 of the creates counted below take over the existing objects their importId names instead " +
+        "of making new ones.",
+    ]);
   });
 
   it("the client refuses a request carrying the placeholder before sending it", async () => {

@@ -265,6 +265,70 @@ describe("SiteRedirects behaviour", () => {
     expect(fixture.emulator.counters()).toEqual({ [LISTING]: 1 });
   });
 
+  it("check stores the rules by source, so a preview shows one rule added as that rule; the state keeps the list", async () => {
+    const siteId = await makeSite();
+    const { id, state, inputs } = await created("SiteRedirects", {
+      organizationId: org(),
+      siteId,
+      redirects: [rule("/b"), rule("/a")],
+    });
+    const { source: _a, ...a } = full("/a");
+    const { source: _b, ...b } = full("/b");
+    // The CLI prints the diff of the old and new stored inputs itself, arrays by position, objects by key.
+    expect(inputs.redirects).toEqual({ "/b": b, "/a": a });
+    expect(state.redirects).toEqual([full("/a"), full("/b")]);
+    expect((await lifecycle("SiteRedirects").diff(id, state, inputs)).changes).toBe(false);
+
+    const next = (await lifecycle("SiteRedirects").check(inputs, { ...inputs, redirects: [rule("/b"), rule("/0")] }))
+      .inputs as Record<string, unknown>;
+    expect(Object.keys(next.redirects as object)).toEqual(["/b", "/0"]);
+    expect((await lifecycle("SiteRedirects").diff(id, state, next)).changes).toBe(true);
+    fixture.emulator.clearRequests();
+    const { outs } = await lifecycle("SiteRedirects").update(id, state, next);
+    expect(fixture.emulator.requests().find((r) => r.method === "PUT")?.requestBody).toEqual({
+      redirects: [
+        { source: "/a", intent: "live", destination: null },
+        { ...full("/0"), intent: "live" },
+      ],
+    });
+    expect(outs.redirects).toEqual([full("/0"), full("/b")]);
+  });
+
+  it("inputs stored as a list by earlier versions still check, diff, update and refresh", async () => {
+    const { id, state } = await created("SiteRedirects", {
+      organizationId: org(),
+      siteId: await makeSite(),
+      redirects: [rule("/a")],
+    });
+    const stored = { organizationId: org(), siteId: id, redirects: [full("/a")] };
+    expect((await lifecycle("SiteRedirects").check(stored, stored)).failures).toBeUndefined();
+    expect((await lifecycle("SiteRedirects").diff(id, state, stored)).changes).toBe(false);
+    const added = { ...stored, redirects: [full("/a"), full("/b")] };
+    expect((await lifecycle("SiteRedirects").diff(id, state, added)).changes).toBe(true);
+    const { outs } = await lifecycle("SiteRedirects").update(id, state, added);
+    expect(sources(outs)).toEqual(["/a", "/b"]);
+    // A refresh replaces the stored inputs with the keyed form the next preview compares with.
+    const { source: _a, ...a } = full("/a");
+    const { source: _b, ...b } = full("/b");
+    expect((await lifecycle("SiteRedirects").read(id, outs)).inputs?.redirects).toEqual({ "/a": a, "/b": b });
+  });
+
+  it("docs-platform import's lookup reports the rules as the list a program declares", async () => {
+    const siteId = await makeSite();
+    await fixture.apiCreate(redirectsPath(siteId), rule("/kept"));
+    const found = await lifecycle("SiteRedirects").lookup(siteId, { organizationId: org(), siteId });
+    expect(found.inputs?.redirects).toEqual([full("/kept")]);
+  });
+
+  it("a list whose sources are not known yet at preview stays a list", async () => {
+    const result = await lifecycle("SiteRedirects").check(
+      {},
+      { organizationId: org(), siteId: "site", redirects: [rule("/a"), { ...rule("/b"), source: UNKNOWN }] },
+    );
+    expect(result.failures).toBeUndefined();
+    expect(Array.isArray(result.inputs?.redirects)).toBe(true);
+  });
+
   it("plans deletions of unlisted sources and upserts of new or changed rules only", () => {
     const current = [full("/keep"), full("/change"), full("/drop")];
     const desired = [full("/keep"), full("/change", "https://x.example/"), full("/add")];

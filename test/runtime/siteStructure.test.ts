@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetChangeNotes } from "../../provider/framework/changeNotes";
 import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { movesToOrder } from "../../provider/resources/siteOrder";
@@ -182,10 +183,90 @@ describe("SiteStructure behaviour", () => {
     expect(fixture.emulator.store.sections.get(c)?.groupId).toBe(group);
   });
 
+  it("keeps the titles of the items it orders, read with the structure", async () => {
+    const { id, state } = await created("SiteStructure", await baseInputs());
+    const [a, b, c] = built?.sections ?? [];
+    const [first, second] = built?.siteSpaces ?? [];
+    const structure = (await fixture.api("GET", `${sitePath(id)}/structure`)).body as {
+      structure: { id: string; siteSpaces?: { id: string; title: string }[] }[];
+    };
+    const sectionA = structure.structure.find((item) => item.id === a);
+    const spaceTitle = (ss?: string) => sectionA?.siteSpaces?.find((s) => s.id === ss)?.title;
+    expect(state.titles).toEqual({
+      [a ?? ""]: "Alpha",
+      [b ?? ""]: "Beta",
+      [c ?? ""]: "Gamma",
+      [first ?? ""]: spaceTitle(first),
+      [second ?? ""]: spaceTitle(second),
+    });
+    expect(spaceTitle(first)).toEqual(expect.any(String));
+    expect((await lifecycle("SiteStructure").read(id, state)).props?.titles).toEqual(state.titles);
+  });
+
   it("reads a structure whose site was deleted as gone", async () => {
     const { id, state } = await created("SiteStructure", await baseInputs());
     await fixture.api("DELETE", sitePath(id));
     expect((await lifecycle("SiteStructure").read(id, state)).id).toBe("");
+  });
+});
+
+describe("what a new order moves, said by diff", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const stderr = () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    return lines;
+  };
+
+  it("names the item that moves by its title, with its old and new positions, once per operation", async () => {
+    resetChangeNotes();
+    const { id, state, inputs } = await created("SiteStructure", await baseInputs());
+    const [a, b, c] = built?.sections ?? [];
+    const printed = stderr();
+    expect((await lifecycle("SiteStructure").diff(id, state, inputs)).changes).toBe(false);
+    expect(printed).toEqual([]);
+    const next = await checked("SiteStructure", { ...inputs, order: [a, b, c] });
+    expect((await lifecycle("SiteStructure").diff(id, state, next)).changes).toBe(true);
+    // preview --refresh diffs a drifted resource twice with the same result.
+    await lifecycle("SiteStructure").diff(id, state, next);
+    expect(printed).toEqual([`info: SiteStructure "${id}": order: "Gamma" moves from 1 to 3.\n`]);
+  });
+
+  it("names the site spaces that move within a section, new items and items left out", async () => {
+    resetChangeNotes();
+    const { id, state, inputs } = await created("SiteStructure", await baseInputs());
+    const [a, , c] = built?.sections ?? [];
+    const [first, second] = built?.siteSpaces ?? [];
+    const titles = state.titles as Record<string, string>;
+    const printed = stderr();
+    const next = await checked("SiteStructure", {
+      ...inputs,
+      order: [UNKNOWN, c, a],
+      siteSpaces: [{ sectionId: a, siteSpaceIds: [first, second] }],
+    });
+    await lifecycle("SiteStructure").diff(id, state, next);
+    expect(printed).toEqual([
+      `info: SiteStructure "${id}": order: a new item comes in at 1, "Beta" leaves; site spaces of "Alpha": ` +
+        `"${titles[first ?? ""]}" moves from 2 to 1.\n`,
+    ]);
+  });
+
+  it("names items by id in a state written before titles were kept; nothing without an old order or on a replace", async () => {
+    resetChangeNotes();
+    const { id, state, inputs } = await created("SiteStructure", await baseInputs());
+    const [a, b, c] = built?.sections ?? [];
+    const { titles: _titles, ...older } = state;
+    const printed = stderr();
+    const next = await checked("SiteStructure", { ...inputs, order: [a, b, c] });
+    await lifecycle("SiteStructure").diff(id, older, next);
+    expect(printed).toEqual([`info: SiteStructure "${id}": order: "${c}" moves from 1 to 3.\n`]);
+    await lifecycle("SiteStructure").diff(id, { ...state, order: [] }, { ...next, order: [b, a, c] });
+    // A new site is a replacement: its order is not a move within this one.
+    await lifecycle("SiteStructure").diff(id, state, { ...next, siteId: "another-site" });
+    expect(printed).toHaveLength(1);
   });
 });
 
@@ -195,6 +276,48 @@ describe("movesToOrder", () => {
     expect(movesToOrder(["a", "b", "c"], ["c", "a", "b"])).toEqual([{ id: "c", before: "a" }]);
     expect(movesToOrder(["a", "b", "c"], ["a", "c", "b"])).toEqual([{ id: "c", after: "a" }]);
     expect(movesToOrder(["a", "b", "c", "d"], ["d", "c", "b", "a"])).toHaveLength(3);
+  });
+
+  it("moves each item out of place once, and only those: the fewest moves", () => {
+    expect(movesToOrder(["a", "b", "c", "d"], ["b", "c", "d", "a"])).toEqual([{ id: "a", after: "d" }]);
+    expect(movesToOrder(["a", "b", "c", "d"], ["d", "a", "b", "c"])).toEqual([{ id: "d", before: "a" }]);
+    const permutations = (items: string[]): string[][] =>
+      items.length <= 1
+        ? [items]
+        : items.flatMap((item, i) => permutations(items.filter((_, j) => j !== i)).map((rest) => [item, ...rest]));
+    const items = ["a", "b", "c", "d", "e"];
+    /** The most items already in the desired relative order (every subset tried). */
+    const inOrder = (desired: string[]) => {
+      let best = 0;
+      for (let mask = 0; mask < 1 << items.length; mask++) {
+        const subset = items.filter((_, i) => mask & (1 << i));
+        const ranks = subset.map((id) => desired.indexOf(id));
+        if (ranks.every((rank, i) => i === 0 || rank > (ranks[i - 1] ?? -1))) best = Math.max(best, subset.length);
+      }
+      return best;
+    };
+    for (const desired of permutations(items)) {
+      const moves = movesToOrder(items, desired);
+      expect(moves, desired.join("")).toHaveLength(items.length - inOrder(desired));
+      const order = [...items];
+      for (const move of moves) {
+        order.splice(order.indexOf(move.id), 1);
+        const anchor = order.indexOf(move.before ?? move.after ?? "");
+        order.splice(move.before ? anchor : anchor + 1, 0, move.id);
+      }
+      expect(order).toEqual(desired);
+    }
+  });
+
+  it("puts the desired items first and keeps the others' order after them; ids not in the level are left out", () => {
+    const moves = movesToOrder(["a", "x", "b", "y", "c"], ["c", "a", "new"]);
+    const order = ["a", "x", "b", "y", "c"];
+    for (const move of moves) {
+      order.splice(order.indexOf(move.id), 1);
+      const anchor = order.indexOf(move.before ?? move.after ?? "");
+      order.splice(move.before ? anchor : anchor + 1, 0, move.id);
+    }
+    expect(order).toEqual(["c", "a", "x", "b", "y"]);
   });
 
   it("ends in the desired order for every permutation of four items", () => {

@@ -4,13 +4,12 @@
  *
  * Code that runs when a module loads (zod schemas, patterns, the kinds' specs) takes a mutant's value only when the
  * module loads. Stryker calls such a mutant static and, with `ignoreStatic`, leaves it out. But under `isolate: false`
- * a module can be loaded inside a test: test/framework/companions.test.ts empties the worker's module registry
- * (`vi.resetModules()`) to get a fresh companions module, after which the next file that imports inside its tests
- * (test/runtime/registry.test.ts every kind, test/emulator/core.test.ts the emulator) loads the rest again there.
- * Stryker then records that test as covering the module's load-time code, calls its mutants "hybrid" and runs only
- * that test against them; the test asserts something else, so they showed as survivors (68 of 73 in
- * provider/client/siteCustomization.ts, when companions' reload still took everything diagnostics imports with it).
- * Loaded here, before each file's tests, they are static as intended.
+ * a module can be loaded inside a test: a test that empties the worker's module registry (`vi.resetModules()`, as
+ * the companions test once did) makes the next file that imports inside its tests (test/runtime/registry.test.ts
+ * every kind, test/emulator/core.test.ts the emulator) load the rest again there. Stryker then records that test as
+ * covering the module's load-time code, calls its mutants "hybrid" and runs only that test against them; the test
+ * asserts something else, so they showed as survivors (68 of 73 in provider/client/siteCustomization.ts). Loaded
+ * here, before each file's tests, they are static as intended.
  */
 import { globSync } from "node:fs";
 import path from "node:path";

@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  adoptedMessage,
+  adoptionNotices,
+  expectAdoption,
+  noticeAtExit,
+  reportAdoption,
+  resetAdoptions,
+  resetNoticesAtExit,
+} from "../../provider/framework/diagnostics";
+
+const messages = () => adoptionNotices().map((notice) => `${notice.severity}: ${notice.message}`);
+let stderr: ReturnType<typeof vi.spyOn>;
+
+beforeEach(() => {
+  resetAdoptions();
+  stderr = vi.spyOn(process.stderr, "write").mockReturnValue(true);
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe("the adoptions of `up`: one line for all, one more for each that changed its object", () => {
+  it("counts every importId adoption and names only those that changed something, nothing written meanwhile", () => {
+    reportAdoption("Collection", "c-1", [], "importId");
+    reportAdoption("Team", "t-1", ["title", "members"], "importId");
+    reportAdoption("Space", "s-1", [], "importId");
+    expect(stderr).not.toHaveBeenCalled();
+    expect(messages()).toEqual([
+      `info: ${adoptedMessage("Team", "t-1", ["title", "members"], "importId")}`,
+      "info: 3 adopted, 1 changed (listed above): 3 of the creates counted below took over existing objects instead " +
+        "of making new ones.",
+    ]);
+  });
+
+  it("in the singular, and once per object however often it is reported", () => {
+    reportAdoption("Collection", "c-1", [], "importId");
+    reportAdoption("Collection", "c-1", [], "importId");
+    expect(messages()).toEqual([
+      "info: 1 adopted, 0 changed: 1 of the creates counted below took over an existing object instead of making a " +
+        "new one.",
+    ]);
+  });
+
+  it("tells what the update did, not what its checks expected", () => {
+    expectAdoption("Collection", "c-1", "unread");
+    expectAdoption("Team", "t-1", { changed: ["title"], notice: "Team t-1 will change title" });
+    reportAdoption("Collection", "c-1", [], "importId");
+    reportAdoption("Team", "t-1", [], "importId");
+    expect(messages()).toEqual([
+      "info: 2 adopted, 0 changed: 2 of the creates counted below took over existing objects instead of making new " +
+        "ones.",
+    ]);
+  });
+
+  it("tells a take-over the program did not ask for at once, and does not count it", () => {
+    reportAdoption("OrganizationSettings", "org-1", [], "adoptsOnCreate");
+    reportAdoption("Site", "s-1", ["published"], "recovery");
+    expect(stderr.mock.calls).toEqual([
+      [`info: ${adoptedMessage("OrganizationSettings", "org-1", [], "adoptsOnCreate")}\n`],
+      [`info: ${adoptedMessage("Site", "s-1", ["published"], "recovery")}\n`],
+    ]);
+    expect(messages()).toEqual([]);
+  });
+});
+
+describe("the adoptions of a preview: what check expects of each importId", () => {
+  const takeOver = (count: number) =>
+    `${count} of the creates counted below take over the existing objects their importId names instead of making ` +
+    "new ones";
+
+  it("without preflight: how many, and how to see what they change", () => {
+    expectAdoption("Collection", "c-1", "unread");
+    expectAdoption("Team", "t-1", "unread");
+    expectAdoption("Team", "t-1", "unread");
+    expect(messages()).toEqual([
+      `info: 2 to adopt: ${takeOver(2)}; turn on docs:preflight to see what adoption changes.`,
+    ]);
+  });
+
+  it("with preflight: what will change, each object that changes named above the count", () => {
+    expectAdoption("Collection", "c-1", { changed: [], notice: "unused" });
+    expectAdoption("Team", "t-1", { changed: ["title"], notice: 'Team importId "t-1": … will change title.' });
+    expect(messages()).toEqual([
+      'info: Team importId "t-1": … will change title.',
+      `info: 2 to adopt, 1 to change (listed above): ${takeOver(2)}.`,
+    ]);
+  });
+
+  it("with preflight, objects found through a parent without an id yet are counted as read at `up`", () => {
+    expectAdoption("Site", "s-1", { changed: [], notice: "unused" });
+    expectAdoption("SiteShareLink", "l-1", "pending");
+    expect(messages()).toEqual([
+      "info: 2 to adopt, 0 to change, 1 read only at `up` (found through a parent the same update adopts or " +
+        `creates, which has no id yet): ${takeOver(2)}.`,
+    ]);
+  });
+
+  it("in the singular; and nothing at all when nothing is adopted", () => {
+    expect(messages()).toEqual([]);
+    expectAdoption("Collection", "c-1", { changed: [], notice: "unused" });
+    expect(messages()).toEqual([
+      "info: 1 to adopt, 0 to change: 1 of the creates counted below takes over the existing object its importId " +
+        "names instead of making a new one.",
+    ]);
+  });
+});
+
+describe("noticeAtExit", () => {
+  it("writes every registered notice once, in order, when the provider process exits; the signals exit", () => {
+    const handlers = new Map<string, () => void>();
+    vi.spyOn(process, "once").mockImplementation(((event: string, handler: () => void) => {
+      handlers.set(event, handler);
+      return process;
+    }) as typeof process.once);
+    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
+    // Another test file of the same worker may have called configure, which listens already.
+    resetNoticesAtExit();
+    try {
+      const warnings = () => [{ severity: "warning" as const, message: "a companion is missing" }];
+      noticeAtExit(adoptionNotices);
+      noticeAtExit(warnings);
+      noticeAtExit(adoptionNotices);
+      expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
+
+      reportAdoption("Collection", "c-1", [], "importId");
+      handlers.get("exit")?.();
+      expect(stderr.mock.calls).toEqual([
+        [
+          "info: 1 adopted, 0 changed: 1 of the creates counted below took over an existing object instead of making " +
+            "a new one.\n",
+        ],
+        ["warning: a companion is missing\n"],
+      ]);
+      handlers.get("SIGINT")?.();
+      handlers.get("SIGTERM")?.();
+      expect(exit.mock.calls).toEqual([[130], [143]]);
+    } finally {
+      resetNoticesAtExit();
+    }
+  });
+});
