@@ -4,14 +4,15 @@
  * It must keep accepting every state shape older versions wrote, since `__provider` texts never change.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { adoptionNotices, resetAdoptions } from "./framework/adoptions";
 import { resetCompanions, warnAtExit } from "./framework/companions";
 import { apiClient, CONFIG_KEYS, forgetClients, setStackConfig } from "./framework/connection";
 import { resetCrossResource } from "./framework/crossResource";
-import { adoptionNotices, noticeAtExit, resetAdoptions } from "./framework/diagnostics";
 import { dropHostEchoes } from "./framework/hostEcho";
 import type { ResourceContext } from "./framework/kind";
 import { Lifecycle } from "./framework/lifecycle";
 import { Listings } from "./framework/listings";
+import { noticeAtExit } from "./framework/notices";
 import { resetPreflight } from "./framework/preflight";
 import { clientOf, type ResourceConnection } from "./framework/resourceConnection";
 import { type AnyKind, definitions } from "./registry";

@@ -1,5 +1,5 @@
-import { notice } from "./diagnostics";
 import type { KindDefinition, Props } from "./kind";
+import { notice } from "./notices";
 
 /** The lines printed in this operation (one provider process each). */
 const told = new Set<string>();

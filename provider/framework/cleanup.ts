@@ -1,3 +1,5 @@
+import { messageOf, withNote } from "./explain";
+
 /**
  * The one way a create undoes itself: runs the steps that follow a successful POST and, if one fails, removes the new
  * object before rethrowing, so that the failed `up` leaves nothing behind that the next one would duplicate (Pulumi
@@ -20,14 +22,6 @@ export async function undoOnFailure<T>(
       (kept) => (typeof kept === "string" ? `${the} was kept (${kept}): ${adopt}` : `${the} was removed again`),
       (failed) => `removing ${the} failed too (${messageOf(failed)}): ${adopt} or delete it`,
     );
-    if (error instanceof Error) {
-      error.message += `; ${note}`;
-      throw error;
-    }
-    throw new Error(`${messageOf(error)}; ${note}`, { cause: error });
+    throw withNote(error, note);
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,5 @@
-import { type Notice, noticeAtExit } from "./diagnostics";
 import type { KindDefinition, Props } from "./kind";
+import { type Notice, noticeAtExit } from "./notices";
 import { containsUnknown } from "./unknown";
 
 /**

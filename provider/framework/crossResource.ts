@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { notice } from "./diagnostics";
 import type { KindDefinition, Props } from "./kind";
+import { notice } from "./notices";
 import { containsUnknown } from "./unknown";
 
 /**

@@ -1,47 +1,31 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { ConnectionError, DocsApiError, NotFoundError } from "../client";
+import { NotFoundError } from "../client";
+import { type AdoptedBy, reportAdoption } from "./adoptions";
 import { noteChange } from "./changeNotes";
 import { undoOnFailure } from "./cleanup";
 import { noteChecked, noteId } from "./companions";
 import { duplicateFailures, observeResource, warnOnConflicts, warnOnExpectations } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
-import {
-  type AdoptedBy,
-  connectionFix,
-  credentialFix,
-  explainMissingCredentials,
-  reportAdoption,
-  withoutStackTrace,
-} from "./diagnostics";
+import { explain, withoutStackTrace } from "./explain";
+import { InputRules } from "./inputRules";
 import { describeIssue } from "./issues";
 import { KeyedProperties } from "./keyed";
-import {
-  apiId,
-  type CreatedCandidate,
-  type Found,
-  type KindDefinition,
-  type Known,
-  type Props,
-  type ResourceContext,
-} from "./kind";
+import type { CreatedCandidate, Found, KindDefinition, Known, Props, ResourceContext } from "./kind";
 import { checkAgainstApi } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
 import {
   CONNECTION,
-  connectionCredentialFix,
   connectionFailures,
   connectionOf,
   type ResourceConnection,
   withConnectionOrganization,
 } from "./resourceConnection";
-import { containsUnknown, pathTouchesUnknown } from "./unknown";
+import { containsUnknown } from "./unknown";
+import { sameValue, wireSafe } from "./values";
 
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
 const PROVIDER_KEY = "__provider";
 const IMPORT_ID = "importId";
-/** The provider option that lets a change of a `guardedReplaces` property replace the object. */
-export const ALLOW_REPLACE = "allowReplace";
 /**
  * Output listing the input properties the program declared. `read` returns only those as the refreshed inputs: an
  * input the program never set must not show up as `+description` in every refresh of an unchanged resource.
@@ -59,14 +43,6 @@ function declaredProperties(props: Props): ReadonlySet<string> | undefined {
     : undefined;
 }
 
-type KindInfo = Pick<KindDefinition, "kind" | "idFormat">;
-
-/**
- * The engine prints the value of a failed check next to the property the failure names. A value longer than this,
- * or of an input marked sensitive, is reported without naming the property there (the reason still names it).
- */
-export const ECHO_LIMIT = 4096;
-
 /**
  * The one generic implementation of the dynamic provider contract, driven by a KindDefinition. It runs inside the
  * provider process (see ../runtime.ts); check and diff stay offline because the engine calls them one at a time.
@@ -77,8 +53,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   private readonly keyed: KeyedProperties;
   private readonly replaceOnChanges: ReadonlySet<string>;
   private readonly providerOptions: ReadonlySet<string>;
-  private readonly sensitive: ReadonlySet<string>;
-  private readonly importId: z.ZodType<string, string>;
+  private readonly rules: InputRules<Inputs>;
 
   constructor(
     readonly definition: KindDefinition<Inputs, State>,
@@ -89,8 +64,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     this.setProperties = new Set([...(definition.setProperties ?? []), ...this.keyed.properties]);
     this.replaceOnChanges = new Set(definition.replaceOnChanges ?? []);
     this.providerOptions = new Set(definition.providerOptions ?? []);
-    this.sensitive = sensitiveInputsOf(definition);
-    this.importId = definition.importId ?? apiId;
+    this.rules = new InputRules(definition);
   }
 
   async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
@@ -102,20 +76,10 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const failures: pulumi.dynamic.CheckFailure[] = [...defaulted.failures];
     failures.push(...connectionFailures(this.definition.kind, connection));
     const reported = new Set(defaulted.failures.map((failure) => failure.property));
-    if (importId !== undefined && !containsUnknown(importId)) {
-      const importCheck = this.importId.safeParse(importId);
-      for (const issue of importCheck.error?.issues ?? []) failures.push(this.failure(news, IMPORT_ID, issue));
-    }
-    const parsed = this.definition.inputs.safeParse(declared);
-    for (const issue of parsed.error?.issues ?? []) {
-      // A value only known after apply may still turn out valid: judge it then, in create or update.
-      if (pathTouchesUnknown(declared, issue.path)) continue;
-      const property = issue.path.length > 0 ? issue.path.map(String).join(".") : (unrecognizedKey(issue) ?? "");
-      if (!reported.has(property)) failures.push(this.failure(declared, property, issue));
-    }
-    if (parsed.success) failures.push(...this.guardedReplaceFailures(olds, parsed.data));
+    const judged = this.rules.judge(olds, declared, importId, reported);
+    failures.push(...judged.failures);
     if (failures.length > 0) return { failures };
-    const inputs = parsed.success ? parsed.data : this.withDefaults(declared);
+    const { inputs } = judged;
     const duplicates = duplicateFailures(this.definition, inputs);
     if (duplicates.length > 0) return { failures: duplicates };
     warnOnConflicts(this.definition, inputs);
@@ -126,58 +90,6 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     if (rejected.length > 0) return { failures: rejected };
     const checked = importId === undefined ? withConnection : { ...withConnection, [IMPORT_ID]: importId };
     return { inputs: this.keyed.keyed(checked) };
-  }
-
-  /**
-   * A change of a guarded property (`guardedReplaces`) would replace the object: refused at preview, since `olds` are
-   * the old inputs the engine passes to check (empty on create), unless the inputs set `allowReplace: true`.
-   */
-  private guardedReplaceFailures(olds: Props, inputs: Props): pulumi.dynamic.CheckFailure[] {
-    const guarded = this.definition.guardedReplaces;
-    if (!guarded || inputs[ALLOW_REPLACE] === true || guarded.when?.(olds as Partial<Inputs>) === false) return [];
-    return guarded.properties
-      .filter((key) => olds[key] !== undefined && inputs[key] !== undefined && !containsUnknown(olds[key]))
-      .filter((key) => !containsUnknown(inputs[key]) && !sameValue(olds[key], inputs[key]))
-      .map((key) => ({
-        property: key,
-        reason:
-          `${this.definition.kind}.${key}: changing it from ${JSON.stringify(olds[key])} to ${JSON.stringify(inputs[key])} ` +
-          `replaces the ${this.definition.kind}: ${guarded.why} Put ${key} back to ${JSON.stringify(olds[key])}, or set ` +
-          `${ALLOW_REPLACE}: true on this resource to replace it.`,
-      }));
-  }
-
-  /**
-   * A failure naming the kind, the property and the rule. The engine echoes `news[property]` when `property` names
-   * one (step_generator.go, issueCheckFailures): for a sensitive input or a huge value, the property is named in the
-   * reason only.
-   */
-  private failure(news: Props, property: string, issue: z.core.$ZodIssue): pulumi.dynamic.CheckFailure {
-    const reason = `${this.definition.kind}.${property || "(inputs)"}: ${describeIssue(issue)}`;
-    const top = property.split(".")[0] ?? "";
-    const value = news[top];
-    const huge = value !== undefined && (JSON.stringify(value)?.length ?? 0) > ECHO_LIMIT;
-    if (!this.sensitive.has(top) && !huge) return { property, reason };
-    return { property: "", reason: `${reason} (value not shown: ${huge ? "too long" : "sensitive"})` };
-  }
-
-  /**
-   * Inputs holding unknown values cannot pass the schema whole; the known properties still get their defaults, so a
-   * preview compares the same values the apply will (a share link's `active: true`, a member's role).
-   */
-  private withDefaults(declared: Props): Props {
-    const unknownKeys = Object.keys(declared).filter((key) => containsUnknown(declared[key]));
-    const unknown = Object.fromEntries(unknownKeys.map((key) => [key, declared[key]]));
-    const known = Object.fromEntries(Object.entries(declared).filter(([key]) => !unknownKeys.includes(key)));
-    try {
-      const mask = Object.fromEntries(unknownKeys.map((key) => [key, true])) as Record<string, true>;
-      const schema = (this.definition.inputs as unknown as { omit(mask: Record<string, true>): z.ZodType }).omit(mask);
-      const parsed = schema.safeParse(known);
-      if (parsed.success) return { ...(parsed.data as Props), ...unknown };
-    } catch {
-      // zod cannot omit keys of a schema with refinements: such inputs go through as the program gave them.
-    }
-    return declared;
   }
 
   async diff(id: string, olds: Props, checkedNews: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -397,16 +309,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       if (writes) ctx.listings.written();
       return await run(ctx);
     } catch (error) {
-      const kind = this.definition.kind;
-      throw withoutStackTrace(
-        explain(
-          this.definition,
-          operation,
-          id,
-          explainMissingCredentials(kind, operation, id, error),
-          connectionOf(props),
-        ),
-      );
+      throw withoutStackTrace(explain(this.definition, operation, id, error, connectionOf(props)));
     } finally {
       if (writes) ctx?.listings.written();
     }
@@ -437,115 +340,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 }
 
-/**
- * The provider host turns results into protobuf Structs, which reject `undefined` anywhere ("Unexpected struct
- * type"): drop undefined properties at every depth, as JSON does.
- */
-function wireSafe(props: Props): Props {
-  return JSON.parse(JSON.stringify(props));
-}
-
 function inputKeysOf(definition: Pick<KindDefinition, "kind" | "inputs">): string[] {
   const shape = (definition.inputs as unknown as { shape?: Record<string, unknown> }).shape;
   if (!shape) throw new Error(`${definition.kind}: the input schema must be a zod object`);
   return Object.keys(shape);
-}
-
-/** Inputs whose schema carries `.meta(SENSITIVE)`. */
-function sensitiveInputsOf(definition: Pick<KindDefinition, "inputs">): ReadonlySet<string> {
-  const schema = z.toJSONSchema(definition.inputs, { io: "input", unrepresentable: "any" });
-  const properties = Object.entries(schema.properties ?? {});
-  return new Set(
-    properties
-      .filter(([, property]) => typeof property === "object" && property.sensitive === true)
-      .map(([key]) => key),
-  );
-}
-
-function unrecognizedKey(issue: z.core.$ZodIssue): string | undefined {
-  return issue.code === "unrecognized_keys" ? issue.keys.join(", ") : undefined;
-}
-
-/** Equality as the API sees it: null and absent are the same, key order is irrelevant, sets ignore order. */
-function sameValue(a: unknown, b: unknown, asSet = false): boolean {
-  return canonical(a, asSet) === canonical(b, asSet);
-}
-
-function canonical(value: unknown, asSet = false): string {
-  // Stryker disable next-line LogicalOperator,StringLiteral: props are JSON, which normalize never turns into undefined
-  return JSON.stringify(normalize(value, asSet)) ?? "null";
-}
-
-function normalize(value: unknown, asSet: boolean): unknown {
-  if (value === undefined || value === null) return null;
-  if (Array.isArray(value)) {
-    const items = value.map((item) => normalize(item, false));
-    return asSet ? items.map((item) => JSON.stringify(item)).sort() : items;
-  }
-  if (typeof value === "object") {
-    const entries = Object.entries(value as Props)
-      .filter(([, v]) => v !== undefined && v !== null)
-      // Stryker disable next-line EqualityOperator,ConditionalExpression: the keys of one object never compare equal, so `0` and `>=` are never reached
-      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-      .map(([k, v]) => [k, normalize(v, false)]);
-    return Object.fromEntries(entries);
-  }
-  return value;
-}
-
-/** Turns a failure into an error that names the kind, the object, the operation, the API's answer and the fix. */
-export function explain(
-  kind: KindInfo,
-  operation: string,
-  id: string | undefined,
-  error: unknown,
-  connection?: ResourceConnection,
-) {
-  if (!(error instanceof DocsApiError)) {
-    // A kind that already put the failure in its own words keeps them; the fix for the API's answer is added.
-    const cause = error instanceof Error ? error.cause : undefined;
-    const fix = cause instanceof DocsApiError ? hintFor(kind, operation, cause, connection) : undefined;
-    if (fix && error instanceof Error && !error.message.includes(fix)) error.message += ` ${fix}`;
-    return error;
-  }
-  const subject = `${kind.kind}${id ? ` "${id}"` : ""} ${operation}`;
-  const fix = hintFor(kind, operation, error, connection);
-  const wrapped = new Error(`${subject}: ${error.message}.${fix ? ` ${fix}` : ""}`, { cause: error });
-  wrapped.name = error.name;
-  return wrapped;
-}
-
-function hintFor(
-  kind: KindInfo,
-  operation: string,
-  error: DocsApiError,
-  connection: ResourceConnection | undefined,
-): string | undefined {
-  switch (error.status) {
-    case 400:
-      // The API answers 400, not 404, when a body names an object it does not know (a section's space).
-      return /not found/i.test(error.apiMessage ?? "")
-        ? "An id in the inputs names no object the API knows: check it. `DOCS_PREFLIGHT=true pulumi preview` checks " +
-            "every id before `up`."
-        : undefined;
-    case 401:
-      return connection ? connectionCredentialFix(connection) : credentialFix(operation, "rejected");
-    case 403:
-      if (connection) {
-        return `${connectionCredentialFix(connection)} Its user must be an admin of the organization it addresses.`;
-      }
-      return "The token's user lacks the permission this operation needs; use a token of an organization admin.";
-    case 404:
-      return operation === "create"
-        ? "A parent object named in the inputs does not exist: check the ids passed to this resource."
-        : `It no longer exists: run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` recreates it.`;
-    case 409:
-      // Only a conflict with an object that already exists is solved by adopting it; others (a move into a
-      // collection's own subtree, a transfer to the same organization) are explained by the API's message.
-      return /already exists/i.test(error.apiMessage ?? "")
-        ? `It conflicts with an existing object: adopt that object with importId (${kind.idFormat}) instead.`
-        : undefined;
-    default:
-      return error instanceof ConnectionError ? connectionFix() : undefined;
-  }
 }

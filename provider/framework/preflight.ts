@@ -20,8 +20,9 @@ import {
   teamsPath,
   UnauthorizedError,
 } from "../client";
+import { expectAdoption } from "./adoptions";
 import { apiClient, apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, preflightSetting } from "./connection";
-import { credentialFix, expectAdoption } from "./diagnostics";
+import { credentialFix } from "./explain";
 import type { Props } from "./kind";
 import { clientOf, connectionOf, type ResourceConnection } from "./resourceConnection";
 import { containsUnknown } from "./unknown";

@@ -6,6 +6,7 @@
  * means nothing was made and the create is repeated, several fail naming each with the `importId` that adopts it.
  */
 import { outcomeUnknown } from "../client";
+import { messageOf, withNote } from "./explain";
 import type { CreatedCandidate, Found, KindDefinition, Props, ResourceContext } from "./kind";
 
 /**
@@ -45,7 +46,7 @@ export async function createWithoutDuplicates<Inputs extends Props, State extend
       try {
         candidates = await definition.findCreated(ctx, inputs, since);
       } catch (lookup) {
-        throw annotate(
+        throw withNote(
           error,
           `the API may have made it, and looking for it failed too (${messageOf(lookup)}): look for it and adopt it ` +
             `with importId (${definition.idFormat}), or run \`pulumi up\` again`,
@@ -55,7 +56,7 @@ export async function createWithoutDuplicates<Inputs extends Props, State extend
       if (candidates.length === 1 && only) return adopt(only.id);
       if (candidates.length > 1) throw severalFound(definition, candidates, since, error);
       if (attempt >= attempts) {
-        throw annotate(
+        throw withNote(
           error,
           `the API made no ${definition.kind} either (looked ${attempt} times), so nothing is left behind`,
         );
@@ -78,16 +79,4 @@ function severalFound(
       "and run `pulumi up` again.",
     { cause },
   );
-}
-
-function annotate(error: unknown, note: string): Error {
-  if (error instanceof Error) {
-    error.message += `; ${note}`;
-    return error;
-  }
-  return new Error(`${messageOf(error)}; ${note}`, { cause: error });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -86,18 +86,3 @@ export function clientOf(connection: ResourceConnection | undefined): HttpClient
   // Neither: the stack-wide token against this connection's URL.
   return clientFor(baseUrl, stackToken());
 }
-
-/** Which token of a resource's connection the API refused, and where to fix it. */
-export function connectionCredentialFix(connection: ResourceConnection): string {
-  const organization = connection.organizationId ? ` (organization ${connection.organizationId})` : "";
-  if (connection.tokenEnv) {
-    return `The token is from this resource's connection${organization}: the ${connection.tokenEnv} environment variable.`;
-  }
-  if (connection.token !== undefined) {
-    return (
-      `The token is this resource's connection's${organization} secret token: fix the value the program gives it ` +
-      "(refresh and destroy use the one saved by the last `pulumi up`)."
-    );
-  }
-  return `This resource's connection${organization} uses the stack-wide token.`;
-}

@@ -3,11 +3,10 @@ import {
   adoptedMessage,
   adoptionNotices,
   expectAdoption,
-  noticeAtExit,
   reportAdoption,
   resetAdoptions,
-  resetNoticesAtExit,
-} from "../../provider/framework/diagnostics";
+} from "../../provider/framework/adoptions";
+import { noticeAtExit, resetNoticesAtExit } from "../../provider/framework/notices";
 
 const messages = () => adoptionNotices().map((notice) => `${notice.severity}: ${notice.message}`);
 let stderr: ReturnType<typeof vi.spyOn>;

@@ -7,7 +7,7 @@ import {
   resetCompanions,
   warnAtExit,
 } from "../../provider/framework/companions";
-import { resetNoticesAtExit } from "../../provider/framework/diagnostics";
+import { resetNoticesAtExit } from "../../provider/framework/notices";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
 /** The companion rule as data, on made-up kinds: a gated site wants a gate declared for it. */

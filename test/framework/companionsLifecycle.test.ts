@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { resetAdoptions } from "../../provider/framework/adoptions";
 import { missingCompanions, resetCompanions } from "../../provider/framework/companions";
 import { resetCrossResource } from "../../provider/framework/crossResource";
-import { resetAdoptions } from "../../provider/framework/diagnostics";
 import { defineKind, type Props, type ResourceContext } from "../../provider/framework/kind";
 import { Lifecycle } from "../../provider/framework/lifecycle";
 import { Listings } from "../../provider/framework/listings";

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { adoptedMessage } from "../../provider/framework/adoptions";
 import { MissingCredentialsError, setStackConfig } from "../../provider/framework/connection";
-import { adoptedMessage, credentialFix, explainMissingCredentials } from "../../provider/framework/diagnostics";
+import { credentialFix, explain } from "../../provider/framework/explain";
 import { MissingConnectionTokenError } from "../../provider/framework/resourceConnection";
 
 /** The exact words of each credential fix and adoption message, one branch at a time. */
@@ -45,7 +46,11 @@ describe("credentialFix", () => {
   });
 });
 
-describe("explainMissingCredentials", () => {
+/** A missing token, explained as the lifecycle explains any failure of a kind's operation. */
+const explainMissingCredentials = (kind: string, operation: string, id: string | undefined, error: unknown) =>
+  explain({ kind, idFormat: "the id" }, operation, id, error);
+
+describe("explain: a token missing before any request", () => {
   it("names the resource, operation and fix of a missing stack token, keeping the error's name and cause", () => {
     const missing = new MissingCredentialsError();
     const explained = explainMissingCredentials("Site", "create", undefined, missing) as Error;

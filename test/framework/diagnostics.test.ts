@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
-import { withoutStackTrace } from "../../provider/framework/diagnostics";
+import { withoutStackTrace } from "../../provider/framework/explain";
 import { EXPLAINED_STACK, isHostEcho } from "../../provider/framework/hostEcho";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withoutStackTrace } from "../../provider/framework/diagnostics";
+import { withoutStackTrace } from "../../provider/framework/explain";
 import { dropHostEchoes, EXPLAINED_STACK, isHostEcho } from "../../provider/framework/hostEcho";
 
 /** A console whose error lines are kept, as the provider host's stderr would show them. */

@@ -9,6 +9,8 @@ import {
   UnauthorizedError,
 } from "../../provider/client";
 import { resetCrossResource } from "../../provider/framework/crossResource";
+import { explain } from "../../provider/framework/explain";
+import { ECHO_LIMIT } from "../../provider/framework/inputRules";
 import {
   apiId,
   apiIdPair,
@@ -19,7 +21,7 @@ import {
   type ResourceContext,
   SENSITIVE,
 } from "../../provider/framework/kind";
-import { ECHO_LIMIT, explain, Lifecycle } from "../../provider/framework/lifecycle";
+import { Lifecycle } from "../../provider/framework/lifecycle";
 import { Listings } from "../../provider/framework/listings";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
@@ -595,12 +597,14 @@ describe("explain: what an error says about the fix", () => {
   it("adds the fix once to a kind's own error caused by an API error, and leaves other errors alone", () => {
     const cause = new UnauthorizedError({ method: "GET", path: "/v1/x", status: 401, attempts: 1 });
     const own = new Error("Widget: could not find the parent", { cause });
-    const explained = explain(kind, "read", "w1", own);
-    expect(explained).toBe(own);
+    const explained = explain(kind, "read", "w1", own) as Error;
     const fix = READ_401_FIX;
-    expect(own.message).toBe(`Widget: could not find the parent ${fix}`);
-    explain(kind, "read", "w1", own);
-    expect(own.message).toBe(`Widget: could not find the parent ${fix}`);
+    expect(explained.message).toBe(`Widget: could not find the parent ${fix}`);
+    expect(explained.cause).toBe(own);
+    // Explained again (an error passes the lifecycle's guard twice when one operation runs another): once only.
+    expect((explain(kind, "read", "w1", explained) as Error).message).toBe(explained.message);
+    // The kind's own error is never changed.
+    expect(own.message).toBe("Widget: could not find the parent");
     const unrelated = new Error("boom", {
       cause: new ServerError({ method: "GET", path: "/v1/x", status: 500, attempts: 1 }),
     });

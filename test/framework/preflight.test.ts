@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { adoptionNotices, resetAdoptions } from "../../provider/framework/adoptions";
 import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
-import { adoptionNotices, resetAdoptions } from "../../provider/framework/diagnostics";
 import { resetPreflight } from "../../provider/framework/preflight";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { lifecycle, resetCaches } from "../../provider/runtime";
