@@ -12,6 +12,7 @@ const LINE_WIDTH = 120;
 
 /** The word that completes a duplicate name, and the program's heading, per kind. */
 const KIND_WORDS: Record<(typeof WALKED_KINDS)[number], string> = {
+  OrganizationSettings: "settings",
   Collection: "collection",
   Space: "space",
   Team: "team",
@@ -26,10 +27,12 @@ const KIND_WORDS: Record<(typeof WALKED_KINDS)[number], string> = {
   SiteShareLink: "link",
   SiteAdaptiveSchema: "schema",
   SiteStructure: "navigation",
+  SiteVisitorAuth: "sign-in",
   SitePermission: "grant",
   SiteRedirects: "redirects",
 };
 const ORGANIZATION_HEADINGS: [kind: string, heading: string][] = [
+  ["OrganizationSettings", "The organization's settings, each at its current value."],
   ["Collection", "Collections, parents before their children."],
   ["Space", "Spaces: kept when removed from the program or destroyed, since deleting one deletes its content."],
   ["Team", "Teams and their complete membership."],
@@ -63,7 +66,8 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
   const nameOf = new Map<WalkedObject, { slug: string; identifier: string }>();
   for (const object of order) {
     const name = names.take(object.title, KIND_WORDS[object.kind as keyof typeof KIND_WORDS] ?? "resource");
-    if (!declared.has(object.id)) declared.set(object.id, name);
+    // The organization's settings have the organization's id, which the program names by its constant.
+    if (!declared.has(object.id) && object.id !== walk.organizationId) declared.set(object.id, name);
     nameOf.set(object, name);
   }
   /** A reference to another declared object (a site's adaptive schema has the site's id but names the site). */
@@ -113,7 +117,9 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
       for (const id of typeof value === "string" ? [value] : Array.isArray(value) ? value : []) {
         // Only what looks like an API id: `entityId` of a SAML provider, for one, is a URL.
         if (typeof id !== "string" || !/^[A-Za-z0-9_-]+$/.test(id) || refs.has(id) || declared.has(id)) continue;
-        const name = externalNames.take(`${key.replace(/Ids?$/, "")} ${id}`, "object").identifier;
+        // `defaultSiteId` gives `defaultSite`: the key's words, without its `Id`.
+        const words = key.replace(/Ids?$/, "").replace(/([a-z])([A-Z])/g, "$1 $2");
+        const name = externalNames.take(`${words} ${id}`, "object").identifier;
         external.set(id, name);
         refs.set(id, { expression: `externalIds.${name}` });
       }
@@ -126,7 +132,7 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
     const siteId = siteOf(object);
     const site = siteId ? walk.objects.find((o) => o.kind === "Site" && o.id === siteId) : undefined;
     const next = siteId
-      ? `Site "${oneLine(site?.title ?? siteId)}": its sections, groups, site spaces, share links, schema and grants.`
+      ? `Site "${oneLine(site?.title ?? siteId)}" and what lives under it.`
       : ORGANIZATION_HEADINGS.find(([kind]) => kind === object.kind)?.[1];
     if (next && next !== heading) lines.push("", `// ${next}`);
     heading = next;
@@ -150,13 +156,18 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
   return { source: `${lines.join("\n")}\n`, names: resourceNames };
 }
 
-/** Organization-level kinds first (collections as a tree, teams before the SAML providers naming them), then site by site. */
+/**
+ * Organization-level kinds first (collections as a tree, teams before the SAML providers naming them), then site by
+ * site; an organization-level object that names a site (the organization's default site) after the sites, since a
+ * reference must follow what it refers to.
+ */
 function programOrder(walk: Walk): WalkedObject[] {
   const rank = (kind: string) => (WALKED_KINDS as readonly string[]).indexOf(kind);
   const siteOrder = walk.objects.filter((o) => o.kind === "Site").map((o) => o.id);
   const siteRank = (o: WalkedObject) => {
     const site = siteOf(o);
-    return site ? siteOrder.indexOf(site) + 1 || siteOrder.length + 1 : 0;
+    if (site) return siteOrder.indexOf(site) + 1 || siteOrder.length + 1;
+    return idsIn(o.inputs).some((id) => siteOrder.includes(id)) ? siteOrder.length + 2 : 0;
   };
   return walk.objects
     .map((object, index) => ({ object, index }))

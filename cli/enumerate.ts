@@ -7,6 +7,7 @@
 import {
   type ApiGrant,
   type Grantee,
+  getOrganization,
   granteesPath,
   type HttpClient,
   listCollections,
@@ -57,10 +58,13 @@ export interface Batch {
 }
 
 /**
- * Every kind enumerate knows, in the order it lists them: parents before what refers to them. A site's adaptive
- * schema and navigation order are one per site and listed unconditionally: only a read tells whether a schema exists.
+ * Every kind enumerate knows, in the order it lists them: parents before what refers to them, the organization's
+ * settings first. A site's adaptive schema and navigation order are one per site and listed unconditionally: only a
+ * read tells whether a schema exists. A site's redirects are listed both as one SiteRedirects (what `import`
+ * declares) and rule by rule as SiteRedirect (what `unmanaged` reports).
  */
 export const ENUMERATED_KINDS = [
+  "OrganizationSettings",
   "Collection",
   "Space",
   "Team",
@@ -76,9 +80,14 @@ export const ENUMERATED_KINDS = [
   "SiteShareLink",
   "SiteAdaptiveSchema",
   "SiteStructure",
+  "SiteVisitorAuth",
   "SitePermission",
   "SiteRedirects",
+  "SiteRedirect",
 ] as const;
+
+/** The visibility whose readers sign in: the sites that have visitor authentication to declare. */
+const SIGNED_IN_VISIBILITY = "visitor-auth";
 
 /** The organization's top-level listings, each made at most once however many kinds need it. */
 export class OrganizationLists {
@@ -98,6 +107,7 @@ export class OrganizationLists {
     return found;
   }
 
+  organization = () => this.once("organization", getOrganization);
   collections = () => this.once("collections", listCollections);
   spaces = () => this.once("spaces", listSpaces);
   teams = () => this.once("teams", listTeams);
@@ -129,6 +139,10 @@ export async function* enumerate(options: EnumerateOptions): AsyncGenerator<Batc
     ...(site ? { site } : {}),
   });
 
+  if (kinds.has("OrganizationSettings")) {
+    const { title } = await lists.organization();
+    yield batch("OrganizationSettings", [{ kind: "OrganizationSettings", id: organizationId, title, known: org }]);
+  }
   if (kinds.has("Collection")) {
     const collections = treeOrder(await lists.collections());
     yield batch(
@@ -265,13 +279,24 @@ export async function* enumerate(options: EnumerateOptions): AsyncGenerator<Batc
     if (kinds.has("SiteStructure")) {
       yield batch("SiteStructure", [item("SiteStructure", site.id, `${site.title} navigation`, under)], at);
     }
-    // A site's redirects as one authoritative SiteRedirects; a site without any has none to declare.
-    if (kinds.has("SiteRedirects")) {
+    // Every site has visitor authentication; only a site whose readers sign in uses it.
+    if (kinds.has("SiteVisitorAuth") && site.visibility === SIGNED_IN_VISIBILITY) {
+      yield batch("SiteVisitorAuth", [item("SiteVisitorAuth", site.id, `${site.title} sign-in`, under)], at);
+    }
+    if (kinds.has("SiteRedirects") || kinds.has("SiteRedirect")) {
       const redirects = await sharedListing(siteRedirectsPath(organizationId, site.id), (c) =>
         listSiteRedirects(c, organizationId, site.id),
       );
-      if (redirects.length > 0)
+      // A site's redirects as one authoritative SiteRedirects; a site without any has none to declare.
+      if (kinds.has("SiteRedirects") && redirects.length > 0)
         yield batch("SiteRedirects", [item("SiteRedirects", site.id, `${site.title} redirects`, under)], at);
+      if (kinds.has("SiteRedirect")) {
+        yield batch(
+          "SiteRedirect",
+          redirects.map((r) => item("SiteRedirect", r.id, r.source, { ...under, source: r.source })),
+          at,
+        );
+      }
     }
     if (kinds.has("SitePermission")) {
       const target: PermissionTarget = { kind: "site", organizationId, siteId: site.id };

@@ -20,8 +20,15 @@ import {
   MissingCredentialsError,
 } from "./provider";
 import { describeResolutions, pendingCreates, REFRESH_ARGS, recoveredState, resolvePendingCreates } from "./recover";
-import { describeUnmanaged, inventory, managedByState, organizationsInState, unmanagedObjects } from "./unmanaged";
-import { WALKED_KINDS, walkOrganization } from "./walk";
+import {
+  describeUnmanaged,
+  inventory,
+  managedByState,
+  organizationsInState,
+  UNMANAGED_KINDS,
+  unmanagedObjects,
+} from "./unmanaged";
+import { DECLARED_INSIDE, NOT_WALKED, WALKED_KINDS, walkOrganization } from "./walk";
 
 /** Exit codes a CI script can rely on. */
 export const EXIT = {
@@ -49,6 +56,35 @@ const CREDENTIALS_HELP = `Environment:
   ${ENV_KEYS.apiUrl}          API base URL (default https://api.gitbook.com/v1)
   ${ENV_KEYS.organizationId}  the organization when --organization is left out, as for the provider`;
 
+const HELP_WIDTH = 120;
+/** Where an option's description starts. */
+const KINDS_INDENT = " ".repeat(24);
+
+/** Text broken into lines of at most HELP_WIDTH characters, each starting with `indent`. */
+function wrapped(text: string, indent: string, first = indent): string {
+  const lines: string[] = [];
+  let line = first;
+  let start = first.length;
+  for (const word of text.split(" ")) {
+    if (line.length > start && line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(line);
+      line = indent;
+      start = indent.length;
+    }
+    line += line.length > start ? ` ${word}` : word;
+  }
+  lines.push(line);
+  return lines.join("\n");
+}
+
+/** Kinds with why, one a line: the reason in a column after the kind. */
+function kindTable(reasons: Readonly<Record<string, string>>, indent: string): string {
+  const width = Math.max(...Object.keys(reasons).map((kind) => kind.length)) + 2;
+  return Object.entries(reasons)
+    .map(([kind, why]) => wrapped(why, indent + " ".repeat(width), indent + kind.padEnd(width)))
+    .join("\n");
+}
+
 const HELP = {
   main: `Usage: docs-platform <command> [options]
 
@@ -65,18 +101,24 @@ ${EXIT_HELP}
 `,
   import: `Usage: docs-platform import --organization <id> --out <dir> [options]
 
-Walks every object of the organization (collections, spaces, teams and their members, SAML providers, OpenAPI
-specs, the roles granted on spaces and collections, and every site with its sections, section groups, site spaces,
-share links, adaptive schema and grants) and writes a Pulumi TypeScript project into <dir> (Pulumi.yaml,
-package.json, tsconfig.json, index.ts, README.md) whose first \`pulumi up\` adopts them all without changing
-anything. Spaces are declared with retainOnDelete: removing one, or destroying the stack, leaves it and its content.
-Files of the same names in <dir> are overwritten.
+Walks the organization and writes a Pulumi TypeScript project into <dir> (Pulumi.yaml, package.json, tsconfig.json,
+index.ts, README.md) whose first \`pulumi up\` adopts every object it declares without changing anything: one
+resource per object of the kinds --kinds lists, with every managed input at its current value. That includes the
+organization's settings (OrganizationSettings), each site's navigation order (SiteStructure), its redirects as one
+list (SiteRedirects) and, for a site whose readers sign in, its visitor authentication (SiteVisitorAuth; the signing
+key stays a secret output, never in the program). Spaces are declared with retainOnDelete: removing one, or
+destroying the stack, leaves it and its content. Files of the same names in <dir> are overwritten.
+
+Declared inside another kind's resource:
+${kindTable(DECLARED_INSIDE, "  ")}
+Not imported (the output's last lines and the project's README say so too):
+${kindTable(NOT_WALKED, "  ")}
 
 Options:
   --organization <id>   the organization to walk (required, or ${ENV_KEYS.organizationId})
   --out <dir>           where to write the project (required)
   --kinds <list>        only these kinds, comma-separated (default: all):
-                        ${WALKED_KINDS.join(", ")}
+${wrapped(WALKED_KINDS.join(", "), KINDS_INDENT)}
   --site <id>           of the sites, only this one
   --name <name>         the Pulumi project name (default: docs-platform)
   --quiet               no progress on stderr
@@ -89,7 +131,10 @@ ${EXIT_HELP}
   unmanaged: `Usage: docs-platform unmanaged [--organization <id>] [options]
 
 Lists, by kind, every object of the organization that the stack's state does not manage, with ids and titles.
-The state is read with \`pulumi stack export\` in the current directory, or from --state.
+A site's redirects are listed rule by rule (SiteRedirect), unless the state holds the site's SiteRedirects or a
+SiteRedirect of that source. What every organization and site has (settings, customization, visitor authentication,
+navigation order) is not an object and is not listed. The state is read with \`pulumi stack export\` in the current
+directory, or from --state.
 
 Options:
   --organization <id>   the organization to inspect; default: ${ENV_KEYS.organizationId}, else the stack's
@@ -97,8 +142,12 @@ Options:
                         organization the state's resources belong to (as in a program made by \`import\`)
   --stack <name>        the stack to export (default: the selected stack)
   --state <file|->      read \`pulumi stack export\` output from a file, or stdin with -
+  --kinds <list>        only these kinds, comma-separated (default: all):
+${wrapped(UNMANAGED_KINDS.join(", "), KINDS_INDENT)}
+  --site <id>           of the sites, only this one
   --json                print {"organizationId","managed","unmanaged":[{kind,id,title,under?}]}
-  --include-spaces      also list spaces (many stacks leave spaces alone; grants on them are always listed)
+  --include-spaces      also list spaces (many stacks leave spaces alone; grants on them are always listed);
+                        --kinds naming Space lists them too
   -h, --help            this help
 
 ${CREDENTIALS_HELP}
@@ -303,6 +352,15 @@ function withFix(error: unknown): Error {
   );
 }
 
+/** `--kinds`: the kinds named, each one of `known`. */
+function kindsOption(given: string | undefined, known: readonly string[]): string[] | undefined {
+  const kinds = given?.split(",").map((kind) => kind.trim());
+  const unknown = kinds?.filter((kind) => !known.includes(kind));
+  if (unknown?.length)
+    throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(", ")}; known: ${known.join(", ")}`);
+  return kinds;
+}
+
 async function importCommand(args: string[], io: Io) {
   const { values } = parseArgs({
     args,
@@ -323,10 +381,7 @@ async function importCommand(args: string[], io: Io) {
   const organization = organizationOf(values);
   const organizationId = organization.id;
   const out = required(values, "out");
-  const kinds = values.kinds?.split(",").map((kind) => kind.trim());
-  const unknown = kinds?.filter((kind) => !(WALKED_KINDS as readonly string[]).includes(kind));
-  if (unknown?.length)
-    throw new UsageError(`--kinds: unknown kind(s) ${unknown.join(", ")}; known: ${WALKED_KINDS.join(", ")}`);
+  const kinds = kindsOption(values.kinds, WALKED_KINDS);
   if (!/^[\w.-]+$/.test(values.name)) throw new UsageError("--name: letters, digits, '.', '_' and '-' only");
 
   const started = Date.now();
@@ -344,6 +399,7 @@ async function importCommand(args: string[], io: Io) {
     organizationId,
     command,
     objects: walk.objects.length,
+    notImported: NOT_WALKED,
     out,
     warn: (line) => io.err.write(`docs-platform: ${line}\n`),
   });
@@ -353,6 +409,7 @@ async function importCommand(args: string[], io: Io) {
     `${walk.objects.length} objects in ${seconds} s; wrote ${path.join(out, "index.ts")} ` +
       `(${program.source.split("\n").length - 1} lines). Next: cd ${out} && npm install && pulumi up`,
   );
+  for (const [kind, why] of Object.entries(NOT_WALKED)) progress?.(`not imported: ${kind}: ${why}.`);
   for (const problem of walk.problems) {
     io.err.write(`docs-platform: left out ${problem.kind} ${problem.id} "${problem.title}": ${problem.reason}\n`);
   }
@@ -366,6 +423,8 @@ async function unmanagedCommand(args: string[], io: Io) {
       organization: { type: "string" },
       stack: { type: "string" },
       state: { type: "string" },
+      kinds: { type: "string" },
+      site: { type: "string" },
       json: { type: "boolean", default: false },
       "include-spaces": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -376,13 +435,14 @@ async function unmanagedCommand(args: string[], io: Io) {
     return EXIT.ok;
   }
   if (values.stack && values.state) throw new UsageError("--stack and --state exclude each other");
+  const kinds = kindsOption(values.kinds, UNMANAGED_KINDS);
   const exported: unknown = JSON.parse(await readState(values.state, values.stack));
   const managed = managedByState(exported);
   const organization =
     givenOrganization(values) ?? (await stackOrganization(exported, values.state ? undefined : { name: values.stack }));
   const organizationId = organization.id;
   const objects = await explainingApiFailures(organization, () =>
-    inventory(organizationId, { includeSpaces: values["include-spaces"] }),
+    inventory(organizationId, { includeSpaces: values["include-spaces"], kinds, siteId: values.site }),
   );
   const unmanaged = unmanagedObjects(objects, managed);
   io.out.write(

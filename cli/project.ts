@@ -135,6 +135,8 @@ export function projectFiles(options: {
   warn?: (line: string) => void;
   /** How the project depends on this package; by default {@link packageSource} of `out`. */
   source?: PackageSource;
+  /** The kinds the program does not declare, with why: the README lists them. */
+  notImported?: Readonly<Record<string, string>>;
 }): ProjectFiles {
   const { name, organizationId } = options;
   const source = options.source ?? packageSource(options.out);
@@ -190,6 +192,7 @@ function readme(options: {
   command: string;
   objects: number;
   source: PackageSource;
+  notImported?: Readonly<Record<string, string>>;
 }): string {
   const { spec, todo } = options.source;
   const installedFrom =
@@ -225,7 +228,13 @@ ${installedFrom}
 - \`pulumi destroy\` deletes the adopted objects from the organization. To keep an object when it leaves the program,
   give it \`{ retainOnDelete: true }\` as resource option first.
 - \`npx docs-platform unmanaged --organization ${options.organizationId}\` lists objects made outside this program.
-`;
+${notDeclared(options.notImported ?? {})}`;
+}
+
+function notDeclared(reasons: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(reasons);
+  if (entries.length === 0) return "";
+  return `\n## Not in the program\n\n${entries.map(([kind, why]) => `- \`${kind}\`: ${why}.\n`).join("")}`;
 }
 
 export function writeProject(dir: string, files: ProjectFiles): void {

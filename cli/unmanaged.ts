@@ -17,12 +17,23 @@ export interface OrganizationObject {
   under?: string;
 }
 
-/** What a stack's state manages: ids per kind, and the teams whose whole membership it declares. */
+/** An object as the inventory finds it: with the site it lives under, which tells who may manage it. */
+export interface InventoriedObject extends OrganizationObject {
+  siteId?: string;
+}
+
+/**
+ * What a stack's state manages: ids per kind, the teams whose whole membership it declares, and the redirects its
+ * SiteRedirect resources declare by source (`<siteId> <source>`: the API keeps a source unique within a site).
+ */
 export interface Managed {
   ids: Map<string, Set<string>>;
   teamsWithMembers: Set<string>;
+  redirectSources: Set<string>;
   count: number;
 }
+
+const redirectKey = (siteId: string, source: string) => `${siteId} ${source}`;
 
 interface StateResource {
   type?: string;
@@ -43,7 +54,7 @@ function stateResources(exported: unknown): StateResource[] {
 /** Reads `pulumi stack export` output (or a bare deployment). */
 export function managedByState(exported: unknown): Managed {
   const resources = stateResources(exported);
-  const managed: Managed = { ids: new Map(), teamsWithMembers: new Set(), count: 0 };
+  const managed: Managed = { ids: new Map(), teamsWithMembers: new Set(), redirectSources: new Set(), count: 0 };
   const add = (kind: string, id: string) => {
     const ids = managed.ids.get(kind) ?? new Set<string>();
     ids.add(id);
@@ -57,6 +68,11 @@ export function managedByState(exported: unknown): Managed {
     add(kind, resource.id);
     // A section owns the site space it was created with: it goes with the section.
     if (kind === "SiteSection" && typeof outputs.siteSpaceId === "string") add("SiteSpace", outputs.siteSpaceId);
+    // A redirect deleted and made again by hand has a new id and the same source: the SiteRedirect still owns it.
+    const { siteId, source } = { ...resource.inputs, ...outputs };
+    if (kind === "SiteRedirect" && typeof siteId === "string" && typeof source === "string") {
+      managed.redirectSources.add(redirectKey(siteId, source));
+    }
     const declared = outputs.__declared;
     if (kind === "Team" && (Array.isArray(declared) ? declared.includes("members") : "members" in outputs)) {
       managed.teamsWithMembers.add(resource.id);
@@ -80,34 +96,59 @@ export function organizationsInState(exported: unknown): string[] {
 }
 
 /**
- * Every object of the organization this package can manage (spaces only when asked: most stacks leave them alone),
- * with titles. A site's navigation order is not an object, nor is its redirect list (a program may own it as one
- * SiteRedirects or as one SiteRedirect per rule); its adaptive schema counts once it declares a claim.
+ * The kinds `unmanaged` lists (its `--kinds`): the objects of an organization. Not the parts of the organization and
+ * of its sites a program declares settings of (OrganizationSettings, SiteVisitorAuth: every organization and site has
+ * them), nor a site's navigation order; a site's redirects are listed rule by rule (SiteRedirect), since a program
+ * owns them as one SiteRedirects or as one SiteRedirect per rule.
  */
-export async function inventory(organizationId: string, options: { includeSpaces?: boolean } = {}) {
-  const kinds = new Set<string>(
-    ENUMERATED_KINDS.filter(
-      (kind) => kind !== "SiteStructure" && kind !== "SiteRedirects" && (kind !== "Space" || options.includeSpaces),
-    ),
+export const UNMANAGED_KINDS = ENUMERATED_KINDS.filter(
+  (kind) => !["OrganizationSettings", "SiteStructure", "SiteVisitorAuth", "SiteRedirects"].includes(kind),
+);
+
+export interface InventoryOptions {
+  /** Also list spaces (most stacks leave them alone); a `kinds` that names Space lists them too. */
+  includeSpaces?: boolean;
+  /** Only these kinds (default: all of UNMANAGED_KINDS). */
+  kinds?: readonly string[];
+  /** Only this site (and the organization-level kinds). */
+  siteId?: string;
+}
+
+/**
+ * Every object of the organization this package can manage, with titles; a site's adaptive schema counts once it
+ * declares a claim.
+ */
+export async function inventory(organizationId: string, options: InventoryOptions = {}) {
+  const wanted: readonly string[] = options.kinds ?? UNMANAGED_KINDS;
+  const kinds = new Set(
+    wanted.filter((kind) => kind !== "Space" || options.includeSpaces || options.kinds?.includes("Space")),
   );
-  const found: OrganizationObject[] = [];
-  for await (const batch of enumerate({ lists: new OrganizationLists(apiClient(), organizationId), kinds })) {
-    for (const { kind, id, title, under, known } of batch.items) {
+  const lists = new OrganizationLists(apiClient(), organizationId);
+  const found: InventoriedObject[] = [];
+  for await (const batch of enumerate({ lists, kinds, siteId: options.siteId })) {
+    for (const { kind, id, title, under, siteId, known } of batch.items) {
       // Only a read tells a site's schema from none (never written: 404; written without claims).
       if (kind === "SiteAdaptiveSchema" && !(await lifecycle(kind).lookup(id, known)).id) continue;
-      found.push({ kind, id, title, ...(under ? { under } : {}) });
+      found.push({ kind, id, title, ...(under ? { under } : {}), ...(siteId ? { siteId } : {}) });
     }
   }
   return found;
 }
 
-/** The objects no resource of the state manages, in inventory order. */
-export function unmanagedObjects(objects: OrganizationObject[], managed: Managed): OrganizationObject[] {
-  return objects.filter((object) => {
-    if (managed.ids.get(object.kind)?.has(object.id)) return false;
-    if (object.kind === "TeamMember") return !managed.teamsWithMembers.has(object.id.split("/")[0]!);
-    return true;
-  });
+/** The objects no resource of the state manages, in inventory order, as the report shows them. */
+export function unmanagedObjects(objects: InventoriedObject[], managed: Managed): OrganizationObject[] {
+  return objects
+    .filter((object) => {
+      if (managed.ids.get(object.kind)?.has(object.id)) return false;
+      if (object.kind === "TeamMember") return !managed.teamsWithMembers.has(object.id.split("/")[0]!);
+      if (object.kind === "SiteRedirect" && object.siteId) {
+        // A redirect's title is its source.
+        if (managed.ids.get("SiteRedirects")?.has(object.siteId)) return false;
+        return !managed.redirectSources.has(redirectKey(object.siteId, object.title));
+      }
+      return true;
+    })
+    .map(({ kind, id, title, under }) => ({ kind, id, title, ...(under ? { under } : {}) }));
 }
 
 /** The human report: by kind, one object a line. */

@@ -40,8 +40,8 @@ export interface NamedId {
 export interface Walk {
   organizationId: string;
   /**
-   * Parents before children: collections (as a tree), spaces, teams, SAML providers, OpenAPI specs, grants on spaces
-   * and collections, then site by site.
+   * Parents before children: the organization's settings, collections (as a tree), spaces, teams, SAML providers,
+   * OpenAPI specs, grants on spaces and collections, then site by site.
    */
   objects: WalkedObject[];
   problems: Problem[];
@@ -50,11 +50,34 @@ export interface Walk {
   users: NamedId[];
 }
 
-/** The kinds the walk covers, in program order: every kind `enumerate` lists but team members, which are declared in
- * `Team.members`. */
+/** The kinds the walk covers, in program order: every kind `enumerate` lists but those {@link DECLARED_INSIDE}. */
 export const WALKED_KINDS = ENUMERATED_KINDS.filter(
-  (kind): kind is Exclude<(typeof ENUMERATED_KINDS)[number], "TeamMember"> => kind !== "TeamMember",
+  (kind): kind is Exclude<(typeof ENUMERATED_KINDS)[number], "TeamMember" | "SiteRedirect"> =>
+    kind !== "TeamMember" && kind !== "SiteRedirect",
 );
+
+/** Kinds whose objects the walk declares inside another kind's resource, and which. */
+export const DECLARED_INSIDE: Readonly<Record<string, string>> = {
+  TeamMember: "in their team's `members` (Team)",
+  SiteRedirect: "a site's redirects are all in its one SiteRedirects",
+};
+
+/**
+ * The provider's kinds the walk does not declare at all, and why: `import --help`, the end of its output and the
+ * generated project's README say so (test/cli/import.test.ts checks that these, DECLARED_INSIDE and WALKED_KINDS are
+ * every kind).
+ */
+export const NOT_WALKED: Readonly<Record<string, string>> = {
+  OrganizationMember:
+    "members join and leave by invitation and SSO, outside the program; declare those whose role it should hold",
+  SiteCustomization:
+    "the official API document states no default for a site's customization (the emulator's new-site values are " +
+    "its own choice), so which sections differ from the defaults cannot be told; declare the sections to manage, " +
+    'with `importId: "<siteId>"`',
+  SiteSpaceCustomization:
+    "the API reports a site space's customization with the site's values filled in, so its overrides cannot be " +
+    'told from them; declare the overrides to manage, with `importId: "<siteSpaceId>"`',
+};
 
 export interface WalkOptions {
   organizationId: string;
@@ -96,7 +119,7 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
     progress(
       site
         ? `site "${site.title}": ${objects.length - before} objects`
-        : `organization ${organizationId}: ${objects.length} objects (collections, spaces, teams, SAML, OpenAPI, grants)`,
+        : `organization ${organizationId}: ${objects.length} objects (settings, collections, spaces, teams, SAML, OpenAPI, grants)`,
     );
     before = objects.length;
   };

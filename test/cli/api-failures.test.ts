@@ -53,11 +53,12 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
     const imported = capture();
     expect(await main(["import", "--organization", org, "--out", dir, "--quiet"], imported)).toBe(EXIT.failure);
     expect(imported.stderr()).toBe(
-      `docs-platform: GET /v1/orgs/${org}/collections failed with 401 Unauthorized: Unauthorized: invalid bearer ` +
+      `docs-platform: GET /v1/orgs/${org} failed with 401 Unauthorized: Unauthorized: invalid bearer ` +
         `token. ${rejectedTokenHint(org)}`,
     );
-    // The message is about the token: no read of the organization to tell anything apart.
-    expect(fx.emulator.requests().map((r) => r.path)).not.toContain(`/v1/orgs/${org}`);
+    // The message is about the token: the walk's first request (the organization's settings) failed, and no other
+    // read was made to tell anything apart.
+    expect(fx.emulator.requests().map((r) => r.path)).toEqual([`/v1/orgs/${org}`]);
   });
 
   it("unmanaged, on a rejected token (401): the same fix", async () => {
@@ -73,7 +74,7 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
     const imported = capture();
     expect(await main(["import", "--organization", "noSuchOrg", "--out", dir, "--quiet"], imported)).toBe(EXIT.failure);
     expect(imported.stderr()).toBe(
-      `docs-platform: GET /v1/orgs/noSuchOrg/collections failed with 404 Not Found: Organization "noSuchOrg" not ` +
+      `docs-platform: GET /v1/orgs/noSuchOrg failed with 404 Not Found: Organization "noSuchOrg" not ` +
         `found. The token cannot see organization "noSuchOrg" (from --organization): check the id, and that the ` +
         "token belongs to a member of that organization. List the organizations the token sees with " +
         `\`curl -H "Authorization: Bearer $DOCS_API_TOKEN" ${fx.emulator.url}/orgs\`.\n`,

@@ -7,6 +7,13 @@ const ORG = "Org0000000000000000A";
 
 /** One object of every kind, related the way an organization relates them. */
 const objects: WalkedObject[] = [
+  // First, as the walk finds it; its default site makes it follow the sites in the program.
+  {
+    kind: "OrganizationSettings",
+    id: ORG,
+    title: "Acme",
+    inputs: { organizationId: ORG, title: "Acme", defaultSiteId: "Site0000000000000001", sso: false },
+  },
   {
     kind: "Collection",
     id: "Col00000000000000001",
@@ -118,6 +125,13 @@ const objects: WalkedObject[] = [
       },
     },
   },
+  {
+    kind: "SiteVisitorAuth",
+    id: "Site0000000000000001",
+    title: "Docs sign-in",
+    siteId: "Site0000000000000001",
+    inputs: { organizationId: ORG, siteId: "Site0000000000000001", fallbackURL: "https://login.example.com/" },
+  },
 ];
 const walk: Walk = {
   organizationId: ORG,
@@ -186,9 +200,7 @@ describe("the emitted program", () => {
   });
 
   it("Site and what lives under it: grouped under the site's heading, every relation a reference", () => {
-    expect(source).toContain(
-      '// Site "Docs": its sections, groups, site spaces, share links, schema and grants.\nconst docs = new docsPlatform.Site("docs", {',
-    );
+    expect(source).toContain('// Site "Docs" and what lives under it.\nconst docs = new docsPlatform.Site("docs", {');
     expect(declaration("Site", "Site0000000000000001")).toContain("  proxy: null,\n  published: true,\n");
     expect(declaration("SiteSection", "Sect0000000000000001")).toBe(
       `const guides = new docsPlatform.SiteSection("guides", {\n  organizationId,\n  siteId: docs.id,\n  spaceId: spaces.productGuide,\n  title: "Guides",\n  condition: 'visitor.claims.unsigned.plan == "pro"',\n  default: true,\n  importId: "Sect0000000000000001",\n});`,
@@ -204,6 +216,24 @@ describe("the emitted program", () => {
     expect(declaration("SiteAdaptiveSchema", "Site0000000000000001")).toBe(
       'new docsPlatform.SiteAdaptiveSchema("docs-schema", {\n  organizationId,\n  siteId: docs.id,\n  jsonSchema: {\n    type: "object",\n    properties: {\n      "is-beta": {\n        type: "boolean",\n        description: "Beta",\n      },\n    },\n    additionalProperties: false,\n  },\n  importId: "Site0000000000000001",\n});',
     );
+  });
+
+  it("SiteVisitorAuth: under its site, the site by reference", () => {
+    expect(declaration("SiteVisitorAuth", "Site0000000000000001")).toBe(
+      'new docsPlatform.SiteVisitorAuth("docs-sign-in", {\n  organizationId,\n  siteId: docs.id,\n  fallbackURL: "https://login.example.com/",\n  importId: "Site0000000000000001",\n});',
+    );
+  });
+
+  it("OrganizationSettings: after the site it names, which it refers to; the organization stays its constant", () => {
+    expect(
+      source.endsWith(
+        '\n// The organization\'s settings, each at its current value.\nnew docsPlatform.OrganizationSettings("acme", {\n  organizationId,\n  title: "Acme",\n  defaultSiteId: docs.id,\n  sso: false,\n  importId: "Org0000000000000000A",\n});\n',
+      ),
+    ).toBe(true);
+    // Without the site in the program, it keeps its place among the organization-level kinds.
+    const alone = emitProgram({ ...walk, objects: objects.filter((o) => o.kind === "OrganizationSettings") }, "import");
+    expect(alone.source).toContain('const externalIds = {\n  defaultSite: "Site0000000000000001",\n};');
+    expect(alone.source).toContain("  defaultSiteId: externalIds.defaultSite,\n");
   });
 
   it("ids of objects left out of the walk go into externalIds", () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { emitProgram } from "../../cli/emit";
 import { EXIT, type Io, main } from "../../cli/main";
 import { packageSource } from "../../cli/project";
-import { WALKED_KINDS, walkOrganization } from "../../cli/walk";
+import { DECLARED_INSIDE, NOT_WALKED, WALKED_KINDS, walkOrganization } from "../../cli/walk";
 import { kinds, lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { seedOrganization } from "../support/seed-organization";
@@ -70,6 +70,8 @@ describe("import: the walk of a seeded organization", () => {
     const org = "/v1/orgs/{organizationId}";
     const site = `${org}/sites/{siteId}`;
     expect(count(routes())).toEqual({
+      // The organization's title names its settings; the kind's read is the other.
+      [`GET ${org}`]: 2,
       // The walk's own listing, then the one every read of the kind shares (no request per object).
       [`GET ${org}/collections`]: 2,
       // Spaces have no read through a listing: one GET each.
@@ -81,20 +83,22 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${org}/openapi`]: 2,
       [`GET ${org}/openapi/{specSlug}/versions/latest/content/raw`]: 1,
       [`GET ${org}/sites`]: 2,
-      [`GET ${site}/sections`]: 2,
-      [`GET ${site}/section-groups`]: 2,
-      [`GET ${site}/site-spaces`]: 2,
-      [`GET ${site}/share-links`]: 2,
-      [`GET ${site}/adaptive-schema`]: 2,
-      [`GET ${site}/structure`]: 2,
+      [`GET ${site}/sections`]: 3,
+      [`GET ${site}/section-groups`]: 3,
+      [`GET ${site}/site-spaces`]: 3,
+      [`GET ${site}/share-links`]: 3,
+      [`GET ${site}/adaptive-schema`]: 3,
+      [`GET ${site}/structure`]: 3,
+      // Only the site whose readers sign in.
+      [`GET ${site}/publishing/auth`]: 1,
       // Grants: one listing per target and grantee type, shared with the grants' reads.
       "GET /v1/spaces/{spaceId}/permissions/teams": 5,
       "GET /v1/spaces/{spaceId}/permissions/users": 5,
       "GET /v1/collections/{collectionId}/permissions/teams": 18,
       "GET /v1/collections/{collectionId}/permissions/users": 18,
-      [`GET ${site}/permissions/teams`]: 2,
-      [`GET ${site}/permissions/users`]: 2,
-      [`GET ${site}/redirects`]: 2,
+      [`GET ${site}/permissions/teams`]: 3,
+      [`GET ${site}/permissions/users`]: 3,
+      [`GET ${site}/redirects`]: 3,
       [`GET ${org}/members`]: 1,
     });
   });
@@ -143,21 +147,65 @@ describe("import: the walk of a seeded organization", () => {
     expect(first.match(/\{ retainOnDelete: true \}/g)).toHaveLength(5);
     expect(first).toContain("defaultTeamId: writers.id,");
     expect(first).toContain('      destination: { kind: "site-section", siteSectionId: guidesSection.id },\n');
+    // The organization's settings name its default site: declared after every site, so the reference follows it.
+    expect(first).toContain("  defaultSiteId: acmeDocs.id,\n");
+    expect(first.indexOf("new docsPlatform.OrganizationSettings(")).toBeGreaterThan(
+      first.lastIndexOf("new docsPlatform.Site("),
+    );
   });
 
-  it("covers every kind of the provider (team members as Team.members), except those that manage declared parts", () => {
-    // These take over what exists and manage only the fields a program declares (an organization's settings, a
-    // member's role, a site's customization and visitor authentication, which every site has, a site space's
-    // customization overrides): which parts to manage is the user's choice, so the walk does not guess it.
-    const declaredByHand = [
-      "OrganizationSettings",
-      "OrganizationMember",
-      "SiteCustomization",
-      "SiteSpaceCustomization",
-      "SiteVisitorAuth",
-    ];
-    // A site's redirects are walked as one SiteRedirects, never as SiteRedirect resources.
-    expect([...WALKED_KINDS, "TeamMember", "SiteRedirect", ...declaredByHand].sort()).toEqual([...kinds].sort());
+  it("declares the visitor authentication of a site whose readers sign in, never its signing key", async () => {
+    const seeded = await seedOrganization(fx.emulator);
+    const [portal] = seeded.ids.SiteVisitorAuth!;
+    const walk = await walkOrganization({ organizationId: organizationId() });
+    expect(walk.objects.filter((o) => o.kind === "SiteVisitorAuth")).toEqual([
+      {
+        kind: "SiteVisitorAuth",
+        id: portal,
+        title: "Partner Portal sign-in",
+        siteId: portal,
+        inputs: {
+          organizationId: organizationId(),
+          siteId: portal,
+          fallbackURL: "https://login.acme.example/partners",
+          logoutURL: null,
+        },
+      },
+    ]);
+    const { privateKey } = (await fx.api("GET", `/orgs/${organizationId()}/sites/${portal}/publishing/auth`)).body as {
+      privateKey: string;
+    };
+    expect(privateKey.length).toBeGreaterThan(20);
+    expect(emitProgram(walk, "import").source).not.toContain(privateKey);
+  });
+
+  it("declares the organization's settings, each at its current value", async () => {
+    const seeded = await seedOrganization(fx.emulator);
+    const walk = await walkOrganization({ organizationId: organizationId(), kinds: ["OrganizationSettings"] });
+    expect(walk.objects).toEqual([
+      {
+        kind: "OrganizationSettings",
+        id: organizationId(),
+        title: "Acme Docs",
+        inputs: {
+          organizationId: organizationId(),
+          title: "Acme Docs",
+          emailDomains: ["acme.example", "example.com"],
+          hostname: "acme",
+          defaultRole: "read",
+          defaultSiteId: seeded.ids.Site![0],
+          logo: null,
+          sso: false,
+          ai: true,
+          inviteLinks: true,
+        },
+      },
+    ]);
+  });
+
+  it("covers every kind of the provider: walked, declared inside another kind's resource, or named as not imported", () => {
+    const accounted = [...WALKED_KINDS, ...Object.keys(DECLARED_INSIDE), ...Object.keys(NOT_WALKED)];
+    expect(accounted.sort()).toEqual([...kinds].sort());
   });
 
   it("leaves out, and names, an object no declaration adopts unchanged: a spec whose last processing failed", async () => {
@@ -219,6 +267,52 @@ describe("the docs-platform command", () => {
     }
   });
 
+  it("import --help lists what is imported and what is not, from the walk's own lists; unmanaged has its filters", async () => {
+    const help = async (command: string) => {
+      const io = capture();
+      expect(await main([command, "--help"], io)).toBe(EXIT.ok);
+      return io.stdout();
+    };
+    const importHelp = await help("import");
+    const flat = importHelp.replace(/\s+/g, " ");
+    // Every kind the walk declares is in the --kinds list; so are the navigation order and the redirects.
+    const kindsList = /--kinds <list> only these kinds, comma-separated \(default: all\): ([\w, ]+) --site/.exec(flat);
+    expect(kindsList?.[1]?.split(", ")).toEqual([...WALKED_KINDS]);
+    expect(WALKED_KINDS).toEqual(expect.arrayContaining(["SiteStructure", "SiteRedirects", "OrganizationSettings"]));
+    for (const [kind, why] of Object.entries({ ...DECLARED_INSIDE, ...NOT_WALKED })) {
+      expect(flat).toContain(` ${kind} ${why} `);
+    }
+    expect(flat).toContain(
+      "Not imported (the output's last lines and the project's README say so too): OrganizationMember",
+    );
+    const unmanagedHelp = await help("unmanaged");
+    const option = (text: string, name: string) => text.split("\n").find((line) => line.startsWith(`  --${name} `));
+    expect(option(unmanagedHelp, "kinds")).toBe(option(importHelp, "kinds"));
+    expect(option(unmanagedHelp, "site")).toBe(option(importHelp, "site"));
+    expect(unmanagedHelp.replace(/\s+/g, " ")).toContain(
+      "(default: all): Collection, Space, Team, TeamMember, SamlProvider",
+    );
+    expect(unmanagedHelp).toContain("SiteRedirect\n");
+    for (const text of [importHelp, unmanagedHelp]) {
+      expect(text.split("\n").filter((line) => line.length > 120)).toEqual([]);
+    }
+  });
+
+  it("the README's adoption section names, in program order, what import declares, then what it does not", () => {
+    const readme = readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+    const section = readme.slice(
+      readme.indexOf("## Adopt an existing organization"),
+      readme.indexOf("## Nightly drift"),
+    );
+    const flat = section.replace(/\s+/g, " ");
+    const named = (kinds: readonly string[]) =>
+      kinds.map((kind) => flat.indexOf(`\`${kind}\``)).filter((at, i, all) => at >= 0 && (i === 0 || at > all[i - 1]!));
+    expect(named(WALKED_KINDS)).toHaveLength(WALKED_KINDS.length);
+    const notImported = flat.slice(flat.indexOf("Not imported"));
+    for (const kind of Object.keys(NOT_WALKED)) expect(notImported).toContain(`\`${kind}\` (`);
+    for (const kind of Object.keys(DECLARED_INSIDE)) expect(flat).toContain(`\`${kind}\``);
+  });
+
   it("answers a usage error with exit code 2 and says what is wrong", async () => {
     const cases: [string[], string][] = [
       [[], "Usage: docs-platform <command>"],
@@ -257,13 +351,21 @@ describe("the docs-platform command", () => {
     );
     expect(io.stdout()).toBe("");
     expect(io.stderr()).toContain('site "Acme Docs": 26 objects');
-    expect(io.stderr()).toMatch(/71 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr()).toMatch(/75 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    // What is not imported, and why, ends the output and the project's README.
+    for (const [kind, why] of Object.entries(NOT_WALKED)) {
+      expect(io.stderr()).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
+    }
+    expect(io.stderr()).toContain("no default for a site's customization");
+    const readme = readFileSync(path.join(out, "README.md"), "utf8");
+    expect(readme).toContain("\n## Not in the program\n\n- `OrganizationMember`: members join");
+    expect(readme).toContain("- `SiteCustomization`: the official API document states no default");
     const pkg = JSON.parse(readFileSync(path.join(out, "package.json"), "utf8"));
     expect(pkg.dependencies).toEqual({ "@pulumi/pulumi": "3.259.0", "pulumi-docs-platform": packageSource(out).spec });
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(71);
+    expect(program.match(/importId: /g)).toHaveLength(75);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -287,7 +389,7 @@ describe("the docs-platform command", () => {
     expect(await main(["unmanaged", "--organization", organizationId(), "--state", stateFile(all)], complete)).toBe(
       EXIT.ok,
     );
-    expect(complete.stdout()).toContain("every object is managed by the stack (71 resources)");
+    expect(complete.stdout()).toContain("every object is managed by the stack (75 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
@@ -297,7 +399,7 @@ describe("the docs-platform command", () => {
       EXIT.found,
     );
     expect(io.stdout()).toBe(
-      `Organization ${organizationId()}: 2 object(s) not managed by the stack (69 resources):\n` +
+      `Organization ${organizationId()}: 2 object(s) not managed by the stack (73 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
     );
@@ -306,7 +408,7 @@ describe("the docs-platform command", () => {
     expect(await main(args, json)).toBe(EXIT.found);
     expect(JSON.parse(json.stdout())).toEqual({
       organizationId: organizationId(),
-      managed: 69,
+      managed: 73,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
@@ -341,6 +443,96 @@ describe("the docs-platform command", () => {
         .map((o) => o.id)
         .sort(),
     ).toEqual([...seeded.ids.TeamMember!].sort());
+  });
+
+  it("unmanaged lists a site's live redirects, rule by rule, unless a SiteRedirects or a SiteRedirect of the source manages them", async () => {
+    const seeded = await seedOrganization(fx.emulator);
+    const [docs, internal] = seeded.ids.Site!;
+    const walk = await walkOrganization({ organizationId: organizationId() });
+    const all = walk.objects.map((o) => ({
+      type: `pulumi-nodejs:dynamic/docs:${o.kind}`,
+      id: o.id,
+      outputs: o.inputs,
+    }));
+    const redirect = async (site: string, source: string, draft = false) =>
+      fx.apiCreate(`/orgs/${organizationId()}/sites/${site}/redirects`, {
+        source,
+        destination: { kind: "external", url: "https://example.com/" },
+        ...(draft ? { draft } : {}),
+      });
+    const byHand = await redirect(internal!, "/old-handbook");
+    const kept = await redirect(internal!, "/kept");
+    await redirect(internal!, "/draft-only", true);
+    // On the site whose SiteRedirects the state holds: drift that refresh shows, not an unmanaged object.
+    await redirect(docs!, "/hand-made");
+    // The walk's listings are shared with what runs next in this process; a run of the command starts afresh.
+    resetCaches();
+    // A SiteRedirect owns its source even after the redirect was made again by hand (a new id).
+    const declared = {
+      type: "pulumi-nodejs:dynamic/docs:SiteRedirect",
+      id: "a-deleted-redirect",
+      inputs: { organizationId: organizationId(), siteId: internal, source: "/kept" },
+      outputs: { organizationId: organizationId(), siteId: internal, source: "/kept" },
+    };
+    const run = async (resources: unknown[]) => {
+      const file = path.join(tempDir(), "state.json");
+      writeFileSync(file, JSON.stringify({ deployment: { resources } }));
+      const io = capture();
+      const code = await main(["unmanaged", "--organization", organizationId(), "--state", file, "--json"], io);
+      return {
+        code,
+        unmanaged: JSON.parse(io.stdout()).unmanaged as { kind: string; id: string; title: string; under?: string }[],
+      };
+    };
+    const under = 'site "Internal Handbook"';
+    expect(await run([...all, declared])).toEqual({
+      code: EXIT.found,
+      unmanaged: [{ kind: "SiteRedirect", id: byHand, title: "/old-handbook", under }],
+    });
+    // In the listing's order (the API's: newest first).
+    expect((await run(all)).unmanaged).toEqual([
+      { kind: "SiteRedirect", id: kept, title: "/kept", under },
+      { kind: "SiteRedirect", id: byHand, title: "/old-handbook", under },
+    ]);
+    // Without the SiteRedirects, every live redirect of its site is listed.
+    const withoutList = all.filter((r) => !r.type.endsWith(":SiteRedirects"));
+    const listed = (await run([...withoutList, declared])).unmanaged;
+    expect(listed.map((o) => `${o.kind} ${o.title} in ${o.under}`).sort()).toEqual([
+      'SiteRedirect /getting-started/* in site "Acme Docs"',
+      'SiteRedirect /hand-made in site "Acme Docs"',
+      `SiteRedirect /old-handbook in ${under}`,
+      'SiteRedirect /status in site "Acme Docs"',
+    ]);
+  });
+
+  it("unmanaged --kinds and --site limit the listing as they limit import's walk", async () => {
+    const seeded = await seedOrganization(fx.emulator);
+    const [, internal] = seeded.ids.Site!;
+    const file = path.join(tempDir(), "state.json");
+    writeFileSync(file, JSON.stringify({ deployment: { resources: [] } }));
+    const listed = async (...flags: string[]) => {
+      const io = capture();
+      const args = ["unmanaged", "--organization", organizationId(), "--state", file, "--json", ...flags];
+      expect(await main(args, io), flags.join(" ")).toBe(EXIT.found);
+      return count((JSON.parse(io.stdout()).unmanaged as { kind: string }[]).map((o) => o.kind));
+    };
+    fx.emulator.clearRequests();
+    expect(await listed("--kinds", "Team,SiteShareLink,SitePermission", "--site", internal!)).toEqual({
+      Team: 4,
+      SiteShareLink: 3,
+      SitePermission: 1,
+    });
+    // Only the kinds asked for are listed: no collection, no other site.
+    expect(routes().filter((route) => /collections|spaces/.test(route))).toEqual([]);
+    expect(fx.emulator.requests().filter((r) => r.path.includes("/sites/") && !r.path.includes(internal!))).toEqual([]);
+    // Naming Space lists spaces, as --include-spaces does.
+    expect(await listed("--kinds", "Space")).toEqual({ Space: 5 });
+    expect(await listed("--kinds", "SiteRedirect")).toEqual({ SiteRedirect: 2 });
+
+    const io = capture();
+    const args = ["unmanaged", "--organization", organizationId(), "--state", file, "--kinds", "SiteRedirects"];
+    expect(await main(args, io)).toBe(EXIT.usage);
+    expect(io.stderr()).toContain("--kinds: unknown kind(s) SiteRedirects; known: Collection, Space, Team, TeamMember");
   });
 
   it("--organization defaults to DOCS_ORGANIZATION_ID, the provider's own default; the usage error names both", async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   RateLimitedError,
   RateLimiter,
@@ -6,7 +6,7 @@ import {
   type WaitEvent,
   waitNamedIn,
 } from "../../provider/client";
-import { apiError, fakeClockClient, json, type Stub, startStub, T0, uniqueToken } from "./stub";
+import { apiError, failureOf, fakeClockClient, json, type Stub, T0, uniqueToken, useStubs } from "./stub";
 
 /**
  * The documented rate limit, on a fake clock: X-RateLimit-* on every answer, a 429 whose body names the wait and no
@@ -20,16 +20,7 @@ const window = (remaining: number, resetAt: number) => ({
   "x-ratelimit-reset": seconds(resetAt),
 });
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()?.();
-});
-
-async function stubbed(handler: Parameters<typeof startStub>[0]): Promise<Stub> {
-  const stub = await startStub(handler);
-  closers.push(() => stub.close());
-  return stub;
-}
+const { closeLater, stubbed } = useStubs();
 
 function clientOf(stub: Stub, options: Parameters<typeof fakeClockClient>[1] = {}, clock = { now: T0 }) {
   const events: WaitEvent[] = [];
@@ -40,15 +31,9 @@ function clientOf(stub: Stub, options: Parameters<typeof fakeClockClient>[1] = {
     servedAtWait.push(stub.requests.length);
   };
   const made = fakeClockClient(stub.url, { token: uniqueToken(), onWait, ...options }, clock);
-  closers.push(() => made.http.close());
+  closeLater(() => made.http.close());
   return { ...made, events, servedAtWait };
 }
-
-const failureOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (error: unknown) => error as Error,
-  );
 
 describe("a spent budget holds requests until the window resets", () => {
   it("Remaining 0 holds the next request until Reset, without sending it", async () => {
@@ -113,7 +98,7 @@ describe("a spent budget holds requests until the window resets", () => {
     await http.get("/things/1");
     const error = await failureOf(http.get("/things/2"));
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error?.message).toBe(
+    expect(error.message).toBe(
       "GET /v1/things/2 failed: the rate limit of 60 requests resets at 2026-11-23T12:05:00.000Z, in 300 s: longer " +
         "than DOCS_API_MAX_WAIT_SECONDS (120 s) allows waiting. Raise it, or run fewer operations at once (pulumi up --parallel)",
     );
@@ -171,7 +156,7 @@ describe("a 429 waits for the window, not the attempt budget", () => {
     const { http, waits } = clientOf(stub, { maxWaitSeconds: 300 });
     const error = await failureOf(http.put("/things/1", {}));
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error?.message).toBe(
+    expect(error.message).toBe(
       `PUT /v1/things/1 failed with 429 Too Many Requests: ${DOCUMENTED_429}; the rate limit of 60 requests resets ` +
         "at 2026-11-23T12:10:00.000Z, in 600 s: longer than DOCS_API_MAX_WAIT_SECONDS (300 s) allows waiting. " +
         "Raise it, or run fewer operations at once (pulumi up --parallel)",
@@ -187,7 +172,7 @@ describe("a 429 waits for the window, not the attempt budget", () => {
     const { http, waits, events } = clientOf(stub);
     const error = await failureOf(http.get("/things/1"));
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error?.message).toMatch(/failed with 429 Too Many Requests: .* \(after 11 attempts\)$/);
+    expect(error.message).toMatch(/failed with 429 Too Many Requests: .* \(after 11 attempts\)$/);
     expect(waits).toHaveLength(10);
     // Short waits are ordinary retries: nothing to report.
     expect(events).toEqual([]);

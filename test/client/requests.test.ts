@@ -9,36 +9,19 @@ import {
   TimeoutError,
   UnexpectedResponseError,
 } from "../../provider/client";
-import { apiError, fakeClockClient, json, type Stub, startStub } from "./stub";
+import { apiError, failureOf, fakeClockClient, json, useStubs } from "./stub";
 
 /**
  * What one request looks like on the wire, the client's defaults, and which failed writes are marked as possibly
  * applied (`outcomeUnknown`): the transport seen from a server, one exchange at a time.
  */
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()?.();
-});
-
-async function stubbed(handler: Parameters<typeof startStub>[0]): Promise<Stub> {
-  const stub = await startStub(handler);
-  closers.push(() => stub.close());
-  return stub;
-}
+const { closeLater, stubbed } = useStubs();
 
 function client(baseUrl: string, options: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) {
   const made = fakeClockClient(baseUrl, options);
-  closers.push(() => made.http.close());
+  closeLater(() => made.http.close());
   return made;
 }
-
-const failureOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (error: unknown) => error as DocsApiError,
-  );
 
 describe("the request on the wire", () => {
   it("bearer token, JSON accepted, our user agent; a body only when there is one, as JSON", async () => {
@@ -124,7 +107,7 @@ describe("the request on the wire", () => {
 
   it.each([300, 301])("a %i is not followed and not a success", async (status) => {
     const stub = await stubbed((_req, res) => json(res, status, { moved: true }, { location: "https://elsewhere" }));
-    const error = await failureOf(client(stub.url).http.get("/x"));
+    const error = await failureOf<DocsApiError>(client(stub.url).http.get("/x"));
     expect(error.status).toBe(status);
     expect(error.message).toBe(`GET /v1/x failed with ${status}: {"moved":true}`);
   });
@@ -142,8 +125,10 @@ describe("the request on the wire", () => {
       else json(res, 409, { error: { code: 409, message: { reason: "taken" } } });
     });
     const { http } = client(stub.url);
-    expect((await failureOf(http.get("/empty"))).apiMessage).toBeUndefined();
-    expect((await failureOf(http.get("/odd"))).apiMessage).toBe('{"error":{"code":409,"message":{"reason":"taken"}}}');
+    expect((await failureOf<DocsApiError>(http.get("/empty"))).apiMessage).toBeUndefined();
+    expect((await failureOf<DocsApiError>(http.get("/odd"))).apiMessage).toBe(
+      '{"error":{"code":409,"message":{"reason":"taken"}}}',
+    );
   });
 
   it("a body of exactly the size limit is read; one byte more is not", async () => {
@@ -162,8 +147,8 @@ describe("the request on the wire", () => {
     const { http } = client(stub.url);
     expect(((await http.get("/declared")) as string).length).toBe(MAX_RESPONSE_BYTES - 2);
     expect(((await http.get("/streamed")) as string).length).toBe(MAX_RESPONSE_BYTES - 2);
-    expect(await failureOf(http.get("/declared/over"))).toBeInstanceOf(UnexpectedResponseError);
-    expect(await failureOf(http.get("/streamed/over"))).toBeInstanceOf(UnexpectedResponseError);
+    expect(await failureOf<DocsApiError>(http.get("/declared/over"))).toBeInstanceOf(UnexpectedResponseError);
+    expect(await failureOf<DocsApiError>(http.get("/streamed/over"))).toBeInstanceOf(UnexpectedResponseError);
   });
 
   it("a 201 with a body is that body", async () => {
@@ -175,7 +160,7 @@ describe("the request on the wire", () => {
 describe("defaults", () => {
   it("30 s per attempt, the default retry policy, a two-minute wait ceiling", async () => {
     const http = new HttpClient({ baseUrl: "https://api.gitbook.com/v1", token: "t" });
-    closers.push(() => http.close());
+    closeLater(() => http.close());
     expect([http.timeoutMs, http.maxWaitMs]).toEqual([30_000, 120_000]);
     expect(http.policy).toEqual(DEFAULT_RETRY_POLICY);
     expect(DEFAULT_RETRY_POLICY).toEqual({
@@ -195,7 +180,7 @@ describe("defaults", () => {
       maxWaitSeconds: 0,
       retry: { maxAttempts: undefined, baseDelayMs: 50 },
     });
-    closers.push(() => http.close());
+    closeLater(() => http.close());
     expect([http.timeoutMs, http.maxWaitMs]).toEqual([1_500, 0]);
     expect(http.policy).toEqual({ ...DEFAULT_RETRY_POLICY, baseDelayMs: 50 });
   });
@@ -233,7 +218,7 @@ describe("backoff", () => {
     const { http, waits } = client(stub.url, {
       retry: { maxAttempts: 6, baseDelayMs: 1_000, maxDelayMs: 3_000 },
     });
-    const error = await failureOf(http.get("/x"));
+    const error = await failureOf<DocsApiError>(http.get("/x"));
     expect(error).toBeInstanceOf(ServerError);
     expect(error.attempts).toBe(6);
     const bounds = [
@@ -275,7 +260,7 @@ describe("which failed writes may have been applied", () => {
   it.each(cases)("%s: outcomeUnknown is %s", async (_what, status, method, idempotent, unknown) => {
     const stub = await stubbed((_req, res) => apiError(res, status, "failed"));
     const { http } = client(stub.url, { retry: { maxAttempts: 2 } });
-    const error = await failureOf(http.request(method, "/things", { body: {}, idempotent }));
+    const error = await failureOf<DocsApiError>(http.request(method, "/things", { body: {}, idempotent }));
     expect(error.status).toBe(status);
     expect(error.outcomeUnknown).toBe(unknown);
     // Only an idempotent request is repeated after a 5xx.
@@ -286,7 +271,7 @@ describe("which failed writes may have been applied", () => {
   it("a POST that timed out may have been applied, and is not repeated", async () => {
     const stub = await stubbed(() => {});
     const { http } = client(stub.url, { timeoutMs: 200, retry: { maxAttempts: 3 } });
-    const error = await failureOf(http.post("/things", {}));
+    const error = await failureOf<DocsApiError>(http.post("/things", {}));
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.outcomeUnknown).toBe(true);
     expect(stub.requests).toHaveLength(1);
@@ -294,10 +279,10 @@ describe("which failed writes may have been applied", () => {
 
   it("a POST whose connection was refused cannot have been applied; one reset after sending may have been", async () => {
     const refused = client("http://127.0.0.1:1/v1", { retry: { maxAttempts: 1 } }).http;
-    expect((await failureOf(refused.post("/things", {}))).outcomeUnknown).toBe(false);
+    expect((await failureOf<DocsApiError>(refused.post("/things", {}))).outcomeUnknown).toBe(false);
     const stub = await stubbed((_req, res) => void res.socket?.destroy());
     const reset = client(stub.url, { retry: { maxAttempts: 3 } }).http;
-    const error = await failureOf(reset.post("/things", {}));
+    const error = await failureOf<DocsApiError>(reset.post("/things", {}));
     expect(error.outcomeUnknown).toBe(true);
     expect(stub.requests).toHaveLength(1);
   });

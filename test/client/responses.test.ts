@@ -30,7 +30,7 @@ import {
   UnauthorizedError,
   UnexpectedResponseError,
 } from "../../provider/client";
-import { apiError, json, type Stub, startStub } from "./stub";
+import { apiError, failureOf, json, type Stub, startStub } from "./stub";
 
 let stub: Stub | undefined;
 let http: HttpClient | undefined;
@@ -51,14 +51,6 @@ async function serve(handler: Parameters<typeof startStub>[0], token = "test-tok
   });
   return { stub, http };
 }
-
-const failureOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (error: unknown) => error as Error,
-  );
 
 describe("status → error class and message", () => {
   const table: [number, typeof DocsApiError, string][] = [

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ConnectionError,
   HttpClient,
@@ -9,17 +9,14 @@ import {
   ServerError,
   TimeoutError,
 } from "../../provider/client";
-import { apiError, fakeClockClient, json, type Stub, type StubHandler, startStub } from "./stub";
+import { apiError, fakeClockClient, json, type Stub, type StubHandler, startStub, useStubs } from "./stub";
 
 /**
  * Which failures are retried, for which requests, how often and after how long. Every fault hits the first two
  * requests and then the server answers, so a retried call succeeds on its third request and a call that must not be
  * repeated fails on its first. Delays are recorded through the sleep seam and bounded on both sides.
  */
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()?.();
-});
+const { closeLater } = useStubs();
 
 interface Call {
   name: string;
@@ -58,7 +55,7 @@ interface Fault {
 
 async function faultyStub(fault: StubHandler): Promise<Stub> {
   const stub = await startStub((req, res, n) => (n <= 2 ? fault(req, res, n) : json(res, 200, { ok: true })));
-  closers.push(() => stub.close());
+  closeLater(() => stub.close());
   return stub;
 }
 const served = (stub: Stub) => ({ url: stub.url, served: () => stub.requests.length, onWait: async () => {} });
@@ -102,7 +99,7 @@ const faults: Fault[] = [
         onWait: async (n) => {
           if (n !== 2) return;
           stub = await startStub((_req, res) => json(res, 200, { ok: true }), port);
-          closers.push(() => stub?.close() ?? Promise.resolve());
+          closeLater(() => stub?.close() ?? Promise.resolve());
         },
       };
     },
@@ -140,7 +137,7 @@ describe("retry matrix", () => {
         await server.onWait(waits.length);
       },
     });
-    closers.push(() => http.close());
+    closeLater(() => http.close());
     const outcome = http
       .request(call.method, "/things/t1", {
         body: call.method === "DELETE" ? undefined : { a: 1 },
@@ -172,9 +169,9 @@ describe("retry matrix", () => {
 describe("attempt budget", () => {
   it("spends exactly maxAttempts on a timeout, and says so", async () => {
     const stub = await startStub(() => {});
-    closers.push(() => stub.close());
+    closeLater(() => stub.close());
     const { http, waits } = fakeClockClient(stub.url, { timeoutMs: TIMEOUT_MS, retry: { maxAttempts: 3 } });
-    closers.push(() => http.close());
+    closeLater(() => http.close());
     const error: Error = await http.get("/things/t1").then(
       () => new Error("expected a timeout"),
       (e: unknown) => e as Error,
@@ -189,9 +186,9 @@ describe("attempt budget", () => {
 
   it("times out a slow first answer and succeeds on the second attempt", async () => {
     const stub = await startStub((_req, res, n) => (n === 1 ? undefined : json(res, 200, { ok: 2 })));
-    closers.push(() => stub.close());
+    closeLater(() => stub.close());
     const { http, waits } = fakeClockClient(stub.url, { timeoutMs: TIMEOUT_MS });
-    closers.push(() => http.close());
+    closeLater(() => http.close());
     expect(await http.get("/things/t1")).toEqual({ ok: 2 });
     expect(stub.requests).toHaveLength(2);
     expect(waits).toHaveLength(1);
@@ -201,9 +198,9 @@ describe("attempt budget", () => {
     const stub = await startStub((_req, res, n) =>
       n === 1 ? apiError(res, 503, "maintenance", { "retry-after": "3600" }) : json(res, 200, {}),
     );
-    closers.push(() => stub.close());
+    closeLater(() => stub.close());
     const { http, waits } = fakeClockClient(stub.url, { retry: { maxAttempts: 2, maxRetryAfterMs: 5000 } });
-    closers.push(() => http.close());
+    closeLater(() => http.close());
     await http.get("/things/t1");
     expect(waits).toHaveLength(1);
     expect(waits[0]).toBeGreaterThanOrEqual(5000);
@@ -213,9 +210,9 @@ describe("attempt budget", () => {
   it("never retries a 4xx other than 429", async () => {
     for (const status of [400, 401, 403, 404, 409, 412, 422]) {
       const stub = await startStub((_req, res) => apiError(res, status, "no"));
-      closers.push(() => stub.close());
+      closeLater(() => stub.close());
       const { http, waits } = fakeClockClient(stub.url);
-      closers.push(() => http.close());
+      closeLater(() => http.close());
       await expect(http.put("/things/t1", {})).rejects.toThrow(`failed with ${status}`);
       expect(stub.requests).toHaveLength(1);
       expect(waits).toEqual([]);

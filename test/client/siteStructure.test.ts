@@ -1,20 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BadRequestError } from "../../provider/client";
 import { getSiteCustomization, putSiteCustomization } from "../../provider/client/siteCustomization";
 import { groupSectionIds, removeSectionFromGroup } from "../../provider/client/siteSectionGroups";
 import { getSiteObjects } from "../../provider/client/siteStructure";
-import { apiError, fakeClockClient, json, type Stub, startStub } from "./stub";
+import { apiError, fakeClockClient, json, type Stub, startStub, useStubs } from "./stub";
 
 /** The site-level reads and writes whose answers the emulator renders one way only, against a stub server. */
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length > 0) await closers.pop()?.();
-});
+const { closeLater } = useStubs();
 
 async function serving(handler: Parameters<typeof startStub>[0]) {
   const stub: Stub = await startStub(handler);
   const { http } = fakeClockClient(stub.url, { retry: { maxAttempts: 1 } });
-  closers.push(
+  closeLater(
     () => stub.close(),
     () => http.close(),
   );

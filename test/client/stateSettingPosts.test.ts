@@ -12,7 +12,6 @@ import {
 import { useEmulator } from "../support/emulator";
 
 const fixture = useEmulator({ provider: false });
-const org = () => fixture.emulator.organizationId;
 const client = () => new HttpClient({ baseUrl: fixture.emulator.url, token: fixture.emulator.token });
 
 /**
@@ -24,33 +23,33 @@ const STATE_SETTING: { name: string; path: RegExp; send: (c: HttpClient) => Prom
   {
     name: "publish a site",
     path: /\/publish$/,
-    send: async (c) => publishSite(c, org(), await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" })),
+    send: async (c) => publishSite(c, fixture.org(), await fixture.makeSite()),
   },
   {
     name: "unpublish a site",
     path: /\/unpublish$/,
-    send: async (c) => unpublishSite(c, org(), await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" })),
+    send: async (c) => unpublishSite(c, fixture.org(), await fixture.makeSite()),
   },
   {
     name: "move a space",
     path: /\/move$/,
     send: async (c) => {
-      const parent = await fixture.apiCreate(`/orgs/${org()}/collections`, { title: "Guides" });
-      return moveSpace(c, await fixture.apiCreate(`/orgs/${org()}/spaces`, { title: "API" }), parent);
+      const parent = await fixture.makeCollection("Guides");
+      return moveSpace(c, await fixture.apiCreate(`/orgs/${fixture.org()}/spaces`, { title: "API" }), parent);
     },
   },
   {
     name: "move a collection",
     path: /\/move$/,
     send: async (c) => {
-      const parent = await fixture.apiCreate(`/orgs/${org()}/collections`, { title: "Guides" });
-      return moveCollection(c, await fixture.apiCreate(`/orgs/${org()}/collections`, { title: "API" }), parent);
+      const parent = await fixture.makeCollection("Guides");
+      return moveCollection(c, await fixture.makeCollection("API"), parent);
     },
   },
   {
     name: "let a member log in with SSO",
     path: /\/sso$/,
-    send: (c) => setMemberSso(c, org(), fixture.emulator.userIds[0] ?? ""),
+    send: (c) => setMemberSso(c, fixture.org(), fixture.user(0)),
   },
 ];
 
@@ -68,7 +67,7 @@ describe("a state-setting POST whose answer is lost after the API acted", () => 
 
   it("a create's POST is not sent again: its outcome is reported unknown", async () => {
     fixture.emulator.injectFault({ method: "POST", path: "/sites$", afterHandling: "drop" });
-    const error = await createSite(client(), org(), { title: "Docs" }).catch((e: unknown) => e);
+    const error = await createSite(client(), fixture.org(), { title: "Docs" }).catch((e: unknown) => e);
     expect(outcomeUnknown(error)).toBe(true);
     const sent = fixture.emulator.requests().filter((r) => r.method === "POST" && r.path.endsWith("/sites"));
     expect(sent.map((r) => r.status)).toEqual(["dropped"]);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { afterEach } from "vitest";
 import { type ClientOptions, HttpClient } from "../../provider/client";
 
 /** What a stub server saw of one request. */
@@ -20,6 +21,43 @@ export interface Stub {
   port: number;
   requests: StubRequest[];
   close(): Promise<void>;
+}
+
+/** What `useStubs` gives a test file. */
+export interface StubsOfTest {
+  /** A stub server (see startStub), closed after the test. */
+  stubbed(handler: StubHandler): Promise<Stub>;
+  /** Closes these (servers, clients) after the test, after what was opened later. */
+  closeLater(...close: (() => Promise<void>)[]): void;
+}
+
+/** Closes, after each test of the calling file, every stub and client the test opened, the last opened first. */
+export function useStubs(): StubsOfTest {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (closers.length > 0) await closers.pop()?.();
+  });
+  const closeLater = (...close: (() => Promise<void>)[]) => {
+    closers.push(...close);
+  };
+  return {
+    closeLater,
+    stubbed: async (handler) => {
+      const stub = await startStub(handler);
+      closeLater(() => stub.close());
+      return stub;
+    },
+  };
+}
+
+/** The error a call fails with; fails the test when the call succeeds. */
+export function failureOf<E = Error>(promise: Promise<unknown>): Promise<E> {
+  return promise.then(
+    () => {
+      throw new Error("expected the call to fail");
+    },
+    (error: unknown) => error as E,
+  );
 }
 
 /**

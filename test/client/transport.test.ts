@@ -34,7 +34,7 @@ function client(options: { token?: string; timeoutMs?: number; maxAttempts?: num
   return { http, waits };
 }
 
-const orgPath = () => `/orgs/${fixture.emulator.organizationId}`;
+const orgPath = () => `/orgs/${fixture.org()}`;
 const attemptsOf = (method: string, path: string) =>
   fixture.emulator.requests().filter((r) => r.method === method && r.path === `/v1${path}`);
 
@@ -43,7 +43,7 @@ describe("retries", () => {
     fixture.emulator.injectFault({ method: "GET", path: "^/v1/orgs/[^/]+$", count: 2, status: 503 });
     const { http, waits } = client();
     const org = await http.get<{ id: string }>(orgPath());
-    expect(org.id).toBe(fixture.emulator.organizationId);
+    expect(org.id).toBe(fixture.org());
     expect(attemptsOf("GET", orgPath()).map((r) => r.status)).toEqual([503, 503, 200]);
     expect(waits).toHaveLength(2);
     expect(waits[0]).toBeGreaterThanOrEqual(100);

@@ -113,7 +113,7 @@ export const deviations: readonly Deviation[] = [
       `${REFERENCE} lets PATCH site set agentsContext (excluded|included); the document has no such field ` +
       "(neither in updateSiteById's body nor in Site; its getSiteAgentSettingsById/updateSiteAgentSettingsById are other " +
       "settings: scans, findings, editing). So it does not reach the real API, and the provider does not manage it " +
-      "(no Site input or output since issue 13); only the emulator, which serves the API reference too, accepts it.",
+      "(it is neither a Site input nor a Site output); only the emulator, which serves the API reference too, accepts it.",
   },
   {
     kind: "field",

@@ -136,7 +136,7 @@ export class Parents {
   constructor(private readonly fixture: EmulatorFixture) {}
 
   get org(): string {
-    return this.fixture.emulator.organizationId;
+    return this.fixture.org();
   }
 
   space(index: number): string {

@@ -1,8 +1,8 @@
 /**
- * Parity of the provider's input checks with the API (issue 4, part 3): ONE table of every limit, pattern and
- * enumeration of the API reference (its Limits table and each field's constraints) for the kinds
- * the provider manages, plus the few rules only the official document states for a managed property (marked
- * OFFICIAL). For each entry and value, generated tests assert:
+ * Parity of the provider's input checks with the API: ONE table of every limit, pattern and enumeration of the API
+ * reference (its Limits table and each field's constraints) for the kinds the provider manages, plus the few rules only
+ * the official document states for a managed property (marked OFFICIAL). For each entry and value, generated tests
+ * assert:
  *
  * 1. the provider's `check` rejects the bad value before any request, with a failure whose `property` is the
  *    property and whose reason names the kind, the property and the rule (`Collection.title: must be at most 50
@@ -47,9 +47,6 @@ let parents: Parents;
 beforeEach(() => {
   parents = new Parents(fixture);
 });
-
-const org = () => fixture.emulator.organizationId;
-const user = (index: number) => fixture.emulator.userIds[index]!;
 
 const LIMITS = "API reference: Limits table";
 const FIELD = "API reference: field constraints";
@@ -108,8 +105,8 @@ let specCount = 0;
 /** A slug no other spec of this test has (a second POST of one slug is a 409). */
 const freshSlug = () => `parity-${++specCount}`;
 
-const collection = kind("Collection", () => ({ organizationId: org(), title: "Docs" }));
-const space = kind("Space", () => ({ organizationId: org(), title: "Docs" }));
+const collection = kind("Collection", () => ({ organizationId: fixture.org(), title: "Docs" }));
+const space = kind("Space", () => ({ organizationId: fixture.org(), title: "Docs" }));
 const spacePermission = kind("SpacePermission", () => ({ spaceId: "space-id", teamId: "team-id", role: "read" }));
 const collectionPermission = kind("CollectionPermission", () => ({
   collectionId: "c-id",
@@ -117,13 +114,24 @@ const collectionPermission = kind("CollectionPermission", () => ({
   role: "read",
 }));
 const sitePermission = kind("SitePermission", () => ({ ...underSite, userId: "user-id", role: "read" }));
-const saml = kind("SamlProvider", () => ({ organizationId: org(), label: "Okta" }));
-const team = kind("Team", () => ({ organizationId: org(), title: "Ops" }));
-const teamMember = kind("TeamMember", () => ({ organizationId: org(), teamId: "team-id", userId: user(1) }));
-const openApiSpec = kind("OpenApiSpec", () => ({ organizationId: org(), slug: "petstore", sourceUrl: PETSTORE }));
-const site = kind("Site", () => ({ organizationId: org(), title: "Docs" }));
-const organizationSettings = kind("OrganizationSettings", () => ({ organizationId: org() }));
-const organizationMember = kind("OrganizationMember", () => ({ organizationId: org(), userId: user(2) }));
+const saml = kind("SamlProvider", () => ({ organizationId: fixture.org(), label: "Okta" }));
+const team = kind("Team", () => ({ organizationId: fixture.org(), title: "Ops" }));
+const teamMember = kind("TeamMember", () => ({
+  organizationId: fixture.org(),
+  teamId: "team-id",
+  userId: fixture.user(1),
+}));
+const openApiSpec = kind("OpenApiSpec", () => ({
+  organizationId: fixture.org(),
+  slug: "petstore",
+  sourceUrl: PETSTORE,
+}));
+const site = kind("Site", () => ({ organizationId: fixture.org(), title: "Docs" }));
+const organizationSettings = kind("OrganizationSettings", () => ({ organizationId: fixture.org() }));
+const organizationMember = kind("OrganizationMember", () => ({
+  organizationId: fixture.org(),
+  userId: fixture.user(2),
+}));
 const underSite = { organizationId: "org-id", siteId: "site-id" };
 const section = kind("SiteSection", () => ({ ...underSite, spaceId: "space-id" }));
 const sectionGroup = kind("SiteSectionGroup", () => ({ ...underSite, title: "Guides" }));
@@ -327,18 +335,20 @@ const table: Entry[] = [
   spacePermission("role", {
     source: OFFICIAL,
     rule: oneOf(ROLES, ["owner", "Admin"]),
-    request: async (p, value) => post(`/spaces/${p.space(0)}/permissions`, "role", { role: value, users: [user(1)] }),
+    request: async (p, value) =>
+      post(`/spaces/${p.space(0)}/permissions`, "role", { role: value, users: [fixture.user(1)] }),
   }),
   collectionPermission("role", {
     source: OFFICIAL,
     rule: oneOf(ROLES, ["owner", "guest"]),
     request: async (p, value) =>
-      post(`/collections/${await p.collection()}/permissions`, "role", { role: value, users: [user(1)] }),
+      post(`/collections/${await p.collection()}/permissions`, "role", { role: value, users: [fixture.user(1)] }),
   }),
   sitePermission("role", {
     source: OFFICIAL,
     rule: oneOf(ROLES, ["owner", "Read"]),
-    request: async (p, value) => post(`${await p.sitePath()}/permissions`, "role", { role: value, users: [user(1)] }),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/permissions`, "role", { role: value, users: [fixture.user(1)] }),
   }),
 
   // SamlProvider: label 1..30, entityID max 1024, certificate max 10000, ssoURL URI max 2048 (Limits); defaultRole.
@@ -372,7 +382,11 @@ const table: Entry[] = [
   team("members.0.role", {
     source: `${FIELD} (TeamMember role)`,
     rule: oneOf(["owner", "member"], ["admin", "Owner"]),
-    inputs: (value) => ({ organizationId: org(), title: "Ops", members: [{ user: user(1), role: value }] }),
+    inputs: (value) => ({
+      organizationId: fixture.org(),
+      title: "Ops",
+      members: [{ user: fixture.user(1), role: value }],
+    }),
     request: async (p, value) =>
       put(`/orgs/${p.org}/teams/${await p.team()}/members`, `memberships.${p.user(1)}.role`, {
         add: [p.user(1)],
@@ -436,7 +450,7 @@ const table: Entry[] = [
   openApiSpec("sourceText", {
     source: OFFICIAL,
     rule: atLeast(1),
-    inputs: (value) => ({ organizationId: org(), slug: "petstore", sourceText: value }),
+    inputs: (value) => ({ organizationId: fixture.org(), slug: "petstore", sourceText: value }),
     request: async (p, value) =>
       post(`/orgs/${p.org}/openapi`, "source.text", { slug: freshSlug(), source: { text: value } }),
   }),

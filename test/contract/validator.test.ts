@@ -35,15 +35,19 @@ function check(x: Partial<ExchangeLike> & Pick<ExchangeLike, "method" | "path" |
   return [...verdict.request, ...verdict.response].map(formatViolation);
 }
 
-const org = () => emu.organizationId;
-const sitePath = () => `/v1/orgs/${org()}/sites/${site.id}`;
+const sitePath = () => `/v1/orgs/${emu.organizationId}/sites/${site.id}`;
 
 beforeAll(async () => {
   emu = await startTestEmulator();
-  site = (await api("POST", `/orgs/${org()}/sites`, { title: "Docs" })).body;
-  const section = (await api("POST", `/orgs/${org()}/sites/${site.id}/sections`, { spaceId: emu.spaceIds[0] })).body;
+  site = (await api("POST", `/orgs/${emu.organizationId}/sites`, { title: "Docs" })).body;
+  const section = (
+    await api("POST", `/orgs/${emu.organizationId}/sites/${site.id}/sections`, { spaceId: emu.spaceIds[0] })
+  ).body;
   siteGroup = (
-    await api("POST", `/orgs/${org()}/sites/${site.id}/section-groups`, { title: "Group", sections: [section.id] })
+    await api("POST", `/orgs/${emu.organizationId}/sites/${site.id}/section-groups`, {
+      title: "Group",
+      sections: [section.id],
+    })
   ).body;
 });
 afterAll(async () => {
@@ -85,7 +89,7 @@ describe("closed objects", () => {
   });
 
   it("closes objects inside arrays and referenced components too", async () => {
-    const sections = (await api("GET", `/orgs/${org()}/sites/${site.id}/sections`)).body;
+    const sections = (await api("GET", `/orgs/${emu.organizationId}/sites/${site.id}/sections`)).body;
     expect(check({ method: "GET", path: `${sitePath()}/sections`, status: 200, responseBody: sections })).toEqual([]);
     sections.items[0].siteSpaces[0].space.emojiSet = "x";
     expect(check({ method: "GET", path: `${sitePath()}/sections`, status: 200, responseBody: sections })).toEqual([
@@ -104,9 +108,16 @@ describe("closed objects", () => {
 
   it("sees the members of an allOf (List envelope + items) as documented", () => {
     const list = { items: [site], next: { page: "abc" }, count: 1 };
-    expect(check({ method: "GET", path: `/v1/orgs/${org()}/sites`, status: 200, responseBody: list })).toEqual([]);
     expect(
-      check({ method: "GET", path: `/v1/orgs/${org()}/sites`, status: 200, responseBody: { ...list, total: 1 } }),
+      check({ method: "GET", path: `/v1/orgs/${emu.organizationId}/sites`, status: 200, responseBody: list }),
+    ).toEqual([]);
+    expect(
+      check({
+        method: "GET",
+        path: `/v1/orgs/${emu.organizationId}/sites`,
+        status: 200,
+        responseBody: { ...list, total: 1 },
+      }),
     ).toEqual(["listSites response 200 body /total: is not a property the document describes here"]);
   });
 
@@ -177,7 +188,7 @@ describe("requests", () => {
   });
 
   it("reports an empty query value for the provider only, and a repeated scalar for everyone", () => {
-    const path = `/v1/orgs/${org()}/sites`;
+    const path = `/v1/orgs/${emu.organizationId}/sites`;
     const list = { items: [] };
     const empty = validator.validate({ method: "GET", path, query: { title: "", type: [""] }, status: 400 });
     expect(empty.request.map((v) => [formatViolation(v), v.providerOnly])).toEqual([
@@ -204,7 +215,11 @@ describe("requests", () => {
   });
 
   it("counts an invalid request only when the emulator accepted it or the provider sent it", () => {
-    const x = { method: "POST", path: `/v1/orgs/${org()}/collections`, requestBody: { title: "x".repeat(51) } };
+    const x = {
+      method: "POST",
+      path: `/v1/orgs/${emu.organizationId}/collections`,
+      requestBody: { title: "x".repeat(51) },
+    };
     const rejected = validator.validate({ ...x, status: 400, responseBody: err(400) });
     expect(rejected.request.map(formatViolation)).toEqual([
       `createCollection request body /title: must NOT have more than 50 characters, got "${"x".repeat(51)}"`,
@@ -279,8 +294,12 @@ describe("deviations", () => {
 
   const strictness = deviations.filter((d): d is StrictnessDeviation => d.kind === "strictness");
   it.each(strictness)("$id: the document accepts the probe, the emulator answers 400", async ({ probe, message }) => {
-    const siteSpaces = (await api("GET", `/orgs/${org()}/sites/${site.id}/site-spaces`)).body.items;
-    const ids: Record<string, string> = { organizationId: org(), siteId: site.id, siteSpaceId: siteSpaces[0].id };
+    const siteSpaces = (await api("GET", `/orgs/${emu.organizationId}/sites/${site.id}/site-spaces`)).body.items;
+    const ids: Record<string, string> = {
+      organizationId: emu.organizationId,
+      siteId: site.id,
+      siteSpaceId: siteSpaces[0].id,
+    };
     const path = probe.path.replace(/\{(\w+)\}/g, (_, key: string) => {
       expect(ids, `${probe.path}: no object for {${key}}`).toHaveProperty(key);
       return ids[key]!;

@@ -23,7 +23,6 @@ interface Member {
 describe("examples/access through the Pulumi CLI", () => {
   let emulator: RunningEmulator;
   let stack: Stack;
-  const org = () => emulator.organizationId;
   /** Ada (admin, the token's user), Grace (create), Linus (read). */
   const user = (i: number) => () => emulator.userIds[i]!;
   const [ada, grace, linus] = [user(0), user(1), user(2)];
@@ -40,29 +39,32 @@ describe("examples/access through the Pulumi CLI", () => {
     return items.find((item) => item.team.id === writersTeam)?.permission;
   };
   let writersTeam = "";
-  const memberRole = async (userId: string) => (await api("GET", `/orgs/${org()}/members/${userId}`)).role;
+  const memberRole = async (userId: string) =>
+    (await api("GET", `/orgs/${emulator.organizationId}/members/${userId}`)).role;
   /** Every setting the official document lets a PATCH change. */
   const settings = async () => {
     const { title, emailDomains, hostname, defaultRole, defaultContent, sso, ai, inviteLinks, urls } = await api(
       "GET",
-      `/orgs/${org()}`,
+      `/orgs/${emulator.organizationId}`,
     );
     return { title, emailDomains, hostname, defaultRole, defaultContent, sso, ai, inviteLinks, urls };
   };
   const members = async () =>
-    ((await api("GET", `/orgs/${org()}/members?limit=1000`)).items as Member[]).map(({ id, role, sso, teams }) => ({
-      id,
-      role,
-      sso,
-      teams,
-    }));
+    ((await api("GET", `/orgs/${emulator.organizationId}/members?limit=1000`)).items as Member[]).map(
+      ({ id, role, sso, teams }) => ({
+        id,
+        role,
+        sso,
+        teams,
+      }),
+    );
 
   beforeAll(async () => {
     emulator = await startTestEmulator({ port: 0 });
     const dir = await makeProject("access", { "index.ts": readFileSync(example, "utf8") }, { typescript: true });
     stack = await makeStack(dir, emulator);
     stack.workspace.envVars.PULUMI_NODEJS_TRANSPILE_ONLY = "true";
-    await stack.setConfig("docs:organizationId", { value: org() });
+    await stack.setConfig("docs:organizationId", { value: emulator.organizationId });
     // The lead is Linus (a reader), the writer Grace, the engineer Ada.
     await stack.setConfig("userIds", { value: JSON.stringify([linus(), grace(), ada()]) });
   });
@@ -86,7 +88,7 @@ describe("examples/access through the Pulumi CLI", () => {
     // By hand, in the web app: the writers get only read access to the handbook, and the lead becomes a commenter.
     const grantPath = `/spaces/${await output("handbookSpaceId")}/permissions/teams/${await output("writersTeamId")}`;
     await api("PATCH", grantPath, { role: "read" });
-    await api("PATCH", `/orgs/${org()}/members/${linus()}`, { role: "comment" });
+    await api("PATCH", `/orgs/${emulator.organizationId}/members/${linus()}`, { role: "comment" });
 
     const preview = await stack.preview({ refresh: true, diff: true });
     expect(changes(preview.changeSummary)).toEqual({ update: 2 });
@@ -115,7 +117,7 @@ describe("examples/access through the Pulumi CLI", () => {
     expect(await settings()).toEqual(settingsBefore);
     expect(await members()).toEqual(membersBefore);
     for (const list of ["sites", "collections", "teams", "saml"]) {
-      expect((await api("GET", `/orgs/${org()}/${list}`)).items, list).toEqual([]);
+      expect((await api("GET", `/orgs/${emulator.organizationId}/${list}`)).items, list).toEqual([]);
     }
   });
 });

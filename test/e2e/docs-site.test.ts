@@ -25,7 +25,6 @@ describe("the complete docs site through the Pulumi CLI", () => {
   let fixtureState: string;
 
   const api = (method: string, apiPath: string, body?: unknown) => callApi(emulator, method, apiPath, body);
-  const org = () => `/orgs/${emulator.organizationId}`;
   /**
    * What a destroy must return the organization to: everything the program could have created, listed (a deleted
    * space, restorable for 7 days, is no longer listed).
@@ -34,7 +33,9 @@ describe("the complete docs site through the Pulumi CLI", () => {
     const lists = ["spaces", "sites", "collections", "teams", "saml", "openapi"];
     const contents: Record<string, unknown> = {};
     for (const list of lists) {
-      const items = (await api("GET", `${org()}/${list}?limit=1000`)).body.items as { id: string }[];
+      const items = (await api("GET", `/orgs/${emulator.organizationId}/${list}?limit=1000`)).body.items as {
+        id: string;
+      }[];
       contents[list] = items.map((item) => item.id).sort();
     }
     return JSON.stringify(contents);
@@ -97,8 +98,11 @@ describe("the complete docs site through the Pulumi CLI", () => {
       ].sort(),
     );
     const site = await resource("docs");
-    expect((await api("GET", `${org()}/sites/${site.id}`)).body).toMatchObject({ title: "Acme Docs", published: true });
-    const groups = (await api("GET", `${org()}/sites/${site.id}/section-groups`)).body.items;
+    expect((await api("GET", `/orgs/${emulator.organizationId}/sites/${site.id}`)).body).toMatchObject({
+      title: "Acme Docs",
+      published: true,
+    });
+    const groups = (await api("GET", `/orgs/${emulator.organizationId}/sites/${site.id}/section-groups`)).body.items;
     expect(groups).toHaveLength(1);
     // The sections show the spaces the program created, not existing ones.
     const shown = [
@@ -124,10 +128,12 @@ describe("the complete docs site through the Pulumi CLI", () => {
     const section = await resource("api-reference");
     const link = await resource("review-link");
     const saml = await resource("okta");
-    const sites = `${org()}/sites/${site.id}`;
+    const sites = `/orgs/${emulator.organizationId}/sites/${site.id}`;
     expect((await api("PATCH", `${sites}/sections/${section.id}`, { title: "Renamed by hand" })).status).toBe(200);
     expect((await api("PATCH", `${sites}/share-links/${link.id}`, { active: false })).status).toBe(200);
-    expect((await api("PATCH", `${org()}/saml/${saml.id}`, { label: "Edited" })).status).toBe(200);
+    expect((await api("PATCH", `/orgs/${emulator.organizationId}/saml/${saml.id}`, { label: "Edited" })).status).toBe(
+      200,
+    );
 
     await expect(stack.preview({ refresh: true, expectNoChanges: true })).rejects.toThrow();
     const preview = await stack.preview({ refresh: true });
@@ -139,7 +145,7 @@ describe("the complete docs site through the Pulumi CLI", () => {
     expect(sections.find((s) => s.id === section.id)?.title).toBe("API reference");
     const links = (await api("GET", `${sites}/share-links`)).body.items as { id: string; active: boolean }[];
     expect(links.find((l) => l.id === link.id)?.active).toBe(true);
-    expect((await api("GET", `${org()}/saml/${saml.id}`)).body.label).toBe("Okta");
+    expect((await api("GET", `/orgs/${emulator.organizationId}/saml/${saml.id}`)).body.label).toBe("Okta");
   });
 
   it("a refresh makes at most one API request per resource", async () => {

@@ -46,7 +46,6 @@ describe("the README's nightly drift script on an imported program", () => {
   let stack: Stack;
   let handbook: string;
   const api = (method: string, apiPath: string, body?: unknown) => callApi(emulator, method, apiPath, body);
-  const org = () => `/orgs/${emulator.organizationId}`;
   /** What cron gives the script: the toolchain's PATH, the backend's settings and the API token, nothing else. */
   const scriptEnv = () => {
     const { DOCS_ORGANIZATION_ID: _none, ...base } = process.env;
@@ -60,8 +59,9 @@ describe("the README's nightly drift script on an imported program", () => {
 
   beforeAll(async () => {
     emulator = await startTestEmulator({ port: 0, token: "drift-script-e2e-token" });
-    handbook = (await api("POST", `${org()}/collections`, { title: "Handbook" })).body.id as string;
-    await api("PUT", `${org()}/teams`, { title: "Writers" });
+    handbook = (await api("POST", `/orgs/${emulator.organizationId}/collections`, { title: "Handbook" })).body
+      .id as string;
+    await api("PUT", `/orgs/${emulator.organizationId}/teams`, { title: "Writers" });
     project = path.join(repoRoot, ".e2e", `drift-script-${process.pid}`);
     for (const old of existsSync(path.dirname(project)) ? readdirSync(path.dirname(project)) : []) {
       if (old.startsWith("drift-script-"))
@@ -120,7 +120,8 @@ describe("the README's nightly drift script on an imported program", () => {
   });
 
   it("exits 3 on that edit plus an object made by hand, and reports both", async () => {
-    const contractors = (await api("PUT", `${org()}/teams`, { title: "Contractors" })).body.id as string;
+    const contractors = (await api("PUT", `/orgs/${emulator.organizationId}/teams`, { title: "Contractors" })).body
+      .id as string;
     const result = await bash(readmeDriftScript(), project, scriptEnv());
     console.log(`nightly drift script (exit ${result.code}):\n${result.stdout}${result.stderr}`);
     expect(result.code).toBe(3);

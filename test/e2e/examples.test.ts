@@ -31,7 +31,10 @@ interface ExampleCase {
 
 type Api = (method: string, apiPath: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
 
-/** Examples whose whole lifecycle (and drift) a test of their own drives: docs-site.test.ts, access.test.ts. */
+/**
+ * Examples whose whole lifecycle (and drift) a test of their own drives (docs-site.test.ts, access.test.ts): checked
+ * and compiled here with the others, but not run a second time.
+ */
 const OWN_TESTS = ["docs-site", "access"];
 
 /** Every example under examples/ except those of OWN_TESTS. */
@@ -157,10 +160,20 @@ describe("the examples through the Pulumi CLI", () => {
       .map((entry) => entry.name)
       .sort();
     expect(folders).toEqual([...EXAMPLES.map((e) => e.name), ...OWN_TESTS].sort());
-    for (const folder of folders.filter((f) => f !== "docs-site")) {
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    expect(readme).toContain("\n## Use it in your program\n");
+    for (const folder of folders) {
       for (const file of ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts", "README.md"]) {
         expect(existsSync(path.join(examplesDir, folder, file)), `${folder}/${file}`).toBe(true);
       }
+      // Installed from the packed tarball, as a user's project is: the package is not on the npm registry.
+      const manifest = JSON.parse(readFileSync(path.join(examplesDir, folder, "package.json"), "utf8"));
+      expect(manifest.dependencies["pulumi-docs-platform"], folder).toBe(
+        "file:../../.tools/pack/pulumi-docs-platform.tgz",
+      );
+      expect(manifest.description, folder).toContain(
+        'install that tarball as the root README\'s "Use it in your program"',
+      );
     }
   });
 

@@ -104,6 +104,33 @@ export async function makeStack(dir: string, emulator: RunningEmulator, options:
   return stack;
 }
 
+/** What a run of the real CLI gave: its exit code, and stdout and stderr together. */
+export interface CliRun {
+  code: number;
+  output: string;
+}
+
+/** The real CLI from .tools/ with the stack's environment plus `env`, as a user runs it, whatever its exit code. */
+export async function runPulumi(stack: Stack, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const options = {
+    cwd: stack.workspace.workDir,
+    env: { ...process.env, ...stack.workspace.envVars, ...env },
+    // Room for the `-v=9` logs of a whole update, which secrets.test.ts reads in full.
+    maxBuffer: 256 << 20,
+  };
+  try {
+    const { stdout, stderr } = await run(
+      path.join(toolsDir, "bin/pulumi"),
+      [...args, "--stack", stack.name, "--non-interactive"],
+      options,
+    );
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
+
 /**
  * `pulumi stack export` as a user would run it, without `--show-secrets` (which the Automation API's exportStack
  * always adds): what anyone with access to the backend can read.

@@ -31,7 +31,7 @@ async function docsPlatform(args: string[], options: { cwd?: string; env?: Recor
 }
 
 /**
- * `docs-platform import` of a realistic organization (74 objects, every kind: spaces and grants too), then the
+ * `docs-platform import` of a realistic organization (78 objects, every kind it imports: spaces and grants too), then the
  * generated project through the real Pulumi CLI: adoption writes nothing, nothing is left to change or refresh,
  * `unmanaged` names exactly what was made by hand afterwards, and a destroy deletes every adopted object and revokes
  * every adopted grant, except the spaces (`retainOnDelete`: their content would go with them), unless a deleted
@@ -102,6 +102,24 @@ describe("import an existing organization and adopt it with zero changes", () =>
     await run("npm", [...install, await packedPackage()], { cwd: project, env });
     await run("npx", ["tsc", "--noEmit"], { cwd: project, env });
     stack = await makeStack(project, emulator);
+  });
+
+  it("a preview with preflight passes on the generated program: no write, no request with a value not known yet", async () => {
+    emulator.clearRequests();
+    stack.workspace.envVars.DOCS_PREFLIGHT = "true";
+    try {
+      const preview = await stack.preview();
+      const resources = seeded.count - seeded.ids.TeamMember!.length + seeded.ids.Site!.length;
+      expect(changes(preview.changeSummary)).toEqual({ create: resources + 1 });
+      // Children of a site the same preview adopts are read at `up`: they reach check with the site id unknown.
+      expect(`${preview.stdout}${preview.stderr}`).toMatch(
+        new RegExp(`info: ${resources} to adopt, 0 to change, \\d+ read only at \`up\``),
+      );
+    } finally {
+      delete stack.workspace.envVars.DOCS_PREFLIGHT;
+    }
+    expect(writes()).toEqual([]);
+    expect(emulator.requests().filter((r) => r.path.includes("04da6b54-80e4-46f7-96ec-b56ff0331ba9"))).toEqual([]);
   });
 
   it("pulumi up adopts everything: only creates, and not one write request", async () => {

@@ -32,11 +32,11 @@ const KILL_POINTS: KillPoint[] = [
 ];
 
 /**
- * Issue 9, item 3, through the real CLI: `pulumi up` of the complete docs-site example is killed with SIGKILL while
- * creates are in flight (every write's answer held back, so that the API has acted and the engine has not heard),
- * then the README's "Recovering from an interrupted update" is followed to the letter: `pulumi cancel`,
- * `docs-platform recover`, `pulumi up`. The organization must then hold exactly the objects the state declares
- * (0 duplicates, 0 orphans), a refresh must find nothing to change, and destroy must leave nothing behind.
+ * Recovery from an interrupted update through the real CLI: `pulumi up` of the complete docs-site example is killed
+ * with SIGKILL while creates are in flight (every write's answer held back, so that the API has acted and the engine
+ * has not heard), then the README's "Recovering from an interrupted update" is followed to the letter: `pulumi cancel`,
+ * `docs-platform recover`, `pulumi up`. The organization must then hold exactly the objects the state declares (0
+ * duplicates, 0 orphans), a refresh must find nothing to change, and destroy must leave nothing behind.
  */
 describe("a killed pulumi up of the docs-site example recovers with the README's commands", () => {
   let emulator: RunningEmulator;

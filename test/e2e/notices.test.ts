@@ -1,32 +1,12 @@
-import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { toolsDir } from "../../tools/toolchain.mjs";
 import { callApi, startTestEmulator } from "../support/emulator";
-import { makeProject, makeStack } from "./harness";
+import { makeProject, makeStack, runPulumi } from "./harness";
 
-const run = promisify(execFile);
 const example = path.resolve(__dirname, "../../examples/docs-site");
-
-/** The real CLI with the stack's environment (plus `env`): its exit code, and stdout and stderr together. */
-async function pulumi(stack: Stack, args: string[], env: Record<string, string> = {}) {
-  const options = { cwd: stack.workspace.workDir, env: { ...process.env, ...stack.workspace.envVars, ...env } };
-  try {
-    const { stdout, stderr } = await run(
-      path.join(toolsDir, "bin/pulumi"),
-      [...args, "--stack", stack.name, "--non-interactive"],
-      { ...options, maxBuffer: 64 << 20 },
-    );
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
-  }
-}
 
 /** The lines of each "Diagnostics:" block the CLI printed (a `pulumi up` prints its preview's, then its update's). */
 function diagnostics(output: string): string[][] {
@@ -65,7 +45,7 @@ describe("the docs-site example prints no warning", () => {
     ["preview --refresh of the deployed platform", ["preview", "--refresh"]],
     ["refresh", ["refresh", "--yes"]],
   ])("%s", async (_operation, args) => {
-    const result = await pulumi(stack, args);
+    const result = await runPulumi(stack, args);
     expect(result.code, result.output.slice(-3000)).toBe(0);
     expect(result.output.split("\n").filter((line) => /\bwarning:/.test(line))).toEqual([]);
   });
@@ -111,7 +91,7 @@ ${extra}`;
   });
 
   it("preview: how many creates adopt, and with preflight what they change", async () => {
-    const preview = await pulumi(stack, ["preview"]);
+    const preview = await runPulumi(stack, ["preview"]);
     expect(preview.code, preview.output).toBe(0);
     console.log(`preview of an adoption of 5 objects:\n${preview.output}`);
     expect(diagnostics(preview.output)).toEqual([
@@ -119,14 +99,14 @@ ${extra}`;
     ]);
     expect(preview.output).toContain("+ 6 to create");
 
-    const checked = await pulumi(stack, ["preview"], { DOCS_PREFLIGHT: "true" });
+    const checked = await runPulumi(stack, ["preview"], { DOCS_PREFLIGHT: "true" });
     expect(checked.code, checked.output).toBe(0);
     expect(diagnostics(checked.output)).toEqual([[`info: 5 to adopt, 0 to change: ${takeOver}.`]]);
   });
 
   it("up: `5 adopted, 0 changed`, and not one write", async () => {
     emulator.clearRequests();
-    const up = await pulumi(stack, ["up", "--yes"]);
+    const up = await runPulumi(stack, ["up", "--yes"]);
     expect(up.code, up.output).toBe(0);
     console.log(`up of an adoption of 5 objects:\n${up.output}`);
     expect(diagnostics(up.output)).toEqual([
@@ -145,7 +125,7 @@ ${extra}`;
       program('new docs.Collection("legacy", { organizationId, importId: ids.legacy, title: "Old guides" });'),
     );
     const subject = `Collection importId "${ids.legacy}": adopts the existing object "Legacy" instead of creating one`;
-    const preview = await pulumi(stack, ["preview"], { DOCS_PREFLIGHT: "true" });
+    const preview = await runPulumi(stack, ["preview"], { DOCS_PREFLIGHT: "true" });
     expect(preview.code, preview.output).toBe(0);
     const one = "1 of the creates counted below";
     expect(diagnostics(preview.output)).toEqual([
@@ -155,7 +135,7 @@ ${extra}`;
           "instead of making a new one.",
       ],
     ]);
-    const up = await pulumi(stack, ["up", "--yes", "--skip-preview"]);
+    const up = await runPulumi(stack, ["up", "--yes", "--skip-preview"]);
     expect(up.code, up.output).toBe(0);
     expect(diagnostics(up.output)).toEqual([
       [

@@ -1,16 +1,11 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { toolsDir } from "../../tools/toolchain.mjs";
 import { startTestEmulator } from "../support/emulator";
-import { makeProject, makeStack, upConsistent } from "./harness";
-
-const run = promisify(execFile);
+import { makeProject, makeStack, runPulumi, upConsistent } from "./harness";
 
 /** A token no other string of a run can contain by chance. */
 const TOKEN = "tok-e2e-secret-7f3a9c1d5b";
@@ -27,31 +22,6 @@ const certificate = config.get("certificate");
 if (certificate) new docs.SamlProvider("sso", { organizationId, label: "Okta", certificate: pulumi.secret(certificate) });
 `;
 
-interface CliRun {
-  code: number;
-  output: string;
-}
-
-/** The real CLI with the stack's environment plus `env`; stdout and stderr together, whatever the exit code. */
-async function pulumi(stack: Stack, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const options = {
-    cwd: stack.workspace.workDir,
-    env: { ...process.env, ...stack.workspace.envVars, ...env },
-    maxBuffer: 256 << 20,
-  };
-  try {
-    const { stdout, stderr } = await run(
-      path.join(toolsDir, "bin/pulumi"),
-      [...args, "--stack", stack.name, "--non-interactive"],
-      options,
-    );
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
-  }
-}
-
 /** Every file under a directory (the stack's PULUMI_HOME, its backend) whose text contains `needle`. */
 function filesContaining(root: string, needle: string): string[] {
   return (readdirSync(root, { recursive: true }) as string[])
@@ -60,9 +30,9 @@ function filesContaining(root: string, needle: string): string[] {
 }
 
 /**
- * Item 8 of issue 9: the token never leaves the process that needs it (not in `-v=9` logs, errors, the state or
- * PULUMI_HOME), a share link's url stays secret in every output and diff, and plain http to another machine is
- * refused before anything is sent.
+ * The token never leaves the process that needs it (not in `-v=9` logs, errors, the state or PULUMI_HOME), a share
+ * link's url stays secret in every output and diff, and plain http to another machine is refused before anything is
+ * sent.
  */
 describe("secrets and transport through the Pulumi CLI", () => {
   let emulator: RunningEmulator;
@@ -80,7 +50,7 @@ describe("secrets and transport through the Pulumi CLI", () => {
   });
 
   it("a token from DOCS_API_TOKEN appears nowhere: not in up -v=9 output, the state, PULUMI_HOME or the backend", async () => {
-    const up = await pulumi(stack, ["up", "--yes", "--logtostderr", "-v=9"]);
+    const up = await runPulumi(stack, ["up", "--yes", "--logtostderr", "-v=9"]);
     expect(up.code, up.output.slice(-2000)).toBe(0);
     // The run did log verbosely and did send the token: the checks below are not vacuous.
     expect(up.output.length).toBeGreaterThan(100_000);
@@ -88,7 +58,7 @@ describe("secrets and transport through the Pulumi CLI", () => {
     expect(up.output).not.toContain(TOKEN);
     expect(filesContaining(path.join(dir, ".pulumi-home"), TOKEN)).toEqual([]);
     expect(filesContaining(path.join(dir, ".state"), TOKEN)).toEqual([]);
-    const exported = await pulumi(stack, ["stack", "export", "--show-secrets"]);
+    const exported = await runPulumi(stack, ["stack", "export", "--show-secrets"]);
     expect(exported.output).not.toContain(TOKEN);
   });
 
@@ -99,7 +69,7 @@ describe("secrets and transport through the Pulumi CLI", () => {
     expect(url).toMatch(/\?token=/);
     const shareToken = new URL(url).searchParams.get("token") as string;
 
-    const outputs = await pulumi(stack, ["stack", "output"]);
+    const outputs = await runPulumi(stack, ["stack", "output"]);
     expect(outputs.output).toContain("[secret]");
     expect(outputs.output).not.toContain(shareToken);
 
@@ -108,7 +78,7 @@ describe("secrets and transport through the Pulumi CLI", () => {
       ["preview", "--diff", "--show-sames"],
       ["up", "--diff", "--yes", "--show-sames"],
     ]) {
-      const diffRun = await pulumi(stack, args);
+      const diffRun = await runPulumi(stack, args);
       expect(diffRun.code, diffRun.output.slice(-2000)).toBe(0);
       expect(diffRun.output).toContain("Renamed reviewers");
       // Wherever a diff shows a url (the resource's output, the stack's reviewUrl), it shows it as [secret].
@@ -126,7 +96,7 @@ describe("secrets and transport through the Pulumi CLI", () => {
     await stack.setConfig("certificate", { value: certificate });
     try {
       for (const args of [["preview"], ["preview", "--diff"]]) {
-        const failed = await pulumi(stack, args);
+        const failed = await runPulumi(stack, args);
         expect(failed.code, failed.output.slice(-2000)).not.toBe(0);
         expect(failed.output).toMatch(/SamlProvider/);
         expect(failed.output).toMatch(/sso/);
@@ -145,7 +115,7 @@ describe("secrets and transport through the Pulumi CLI", () => {
   });
 
   it("an API error names the resource and the API's answer, never the token", async () => {
-    const wrong = await pulumi(stack, ["preview", "--refresh"], { DOCS_API_TOKEN: `${TOKEN}-revoked` });
+    const wrong = await runPulumi(stack, ["preview", "--refresh"], { DOCS_API_TOKEN: `${TOKEN}-revoked` });
     expect(wrong.code).not.toBe(0);
     expect(wrong.output).toMatch(/401/);
     expect(wrong.output).toMatch(/DOCS_API_TOKEN/);
@@ -176,7 +146,7 @@ describe("secrets and transport through the Pulumi CLI", () => {
       ["preview", "--refresh"],
       ["up", "--refresh", "--yes"],
     ]) {
-      const refused = await pulumi(stack, args, { DOCS_API_URL: insecure });
+      const refused = await runPulumi(stack, args, { DOCS_API_URL: insecure });
       expect(refused.code).not.toBe(0);
       expect(refused.output).toContain(`The API URL "${insecure}"`);
       expect(refused.output).toContain("DOCS_API_URL");
@@ -206,7 +176,7 @@ describe("a token in secret stack config", () => {
   });
 
   it("is ciphertext in the stack file and the state, and plaintext in the engine's -v=9 log", async () => {
-    const up = await pulumi(stack, ["up", "--yes", "--logtostderr", "-v=9"]);
+    const up = await runPulumi(stack, ["up", "--yes", "--logtostderr", "-v=9"]);
     expect(up.code, up.output.slice(-2000)).toBe(0);
     expect(filesContaining(path.join(dir, ".state"), TOKEN)).toEqual([]);
     expect(filesContaining(path.join(dir, ".pulumi-home"), TOKEN)).toEqual([]);

@@ -1,15 +1,11 @@
-import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { toolsDir } from "../../tools/toolchain.mjs";
 import { callApi, type Json, startTestEmulator } from "../support/emulator";
-import { changes, exportAsStored, makeProject, makeStack, upConsistent } from "./harness";
+import { changes, exportAsStored, makeProject, makeStack, runPulumi, upConsistent } from "./harness";
 
-const run = promisify(execFile);
 const example = path.resolve(__dirname, "../../examples/docs-site");
 
 interface StateResource {
@@ -20,11 +16,11 @@ interface StateResource {
 }
 
 /**
- * The docs-site example's navigation order, branding and visitor authentication through the real CLI (issue 14,
- * item 6): the declared order on the API after `up`, a theme changed by hand seen by `preview --refresh` and put back
- * by `up --refresh` (while a part the program does not declare keeps its hand edit), the signing key `[secret]`
- * wherever the CLI shows it, and the warning for a visitor-auth site left without its SiteVisitorAuth. Reordering
- * by hand is test/e2e/site-order.test.ts's.
+ * The docs-site example's navigation order, branding and visitor authentication through the real CLI: the declared
+ * order on the API after `up`, a theme changed by hand seen by `preview --refresh` and put back by `up --refresh`
+ * (while a part the program does not declare keeps its hand edit), the signing key `[secret]` wherever the CLI shows
+ * it, and the warning for a visitor-auth site left without its SiteVisitorAuth. Reordering by hand is
+ * test/e2e/site-order.test.ts's.
  */
 describe("the docs site's order, branding and visitor authentication through the Pulumi CLI", () => {
   let emulator: RunningEmulator;
@@ -45,21 +41,6 @@ describe("the docs site's order, branding and visitor authentication through the
     const { updatedAt: _updatedAt, ...settings } = await customization();
     change(settings);
     expect((await api("PUT", `${await sitePath("docs")}/customization`, settings)).status).toBe(200);
-  };
-  /** The real CLI with the stack's environment; stdout and stderr together, whatever the exit code. */
-  const pulumi = async (args: string[]) => {
-    const options = { cwd: stack.workspace.workDir, env: { ...process.env, ...stack.workspace.envVars } };
-    try {
-      const { stdout, stderr } = await run(
-        path.join(toolsDir, "bin/pulumi"),
-        [...args, "--stack", stack.name, "--non-interactive"],
-        { ...options, maxBuffer: 64 << 20 },
-      );
-      return { code: 0, output: stdout + stderr };
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
-    }
   };
   const writeProgram = (text: string) => writeFileSync(path.join(stack.workspace.workDir, "index.ts"), text);
 
@@ -117,7 +98,7 @@ describe("the docs site's order, branding and visitor authentication through the
     expect(before?.secret).toBe(true);
     const key = before?.value as string;
     expect(key.length).toBeGreaterThan(20);
-    const output = await pulumi(["stack", "output"]);
+    const output = await runPulumi(stack, ["stack", "output"]);
     expect(output.code, output.output).toBe(0);
     expect(output.output).toMatch(/partnerSigningKey\s+\[secret\]/);
     expect(output.output).not.toContain(key);
@@ -127,7 +108,7 @@ describe("the docs site's order, branding and visitor authentication through the
       ["preview", "--diff", "--show-sames"],
       ["up", "--diff", "--yes", "--show-sames"],
     ]) {
-      const diffRun = await pulumi(args);
+      const diffRun = await runPulumi(stack, args);
       expect(diffRun.code, diffRun.output.slice(-2000)).toBe(0);
       expect(diffRun.output).toContain("2027-Q1");
       const keyLines = diffRun.output.split("\n").filter((line) => /\b(privateKey|partnerSigningKey)\s*:/.test(line));
@@ -156,12 +137,12 @@ describe("the docs site's order, branding and visitor authentication through the
       .replace(/export const partnerSigningKey = [^\n]*\n/, "");
     expect(withoutSignIn).not.toContain("SiteVisitorAuth(");
     writeProgram(withoutSignIn);
-    const preview = await pulumi(["preview"]);
+    const preview = await runPulumi(stack, ["preview"]);
     expect(preview.code, preview.output.slice(-2000)).toBe(0);
     expect(preview.output).toContain('Site "Acme Partner Portal"');
     expect(preview.output).toMatch(/has visibility: "visitor-auth" but the program declares no SiteVisitorAuth for it/);
     writeProgram(program);
-    const withSignIn = await pulumi(["preview"]);
+    const withSignIn = await runPulumi(stack, ["preview"]);
     expect(withSignIn.output).not.toContain("declares no SiteVisitorAuth");
   });
 });

@@ -14,7 +14,7 @@ async function admin(method: string, path: string, body?: unknown): Promise<{ st
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const collectionsPath = () => `/orgs/${h.emulator.organizationId}/collections`;
+const collectionsPath = () => `/orgs/${h.org()}/collections`;
 
 describe("admin endpoints", () => {
   it("resets to the fixtures over HTTP without auth", async () => {
@@ -23,7 +23,7 @@ describe("admin endpoints", () => {
     const reset = await admin("POST", "/reset");
     expect(reset.status).toBe(200);
     expect((await h.call("GET", `/collections/${created.body.id}`)).status).toBe(404);
-    expect((await h.call("GET", `/spaces/${h.emulator.spaceIds[0]}`)).status).toBe(200);
+    expect((await h.call("GET", `/spaces/${h.space(0)}`)).status).toBe(200);
   });
 
   it("logs requests with status and clears the log", async () => {
@@ -80,7 +80,7 @@ describe("fault injection", () => {
       retryAfter: "3",
     });
     expect(res.status).toBe(201);
-    const other = await h.call("GET", `/orgs/${h.emulator.organizationId}`);
+    const other = await h.call("GET", `/orgs/${h.org()}`);
     expect(other.status).toBe(200);
     for (let i = 0; i < 2; i++) {
       const r = await h.call("GET", "/orgs");

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator";
 
 const h = useEmulator({ provider: false });
+const collectionsPath = () => `/orgs/${h.org()}/collections`;
 
-async function createCollection(body: Record<string, unknown>, org = h.emulator.organizationId): Promise<string> {
+async function createCollection(body: Record<string, unknown>, org = h.org()): Promise<string> {
   const res = await h.call("POST", `/orgs/${org}/collections`, body);
   expect(res.status, res.text).toBe(201);
   return res.body.id;
@@ -11,12 +12,12 @@ async function createCollection(body: Record<string, unknown>, org = h.emulator.
 
 describe("collections CRUD", () => {
   it("creates, reads, updates and deletes a collection", async () => {
-    const res = await h.call("POST", `/orgs/${h.emulator.organizationId}/collections`, { title: "Guides" });
+    const res = await h.call("POST", collectionsPath(), { title: "Guides" });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       object: "collection",
       title: "Guides",
-      organization: h.emulator.organizationId,
+      organization: h.org(),
       defaultLevel: "inherit",
     });
     expect(res.body.id).toMatch(/^[A-Za-z0-9]{20}$/);
@@ -49,29 +50,27 @@ describe("collections CRUD", () => {
     const child = await createCollection({ title: "Child", parent });
     const got = await h.call("GET", `/collections/${child}`);
     expect(got.body.parent).toBe(parent);
-    const all = await h.listAll(`/orgs/${h.emulator.organizationId}/collections`);
+    const all = await h.listAll(collectionsPath());
     expect(all.map((c) => c.id)).toEqual([parent, child]);
-    const top = await h.listAll(`/orgs/${h.emulator.organizationId}/collections?nested=false`);
+    const top = await h.listAll(`${collectionsPath()}?nested=false`);
     expect(top.map((c) => c.id)).toEqual([parent]);
-    expect((await h.call("GET", `/orgs/${h.emulator.organizationId}/collections?nested=maybe`)).status).toBe(400);
+    expect((await h.call("GET", `${collectionsPath()}?nested=maybe`)).status).toBe(400);
   });
 
   it("lists collections per organization", async () => {
     const a = await createCollection({ title: "In A" });
     const b = await createCollection({ title: "In B" }, h.emulator.secondOrganizationId);
-    expect((await h.listAll(`/orgs/${h.emulator.organizationId}/collections`)).map((c) => c.id)).toEqual([a]);
+    expect((await h.listAll(collectionsPath())).map((c) => c.id)).toEqual([a]);
     expect((await h.listAll(`/orgs/${h.emulator.secondOrganizationId}/collections`)).map((c) => c.id)).toEqual([b]);
   });
 });
 
 describe("collection limits", () => {
-  const org = () => `/orgs/${h.emulator.organizationId}/collections`;
-
   it("rejects a title over 50 characters on create and update", async () => {
-    const create = await h.call("POST", org(), { title: "x".repeat(51) });
+    const create = await h.call("POST", collectionsPath(), { title: "x".repeat(51) });
     expect(create.status).toBe(400);
     expect(create.body).toEqual({ error: { code: 400, message: "title: must be at most 50 characters" } });
-    expect((await h.call("POST", org(), { title: "x".repeat(50) })).status).toBe(201);
+    expect((await h.call("POST", collectionsPath(), { title: "x".repeat(50) })).status).toBe(201);
     const id = await createCollection({ title: "ok" });
     const update = await h.call("PATCH", `/collections/${id}`, { title: "y".repeat(51) });
     expect(update.status).toBe(400);
@@ -80,8 +79,8 @@ describe("collection limits", () => {
   });
 
   it("counts characters, not UTF-16 units", async () => {
-    expect((await h.call("POST", org(), { title: "📚".repeat(50) })).status).toBe(201);
-    expect((await h.call("POST", org(), { title: "📚".repeat(51) })).status).toBe(400);
+    expect((await h.call("POST", collectionsPath(), { title: "📚".repeat(50) })).status).toBe(201);
+    expect((await h.call("POST", collectionsPath(), { title: "📚".repeat(51) })).status).toBe(400);
   });
 
   it("rejects a description over 100 characters", async () => {
@@ -95,12 +94,12 @@ describe("collection limits", () => {
   it("rejects wrong types, unknown roles, unknown fields and an unknown parent", async () => {
     const id = await createCollection({ title: "ok" });
     const cases: [string, string, unknown, RegExp][] = [
-      ["POST", org(), { title: 5 }, /^title: must be a string/],
+      ["POST", collectionsPath(), { title: 5 }, /^title: must be a string/],
       ["PATCH", `/collections/${id}`, { defaultLevel: "owner" }, /^defaultLevel: must be null or one of/],
       ["PATCH", `/collections/${id}`, { parent: "x" }, /^parent: unknown field/],
       ["PATCH", `/collections/${id}`, undefined, /^body:/],
-      ["POST", org(), { parent: "missing" }, /^parent: collection "missing" not found/],
-      ["POST", org(), { description: "no" }, /^description: unknown field/],
+      ["POST", collectionsPath(), { parent: "missing" }, /^parent: collection "missing" not found/],
+      ["POST", collectionsPath(), { description: "no" }, /^description: unknown field/],
     ];
     for (const [method, path, body, message] of cases) {
       const res = await h.call(method, path, body);
@@ -111,7 +110,7 @@ describe("collection limits", () => {
 
   it("rejects a parent from another organization", async () => {
     const other = await createCollection({ title: "B" }, h.emulator.secondOrganizationId);
-    const res = await h.call("POST", org(), { title: "A", parent: other });
+    const res = await h.call("POST", collectionsPath(), { title: "A", parent: other });
     expect(res.status).toBe(400);
   });
 });
@@ -187,7 +186,7 @@ describe("collection transfer", () => {
     const a = await createCollection({ title: "A" });
     const b = await createCollection({ title: "B", parent: a });
     const c = await createCollection({ title: "C", parent: b });
-    const space = h.emulator.spaceIds[0]!;
+    const space = h.space(0);
     expect((await h.call("POST", `/spaces/${space}/move`, { parent: b })).status).toBe(200);
 
     const res = await h.call("POST", `/collections/${a}/transfer`, { organization: h.emulator.secondOrganizationId });
@@ -197,7 +196,7 @@ describe("collection transfer", () => {
       expect((await h.call("GET", `/collections/${id}`)).body.organization).toBe(h.emulator.secondOrganizationId);
     }
     expect((await h.call("GET", `/spaces/${space}`)).body.organization).toBe(h.emulator.secondOrganizationId);
-    expect(await h.listAll(`/orgs/${h.emulator.organizationId}/collections`)).toEqual([]);
+    expect(await h.listAll(collectionsPath())).toEqual([]);
     expect((await h.listAll(`/orgs/${h.emulator.secondOrganizationId}/collections`)).map((x) => x.id).sort()).toEqual(
       [a, b, c].sort(),
     );
@@ -209,14 +208,14 @@ describe("collection transfer", () => {
     const res = await h.call("POST", `/collections/${b}/transfer`, { organization: h.emulator.secondOrganizationId });
     expect(res.status).toBe(200);
     expect(res.body).not.toHaveProperty("parent");
-    expect((await h.call("GET", `/collections/${a}`)).body.organization).toBe(h.emulator.organizationId);
+    expect((await h.call("GET", `/collections/${a}`)).body.organization).toBe(h.org());
   });
 
   it("answers 404 for an unknown organization, 409 for the same organization, 400 without one", async () => {
     const a = await createCollection({ title: "A" });
     const unknown = await h.call("POST", `/collections/${a}/transfer`, { organization: "nope" });
     expect(unknown.status).toBe(404);
-    const same = await h.call("POST", `/collections/${a}/transfer`, { organization: h.emulator.organizationId });
+    const same = await h.call("POST", `/collections/${a}/transfer`, { organization: h.org() });
     expect(same.status).toBe(409);
     expect(same.body.error.code).toBe(409);
     const missing = await h.call("POST", `/collections/${a}/transfer`, {});
@@ -234,13 +233,13 @@ describe("collection delete cascade", () => {
     const b = await createCollection({ title: "B", parent: a });
     const c = await createCollection({ title: "C", parent: b });
     const keep = await createCollection({ title: "Keep" });
-    const space = h.emulator.spaceIds[1]!;
+    const space = h.space(1);
     await h.call("POST", `/spaces/${space}/move`, { parent: c });
     expect((await h.call("DELETE", `/collections/${a}`)).status).toBe(205);
     for (const id of [a, b, c]) expect((await h.call("GET", `/collections/${id}`)).status).toBe(404);
     expect((await h.call("GET", `/collections/${keep}`)).status).toBe(200);
     expect((await h.call("GET", `/spaces/${space}`)).status).toBe(404);
-    const spaces = await h.listAll(`/orgs/${h.emulator.organizationId}/spaces`);
+    const spaces = await h.listAll(`/orgs/${h.org()}/spaces`);
     expect(spaces.map((s) => s.id)).not.toContain(space);
   });
 

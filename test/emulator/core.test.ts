@@ -39,12 +39,7 @@ describe("auth", () => {
   it("requires auth on every /v1 route, including unknown ones and writes", async () => {
     const unknown = await h.call("GET", "/nope", undefined, { noAuth: true });
     expect(unknown.status).toBe(401);
-    const write = await h.call(
-      "POST",
-      `/orgs/${h.emulator.organizationId}/collections`,
-      { title: "x" },
-      { noAuth: true },
-    );
+    const write = await h.call("POST", `/orgs/${h.org()}/collections`, { title: "x" }, { noAuth: true });
     expect(write.status).toBe(401);
     expect(h.emulator.store.collections.size).toBe(0);
   });
@@ -82,7 +77,7 @@ describe("routing and errors", () => {
       "/orgs/unknownOrg",
       "/spaces/unknownSpace",
       "/collections/unknownCollection",
-      `/orgs/${h.emulator.organizationId}/members/unknownUser`,
+      `/orgs/${h.org()}/members/unknownUser`,
       "/orgs/unknownOrg/collections",
     ]) {
       const res = await h.call("GET", path);
@@ -92,7 +87,7 @@ describe("routing and errors", () => {
   });
 
   it("answers 400 for malformed JSON, a non-JSON content type and a non-object body", async () => {
-    const path = `/orgs/${h.emulator.organizationId}/collections`;
+    const path = `/orgs/${h.org()}/collections`;
     const malformed = await h.call("POST", path, undefined, { raw: '{"title": "x"' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.message).toMatch(/malformed JSON/);
@@ -106,13 +101,13 @@ describe("routing and errors", () => {
   });
 
   it("rejects unknown body fields naming the field", async () => {
-    const res = await h.call("POST", `/orgs/${h.emulator.organizationId}/collections`, { title: "x", colour: "red" });
+    const res = await h.call("POST", `/orgs/${h.org()}/collections`, { title: "x", colour: "red" });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^colour: unknown field/);
   });
 
   it("never crashes on garbage paths and bodies", async () => {
-    const org = h.emulator.organizationId;
+    const org = h.org();
     const paths = [
       `/orgs/${org}/collections`,
       "/collections/%E0%A4%A",
@@ -167,16 +162,16 @@ describe("routing and errors", () => {
 describe("robustness across every route", () => {
   it("answers every route with a documented status and never a 5xx, whatever the body", async () => {
     const { allRoutes } = await import("../../emulator");
-    const site = await h.call("POST", `/orgs/${h.emulator.organizationId}/sites`, {
+    const site = await h.call("POST", `/orgs/${h.org()}/sites`, {
       title: "Fuzz",
-      spaces: [h.emulator.spaceIds[0]],
+      spaces: [h.space(0)],
     });
     expect(site.status).toBe(201);
     const ids: Record<string, string[]> = {
-      organizationId: [h.emulator.organizationId, "nope"],
+      organizationId: [h.org(), "nope"],
       siteId: [site.body.id, "nope"],
-      spaceId: [h.emulator.spaceIds[0]!, "nope"],
-      userId: [h.emulator.userIds[0]!, "nope"],
+      spaceId: [h.space(0), "nope"],
+      userId: [h.user(0), "nope"],
     };
     const bodies = [undefined, "{}", "[]", '{"title":7,"spaceId":{},"source":[],"slug":"", "add":[1]}', "nul"];
     let calls = 0;
@@ -205,29 +200,26 @@ describe("organizations, members and spaces", () => {
   it("lists both organizations the token can reach", async () => {
     const res = await h.call("GET", "/orgs");
     expect(res.status).toBe(200);
-    expect(res.body.items.map((o: { id: string }) => o.id)).toEqual([
-      h.emulator.organizationId,
-      h.emulator.secondOrganizationId,
-    ]);
+    expect(res.body.items.map((o: { id: string }) => o.id)).toEqual([h.org(), h.emulator.secondOrganizationId]);
     expect(res.body.count).toBe(2);
     expect(res.body.next).toBeUndefined();
   });
 
   it("gets an organization", async () => {
-    const res = await h.call("GET", `/orgs/${h.emulator.organizationId}`);
+    const res = await h.call("GET", `/orgs/${h.org()}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ object: "organization", id: h.emulator.organizationId });
+    expect(res.body).toMatchObject({ object: "organization", id: h.org() });
   });
 
   it("lists members with emails, filters and single lookup", async () => {
-    const org = h.emulator.organizationId;
+    const org = h.org();
     const all = await h.call("GET", `/orgs/${org}/members`);
     expect(all.status).toBe(200);
     expect(all.body.items).toHaveLength(3);
     const emails = all.body.items.map((m: { user: { email: string } }) => m.user.email).sort();
     expect(emails).toEqual(["ada@example.com", "grace@example.com", "linus@example.com"]);
     const admins = await h.call("GET", `/orgs/${org}/members?role=admin`);
-    expect(admins.body.items.map((m: { id: string }) => m.id)).toEqual([h.emulator.userIds[0]]);
+    expect(admins.body.items.map((m: { id: string }) => m.id)).toEqual([h.user(0)]);
     const search = await h.call("GET", `/orgs/${org}/members?search=GRACE`);
     expect(search.body.items).toHaveLength(1);
     const byName = await h.call("GET", `/orgs/${org}/members?sort=name&order=asc`);
@@ -238,18 +230,18 @@ describe("organizations, members and spaces", () => {
     ]);
     const badRole = await h.call("GET", `/orgs/${org}/members?role=owner`);
     expect(badRole.status).toBe(400);
-    const one = await h.call("GET", `/orgs/${org}/members/${h.emulator.userIds[1]}`);
-    expect(one.body).toMatchObject({ object: "member", id: h.emulator.userIds[1], role: "create" });
+    const one = await h.call("GET", `/orgs/${org}/members/${h.user(1)}`);
+    expect(one.body).toMatchObject({ object: "member", id: h.user(1), role: "create" });
   });
 
   it("lets the second organization share the first user", async () => {
     const res = await h.call("GET", `/orgs/${h.emulator.secondOrganizationId}/members`);
-    expect(res.body.items.map((m: { id: string }) => m.id)).toContain(h.emulator.userIds[0]);
-    expect(res.body.items.map((m: { id: string }) => m.id)).not.toContain(h.emulator.userIds[1]);
+    expect(res.body.items.map((m: { id: string }) => m.id)).toContain(h.user(0));
+    expect(res.body.items.map((m: { id: string }) => m.id)).not.toContain(h.user(1));
   });
 
   it("updates a member role", async () => {
-    const path = `/orgs/${h.emulator.organizationId}/members/${h.emulator.userIds[2]}`;
+    const path = `/orgs/${h.org()}/members/${h.user(2)}`;
     const res = await h.call("PATCH", path, { role: "edit" });
     expect(res.status).toBe(200);
     expect(res.body.role).toBe("edit");
@@ -262,14 +254,14 @@ describe("organizations, members and spaces", () => {
     for (const id of h.emulator.spaceIds) {
       const res = await h.call("GET", `/spaces/${id}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ object: "space", id, organization: h.emulator.organizationId });
+      expect(res.body).toMatchObject({ object: "space", id, organization: h.org() });
     }
-    const list = await h.call("GET", `/orgs/${h.emulator.organizationId}/spaces`);
+    const list = await h.call("GET", `/orgs/${h.org()}/spaces`);
     expect(list.body.items.map((s: { id: string }) => s.id)).toEqual(h.emulator.spaceIds);
   });
 
   it("keeps fixture ids stable across resets and emulator instances", async () => {
-    const before = { org: h.emulator.organizationId, spaces: [...h.emulator.spaceIds], users: [...h.emulator.userIds] };
+    const before = { org: h.org(), spaces: [...h.emulator.spaceIds], users: [...h.emulator.userIds] };
     h.emulator.reset();
     expect(h.emulator.store.fixtures.organizationId).toBe(before.org);
     expect((await h.call("GET", `/spaces/${before.spaces[0]}`)).status).toBe(200);
@@ -289,7 +281,7 @@ describe("pagination", () => {
   async function createCollections(n: number): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const res = await h.call("POST", `/orgs/${h.emulator.organizationId}/collections`, { title: `C${i}` });
+      const res = await h.call("POST", `/orgs/${h.org()}/collections`, { title: `C${i}` });
       expect(res.status).toBe(201);
       ids.push(res.body.id);
     }
@@ -298,7 +290,7 @@ describe("pagination", () => {
 
   it("uses a default page size of 20 and walks all items with cursors", async () => {
     const ids = await createCollections(45);
-    const path = `/orgs/${h.emulator.organizationId}/collections`;
+    const path = `/orgs/${h.org()}/collections`;
     const first = await h.call("GET", path);
     expect(first.body.items).toHaveLength(20);
     expect(first.body.count).toBe(45);
@@ -311,17 +303,17 @@ describe("pagination", () => {
 
   it("omits next on the last page and honours limit", async () => {
     await createCollections(5);
-    const res = await h.call("GET", `/orgs/${h.emulator.organizationId}/collections?limit=5`);
+    const res = await h.call("GET", `/orgs/${h.org()}/collections?limit=5`);
     expect(res.body.items).toHaveLength(5);
     expect(res.body).not.toHaveProperty("next");
-    const two = await h.call("GET", `/orgs/${h.emulator.organizationId}/collections?limit=2`);
+    const two = await h.call("GET", `/orgs/${h.org()}/collections?limit=2`);
     expect(two.body.items).toHaveLength(2);
     expect(two.body.next).toBeDefined();
   });
 
   it("keeps walking correctly when an already-returned item is deleted between pages", async () => {
     const ids = await createCollections(6);
-    const path = `/orgs/${h.emulator.organizationId}/collections`;
+    const path = `/orgs/${h.org()}/collections`;
     const first = await h.call("GET", `${path}?limit=3`);
     expect((await h.call("DELETE", `/collections/${ids[0]}`)).status).toBe(205);
     const second = await h.call("GET", `${path}?limit=3&page=${encodeURIComponent(first.body.next.page)}`);
@@ -329,7 +321,7 @@ describe("pagination", () => {
   });
 
   it("rejects a limit above 1000, negative or non-numeric, and a bad cursor", async () => {
-    const path = `/orgs/${h.emulator.organizationId}/collections`;
+    const path = `/orgs/${h.org()}/collections`;
     const over = await h.call("GET", `${path}?limit=1001`);
     expect(over.status).toBe(400);
     expect(over.body.error.message).toBe("limit: must be at most 1000");
@@ -496,7 +488,7 @@ describe("query parameters", () => {
   });
 
   it("reads the array type of listSites from repeated parameters, a comma being part of the value", async () => {
-    const org = `/orgs/${h.emulator.organizationId}`;
+    const org = `/orgs/${h.org()}`;
     const basic = await h.apiCreate(`${org}/sites`, { title: "Basic" });
     const premium = await h.apiCreate(`${org}/sites`, { title: "Premium", type: "premium" });
     const both = await h.call("GET", `${org}/sites?type=basic&type=premium`);

@@ -9,7 +9,7 @@ const advance = (ms: number) => {
 };
 const h = useEmulator({ provider: false, openApiStepMs: STEP, clock: () => now });
 
-const base = () => `/orgs/${h.emulator.organizationId}/openapi`;
+const base = () => `/orgs/${h.org()}/openapi`;
 
 async function waitComplete(slug: string) {
   advance(2 * STEP);

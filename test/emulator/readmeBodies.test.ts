@@ -31,11 +31,11 @@ describe("the emulator README's request bodies", () => {
     expect(rows.length).toBeGreaterThanOrEqual(19);
     const [space, otherSpace] = h.emulator.spaceIds;
     const ids: Record<string, string> = {
-      O: h.emulator.organizationId,
+      O: h.org(),
       s: space as string,
       spaceId: space as string,
-      u: h.emulator.userIds[1] as string,
-      userId: h.emulator.userIds[1] as string,
+      u: h.user(1),
+      userId: h.user(1),
     };
     const fill = (text: string) =>
       text.replace(/\{(\w+)\}|<(\w+)>/g, (whole, brace?: string, angle?: string) => {

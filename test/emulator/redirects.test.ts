@@ -3,7 +3,7 @@ import { useEmulator } from "../support/emulator";
 
 const h = useEmulator({ provider: false });
 
-const sitesPath = () => `/orgs/${h.emulator.organizationId}/sites`;
+const sitesPath = () => `/orgs/${h.org()}/sites`;
 const external = (url: string) => ({ kind: "external", url });
 
 async function site(): Promise<string> {
@@ -72,8 +72,7 @@ describe("site redirects", () => {
     expect((await post({ source: "/a", destination: section })).body.error.message).toMatch(
       /destination\.siteSectionId: no section "missing"/,
     );
-    const sectionId = (await h.call("POST", `${sitesPath()}/${s}/sections`, { spaceId: h.emulator.spaceIds[0] })).body
-      .id;
+    const sectionId = (await h.call("POST", `${sitesPath()}/${s}/sections`, { spaceId: h.space(0) })).body.id;
     const ok = await post({ source: "/a", destination: { kind: "site-section", siteSectionId: sectionId } });
     expect(ok.status).toBe(201);
     const target = (await h.call("GET", `${sitesPath()}/${s}/redirect?source=%2Fa`)).body.target;

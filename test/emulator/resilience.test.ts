@@ -12,7 +12,7 @@ afterEach(() => {
   h.emulator.setRateLimit(undefined);
 });
 
-const collectionsPath = () => `/orgs/${h.emulator.organizationId}/collections`;
+const collectionsPath = () => `/orgs/${h.org()}/collections`;
 
 async function admin(method: string, path: string, body?: unknown) {
   return h.call(method, `${h.emulator.origin}/__admin${path}`, body, { noAuth: true });

@@ -3,7 +3,7 @@ import { useEmulator } from "../support/emulator";
 
 const h = useEmulator({ provider: false });
 
-const samlPath = () => `/orgs/${h.emulator.organizationId}/saml`;
+const samlPath = () => `/orgs/${h.org()}/saml`;
 
 describe("SAML providers", () => {
   it("creates a pending provider that becomes active once configured", async () => {
@@ -31,20 +31,20 @@ describe("SAML providers", () => {
     });
     expect((await h.call("GET", `${samlPath()}/${id}`)).body).toEqual(patched.body);
     expect((await h.listAll(samlPath())).map((p) => p.id)).toEqual([id]);
-    const sso = await h.call("GET", `/orgs/${h.emulator.organizationId}/sso`);
+    const sso = await h.call("GET", `/orgs/${h.org()}/sso`);
     expect(sso.body).toEqual({ items: [{ id, label: "Okta", startURL }] });
 
     expect((await h.call("DELETE", `${samlPath()}/${id}`)).status).toBe(205);
     expect((await h.call("GET", `${samlPath()}/${id}`)).status).toBe(404);
     expect((await h.call("DELETE", `${samlPath()}/${id}`)).status).toBe(204);
-    expect((await h.call("GET", `/orgs/${h.emulator.organizationId}/sso`)).body.items).toEqual([]);
+    expect((await h.call("GET", `/orgs/${h.org()}/sso`)).body.items).toEqual([]);
   });
 
   it("links a default team and forgets it when the team is deleted", async () => {
-    const team = await h.call("PUT", `/orgs/${h.emulator.organizationId}/teams`, { title: "SSO users" });
+    const team = await h.call("PUT", `/orgs/${h.org()}/teams`, { title: "SSO users" });
     const res = await h.call("POST", samlPath(), { label: "Azure", defaultTeam: team.body.id });
     expect(res.body.defaultTeam).toMatchObject({ object: "team", id: team.body.id });
-    await h.call("DELETE", `/orgs/${h.emulator.organizationId}/teams/${team.body.id}`);
+    await h.call("DELETE", `/orgs/${h.org()}/teams/${team.body.id}`);
     expect((await h.call("GET", `${samlPath()}/${res.body.id}`)).body).not.toHaveProperty("defaultTeam");
     const bad = await h.call("POST", samlPath(), { label: "x", defaultTeam: "nope" });
     expect(bad.status).toBe(400);

@@ -3,8 +3,7 @@ import { type Json, useEmulator } from "../support/emulator";
 
 const h = useEmulator({ provider: false });
 
-const sitesPath = () => `/orgs/${h.emulator.organizationId}/sites`;
-const space = (i: number) => h.emulator.spaceIds[i]!;
+const sitesPath = () => `/orgs/${h.org()}/sites`;
 
 async function createSite(body: Record<string, unknown> = { title: "Docs" }): Promise<string> {
   const res = await h.call("POST", sitesPath(), body);
@@ -74,13 +73,13 @@ describe("sites", () => {
   });
 
   it("creates a site with root-level spaces, the first one default", async () => {
-    const id = await createSite({ title: "Docs", spaces: [space(0), space(1)] });
+    const id = await createSite({ title: "Docs", spaces: [h.space(0), h.space(1)] });
     const got = await h.call("GET", `${sitesPath()}/${id}`);
     expect(got.body.siteSpaces).toBe(2);
     const list = await h.listAll(`${sitesPath()}/${id}/site-spaces`);
     expect(list.map((s) => [s.space.id, s.default, s.section])).toEqual([
-      [space(0), true, undefined],
-      [space(1), false, undefined],
+      [h.space(0), true, undefined],
+      [h.space(1), false, undefined],
     ]);
     const structure = await h.call("GET", `${sitesPath()}/${id}/structure`);
     expect(structure.body.type).toBe("siteSpaces");
@@ -103,12 +102,7 @@ describe("sites", () => {
         { type: "gold" },
         "type: must be one of basic, premium, ultimate, sponsored, legacy-basic, legacy-premium",
       ],
-      [
-        "POST",
-        sitesPath(),
-        { spaces: ["nope"] },
-        `spaces[0]: space "nope" not found in organization "${h.emulator.organizationId}"`,
-      ],
+      ["POST", sitesPath(), { spaces: ["nope"] }, `spaces[0]: space "nope" not found in organization "${h.org()}"`],
       [
         "POST",
         sitesPath(),
@@ -142,12 +136,12 @@ describe("sites", () => {
   });
 
   it("filters the site list", async () => {
-    const a = await createSite({ title: "Alpha docs", spaces: [space(0)] });
+    const a = await createSite({ title: "Alpha docs", spaces: [h.space(0)] });
     const b = await createSite({ title: "Beta docs", type: "premium" });
     await h.call("POST", `${sitesPath()}/${b}/publish`);
     const ids = async (qs: string) => (await h.listAll(`${sitesPath()}${qs}`)).map((s) => s.id);
     expect(await ids("")).toEqual([a, b]);
-    expect(await ids(`?space=${space(0)}`)).toEqual([a]);
+    expect(await ids(`?space=${h.space(0)}`)).toEqual([a]);
     expect(await ids("?title=beta")).toEqual([b]);
     expect(await ids("?published=true")).toEqual([b]);
     expect(await ids("?published=false")).toEqual([a]);
@@ -164,9 +158,9 @@ describe("sites", () => {
 
   it("deletes a site with all its sections, groups, site spaces, share links and adaptive schema", async () => {
     const site = await createSite();
-    const keep = await createSite({ title: "Other", spaces: [space(2)] });
-    const section = await addSection(site, space(0));
-    await addSiteSpace(site, { spaceId: space(1), sectionId: section.id });
+    const keep = await createSite({ title: "Other", spaces: [h.space(2)] });
+    const section = await addSection(site, h.space(0));
+    await addSiteSpace(site, { spaceId: h.space(1), sectionId: section.id });
     const group = await h.call("POST", `${sitesPath()}/${site}/section-groups`, { title: "G", sections: [section.id] });
     expect(group.status).toBe(201);
     expect((await h.call("POST", `${sitesPath()}/${site}/share-links`, { name: "partner" })).status).toBe(201);
@@ -194,7 +188,7 @@ describe("sites", () => {
 describe("site sections and their default site spaces", () => {
   it("makes the first section default and gives each section a default site space", async () => {
     const site = await createSite();
-    const first = await addSection(site, space(0));
+    const first = await addSection(site, h.space(0));
     expect(first).toMatchObject({
       object: "site-section",
       default: true,
@@ -203,9 +197,9 @@ describe("site sections and their default site spaces", () => {
     });
     expect(first.siteSpaces).toHaveLength(1);
     expect(first.siteSpaces[0]).toMatchObject({ default: true, section: first.id, path: "product-guide" });
-    expect(first.siteSpaces[0].space.id).toBe(space(0));
+    expect(first.siteSpaces[0].space.id).toBe(h.space(0));
 
-    const second = await addSection(site, space(1), { title: "API" });
+    const second = await addSection(site, h.space(1), { title: "API" });
     expect(second.default).toBe(false);
     expect(second.path).toBe("api");
     expect(second.siteSpaces[0].default).toBe(true);
@@ -216,8 +210,8 @@ describe("site sections and their default site spaces", () => {
 
   it("keeps exactly one default site space per section", async () => {
     const site = await createSite();
-    const section = await addSection(site, space(0));
-    const variant = await addSiteSpace(site, { spaceId: space(1), sectionId: section.id });
+    const section = await addSection(site, h.space(0));
+    const variant = await addSiteSpace(site, { spaceId: h.space(1), sectionId: section.id });
     expect(variant.default).toBe(false);
     expect(variant.section).toBe(section.id);
 
@@ -242,8 +236,8 @@ describe("site sections and their default site spaces", () => {
 
   it("rejects a defaultSiteSpace from another section", async () => {
     const site = await createSite();
-    const a = await addSection(site, space(0));
-    const b = await addSection(site, space(1));
+    const a = await addSection(site, h.space(0));
+    const b = await addSection(site, h.space(1));
     const res = await h.call("PATCH", `${sitesPath()}/${site}/sections/${a.id}`, {
       defaultSiteSpace: b.siteSpaces[0].id,
     });
@@ -253,10 +247,10 @@ describe("site sections and their default site spaces", () => {
 
   it("adds site spaces to the default section, or the root level when there is no section", async () => {
     const site = await createSite();
-    const root = await addSiteSpace(site, { spaceId: space(0) });
+    const root = await addSiteSpace(site, { spaceId: h.space(0) });
     expect(root).not.toHaveProperty("section");
     expect(root.default).toBe(true);
-    const root2 = await addSiteSpace(site, { spaceId: space(1) });
+    const root2 = await addSiteSpace(site, { spaceId: h.space(1) });
     expect(root2.default).toBe(false);
 
     // PATCH site defaultSiteSpace at the root level
@@ -264,8 +258,8 @@ describe("site sections and their default site spaces", () => {
     expect(siteRes.status).toBe(200);
     expect((await h.listAll(`${sitesPath()}/${site}/site-spaces?default=true`)).map((s) => s.id)).toEqual([root2.id]);
 
-    const s1 = await addSection(site, space(2));
-    const s2 = await addSection(site, space(3));
+    const s1 = await addSection(site, h.space(2));
+    const s2 = await addSection(site, h.space(3));
     // the root-level site spaces moved into the first section
     const inFirst = await h.listAll(`${sitesPath()}/${site}/site-spaces`);
     expect(
@@ -273,27 +267,27 @@ describe("site sections and their default site spaces", () => {
         .filter((s) => s.section === s1.id)
         .map((s) => s.space.id)
         .sort(),
-    ).toEqual([space(0), space(1), space(2)].sort());
-    expect(inFirst.filter((s) => s.section === s1.id && s.default).map((s) => s.space.id)).toEqual([space(2)]);
+    ).toEqual([h.space(0), h.space(1), h.space(2)].sort());
+    expect(inFirst.filter((s) => s.section === s1.id && s.default).map((s) => s.space.id)).toEqual([h.space(2)]);
     expect(inFirst.filter((s) => s.section === undefined)).toEqual([]);
 
     await h.call("PATCH", `${sitesPath()}/${site}`, { defaultSiteSection: s2.id });
-    const added = await addSiteSpace(site, { spaceId: space(0) });
+    const added = await addSiteSpace(site, { spaceId: h.space(0) });
     expect(added.section).toBe(s2.id);
     const sections = await h.listAll(`${sitesPath()}/${site}/sections`);
     expect(sections.map((s) => [s.id, s.default])).toEqual([
       [s1.id, false],
       [s2.id, true],
     ]);
-    const explicit = await addSiteSpace(site, { spaceId: space(3), sectionId: s1.id });
+    const explicit = await addSiteSpace(site, { spaceId: h.space(3), sectionId: s1.id });
     expect(explicit.section).toBe(s1.id);
   });
 
   it("rejects the same space twice in one section and bad references", async () => {
     const site = await createSite();
-    const section = await addSection(site, space(0));
+    const section = await addSection(site, h.space(0));
     const dup = await h.call("POST", `${sitesPath()}/${site}/site-spaces`, {
-      spaceId: space(0),
+      spaceId: h.space(0),
       sectionId: section.id,
     });
     // The official addSpaceToSite lists no 409: a bad spaceId is a 400.
@@ -307,7 +301,7 @@ describe("site sections and their default site spaces", () => {
     });
     expect(otherOrgSpace.status).toBe(400);
     const unknownSection = await h.call("POST", `${sitesPath()}/${site}/site-spaces`, {
-      spaceId: space(1),
+      spaceId: h.space(1),
       sectionId: "x",
     });
     expect(unknownSection.status).toBe(400);
@@ -318,9 +312,9 @@ describe("site sections and their default site spaces", () => {
 
   it("deleting a section removes its site spaces and group membership; the next section becomes default", async () => {
     const site = await createSite();
-    const a = await addSection(site, space(0));
-    const b = await addSection(site, space(1));
-    await addSiteSpace(site, { spaceId: space(2), sectionId: a.id });
+    const a = await addSection(site, h.space(0));
+    const b = await addSection(site, h.space(1));
+    await addSiteSpace(site, { spaceId: h.space(2), sectionId: a.id });
     const group = await h.call("POST", `${sitesPath()}/${site}/section-groups`, { title: "G", sections: [a.id, b.id] });
     expect(group.body.sections.map((s: Json) => s.id)).toEqual([a.id, b.id]);
 
@@ -337,8 +331,8 @@ describe("site sections and their default site spaces", () => {
 
   it("derives unique paths and rejects a clashing path", async () => {
     const site = await createSite();
-    const a = await addSection(site, space(0), { title: "Guides" });
-    const b = await addSection(site, space(1), { title: "Guides" });
+    const a = await addSection(site, h.space(0), { title: "Guides" });
+    const b = await addSection(site, h.space(1), { title: "Guides" });
     expect([a.path, b.path]).toEqual(["guides", "guides-2"]);
     const clash = await h.call("PATCH", `${sitesPath()}/${site}/sections/${b.id}`, { path: "guides" });
     expect(clash.status).toBe(400);
@@ -349,7 +343,7 @@ describe("site sections and their default site spaces", () => {
 
   it("validates section fields", async () => {
     const site = await createSite();
-    const section = await addSection(site, space(0));
+    const section = await addSection(site, h.space(0));
     const path = `${sitesPath()}/${site}/sections/${section.id}`;
     const cases: [unknown, string][] = [
       [{ title: "x" }, "title: must be at least 2 characters"],
@@ -366,13 +360,13 @@ describe("site sections and their default site spaces", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toBe(message);
     }
-    const createTitle = await h.call("POST", `${sitesPath()}/${site}/sections`, { spaceId: space(1), title: "x" });
+    const createTitle = await h.call("POST", `${sitesPath()}/${site}/sections`, { spaceId: h.space(1), title: "x" });
     expect(createTitle.status).toBe(400);
   });
 
   it("sets, keeps and removes condition, icon and description", async () => {
     const site = await createSite();
-    const section = await addSection(site, space(0), { icon: "book" });
+    const section = await addSection(site, h.space(0), { icon: "book" });
     expect(section.icon).toBe("book");
     const path = `${sitesPath()}/${site}/sections/${section.id}`;
     const set = await h.call("PATCH", path, { condition: "visitor.claims.beta", description: "Beta docs" });
@@ -387,9 +381,9 @@ describe("site sections and their default site spaces", () => {
 
   it("reorders sections with the deprecated move and the structure sort", async () => {
     const site = await createSite();
-    const a = await addSection(site, space(0));
-    const b = await addSection(site, space(1));
-    const c = await addSection(site, space(2));
+    const a = await addSection(site, h.space(0));
+    const b = await addSection(site, h.space(1));
+    const c = await addSection(site, h.space(2));
     const order = async () => (await h.listAll(`${sitesPath()}/${site}/sections`)).map((s) => s.id);
     const moved = await h.call("POST", `${sitesPath()}/${site}/sections/${c.id}/move`, {
       position: { before: { type: "site-section", siteSection: a.id } },
@@ -413,7 +407,7 @@ describe("site sections and their default site spaces", () => {
 
   it("supports prefer: return=minimal", async () => {
     const site = await createSite();
-    const section = await addSection(site, space(0));
+    const section = await addSection(site, h.space(0));
     const res = await h.call(
       "PATCH",
       `${sitesPath()}/${site}/sections/${section.id}`,
@@ -429,16 +423,16 @@ describe("site sections and their default site spaces", () => {
 
 describe("site spaces", () => {
   it("updates path and condition, retargets the space, rejects clashes", async () => {
-    const site = await createSite({ title: "Docs", spaces: [space(0), space(1)] });
+    const site = await createSite({ title: "Docs", spaces: [h.space(0), h.space(1)] });
     const [a, b] = await h.listAll(`${sitesPath()}/${site}/site-spaces`);
     const path = `${sitesPath()}/${site}/site-spaces/${b.id}`;
     const res = await h.call("PATCH", path, { path: "v2", condition: "visitor.claims.v2" });
     expect(res.body).toMatchObject({ path: "v2", condition: "visitor.claims.v2" });
     expect((await h.call("PATCH", path, { condition: null })).body).not.toHaveProperty("condition");
     expect((await h.call("PATCH", path, { path: a.path })).status).toBe(400);
-    expect((await h.call("PATCH", path, { spaceId: space(0) })).status).toBe(400);
-    const retarget = await h.call("PATCH", path, { spaceId: space(2) });
-    expect(retarget.body.space.id).toBe(space(2));
+    expect((await h.call("PATCH", path, { spaceId: h.space(0) })).status).toBe(400);
+    const retarget = await h.call("PATCH", path, { spaceId: h.space(2) });
+    expect(retarget.body.space.id).toBe(h.space(2));
     const limit = await h.call("PATCH", path, { path: "p".repeat(101) });
     expect(limit.body.error.message).toBe("path: must be at most 100 characters");
     const cond = await h.call("PATCH", path, { condition: "c".repeat(1025) });
@@ -447,7 +441,7 @@ describe("site spaces", () => {
   });
 
   it("reorders site spaces", async () => {
-    const site = await createSite({ title: "Docs", spaces: [space(0), space(1), space(2)] });
+    const site = await createSite({ title: "Docs", spaces: [h.space(0), h.space(1), h.space(2)] });
     const [a, b, c] = await h.listAll(`${sitesPath()}/${site}/site-spaces`);
     const res = await h.call("POST", `${sitesPath()}/${site}/site-spaces/${a.id}/move`, {
       position: { after: { type: "site-space", siteSpace: c.id } },
@@ -460,8 +454,8 @@ describe("site spaces", () => {
 describe("section groups", () => {
   it("creates groups, manages membership with the API reference's own operations and ungroups on delete", async () => {
     const site = await createSite();
-    const a = await addSection(site, space(0));
-    const b = await addSection(site, space(1));
+    const a = await addSection(site, h.space(0));
+    const b = await addSection(site, h.space(1));
     const base = `${sitesPath()}/${site}/section-groups`;
     const g = await h.call("POST", base, { title: "Guides", icon: "book" });
     expect(g.status).toBe(201);

@@ -5,22 +5,21 @@ const DAY = 24 * 3600 * 1000;
 /** The emulator's clock, advanced by hand: the 7-day restore window is deterministic. */
 let now = Date.parse("2026-01-01T00:00:00Z");
 const h = useEmulator({ provider: false, clock: () => now });
-const org = () => h.emulator.organizationId;
 
 beforeEach(() => {
   now = Date.parse("2026-01-01T00:00:00Z");
 });
 
 async function createSpace(body: Record<string, unknown>): Promise<string> {
-  const res = await h.call("POST", `/orgs/${org()}/spaces`, body);
+  const res = await h.call("POST", `/orgs/${h.org()}/spaces`, body);
   expect(res.status, res.text).toBe(201);
   return res.body.id;
 }
 
 describe("spaces CRUD", () => {
   it("creates a space in a collection with the official fields, and answers with its Location", async () => {
-    const parent = (await h.call("POST", `/orgs/${org()}/collections`, { title: "Guides" })).body.id;
-    const res = await h.call("POST", `/orgs/${org()}/spaces`, {
+    const parent = (await h.call("POST", `/orgs/${h.org()}/collections`, { title: "Guides" })).body.id;
+    const res = await h.call("POST", `/orgs/${h.org()}/spaces`, {
       title: "Handbook",
       emoji: "1f4d8",
       parent,
@@ -35,7 +34,7 @@ describe("spaces CRUD", () => {
       parent,
       language: "fr",
       editMode: "locked",
-      organization: org(),
+      organization: h.org(),
       visibility: "private",
     });
     expect(res.headers.get("location")).toBe(`${h.emulator.url}/spaces/${res.body.id}`);
@@ -55,7 +54,7 @@ describe("spaces CRUD", () => {
       [{ template: "x" }, /template/],
     ];
     for (const [body, message] of cases) {
-      const res = await h.call("POST", `/orgs/${org()}/spaces`, body);
+      const res = await h.call("POST", `/orgs/${h.org()}/spaces`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toMatch(message);
     }

@@ -3,9 +3,8 @@ import { useEmulator } from "../support/emulator";
 
 const h = useEmulator({ provider: false });
 
-const teamsPath = () => `/orgs/${h.emulator.organizationId}/teams`;
+const teamsPath = () => `/orgs/${h.org()}/teams`;
 const [ADA, GRACE, LINUS] = [0, 1, 2];
-const user = (i: number) => h.emulator.userIds[i]!;
 
 async function createTeam(body: Record<string, unknown> = { title: "Writers" }): Promise<string> {
   const res = await h.call("PUT", teamsPath(), body);
@@ -20,7 +19,7 @@ async function memberIds(team: string): Promise<[string, string][]> {
 
 describe("teams", () => {
   it("creates (PUT → 201), lists, reads, renames and deletes a team", async () => {
-    const res = await h.call("PUT", teamsPath(), { title: "Writers", members: [user(ADA), "grace@example.com"] });
+    const res = await h.call("PUT", teamsPath(), { title: "Writers", members: [h.user(ADA), "grace@example.com"] });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ object: "team", title: "Writers", members: 2, spaces: 0 });
     const id = res.body.id;
@@ -58,36 +57,36 @@ describe("team members", () => {
   it("bulk-adds by id or email, sets roles, and removal wins over addition", async () => {
     const team = await createTeam();
     const res = await h.call("PUT", `${teamsPath()}/${team}/members`, {
-      add: [user(ADA), "GRACE@example.com", user(LINUS)],
+      add: [h.user(ADA), "GRACE@example.com", h.user(LINUS)],
       remove: ["linus@example.com"],
-      memberships: { [user(GRACE)]: { role: "owner" } },
+      memberships: { [h.user(GRACE)]: { role: "owner" } },
     });
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
     expect(await memberIds(team)).toEqual([
-      [user(ADA), "member"],
-      [user(GRACE), "owner"],
+      [h.user(ADA), "member"],
+      [h.user(GRACE), "owner"],
     ]);
     const teamObj = await h.call("GET", `${teamsPath()}/${team}`);
     expect(teamObj.body.members).toBe(2);
-    const member = await h.call("GET", `/orgs/${h.emulator.organizationId}/members/${user(GRACE)}`);
+    const member = await h.call("GET", `/orgs/${h.org()}/members/${h.user(GRACE)}`);
     expect(member.body.teams).toBe(1);
-    expect((await h.listAll(`${teamsPath()}?owner=${user(GRACE)}`)).map((t) => t.id)).toEqual([team]);
-    const memberTeams = await h.listAll(`/orgs/${h.emulator.organizationId}/members/${user(GRACE)}/teams`);
+    expect((await h.listAll(`${teamsPath()}?owner=${h.user(GRACE)}`)).map((t) => t.id)).toEqual([team]);
+    const memberTeams = await h.listAll(`/orgs/${h.org()}/members/${h.user(GRACE)}/teams`);
     expect(memberTeams.map((x) => [x.team.id, x.member.role])).toEqual([[team, "owner"]]);
 
-    const remove = await h.call("PUT", `${teamsPath()}/${team}/members`, { remove: [user(ADA)] });
+    const remove = await h.call("PUT", `${teamsPath()}/${team}/members`, { remove: [h.user(ADA)] });
     expect(remove.status).toBe(204);
-    expect(await memberIds(team)).toEqual([[user(GRACE), "owner"]]);
+    expect(await memberIds(team)).toEqual([[h.user(GRACE), "owner"]]);
   });
 
   it("rejects unknown users and bad roles without changing anything", async () => {
-    const team = await createTeam({ title: "T", members: [user(ADA)] });
+    const team = await createTeam({ title: "T", members: [h.user(ADA)] });
     const cases: [unknown, RegExp][] = [
-      [{ add: [user(GRACE), "ghost@example.com"] }, /^add\[1\]: no member/],
+      [{ add: [h.user(GRACE), "ghost@example.com"] }, /^add\[1\]: no member/],
       [{ remove: ["nope"] }, /^remove\[0\]: no member/],
       [{ memberships: { nope: { role: "owner" } } }, /^memberships\.nope: no member/],
-      [{ memberships: { [user(GRACE)]: { role: "admin" } } }, /role: must be one of owner, member/],
+      [{ memberships: { [h.user(GRACE)]: { role: "admin" } } }, /role: must be one of owner, member/],
       [{ add: "x" }, /^add: must be an array/],
     ];
     for (const [body, message] of cases) {
@@ -95,7 +94,7 @@ describe("team members", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toMatch(message);
     }
-    expect(await memberIds(team)).toEqual([[user(ADA), "member"]]);
+    expect(await memberIds(team)).toEqual([[h.user(ADA), "member"]]);
     // a member of another organization only is unknown here
     const margaretOnlyInB = [...h.emulator.store.members.values()].find(
       (m) => m.orgId === h.emulator.secondOrganizationId && !h.emulator.userIds.includes(m.userId),
@@ -105,13 +104,13 @@ describe("team members", () => {
 
   it("adds or updates one member and removes one member", async () => {
     const team = await createTeam();
-    const path = `${teamsPath()}/${team}/members/${user(LINUS)}`;
+    const path = `${teamsPath()}/${team}/members/${h.user(LINUS)}`;
     expect((await h.call("PUT", path)).status).toBe(204);
-    expect(await memberIds(team)).toEqual([[user(LINUS), "member"]]);
+    expect(await memberIds(team)).toEqual([[h.user(LINUS), "member"]]);
     expect((await h.call("PUT", path, { role: "owner" })).status).toBe(204);
-    expect(await memberIds(team)).toEqual([[user(LINUS), "owner"]]);
+    expect(await memberIds(team)).toEqual([[h.user(LINUS), "owner"]]);
     expect((await h.call("PUT", path, {})).status).toBe(204);
-    expect(await memberIds(team)).toEqual([[user(LINUS), "owner"]]);
+    expect(await memberIds(team)).toEqual([[h.user(LINUS), "owner"]]);
     expect((await h.call("PUT", path, { role: "boss" })).status).toBe(400);
     expect((await h.call("PUT", `${teamsPath()}/${team}/members/nobody`)).status).toBe(404);
     expect((await h.call("DELETE", path)).status).toBe(205);

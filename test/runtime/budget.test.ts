@@ -181,7 +181,7 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
 
   it("a refresh through the listings sees drift and deletions, and reads alone when a listing fails", async () => {
     const { managed } = await upFromScratch();
-    const org = fixture.emulator.organizationId;
+    const org = fixture.org();
     const find = (name: string) => {
       const found = managed.find((resource) => resource.name === name);
       if (!found) throw new Error(`${name} is not in the shape`);

@@ -5,18 +5,14 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-
-const makeCollection = (title: string, parent?: string) =>
-  fixture.apiCreate(`/orgs/${org()}/collections`, { title, ...(parent ? { parent } : {}) });
 
 describeLifecycle(
   {
     kind: "Collection",
-    inputs: () => ({ organizationId: org(), title: "Handbook", description: "How we work" }),
+    inputs: () => ({ organizationId: fixture.org(), title: "Handbook", description: "How we work" }),
     created: (state) => {
       expect(state).toMatchObject({
-        organizationId: org(),
+        organizationId: fixture.org(),
         title: "Handbook",
         description: "How we work",
         parentId: null,
@@ -29,7 +25,7 @@ describeLifecycle(
       updateTo("defaultLevel", "read"),
       {
         name: "parentId (move)",
-        inputs: async (_f, prev) => ({ ...prev, parentId: await makeCollection("Parent") }),
+        inputs: async (_f, prev) => ({ ...prev, parentId: await fixture.makeCollection("Parent") }),
         expect: async (state) => {
           expect(fixture.calls().some((r) => /^POST \/v1\/collections\/[^/]+\/move$/.test(r))).toBe(true);
           expect(state.parentId).toBeTruthy();
@@ -52,8 +48,8 @@ describeLifecycle(
       expect: (state) => expect(state.title).toBe("Renamed by hand"),
     },
     adopt: {
-      existing: () => makeCollection("Legacy"),
-      inputs: () => ({ organizationId: org(), title: "Adopted" }),
+      existing: () => fixture.makeCollection("Legacy"),
+      inputs: () => ({ organizationId: fixture.org(), title: "Adopted" }),
       expect: (state) => expect(state.title).toBe("Adopted"),
     },
   },
@@ -71,12 +67,12 @@ describe("Collection check", () => {
       [{ titel: "typo" }, "titel", /unknown property titel/],
       [{ organizationId: "" }, "organizationId", /must be an id/],
     ];
-    await expectEachLimitRejected("Collection", { organizationId: org(), title: "ok" }, cases);
+    await expectEachLimitRejected("Collection", { organizationId: fixture.org(), title: "ok" }, cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 
   it("accepts values at the exact limits and defaults parentId to the top level", async () => {
-    const result = await check({ organizationId: org(), title: "x".repeat(50), description: "y".repeat(100) });
+    const result = await check({ organizationId: fixture.org(), title: "x".repeat(50), description: "y".repeat(100) });
     expect(result.failures).toBeUndefined();
     expect(result.inputs).toMatchObject({ parentId: null });
   });
@@ -126,18 +122,18 @@ describe("Collection errors", () => {
   it("removes the new collection when a step after the POST fails, so the next up makes no duplicate", async () => {
     fixture.emulator.injectFault({ method: "PATCH", path: "^/v1/collections/", count: 5, status: 503 });
     const create = lifecycle("Collection").create({
-      organizationId: org(),
+      organizationId: fixture.org(),
       title: "Half made",
       description: "d",
       parentId: null,
     });
     await expect(create).rejects.toThrow(/PATCH \/v1\/collections\/\S+ failed with 503/);
-    const listed = await fixture.api("GET", `/orgs/${org()}/collections`);
+    const listed = await fixture.api("GET", `/orgs/${fixture.org()}/collections`);
     expect((listed.body as { items: { title: string }[] }).items.map((c) => c.title)).not.toContain("Half made");
   });
 
   it("names the kind, the operation, the HTTP status, the API's answer and the fix on 404", async () => {
-    const { id, state } = await created("Collection", { organizationId: org(), title: "Gone soon" });
+    const { id, state } = await created("Collection", { organizationId: fixture.org(), title: "Gone soon" });
     await fixture.api("DELETE", `/collections/${id}`);
     const news = { ...state, title: "New" };
     await expect(lifecycle("Collection").update(id, state, news)).rejects.toThrow(
@@ -150,7 +146,7 @@ describe("Collection errors", () => {
     process.env.DOCS_API_TOKEN = "wrong-token-value";
     try {
       const error = await lifecycle("Collection")
-        .create({ organizationId: org(), title: "x", parentId: null })
+        .create({ organizationId: fixture.org(), title: "x", parentId: null })
         .catch((e: Error) => e);
       expect(String(error)).toMatch(/401 Unauthorized.*docs:apiToken.*DOCS_API_TOKEN/);
       expect(String(error)).not.toContain("wrong-token-value");

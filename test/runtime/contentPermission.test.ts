@@ -14,9 +14,6 @@ import {
 } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const user = (index: number) => fixture.emulator.userIds[index]!;
-const makeTeam = (title: string) => fixture.apiCreate(`/orgs/${org()}/teams`, { title }, "PUT");
 
 /** Each target kind: how to make its target, its id inputs, and the API path of its grants. */
 interface Target {
@@ -28,19 +25,19 @@ interface Target {
 const targets: Target[] = [
   {
     kind: "SpacePermission",
-    make: async (f) => ({ spaceId: await f.apiCreate(`/orgs/${org()}/spaces`, { title: "Handbook" }) }),
+    make: async (f) => ({ spaceId: await f.apiCreate(`/orgs/${fixture.org()}/spaces`, { title: "Handbook" }) }),
     base: (ids) => `/spaces/${ids.spaceId}/permissions`,
   },
   {
     kind: "CollectionPermission",
-    make: async (f) => ({ collectionId: await f.apiCreate(`/orgs/${org()}/collections`, { title: "Guides" }) }),
+    make: async (f) => ({ collectionId: await f.makeCollection("Guides") }),
     base: (ids) => `/collections/${ids.collectionId}/permissions`,
   },
   {
     kind: "SitePermission",
     make: async (f) => ({
-      organizationId: org(),
-      siteId: await f.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" }),
+      organizationId: fixture.org(),
+      siteId: await f.makeSite(),
     }),
     base: (ids) => `/orgs/${ids.organizationId}/sites/${ids.siteId}/permissions`,
   },
@@ -50,12 +47,12 @@ for (const target of targets) {
   describeLifecycle(
     {
       kind: target.kind,
-      inputs: async (f) => ({ ...(await target.make(f)), teamId: await makeTeam("Writers"), role: "edit" }),
+      inputs: async (f) => ({ ...(await target.make(f)), teamId: await fixture.makeTeam("Writers"), role: "edit" }),
       created: (state) => expect(state).toMatchObject({ role: "edit", userId: null }),
       updates: [updateTo("role", "read"), updateTo("role", "admin", "role: admin")],
       replaces: [
-        { property: "teamId", inputs: async (_f, prev) => ({ ...prev, teamId: await makeTeam("Other") }) },
-        { property: "userId", inputs: (_f, prev) => ({ ...prev, teamId: undefined, userId: user(1) }) },
+        { property: "teamId", inputs: async (_f, prev) => ({ ...prev, teamId: await fixture.makeTeam("Other") }) },
+        { property: "userId", inputs: (_f, prev) => ({ ...prev, teamId: undefined, userId: fixture.user(1) }) },
       ],
       outOfBand: {
         change: async (id, f) => {
@@ -68,17 +65,17 @@ for (const target of targets) {
       adopt: {
         existing: async (f) => {
           const ids = await target.make(f);
-          await f.api("POST", target.base(ids), { role: "read", users: [user(2)] });
+          await f.api("POST", target.base(ids), { role: "read", users: [fixture.user(2)] });
           adopted.set(target.kind, ids);
-          return `${Object.values(ids).at(-1)}/${user(2)}`;
+          return `${Object.values(ids).at(-1)}/${fixture.user(2)}`;
         },
         missing: "nothing/nobody",
         inputs: () => ({
           ...(adopted.get(target.kind) ?? { ...placeholder(target.kind) }),
-          userId: user(2),
+          userId: fixture.user(2),
           role: "read",
         }),
-        expect: (state) => expect(state).toMatchObject({ userId: user(2), role: "read", teamId: null }),
+        expect: (state) => expect(state).toMatchObject({ userId: fixture.user(2), role: "read", teamId: null }),
       },
     },
     fixture,
@@ -89,7 +86,7 @@ for (const target of targets) {
 const adopted = new Map<string, Props>();
 const placeholder = (kind: string) =>
   kind === "SitePermission"
-    ? { organizationId: org(), siteId: "nothing" }
+    ? { organizationId: fixture.org(), siteId: "nothing" }
     : kind === "SpacePermission"
       ? { spaceId: "nothing" }
       : { collectionId: "nothing" };
@@ -100,7 +97,7 @@ async function findBase(f: EmulatorFixture, id: string): Promise<string> {
   for (const path of [
     `/spaces/${targetId}/permissions`,
     `/collections/${targetId}/permissions`,
-    `/orgs/${org()}/sites/${targetId}/permissions`,
+    `/orgs/${fixture.org()}/sites/${targetId}/permissions`,
   ]) {
     if ((await f.api("GET", `${path}/teams`)).status === 200) return path;
   }
@@ -110,10 +107,10 @@ async function findBase(f: EmulatorFixture, id: string): Promise<string> {
 describe("content permissions", () => {
   it("reads many grants on one target with one listing request per grantee type", async () => {
     const { spaceId } = (await targets[0]!.make(fixture)) as { spaceId: string };
-    const teams = [await makeTeam("A"), await makeTeam("B"), await makeTeam("C")];
+    const teams = [await fixture.makeTeam("A"), await fixture.makeTeam("B"), await fixture.makeTeam("C")];
     const grants = [];
     for (const teamId of teams) grants.push(await created("SpacePermission", { spaceId, teamId, role: "read" }));
-    grants.push(await created("SpacePermission", { spaceId, userId: user(1), role: "comment" }));
+    grants.push(await created("SpacePermission", { spaceId, userId: fixture.user(1), role: "comment" }));
     fixture.emulator.clearRequests();
     for (const g of grants) expect((await lifecycle("SpacePermission").read(g.id, g.state)).props).toEqual(g.state);
     expect(fixture.calls()).toEqual([
@@ -124,12 +121,12 @@ describe("content permissions", () => {
 
   it("sees a grant removed by hand as gone, and a role changed by hand as drift", async () => {
     const { spaceId } = (await targets[0]!.make(fixture)) as { spaceId: string };
-    const teamId = await makeTeam("Writers");
+    const teamId = await fixture.makeTeam("Writers");
     const team = await created("SpacePermission", { spaceId, teamId, role: "edit" });
-    const person = await created("SpacePermission", { spaceId, userId: user(1), role: "edit" });
+    const person = await created("SpacePermission", { spaceId, userId: fixture.user(1), role: "edit" });
     expect((await fixture.api("DELETE", `/spaces/${spaceId}/permissions/teams/${teamId}`)).status).toBe(205);
     expect(
-      (await fixture.api("PATCH", `/spaces/${spaceId}/permissions/users/${user(1)}`, { role: "read" })).status,
+      (await fixture.api("PATCH", `/spaces/${spaceId}/permissions/users/${fixture.user(1)}`, { role: "read" })).status,
     ).toBe(204);
     const provider = lifecycle("SpacePermission");
     expect((await provider.read(team.id, team.state)).id).toBe("");
@@ -140,7 +137,7 @@ describe("content permissions", () => {
 
   it("adopts a grant with the declared role with no write", async () => {
     const ids = await targets[2]!.make(fixture);
-    await fixture.api("POST", targets[2]!.base(ids), { role: "admin", teams: [await makeTeam("Ops")] });
+    await fixture.api("POST", targets[2]!.base(ids), { role: "admin", teams: [await fixture.makeTeam("Ops")] });
     const teamId = (await fixture.api("GET", `${targets[2]!.base(ids)}/teams`)).body as {
       items: { team: { id: string } }[];
     };
@@ -158,7 +155,7 @@ describe("content permissions", () => {
 
   it("rejects teamId with userId, neither, and each limit offline", async () => {
     const cases: LimitCase[] = [
-      [{ userId: user(1) }, "userId", /exactly one of teamId and userId/],
+      [{ userId: fixture.user(1) }, "userId", /exactly one of teamId and userId/],
       [{ teamId: undefined }, "teamId", /exactly one of teamId and userId/],
       [{ role: "owner" }, "role", /must be one of/],
       [{ teamId: "../x" }, "teamId", /must be an id/],

@@ -5,7 +5,6 @@ import { useEmulator } from "../support/emulator";
 import { checked, created } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
 const secondOrg = () => fixture.emulator.secondOrganizationId;
 
 /** What the dynamic-provider host passes to `configure`: the stack's config, keys namespaced as `docs:…`. */
@@ -24,27 +23,27 @@ describe("the organizationId default", () => {
   });
 
   it("comes from DOCS_ORGANIZATION_ID and is recorded as an input and in the state", async () => {
-    process.env.DOCS_ORGANIZATION_ID = org();
+    process.env.DOCS_ORGANIZATION_ID = fixture.org();
     const { inputs, state } = await created("Collection", { title: "Handbook" });
-    expect(inputs.organizationId).toBe(org());
-    expect(state.organizationId).toBe(org());
+    expect(inputs.organizationId).toBe(fixture.org());
+    expect(state.organizationId).toBe(fixture.org());
     expect(state.__declared).toContain("organizationId");
-    expect(fixture.calls()).toContain(`POST /v1/orgs/${org()}/collections`);
+    expect(fixture.calls()).toContain(`POST /v1/orgs/${fixture.org()}/collections`);
   });
 
   it("comes from stack config docs:organizationId, which wins over the environment", async () => {
     process.env.DOCS_ORGANIZATION_ID = secondOrg();
-    configureStack({ "docs:organizationId": org() });
-    expect((await checked("Team", { title: "Writers" })).organizationId).toBe(org());
+    configureStack({ "docs:organizationId": fixture.org() });
+    expect((await checked("Team", { title: "Writers" })).organizationId).toBe(fixture.org());
   });
 
   it("never overrides an organizationId the program gives", async () => {
-    configureStack({ "docs:organizationId": org() });
+    configureStack({ "docs:organizationId": fixture.org() });
     expect((await checked("Site", { organizationId: secondOrg(), title: "Docs" })).organizationId).toBe(secondOrg());
   });
 
   it("fills every kind's organizationId (each kind's input schema has one)", async () => {
-    process.env.DOCS_ORGANIZATION_ID = org();
+    process.env.DOCS_ORGANIZATION_ID = fixture.org();
     for (const kind of kinds) {
       const result = await lifecycle(kind).check({}, {});
       // Other required inputs are missing; organizationId must not be among the failures.
@@ -66,7 +65,7 @@ describe("the organizationId default", () => {
   });
 
   it("a changed default is a visible diff: a replace where the kind cannot move, a transfer where it can", async () => {
-    process.env.DOCS_ORGANIZATION_ID = org();
+    process.env.DOCS_ORGANIZATION_ID = fixture.org();
     const site = await created("Site", { title: "Docs" });
     const collection = await created("Collection", { title: "Handbook" });
     process.env.DOCS_ORGANIZATION_ID = secondOrg();

@@ -4,7 +4,7 @@ import { useEmulator } from "../support/emulator";
 
 const fixture = useEmulator();
 const collections = () => lifecycle("Collection");
-const inputs = () => ({ organizationId: fixture.emulator.organizationId, title: "Docs", parentId: null });
+const inputs = () => ({ organizationId: fixture.org(), title: "Docs", parentId: null });
 const failure = (promise: Promise<unknown>) =>
   promise.then(
     () => {

@@ -6,7 +6,6 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
 const provider = () => lifecycle("OpenApiSpec");
 
 const PETSTORE = "https://specs.example/petstore/openapi.json";
@@ -14,18 +13,18 @@ const YAML = "openapi: 3.1.0\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\
 const JSON_TEXT = JSON.stringify({ openapi: "3.0.3", info: { title: "Orders", version: "2" }, paths: {} });
 
 const makeSpec = (slug: string, source: { url: string } | { text: string }) =>
-  fixture.apiCreate(`/orgs/${org()}/openapi`, { slug, source });
+  fixture.apiCreate(`/orgs/${fixture.org()}/openapi`, { slug, source });
 
-const apiSpec = async (slug: string) => fixture.api("GET", `/orgs/${org()}/openapi/${slug}`);
+const apiSpec = async (slug: string) => fixture.api("GET", `/orgs/${fixture.org()}/openapi/${slug}`);
 const requestsOf = (method: string) => fixture.emulator.requests().filter((r) => r.method === method);
 
 describeLifecycle(
   {
     kind: "OpenApiSpec",
-    inputs: () => ({ organizationId: org(), slug: "petstore", sourceUrl: PETSTORE }),
+    inputs: () => ({ organizationId: fixture.org(), slug: "petstore", sourceUrl: PETSTORE }),
     created: (state) => {
       expect(state).toMatchObject({
-        organizationId: org(),
+        organizationId: fixture.org(),
         slug: "petstore",
         sourceUrl: PETSTORE,
         sourceText: null,
@@ -86,7 +85,7 @@ describeLifecycle(
     ],
     outOfBand: {
       change: async () => {
-        const answer = await fixture.api("PUT", `/orgs/${org()}/openapi/petstore`, {
+        const answer = await fixture.api("PUT", `/orgs/${fixture.org()}/openapi/petstore`, {
           source: { url: "https://elsewhere.example/openapi.json" },
         });
         expect(answer.status).toBe(200);
@@ -95,7 +94,7 @@ describeLifecycle(
     },
     adopt: {
       existing: () => makeSpec("legacy", { url: "https://old.example/openapi.json" }),
-      inputs: () => ({ organizationId: org(), slug: "legacy", sourceUrl: PETSTORE }),
+      inputs: () => ({ organizationId: fixture.org(), slug: "legacy", sourceUrl: PETSTORE }),
       expect: (state) =>
         expect(state).toMatchObject({ slug: "legacy", sourceUrl: PETSTORE, processingState: "complete" }),
     },
@@ -105,17 +104,20 @@ describeLifecycle(
 
 describe("OpenApiSpec sources", () => {
   it("creates a public spec: the source is processed first, then one PATCH sets the visibility", async () => {
-    const inputs = { organizationId: org(), slug: "public-pets", sourceUrl: PETSTORE, visibility: "public" };
+    const inputs = { organizationId: fixture.org(), slug: "public-pets", sourceUrl: PETSTORE, visibility: "public" };
     const { state } = await created("OpenApiSpec", inputs);
     expect(state).toMatchObject({ visibility: "public", processingState: "complete" });
     const writes = fixture.calls().filter((call) => !call.startsWith("GET"));
-    expect(writes).toEqual([`POST /v1/orgs/${org()}/openapi`, `PATCH /v1/orgs/${org()}/openapi/public-pets`]);
+    expect(writes).toEqual([
+      `POST /v1/orgs/${fixture.org()}/openapi`,
+      `PATCH /v1/orgs/${fixture.org()}/openapi/public-pets`,
+    ]);
     expect((await apiSpec("public-pets")).body).toMatchObject({ visibility: "public" });
   });
 
   it("keeps a text source, compares it with the latest version's text, and sees it replaced by hand", async () => {
     const { id, state, inputs } = await created("OpenApiSpec", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       slug: "orders",
       sourceText: JSON_TEXT,
     });
@@ -124,7 +126,7 @@ describe("OpenApiSpec sources", () => {
     expect(read.props).toEqual(state);
     expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
 
-    await fixture.api("PUT", `/orgs/${org()}/openapi/orders`, { source: { text: YAML } });
+    await fixture.api("PUT", `/orgs/${fixture.org()}/openapi/orders`, { source: { text: YAML } });
     await new Promise((resolve) => setTimeout(resolve, 150));
     // The next refresh is a new operation: it does not share the first one's listing.
     resetCaches();
@@ -135,7 +137,7 @@ describe("OpenApiSpec sources", () => {
 
   it("adopts by slug, and sends the declared text source when adopting", async () => {
     const existing = await makeSpec("orders", { text: YAML });
-    const inputs = { organizationId: org(), slug: "orders", sourceText: JSON_TEXT, importId: "orders" };
+    const inputs = { organizationId: fixture.org(), slug: "orders", sourceText: JSON_TEXT, importId: "orders" };
     const result = await provider().create((await provider().check({}, inputs)).inputs as Props);
     expect(result.id).toBe(existing);
     expect(result.outs).toMatchObject({ sourceText: JSON_TEXT, processingState: "complete" });
@@ -144,18 +146,18 @@ describe("OpenApiSpec sources", () => {
 
   it("treats another spec under the same slug as a different object", async () => {
     const { id, state } = await created("OpenApiSpec", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       slug: "petstore",
       sourceUrl: PETSTORE,
     });
-    await fixture.api("DELETE", `/orgs/${org()}/openapi/petstore`);
+    await fixture.api("DELETE", `/orgs/${fixture.org()}/openapi/petstore`);
     await makeSpec("petstore", { url: PETSTORE });
     expect((await provider().read(id, state)).id).toBe("");
   });
 
   it("does not diff on processingTimeoutSeconds, a provider setting kept in the outputs", async () => {
     const { id, state, inputs } = await created("OpenApiSpec", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       slug: "petstore",
       sourceUrl: PETSTORE,
       processingTimeoutSeconds: 60,
@@ -169,7 +171,7 @@ describe("OpenApiSpec sources", () => {
 
 describe("OpenApiSpec processing", () => {
   it("fails create with the API's error code and messages, and removes the spec again", async () => {
-    const inputs = { organizationId: org(), slug: "broken", sourceText: "this is not an OpenAPI document" };
+    const inputs = { organizationId: fixture.org(), slug: "broken", sourceText: "this is not an OpenAPI document" };
     await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
       /OpenApiSpec "broken" create: processing failed with PARSE_ERROR: .*neither valid JSON nor OpenAPI YAML.*; the new OpenApiSpec "broken" was removed again/,
     );
@@ -178,7 +180,7 @@ describe("OpenApiSpec processing", () => {
 
   it("keeps the processing error when removing the failed spec fails too, and says how to recover", async () => {
     fixture.emulator.injectFault({ method: "DELETE", path: "^/v1/orgs/[^/]+/openapi/broken$", count: 3, status: 500 });
-    const inputs = { organizationId: org(), slug: "broken", sourceText: "this is not an OpenAPI document" };
+    const inputs = { organizationId: fixture.org(), slug: "broken", sourceText: "this is not an OpenAPI document" };
     await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
       /OpenApiSpec "broken" create: processing failed with PARSE_ERROR.*; removing the new OpenApiSpec "broken" failed too \(.*\): adopt it with importId "broken" or delete it/,
     );
@@ -186,7 +188,7 @@ describe("OpenApiSpec processing", () => {
 
   it("fails update with the error code, and a refresh keeps the failed source a diff so `up` retries it", async () => {
     const { id, state, inputs } = await created("OpenApiSpec", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       slug: "petstore",
       sourceUrl: PETSTORE,
     });
@@ -206,14 +208,14 @@ describe("OpenApiSpec processing", () => {
 
   it("keeps the fix for the API's answer when a poll fails, e.g. the token settings on 401", async () => {
     fixture.emulator.injectFault({ method: "GET", path: "^/v1/orgs/[^/]+/openapi/petstore$", count: 1, status: 401 });
-    const inputs = { organizationId: org(), slug: "petstore", sourceUrl: PETSTORE };
+    const inputs = { organizationId: fixture.org(), slug: "petstore", sourceUrl: PETSTORE };
     await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
       /OpenApiSpec "petstore" create: .*401 Unauthorized.*docs:apiToken.*DOCS_API_TOKEN/,
     );
   });
 
   it("gives up after processingTimeoutSeconds, naming the state and the setting", async () => {
-    const inputs = { organizationId: org(), slug: "slow", sourceUrl: PETSTORE, processingTimeoutSeconds: 0.01 };
+    const inputs = { organizationId: fixture.org(), slug: "slow", sourceUrl: PETSTORE, processingTimeoutSeconds: 0.01 };
     await expect(created("OpenApiSpec", inputs)).rejects.toThrow(
       /OpenApiSpec "slow" create.*still "(pending|progress)" after 0\.01 s; raise processingTimeoutSeconds/,
     );
@@ -221,7 +223,7 @@ describe("OpenApiSpec processing", () => {
   });
 
   it("polls with backoff rather than in a tight loop", async () => {
-    await created("OpenApiSpec", { organizationId: org(), slug: "petstore", sourceUrl: PETSTORE });
+    await created("OpenApiSpec", { organizationId: fixture.org(), slug: "petstore", sourceUrl: PETSTORE });
     const gets = requestsOf("GET").map((r) => Date.parse(r.time));
     expect(gets.length).toBeGreaterThan(0);
     expect(gets.length).toBeLessThanOrEqual(3);
@@ -232,7 +234,7 @@ describe("OpenApiSpec processing", () => {
 
 describe("OpenApiSpec check", () => {
   const check = (news: Record<string, unknown>) => provider().check({}, news);
-  const base = () => ({ organizationId: org(), slug: "ok", sourceUrl: PETSTORE });
+  const base = () => ({ organizationId: fixture.org(), slug: "ok", sourceUrl: PETSTORE });
 
   it("rejects each limit and pattern with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [
@@ -267,7 +269,7 @@ describe("OpenApiSpec check", () => {
 
   it("accepts values at the exact limits, and the emulator accepts them too", async () => {
     const atLimits = {
-      organizationId: org(),
+      organizationId: fixture.org(),
       slug: "a".repeat(100),
       sourceUrl: `https://specs.example/${"a".repeat(2026)}`,
       processingTimeoutSeconds: 3600,
@@ -275,7 +277,7 @@ describe("OpenApiSpec check", () => {
     expect(atLimits.sourceUrl).toHaveLength(2048);
     expect((await check(atLimits)).failures).toBeUndefined();
     for (const slug of ["a", "v2", "pet-store-2"]) expect((await check({ ...base(), slug })).failures).toBeUndefined();
-    const text = { organizationId: org(), slug: "t", sourceText: "x", processingTimeoutSeconds: 0.5 };
+    const text = { organizationId: fixture.org(), slug: "t", sourceText: "x", processingTimeoutSeconds: 0.5 };
     expect((await check(text)).failures).toBeUndefined();
     expect((await check(text)).inputs).not.toHaveProperty("sourceUrl");
     const { state } = await created("OpenApiSpec", atLimits);

@@ -14,25 +14,21 @@ import {
 import { captureLog } from "../support/log";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-/** The fixture's members of organization A: Ada (admin), Grace (create), Linus (read). */
-const user = (i: number) => fixture.emulator.userIds[i]!;
 const provider = () => lifecycle("OrganizationMember");
 
-const member = async (userId: string, organizationId = org()): Promise<{ status: number; body: Json }> =>
+const member = async (userId: string, organizationId = fixture.org()): Promise<{ status: number; body: Json }> =>
   fixture.api("GET", `/orgs/${organizationId}/members/${userId}`);
-const writes = () => fixture.emulator.requests().filter((r) => r.method !== "GET");
 
 const logged = captureLog();
 
 describeLifecycle(
   {
     kind: "OrganizationMember",
-    inputs: () => ({ organizationId: org(), userId: user(2), role: "edit" }),
+    inputs: () => ({ organizationId: fixture.org(), userId: fixture.user(2), role: "edit" }),
     created: (state) =>
       expect(state).toMatchObject({
-        organizationId: org(),
-        userId: user(2),
+        organizationId: fixture.org(),
+        userId: fixture.user(2),
         role: "edit",
         sso: false,
         removeOnDelete: false,
@@ -46,7 +42,7 @@ describeLifecycle(
         inputs: (_f, prev) => ({ ...prev, sso: true }),
         expect: async (state) => {
           expect(state.sso).toBe(true);
-          expect((await member(user(2))).body.sso).toBe(true);
+          expect((await member(fixture.user(2))).body.sso).toBe(true);
         },
       },
       {
@@ -54,29 +50,31 @@ describeLifecycle(
         inputs: (_f, prev) => ({ ...prev, removeOnDelete: true }),
         expect: (state) => {
           expect(state.removeOnDelete).toBe(true);
-          expect(writes().at(-1)?.method).toBe("PATCH");
+          expect(fixture.writes().at(-1)?.method).toBe("PATCH");
         },
       },
     ],
     replaces: [
-      { property: "userId", inputs: (_f, prev) => ({ ...prev, userId: user(1) }) },
+      { property: "userId", inputs: (_f, prev) => ({ ...prev, userId: fixture.user(1) }) },
       {
         property: "organizationId",
-        inputs: (f, prev) => ({ ...prev, organizationId: f.emulator.secondOrganizationId, userId: user(0) }),
+        inputs: (f, prev) => ({ ...prev, organizationId: f.emulator.secondOrganizationId, userId: fixture.user(0) }),
       },
     ],
     outOfBand: {
       change: async (id) => {
         const userId = id.split("/")[1];
-        expect((await fixture.api("PATCH", `/orgs/${org()}/members/${userId}`, { role: "comment" })).status).toBe(200);
+        expect(
+          (await fixture.api("PATCH", `/orgs/${fixture.org()}/members/${userId}`, { role: "comment" })).status,
+        ).toBe(200);
       },
       expect: (state) => expect(state.role).toBe("comment"),
     },
     adopt: {
       missing: "does-not-exist/nobody",
-      existing: async () => `${org()}/${user(1)}`,
-      inputs: () => ({ organizationId: org(), userId: user(1), role: "review" }),
-      expect: (state) => expect(state).toMatchObject({ userId: user(1), role: "review" }),
+      existing: async () => `${fixture.org()}/${fixture.user(1)}`,
+      inputs: () => ({ organizationId: fixture.org(), userId: fixture.user(1), role: "review" }),
+      expect: (state) => expect(state).toMatchObject({ userId: fixture.user(1), role: "review" }),
     },
     deleteKeepsObject: "without removeOnDelete the member stays",
   },
@@ -86,37 +84,41 @@ describeLifecycle(
 describe("OrganizationMember", () => {
   it("takes over the membership on create, writing nothing when the role already matches", async () => {
     const { id, state } = await created("OrganizationMember", {
-      organizationId: org(),
-      userId: user(1),
+      organizationId: fixture.org(),
+      userId: fixture.user(1),
       role: "create",
     });
-    expect(id).toBe(`${org()}/${user(1)}`);
+    expect(id).toBe(`${fixture.org()}/${fixture.user(1)}`);
     expect(state).toMatchObject({ role: "create", email: "grace@example.com" });
-    expect(writes()).toEqual([]);
+    expect(fixture.writes()).toEqual([]);
   });
 
   it("fails create clearly when the user is not a member, adding nobody", async () => {
     // Grace is a member of organization A only.
     const globex = fixture.emulator.secondOrganizationId;
-    const inputs = await checked("OrganizationMember", { organizationId: globex, userId: user(1), role: "read" });
+    const inputs = await checked("OrganizationMember", {
+      organizationId: globex,
+      userId: fixture.user(1),
+      role: "read",
+    });
     await expect(provider().create(inputs)).rejects.toThrow(
-      `OrganizationMember "${globex}/${user(1)}": the user is not a member of the organization. Members join by ` +
+      `OrganizationMember "${globex}/${fixture.user(1)}": the user is not a member of the organization. Members join by ` +
         "invitation or SSO; invite them first (or fix userId), then run `pulumi up` again.",
     );
-    expect(writes()).toEqual([]);
-    expect((await member(user(1), globex)).status).toBe(404);
+    expect(fixture.writes()).toEqual([]);
+    expect((await member(fixture.user(1), globex)).status).toBe(404);
   });
 
   it("resets nothing on delete by default, and says so", async () => {
     const { id, state } = await created("OrganizationMember", {
-      organizationId: org(),
-      userId: user(2),
+      organizationId: fixture.org(),
+      userId: fixture.user(2),
       role: "admin",
     });
     fixture.emulator.clearRequests();
     await provider().delete(id, state);
     expect(fixture.emulator.requests()).toEqual([]);
-    expect((await member(user(2))).body.role).toBe("admin");
+    expect((await member(fixture.user(2))).body.role).toBe("admin");
     expect(logged).toEqual([
       `info: OrganizationMember "${id}": linus@example.com stays a member of the organization with role "admin" ` +
         "(removeOnDelete is false: nothing is reset).",
@@ -124,17 +126,17 @@ describe("OrganizationMember", () => {
   });
 
   it("removes the member on delete with removeOnDelete: true, with their team memberships and grants", async () => {
-    const teamId = await fixture.apiCreate(`/orgs/${org()}/teams`, { title: "Ops", members: [user(2)] }, "PUT");
-    const spaceId = fixture.emulator.spaceIds[0]!;
-    await fixture.api("POST", `/spaces/${spaceId}/permissions`, { users: [user(2)], role: "edit" });
+    const teamId = await fixture.makeTeam("Ops", [fixture.user(2)]);
+    const spaceId = fixture.space(0);
+    await fixture.api("POST", `/spaces/${spaceId}/permissions`, { users: [fixture.user(2)], role: "edit" });
     const { id, state } = await created("OrganizationMember", {
-      organizationId: org(),
-      userId: user(2),
+      organizationId: fixture.org(),
+      userId: fixture.user(2),
       removeOnDelete: true,
     });
     await provider().delete(id, state);
-    expect((await member(user(2))).status).toBe(404);
-    const teamMembers = await fixture.api("GET", `/orgs/${org()}/teams/${teamId}/members`);
+    expect((await member(fixture.user(2))).status).toBe(404);
+    const teamMembers = await fixture.api("GET", `/orgs/${fixture.org()}/teams/${teamId}/members`);
     expect((teamMembers.body as Json).items).toEqual([]);
     const grants = await fixture.api("GET", `/spaces/${spaceId}/permissions/users`);
     expect((grants.body as Json).items).toEqual([]);
@@ -149,42 +151,47 @@ describe("OrganizationMember", () => {
 
   it("reports a removal request when the API only forwards it to the administrators (202)", async () => {
     const { id, state } = await created("OrganizationMember", {
-      organizationId: org(),
-      userId: user(2),
+      organizationId: fixture.org(),
+      userId: fixture.user(2),
       removeOnDelete: true,
     });
-    fixture.emulator.injectFault({ method: "DELETE", path: `/members/${user(2)}$`, status: 202, body: "" });
+    fixture.emulator.injectFault({ method: "DELETE", path: `/members/${fixture.user(2)}$`, status: 202, body: "" });
     await provider().delete(id, state);
-    expect((await member(user(2))).status).toBe(200);
+    expect((await member(fixture.user(2))).status).toBe(200);
     expect(logged.at(-1)).toMatch(/sent a removal request for linus@example.com to the organization's administrators/);
   });
 
   it("refuses at preview a replace that would remove the old user, unless allowReplace", async () => {
-    const olds = { organizationId: org(), userId: user(2), removeOnDelete: true };
-    const moved = await provider().check(olds, { ...olds, userId: user(1) });
+    const olds = { organizationId: fixture.org(), userId: fixture.user(2), removeOnDelete: true };
+    const moved = await provider().check(olds, { ...olds, userId: fixture.user(1) });
     expect(moved.failures).toEqual([
       { property: "userId", reason: expect.stringMatching(/removes the old user from the organization/) },
     ]);
     resetCaches();
-    expect((await provider().check(olds, { ...olds, userId: user(1), allowReplace: true })).failures).toBeUndefined();
+    expect(
+      (await provider().check(olds, { ...olds, userId: fixture.user(1), allowReplace: true })).failures,
+    ).toBeUndefined();
     resetCaches();
     const kept = { ...olds, removeOnDelete: false };
-    expect((await provider().check(kept, { ...kept, userId: user(1) })).failures).toBeUndefined();
+    expect((await provider().check(kept, { ...kept, userId: fixture.user(1) })).failures).toBeUndefined();
   });
 
   it("refuses an importId naming another membership than organizationId/userId", async () => {
     const inputs = await checked("OrganizationMember", {
-      organizationId: org(),
-      userId: user(2),
-      importId: `${org()}/${user(1)}`,
+      organizationId: fixture.org(),
+      userId: fixture.user(2),
+      importId: `${fixture.org()}/${fixture.user(1)}`,
     });
     await expect(provider().create(inputs)).rejects.toThrow(/importId names userId/);
-    expect(writes()).toEqual([]);
+    expect(fixture.writes()).toEqual([]);
   });
 
   it("sees an SSO login granted by hand as a change of the state, but manages it only when declared", async () => {
-    const { id, state, inputs } = await created("OrganizationMember", { organizationId: org(), userId: user(2) });
-    await fixture.api("POST", `/orgs/${org()}/members/${user(2)}/sso`);
+    const { id, state, inputs } = await created("OrganizationMember", {
+      organizationId: fixture.org(),
+      userId: fixture.user(2),
+    });
+    await fixture.api("POST", `/orgs/${fixture.org()}/members/${fixture.user(2)}/sso`);
     const read = await provider().read(id, state);
     expect(read.props).toMatchObject({ sso: true });
     expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
@@ -192,7 +199,7 @@ describe("OrganizationMember", () => {
 });
 
 describe("OrganizationMember check", () => {
-  const base = () => ({ organizationId: org(), userId: user(2) });
+  const base = () => ({ organizationId: fixture.org(), userId: fixture.user(2) });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [
@@ -210,7 +217,7 @@ describe("OrganizationMember check", () => {
   it("fails at preview for a second OrganizationMember of the same user and organization", async () => {
     const check = (news: Props) => provider().check({}, news);
     expect((await check({ ...base(), role: "read" })).failures).toBeUndefined();
-    expect((await check({ ...base(), userId: user(1), role: "admin" })).failures).toBeUndefined();
+    expect((await check({ ...base(), userId: fixture.user(1), role: "admin" })).failures).toBeUndefined();
     expect((await check({ ...base(), role: "admin" })).failures).toEqual([
       { property: "organizationId", reason: expect.stringMatching(/already declares organizationId ".+", userId/) },
     ]);

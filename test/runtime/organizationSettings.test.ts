@@ -14,20 +14,27 @@ import {
 import { captureLog } from "../support/log";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
 const provider = () => lifecycle("OrganizationSettings");
 
-const organization = async (id = org()): Promise<Json> => (await fixture.api("GET", `/orgs/${id}`)).body;
-const writes = () => fixture.emulator.requests().filter((r) => r.method !== "GET");
+const organization = async (id = fixture.org()): Promise<Json> => (await fixture.api("GET", `/orgs/${id}`)).body;
 
 const logged = captureLog();
 
 describeLifecycle(
   {
     kind: "OrganizationSettings",
-    inputs: () => ({ organizationId: org(), title: "Acme Handbook", emailDomains: ["acme.example"], sso: true }),
+    inputs: () => ({
+      organizationId: fixture.org(),
+      title: "Acme Handbook",
+      emailDomains: ["acme.example"],
+      sso: true,
+    }),
     created: (state) =>
-      expect(state).toMatchObject({ organizationId: org(), title: "Acme Handbook", emailDomains: ["acme.example"] }),
+      expect(state).toMatchObject({
+        organizationId: fixture.org(),
+        title: "Acme Handbook",
+        emailDomains: ["acme.example"],
+      }),
     updates: [
       updateTo("title", "Acme Documentation"),
       {
@@ -42,7 +49,7 @@ describeLifecycle(
         name: "defaultSiteId",
         inputs: async (f, prev) => ({
           ...prev,
-          defaultSiteId: await f.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" }),
+          defaultSiteId: await f.makeSite(),
         }),
         expect: async (state) => {
           expect(state.defaultSiteId).toEqual(expect.any(String));
@@ -67,9 +74,9 @@ describeLifecycle(
       expect: (state) => expect(state).toMatchObject({ title: "Renamed by hand", sso: false }),
     },
     adopt: {
-      existing: async () => org(),
-      inputs: () => ({ organizationId: org(), defaultRole: "comment" }),
-      expect: (state) => expect(state).toMatchObject({ organizationId: org(), defaultRole: "comment" }),
+      existing: async () => fixture.org(),
+      inputs: () => ({ organizationId: fixture.org(), defaultRole: "comment" }),
+      expect: (state) => expect(state).toMatchObject({ organizationId: fixture.org(), defaultRole: "comment" }),
     },
     deleteKeepsObject: "an organization's settings outlive the resource",
   },
@@ -79,59 +86,68 @@ describeLifecycle(
 describe("OrganizationSettings", () => {
   it("takes over the organization on create, writing nothing when the declared settings already match", async () => {
     const { id, state } = await created("OrganizationSettings", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       title: "Acme Docs",
       emailDomains: ["example.com"],
       defaultRole: "read",
     });
-    expect(id).toBe(org());
+    expect(id).toBe(fixture.org());
     expect(state).toMatchObject({ title: "Acme Docs", hostname: "acme", inviteLinks: true });
-    expect(writes()).toEqual([]);
+    expect(fixture.writes()).toEqual([]);
     expect(logged).toEqual([]);
   });
 
   it("writes only the declared settings that differ, in one PATCH", async () => {
     await created("OrganizationSettings", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       title: "Acme Docs",
       defaultRole: "admin",
       ai: false,
     });
-    expect(writes().map((r) => [r.method, r.requestBody])).toEqual([["PATCH", { defaultRole: "admin", ai: false }]]);
+    expect(fixture.writes().map((r) => [r.method, r.requestBody])).toEqual([
+      ["PATCH", { defaultRole: "admin", ai: false }],
+    ]);
   });
 
   it("does not manage an undeclared setting: changed by hand, it is neither drift nor written back", async () => {
-    const { id, state, inputs } = await created("OrganizationSettings", { organizationId: org(), title: "Acme Docs" });
-    await fixture.api("PATCH", `/orgs/${org()}`, { inviteLinks: false, emailDomains: ["other.example"] });
+    const { id, state, inputs } = await created("OrganizationSettings", {
+      organizationId: fixture.org(),
+      title: "Acme Docs",
+    });
+    await fixture.api("PATCH", `/orgs/${fixture.org()}`, { inviteLinks: false, emailDomains: ["other.example"] });
     const read = await provider().read(id, state);
     expect(read.props).toMatchObject({ inviteLinks: false, emailDomains: ["other.example"] });
-    expect(read.inputs).toEqual({ organizationId: org(), title: "Acme Docs" });
+    expect(read.inputs).toEqual({ organizationId: fixture.org(), title: "Acme Docs" });
     expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
   });
 
   it("compares emailDomains as a set", async () => {
-    await fixture.api("PATCH", `/orgs/${org()}`, { emailDomains: ["a.example", "b.example"] });
+    await fixture.api("PATCH", `/orgs/${fixture.org()}`, { emailDomains: ["a.example", "b.example"] });
     fixture.emulator.clearRequests();
     const { id, state } = await created("OrganizationSettings", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       emailDomains: ["b.example", "a.example"],
     });
-    expect(writes()).toEqual([]);
+    expect(fixture.writes()).toEqual([]);
     const next = await checked("OrganizationSettings", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       emailDomains: ["a.example", "b.example"],
     });
     expect((await provider().diff(id, state, next)).changes).toBe(false);
   });
 
   it("clears the default site and the logo with null", async () => {
-    const siteId = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
+    const siteId = await fixture.makeSite();
     const { id, state } = await created("OrganizationSettings", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       defaultSiteId: siteId,
       logo: "https://cdn.acme.example/logo.png",
     });
-    const next = await checked("OrganizationSettings", { organizationId: org(), defaultSiteId: null, logo: null });
+    const next = await checked("OrganizationSettings", {
+      organizationId: fixture.org(),
+      defaultSiteId: null,
+      logo: null,
+    });
     const { outs } = await provider().update(id, state, next);
     expect(outs).toMatchObject({ defaultSiteId: null, logo: null });
     expect(fixture.emulator.requests().at(-1)?.requestBody).toEqual({ defaultContent: null, logo: null });
@@ -141,7 +157,11 @@ describe("OrganizationSettings", () => {
   });
 
   it("leaves the organization as it is on delete, and says so", async () => {
-    const { id, state } = await created("OrganizationSettings", { organizationId: org(), title: "Changed", sso: true });
+    const { id, state } = await created("OrganizationSettings", {
+      organizationId: fixture.org(),
+      title: "Changed",
+      sso: true,
+    });
     fixture.emulator.clearRequests();
     await provider().delete(id, state);
     expect(fixture.emulator.requests()).toEqual([]);
@@ -161,22 +181,22 @@ describe("OrganizationSettings", () => {
 
   it("refuses an importId naming another organization than organizationId", async () => {
     const inputs = await checked("OrganizationSettings", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       title: "Acme",
       importId: fixture.emulator.secondOrganizationId,
     });
     await expect(provider().create(inputs)).rejects.toThrow(/importId names organization .* remove importId/);
-    expect(writes()).toEqual([]);
+    expect(fixture.writes()).toEqual([]);
   });
 
   it("passes the API's 400 for a hostname another organization uses", async () => {
-    const inputs = await checked("OrganizationSettings", { organizationId: org(), hostname: "globex" });
+    const inputs = await checked("OrganizationSettings", { organizationId: fixture.org(), hostname: "globex" });
     await expect(provider().create(inputs)).rejects.toThrow(/hostname: "globex" is already used/);
   });
 });
 
 describe("OrganizationSettings check", () => {
-  const base = () => ({ organizationId: org() });
+  const base = () => ({ organizationId: fixture.org() });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [
@@ -202,17 +222,17 @@ describe("OrganizationSettings check", () => {
 
   it("fails at preview for a second OrganizationSettings of the same organization", async () => {
     const check = (news: Props) => provider().check({}, news);
-    expect((await check({ organizationId: org(), title: "Acme" })).failures).toBeUndefined();
-    expect((await check({ organizationId: org(), title: "Acme" })).failures).toBeUndefined();
+    expect((await check({ organizationId: fixture.org(), title: "Acme" })).failures).toBeUndefined();
+    expect((await check({ organizationId: fixture.org(), title: "Acme" })).failures).toBeUndefined();
     expect(
       (await check({ organizationId: fixture.emulator.secondOrganizationId, sso: true })).failures,
     ).toBeUndefined();
-    expect((await check({ organizationId: org(), sso: true })).failures).toEqual([
+    expect((await check({ organizationId: fixture.org(), sso: true })).failures).toEqual([
       {
         property: "organizationId",
         reason:
           `OrganizationSettings.organizationId: another OrganizationSettings of this program already declares ` +
-          `organizationId "${org()}"; each would undo the other's changes on every run. Declare them in one resource.`,
+          `organizationId "${fixture.org()}"; each would undo the other's changes on every run. Declare them in one resource.`,
       },
     ]);
     expect((await check({ organizationId: UNKNOWN, sso: true })).failures).toBeUndefined();
@@ -225,20 +245,22 @@ describe("PATCH /orgs/{organizationId} in the emulator", () => {
   it("answers 400 for a default site of another organization, and for an unknown field", async () => {
     const other = fixture.emulator.secondOrganizationId;
     const siteId = await fixture.apiCreate(`/orgs/${other}/sites`, { title: "Elsewhere" });
-    const wrongSite = await fixture.api("PATCH", `/orgs/${org()}`, { defaultContent: { type: "site", site: siteId } });
+    const wrongSite = await fixture.api("PATCH", `/orgs/${fixture.org()}`, {
+      defaultContent: { type: "site", site: siteId },
+    });
     expect(wrongSite.status).toBe(400);
-    expect((await fixture.api("PATCH", `/orgs/${org()}`, { plan: "pro" })).status).toBe(400);
-    expect((await fixture.api("PATCH", `/orgs/${org()}`, { mergeRules: { type: "rules", rules: [] } })).status).toBe(
-      200,
-    );
+    expect((await fixture.api("PATCH", `/orgs/${fixture.org()}`, { plan: "pro" })).status).toBe(400);
+    expect(
+      (await fixture.api("PATCH", `/orgs/${fixture.org()}`, { mergeRules: { type: "rules", rules: [] } })).status,
+    ).toBe(200);
     expect((await organization()).mergeRules).toEqual({ type: "rules", rules: [] });
   });
 
   it("stops reporting a deleted site as the default content", async () => {
-    const siteId = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
-    await fixture.api("PATCH", `/orgs/${org()}`, { defaultContent: { type: "site", site: siteId } });
+    const siteId = await fixture.makeSite();
+    await fixture.api("PATCH", `/orgs/${fixture.org()}`, { defaultContent: { type: "site", site: siteId } });
     expect((await organization()).defaultContent).toEqual({ type: "site", site: siteId });
-    expect((await fixture.api("DELETE", `/orgs/${org()}/sites/${siteId}`)).status).toBe(205);
+    expect((await fixture.api("DELETE", `/orgs/${fixture.org()}/sites/${siteId}`)).status).toBe(205);
     expect((await organization()).defaultContent).toBeUndefined();
   });
 });

@@ -74,8 +74,8 @@ describe("createWithoutDuplicates", () => {
   const adoptNothing = () => Promise.reject(new Error("adopt must not be called"));
 
   it("does not count a same-titled object made before the request began (less the clock skew)", async () => {
-    const org = fixture.emulator.organizationId;
-    const older = await fixture.apiCreate(`/orgs/${org}/sites`, { title: "Docs" });
+    const org = fixture.org();
+    const older = await fixture.makeSite();
     fixture.emulator.injectFault({ method: "POST", path: "/sites$", afterHandling: "drop" });
     await new Promise((resolve) => setTimeout(resolve, 20));
     // Reading the clock CLOCK_SKEW_MS ahead puts `since` right now: the older site was made before it.
@@ -97,7 +97,7 @@ describe("createWithoutDuplicates", () => {
   });
 
   it("never looks up after a definite answer: a 400 fails at once with one request", async () => {
-    const org = fixture.emulator.organizationId;
+    const org = fixture.org();
     fixture.emulator.clearRequests();
     fixture.emulator.injectFault({ method: "POST", path: "/sites$", status: 400 });
     const inputs = { organizationId: org, title: "Docs" } as never;
@@ -107,7 +107,7 @@ describe("createWithoutDuplicates", () => {
   });
 
   it("gives up after the attempt budget when every attempt is lost before the API acts, and says nothing was left", async () => {
-    const org = fixture.emulator.organizationId;
+    const org = fixture.org();
     fixture.emulator.clearRequests();
     fixture.emulator.injectFault({ method: "POST", path: "/sites$", drop: true, count: 2 });
     const inputs = { organizationId: org, title: "Docs" } as never;
@@ -126,7 +126,7 @@ describe("createWithoutDuplicates", () => {
   });
 
   it("a 503 on a create is an unknown outcome too: looked up, then repeated", async () => {
-    const org = fixture.emulator.organizationId;
+    const org = fixture.org();
     fixture.emulator.clearRequests();
     fixture.emulator.injectFault({ method: "POST", path: "/collections$", status: 503 });
     const inputs = await checked("Collection", { organizationId: org, title: "Handbook" });
@@ -141,23 +141,22 @@ describe("createWithoutDuplicates", () => {
 });
 
 describe("a Site create's steps after the POST, when answers are lost", () => {
-  const org = () => fixture.emulator.organizationId;
-  const sites = () => fixture.listAll(`/orgs/${org()}/sites`);
+  const sites = () => fixture.listAll(`/orgs/${fixture.org()}/sites`);
   const published = { title: "Docs", published: true };
 
   it("a publish whose answer is lost is sent again (a published site stays published): one site, published", async () => {
-    const inputs = await checked("Site", { organizationId: org(), ...published });
+    const inputs = await checked("Site", { organizationId: fixture.org(), ...published });
     fixture.emulator.clearRequests();
     fixture.emulator.injectFault({ method: "POST", path: "/publish$", afterHandling: "drop" });
     const result = await lifecycle("Site").create(inputs);
     // Not a failed create (removing the site, looking for it, making another): the publish alone is repeated.
-    const publish = `POST /v1/orgs/${org()}/sites/${result.id}/publish`;
-    expect(fixture.calls()).toEqual([`POST /v1/orgs/${org()}/sites`, publish, publish]);
+    const publish = `POST /v1/orgs/${fixture.org()}/sites/${result.id}/publish`;
+    expect(fixture.calls()).toEqual([`POST /v1/orgs/${fixture.org()}/sites`, publish, publish]);
     expect((await sites()).map((s) => [s.id, s.published])).toEqual([[result.id, true]]);
   });
 
   it("after a lost POST, the site found is the create's own: a refused publish removes it again", async () => {
-    const inputs = await checked("Site", { organizationId: org(), ...published });
+    const inputs = await checked("Site", { organizationId: fixture.org(), ...published });
     fixture.emulator.clearRequests();
     fixture.emulator.injectFault({ method: "POST", path: "/sites$", afterHandling: "drop" });
     fixture.emulator.injectFault({ method: "POST", path: "/publish$", status: 400 });
@@ -174,8 +173,8 @@ describe("a Site create's steps after the POST, when answers are lost", () => {
   });
 
   it("an object adopted by importId is never removed when bringing it to the inputs fails", async () => {
-    const existing = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
-    const inputs = await checked("Site", { organizationId: org(), ...published, importId: existing });
+    const existing = await fixture.makeSite();
+    const inputs = await checked("Site", { organizationId: fixture.org(), ...published, importId: existing });
     fixture.emulator.injectFault({ method: "POST", path: "/publish$", status: 400 });
     await expect(lifecycle("Site").create(inputs)).rejects.toThrow(/publish failed with 400/);
     expect((await sites()).map((s) => s.id)).toEqual([existing]);

@@ -20,15 +20,13 @@ export interface RecoveryCase {
   idempotent?: boolean;
 }
 
-const org = (f: EmulatorFixture) => f.emulator.organizationId;
-const site = (f: EmulatorFixture, body: Props = { title: "Docs" }) => f.apiCreate(`/orgs/${org(f)}/sites`, body);
 const under = (inputs: Props, tail: string) => `/orgs/${inputs.organizationId}/sites/${inputs.siteId}/${tail}`;
 const CERT = "-----BEGIN CERTIFICATE-----\nMIIDpDCCAoygAwIBAgIGAXoTpbV4MA0=\n-----END CERTIFICATE-----";
 
 export const RECOVERY_CASES: RecoveryCase[] = [
   {
     kind: "Collection",
-    inputs: async (f) => ({ organizationId: org(f), title: "Handbook", description: "How we work" }),
+    inputs: async (f) => ({ organizationId: f.org(), title: "Handbook", description: "How we work" }),
     create: { method: "POST", path: "/collections$" },
     objects: async (f, i) =>
       (await f.listAll(`/orgs/${i.organizationId}/collections`)).filter((c: Json) => c.title === i.title),
@@ -36,16 +34,16 @@ export const RECOVERY_CASES: RecoveryCase[] = [
   },
   {
     kind: "Site",
-    inputs: async (f) => ({ organizationId: org(f), title: "Docs", published: true }),
+    inputs: async (f) => ({ organizationId: f.org(), title: "Docs", published: true }),
     create: { method: "POST", path: "/sites$" },
     objects: async (f, i) =>
       (await f.listAll(`/orgs/${i.organizationId}/sites`)).filter((s: Json) => s.title === i.title),
-    twin: (f, i) => site(f, { title: i.title }),
+    twin: (f, i) => f.makeSite({ title: i.title }),
   },
   {
     kind: "SamlProvider",
     inputs: async (f) => ({
-      organizationId: org(f),
+      organizationId: f.org(),
       label: "Okta",
       entityId: "http://www.okta.example/exk1",
       certificate: CERT,
@@ -58,7 +56,7 @@ export const RECOVERY_CASES: RecoveryCase[] = [
   },
   {
     kind: "Team",
-    inputs: async (f) => ({ organizationId: org(f), title: "Writers", members: [{ user: f.emulator.userIds[0] }] }),
+    inputs: async (f) => ({ organizationId: f.org(), title: "Writers", members: [{ user: f.user(0) }] }),
     create: { method: "PUT", path: "/teams$" },
     objects: async (f, i) =>
       (await f.listAll(`/orgs/${i.organizationId}/teams`)).filter((t: Json) => t.title === i.title),
@@ -66,14 +64,14 @@ export const RECOVERY_CASES: RecoveryCase[] = [
   },
   {
     kind: "OpenApiSpec",
-    inputs: async (f) => ({ organizationId: org(f), slug: "petstore", sourceUrl: "https://specs.example/pet.json" }),
+    inputs: async (f) => ({ organizationId: f.org(), slug: "petstore", sourceUrl: "https://specs.example/pet.json" }),
     create: { method: "POST", path: "/openapi$" },
     objects: async (f, i) =>
       (await f.listAll(`/orgs/${i.organizationId}/openapi`)).filter((s: Json) => s.slug === i.slug),
   },
   {
     kind: "Space",
-    inputs: async (f) => ({ organizationId: org(f), title: "Runbooks", emoji: "1f4d8", defaultLevel: "read" }),
+    inputs: async (f) => ({ organizationId: f.org(), title: "Runbooks", emoji: "1f4d8", defaultLevel: "read" }),
     create: { method: "POST", path: "/orgs/[^/]+/spaces$" },
     objects: async (f, i) =>
       (await f.listAll(`/orgs/${i.organizationId}/spaces`)).filter((s: Json) => s.title === i.title),
@@ -82,8 +80,8 @@ export const RECOVERY_CASES: RecoveryCase[] = [
   {
     kind: "SiteShareLink",
     inputs: async (f) => ({
-      organizationId: org(f),
-      siteId: await site(f, { title: "Docs", visibility: "share-link" }),
+      organizationId: f.org(),
+      siteId: await f.makeSite({ visibility: "share-link" }),
       name: "Partners",
       active: false,
     }),
@@ -94,9 +92,9 @@ export const RECOVERY_CASES: RecoveryCase[] = [
   {
     kind: "SiteSection",
     inputs: async (f) => ({
-      organizationId: org(f),
-      siteId: await site(f),
-      spaceId: f.emulator.spaceIds[0],
+      organizationId: f.org(),
+      siteId: await f.makeSite(),
+      spaceId: f.space(0),
       title: "Guides",
       path: "guides",
     }),
@@ -110,11 +108,9 @@ export const RECOVERY_CASES: RecoveryCase[] = [
   {
     kind: "SiteSpace",
     inputs: async (f) => {
-      const siteId = await site(f);
-      const sectionId = await f.apiCreate(`/orgs/${org(f)}/sites/${siteId}/sections`, {
-        spaceId: f.emulator.spaceIds[0],
-      });
-      return { organizationId: org(f), siteId, sectionId, spaceId: f.emulator.spaceIds[1], path: "start" };
+      const siteId = await f.makeSite();
+      const sectionId = await f.makeSection(siteId, f.space(0));
+      return { organizationId: f.org(), siteId, sectionId, spaceId: f.space(1), path: "start" };
     },
     create: { method: "POST", path: "/site-spaces$" },
     objects: async (f, i) => (await f.listAll(under(i, "site-spaces"))).filter((s: Json) => s.space.id === i.spaceId),
@@ -123,8 +119,8 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     // A source is unique within a site: no twin can exist.
     kind: "SiteRedirect",
     inputs: async (f) => ({
-      organizationId: org(f),
-      siteId: await site(f),
+      organizationId: f.org(),
+      siteId: await f.makeSite(),
       source: "/old/*",
       destination: { kind: "external", url: "https://new.example/" },
       permanent: true,
@@ -134,7 +130,7 @@ export const RECOVERY_CASES: RecoveryCase[] = [
   },
   {
     kind: "SiteSectionGroup",
-    inputs: async (f) => ({ organizationId: org(f), siteId: await site(f), title: "Products" }),
+    inputs: async (f) => ({ organizationId: f.org(), siteId: await f.makeSite(), title: "Products" }),
     create: { method: "POST", path: "/section-groups$" },
     objects: async (f, i) => (await f.listAll(under(i, "section-groups"))).filter((g: Json) => g.title === i.title),
     twin: (f, i) => f.apiCreate(under(i, "section-groups"), { title: i.title }),
@@ -142,9 +138,9 @@ export const RECOVERY_CASES: RecoveryCase[] = [
   {
     kind: "TeamMember",
     inputs: async (f) => ({
-      organizationId: org(f),
-      teamId: await f.apiCreate(`/orgs/${org(f)}/teams`, { title: "Ops" }, "PUT"),
-      userId: f.emulator.userIds[1],
+      organizationId: f.org(),
+      teamId: await f.makeTeam("Ops"),
+      userId: f.user(1),
       role: "owner",
     }),
     create: { method: "PUT", path: "/members/[^/]+$" },

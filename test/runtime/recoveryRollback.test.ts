@@ -4,12 +4,15 @@ import { useEmulator } from "../support/emulator";
 import { checked } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const collections = () => fixture.listAll(`/orgs/${org()}/collections`);
+const collections = () => fixture.listAll(`/orgs/${fixture.org()}/collections`);
 
 /** A collection create whose follow-up PATCH (the description) the API refuses, so the create rolls back. */
 async function failingCreate(): Promise<string> {
-  const inputs = await checked("Collection", { organizationId: org(), title: "Handbook", description: "How we work" });
+  const inputs = await checked("Collection", {
+    organizationId: fixture.org(),
+    title: "Handbook",
+    description: "How we work",
+  });
   fixture.emulator.clearRequests();
   fixture.emulator.injectFault({ method: "PATCH", path: "^/v1/collections/[^/]+$", status: 400 });
   return lifecycle("Collection")

@@ -5,16 +5,14 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
 
 const CERT = "-----BEGIN CERTIFICATE-----\nMIIDpDCCAoygAwIBAgIGAXoTpbV4MA0=\n-----END CERTIFICATE-----";
 const SSO_URL = "https://acme.okta.example/app/acme_docs/exk1/sso/saml";
 
-const makeTeam = (title: string) => fixture.apiCreate(`/orgs/${org()}/teams`, { title }, "PUT");
-const makeProvider = (label: string) => fixture.apiCreate(`/orgs/${org()}/saml`, { label });
+const makeProvider = (label: string) => fixture.apiCreate(`/orgs/${fixture.org()}/saml`, { label });
 
 const baseInputs = () => ({
-  organizationId: org(),
+  organizationId: fixture.org(),
   label: "Okta",
   entityId: "http://www.okta.example/exk1",
   certificate: CERT,
@@ -42,7 +40,7 @@ describeLifecycle(
       updateTo("ssoUrl", "https://idp.acme.example/sso"),
       {
         name: "defaultTeamId",
-        inputs: async (_f, prev) => ({ ...prev, defaultTeamId: await makeTeam("SSO users") }),
+        inputs: async (_f, prev) => ({ ...prev, defaultTeamId: await fixture.makeTeam("SSO users") }),
         expect: (state) => {
           expect(state.defaultTeamId).toEqual(expect.any(String));
           const patch = fixture.emulator.requests().find((r) => r.method === "PATCH");
@@ -67,14 +65,14 @@ describeLifecycle(
     ],
     outOfBand: {
       change: async (id) => {
-        const answer = await fixture.api("PATCH", `/orgs/${org()}/saml/${id}`, { label: "Edited by hand" });
+        const answer = await fixture.api("PATCH", `/orgs/${fixture.org()}/saml/${id}`, { label: "Edited by hand" });
         expect(answer.status).toBe(200);
       },
       expect: (state) => expect(state.label).toBe("Edited by hand"),
     },
     adopt: {
       existing: () => makeProvider("Legacy IdP"),
-      inputs: () => ({ organizationId: org(), label: "Adopted IdP", defaultRole: "comment" }),
+      inputs: () => ({ organizationId: fixture.org(), label: "Adopted IdP", defaultRole: "comment" }),
       expect: (state) => expect(state).toMatchObject({ label: "Adopted IdP", defaultRole: "comment" }),
     },
   },
@@ -84,12 +82,12 @@ describeLifecycle(
 describe("SamlProvider create", () => {
   it("sends only the documented fields, under the API's names", async () => {
     await created("SamlProvider", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       label: "Okta",
       entityId: "urn:idp",
       certificate: CERT,
       ssoUrl: SSO_URL,
-      defaultTeamId: await makeTeam("Everyone"),
+      defaultTeamId: await fixture.makeTeam("Everyone"),
       defaultRole: null,
     });
     const post = fixture.emulator.requests().find((r) => r.method === "POST");
@@ -99,7 +97,7 @@ describe("SamlProvider create", () => {
   });
 
   it("reports a provider without an identity provider configuration as pending", async () => {
-    const { state } = await created("SamlProvider", { organizationId: org(), label: "Later" });
+    const { state } = await created("SamlProvider", { organizationId: fixture.org(), label: "Later" });
     expect(state.status).toBe("pending");
     expect(fixture.emulator.requests().find((r) => r.method === "POST")?.requestBody).toEqual({ label: "Later" });
   });
@@ -107,7 +105,7 @@ describe("SamlProvider create", () => {
 
 describe("SamlProvider check", () => {
   const check = (news: Record<string, unknown>) => lifecycle("SamlProvider").check({}, news);
-  const base = () => ({ organizationId: org(), label: "ok" });
+  const base = () => ({ organizationId: fixture.org(), label: "ok" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [
@@ -134,7 +132,7 @@ describe("SamlProvider check", () => {
 
   it("accepts values at the exact limits, and the emulator accepts them too", async () => {
     const atLimits = {
-      organizationId: org(),
+      organizationId: fixture.org(),
       label: "x".repeat(30),
       entityId: "e".repeat(1024),
       certificate: "c".repeat(10000),
@@ -158,13 +156,13 @@ describe("SamlProvider check", () => {
 describe("SamlProvider diff", () => {
   it("leaves out-of-program fields unmanaged, and sees a cleared default team as drift", async () => {
     const { id, state, inputs } = await created("SamlProvider", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       label: "Okta",
-      defaultTeamId: await makeTeam("Default"),
+      defaultTeamId: await fixture.makeTeam("Default"),
     });
     const provider = lifecycle("SamlProvider");
-    expect((await provider.diff(id, state, { organizationId: org(), label: "Okta" })).changes).toBe(false);
-    await fixture.api("DELETE", `/orgs/${org()}/teams/${state.defaultTeamId}`);
+    expect((await provider.diff(id, state, { organizationId: fixture.org(), label: "Okta" })).changes).toBe(false);
+    await fixture.api("DELETE", `/orgs/${fixture.org()}/teams/${state.defaultTeamId}`);
     const read = await provider.read(id, state);
     expect(read.props).toMatchObject({ defaultTeamId: null });
     expect((await provider.diff(id, read.props as Record<string, unknown>, inputs)).changes).toBe(true);

@@ -6,12 +6,10 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const sitePath = (id: string) => `/orgs/${org()}/sites/${id}`;
-const makeSite = (title: string) => fixture.apiCreate(`/orgs/${org()}/sites`, { title });
+const sitePath = (id: string) => `/orgs/${fixture.org()}/sites/${id}`;
 
 const base = () => ({
-  organizationId: org(),
+  organizationId: fixture.org(),
   title: "Docs",
   type: "basic",
   visibility: "public",
@@ -80,8 +78,8 @@ describeLifecycle(
       expect: (state) => expect(state.title).toBe("Renamed by hand"),
     },
     adopt: {
-      existing: () => makeSite("Legacy"),
-      inputs: () => ({ organizationId: org(), title: "Adopted", visibility: "unlisted" }),
+      existing: () => fixture.makeSite({ title: "Legacy" }),
+      inputs: () => ({ organizationId: fixture.org(), title: "Adopted", visibility: "unlisted" }),
       expect: (state) => expect(state).toMatchObject({ title: "Adopted", visibility: "unlisted" }),
     },
   },
@@ -95,7 +93,7 @@ describe("Site publishing", () => {
     fixture.emulator.clearRequests();
     const { outs } = await lifecycle("Site").update(id, state, { ...inputs, published: false });
     expect(outs.published).toBe(false);
-    expect(fixture.calls()).toEqual([`POST /v1/orgs/${org()}/sites/${id}/unpublish`]);
+    expect(fixture.calls()).toEqual([`POST /v1/orgs/${fixture.org()}/sites/${id}/unpublish`]);
   });
 
   it("sees a site unpublished out of band as drift", async () => {
@@ -130,7 +128,7 @@ describe("Site publishing", () => {
     });
     const inputs = await lifecycle("Site").check({}, { ...base(), published: true });
     await expect(lifecycle("Site").create(inputs.inputs ?? {})).rejects.toThrow(/plan/);
-    const listed = await fixture.api("GET", `/orgs/${org()}/sites`);
+    const listed = await fixture.api("GET", `/orgs/${fixture.org()}/sites`);
     expect((listed.body as { items: unknown[] }).items).toEqual([]);
   });
 });
@@ -170,7 +168,7 @@ describe("Site check", () => {
       [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ titel: "typo" }, "titel", /unknown property titel/],
     ];
-    await expectEachLimitRejected("Site", { organizationId: org(), title: "ok" }, cases);
+    await expectEachLimitRejected("Site", { organizationId: fixture.org(), title: "ok" }, cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 
@@ -182,7 +180,7 @@ describe("Site check", () => {
       { title: "x".repeat(128), basename: "b".repeat(100), proxy },
       { title: "ok", proxy: null, type: "ultimate", visibility: "visitor-auth" },
     ]) {
-      expect((await check({ organizationId: org(), ...news })).failures).toBeUndefined();
+      expect((await check({ organizationId: fixture.org(), ...news })).failures).toBeUndefined();
     }
   });
 
@@ -192,7 +190,7 @@ describe("Site check", () => {
 });
 
 describe("Site create-only type and organizationId", () => {
-  const olds = () => ({ organizationId: org(), title: "Docs", type: "basic" });
+  const olds = () => ({ organizationId: fixture.org(), title: "Docs", type: "basic" });
   const check = (previous: Record<string, unknown>, news: Record<string, unknown>) =>
     lifecycle("Site").check(previous, news);
 

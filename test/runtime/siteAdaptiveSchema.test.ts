@@ -5,12 +5,9 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const schemaPath = (site: string) => `/orgs/${org()}/sites/${site}/adaptive-schema`;
+const schemaPath = (site: string) => `/orgs/${fixture.org()}/sites/${site}/adaptive-schema`;
 const EMPTY = { type: "object", properties: {}, additionalProperties: false };
 const UNSIGNED = "Unsigned claims of the site visitor.";
-
-const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
 
 const schema = (properties: Record<string, unknown>) => ({ type: "object", properties, additionalProperties: false });
 const beta = { beta: { type: "boolean", description: "In the beta programme" } };
@@ -43,14 +40,14 @@ let adoptSite: string | undefined;
 describeLifecycle(
   {
     kind: "SiteAdaptiveSchema",
-    inputs: async () => ({ organizationId: org(), siteId: await makeSite(), jsonSchema: schema(beta) }),
+    inputs: async () => ({ organizationId: fixture.org(), siteId: await fixture.makeSite(), jsonSchema: schema(beta) }),
     created: (state) => {
       expect(state.jsonSchema).toEqual(schema(beta));
       expect(state.updatedAt).toMatch(/^\d{4}-/);
     },
     updates: [updateTo("jsonSchema", everyClaim)],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite() }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
@@ -62,11 +59,15 @@ describeLifecycle(
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite();
+        adoptSite = await fixture.makeSite();
         expect((await fixture.api("PUT", schemaPath(adoptSite), { jsonSchema: schema(beta) })).status).toBe(200);
         return adoptSite;
       },
-      inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), jsonSchema: everyClaim }),
+      inputs: async () => ({
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite()),
+        jsonSchema: everyClaim,
+      }),
       expect: (state) => expect(state.jsonSchema).toEqual(everyClaim),
     },
   },
@@ -75,9 +76,14 @@ describeLifecycle(
 
 describe("SiteAdaptiveSchema behaviour", () => {
   it("refuses to adopt the schema of another site than siteId, and leaves that site's schema alone", async () => {
-    const other = await makeSite();
+    const other = await fixture.makeSite();
     expect((await fixture.api("PUT", schemaPath(other), { jsonSchema: schema(beta) })).status).toBe(200);
-    const inputs = { organizationId: org(), siteId: await makeSite(), jsonSchema: everyClaim, importId: other };
+    const inputs = {
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
+      jsonSchema: everyClaim,
+      importId: other,
+    };
     await expect(lifecycle("SiteAdaptiveSchema").create(inputs)).rejects.toThrow(
       new RegExp(`importId names site "${other}", the inputs site "${inputs.siteId}"`),
     );
@@ -86,8 +92,8 @@ describe("SiteAdaptiveSchema behaviour", () => {
 
   it("uses the site id as its id, and delete resets the site to an empty schema", async () => {
     const { id, state } = await created("SiteAdaptiveSchema", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
       jsonSchema: schema(beta),
     });
     expect(id).toBe(state.siteId);
@@ -97,8 +103,8 @@ describe("SiteAdaptiveSchema behaviour", () => {
   });
 
   it("reads a never-written schema (404), one without claims and a deleted site's as gone; one with claims as there", async () => {
-    const siteId = await makeSite();
-    const known = { organizationId: org(), siteId, jsonSchema: {} };
+    const siteId = await fixture.makeSite();
+    const known = { organizationId: fixture.org(), siteId, jsonSchema: {} };
     const read = () => lifecycle("SiteAdaptiveSchema").read(siteId, known);
     expect((await fixture.api("GET", schemaPath(siteId))).status).toBe(404);
     expect((await read()).id).toBe("");
@@ -106,27 +112,31 @@ describe("SiteAdaptiveSchema behaviour", () => {
     expect((await read()).id).toBe("");
     expect((await fixture.api("PUT", schemaPath(siteId), { jsonSchema: schema(beta) })).status).toBe(200);
     expect((await read()).props?.jsonSchema).toEqual(schema(beta));
-    await fixture.api("DELETE", `/orgs/${org()}/sites/${siteId}`);
+    await fixture.api("DELETE", `/orgs/${fixture.org()}/sites/${siteId}`);
     expect((await read()).id).toBe("");
   });
 
   it("adopting a site whose schema was never written fails naming importId, with one GET and no write", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     fixture.emulator.clearRequests();
-    const inputs = { organizationId: org(), siteId, jsonSchema: schema(beta), importId: siteId };
+    const inputs = { organizationId: fixture.org(), siteId, jsonSchema: schema(beta), importId: siteId };
     await expect(lifecycle("SiteAdaptiveSchema").create(inputs)).rejects.toThrow(
       new RegExp(`importId "${siteId}" names no existing SiteAdaptiveSchema`),
     );
     expect(fixture.calls()).toEqual([`GET /v1${schemaPath(siteId)}`]);
     // Without importId, create writes the schema on a site that never had one.
-    const { state } = await created("SiteAdaptiveSchema", { organizationId: org(), siteId, jsonSchema: schema(beta) });
+    const { state } = await created("SiteAdaptiveSchema", {
+      organizationId: fixture.org(),
+      siteId,
+      jsonSchema: schema(beta),
+    });
     expect(state.jsonSchema).toEqual(schema(beta));
   });
 
   it("compares the schema regardless of key order", async () => {
     const { id, state, inputs } = await created("SiteAdaptiveSchema", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
       jsonSchema: everyClaim,
     });
     const reordered = JSON.parse(JSON.stringify(everyClaim, Object.keys(everyClaim).reverse()));
@@ -140,7 +150,7 @@ describe("SiteAdaptiveSchema behaviour", () => {
 
 describe("SiteAdaptiveSchema check", () => {
   const check = (jsonSchema: unknown) =>
-    lifecycle("SiteAdaptiveSchema").check({}, { organizationId: org(), siteId: "site", jsonSchema });
+    lifecycle("SiteAdaptiveSchema").check({}, { organizationId: fixture.org(), siteId: "site", jsonSchema });
   const claim = (c: unknown) => schema({ c });
 
   it("rejects what the official schema shape does not allow, naming the property", async () => {

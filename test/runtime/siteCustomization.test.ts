@@ -7,9 +7,7 @@ import { type Json, useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const path = (site: string) => `/orgs/${org()}/sites/${site}/customization`;
-const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
+const path = (site: string) => `/orgs/${fixture.org()}/sites/${site}/customization`;
 const settings = async (site: string) => (await fixture.api("GET", path(site))).body as Json;
 /** A change by hand: GET, change, PUT (the API has only the full replacement). */
 async function byHand(site: string, change: (current: Json) => void) {
@@ -20,8 +18,8 @@ async function byHand(site: string, change: (current: Json) => void) {
 const logo = { light: "https://example.com/logo.png", dark: "https://example.com/logo-dark.png" };
 const statusLink = { title: "Status", to: { kind: "url", url: "https://status.example.com" }, links: [] };
 const base = async () => ({
-  organizationId: org(),
-  siteId: await makeSite(),
+  organizationId: fixture.org(),
+  siteId: await fixture.makeSite(),
   styling: { theme: "bold" },
   header: { links: [statusLink] },
   pagination: { enabled: false },
@@ -56,7 +54,7 @@ describeLifecycle(
       },
     ],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite() }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
@@ -65,13 +63,13 @@ describeLifecycle(
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite();
+        adoptSite = await fixture.makeSite();
         await byHand(adoptSite, (c) => (c.styling.theme = "bold"));
         return adoptSite;
       },
       inputs: async () => ({
-        organizationId: org(),
-        siteId: adoptSite ?? (await makeSite()),
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite()),
         styling: { theme: "muted" },
       }),
       expect: (state) => expect(state.styling).toEqual({ theme: "muted" }),
@@ -83,13 +81,13 @@ describeLifecycle(
 
 describe("SiteCustomization behaviour", () => {
   it("writes the declared parts over what the site has: one GET and one PUT, the rest kept", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     await byHand(siteId, (c) => {
       c.styling.primaryColor = { light: "#111111", dark: "#222222" };
       c.footer.copyright = "© Acme";
     });
     fixture.emulator.clearRequests();
-    await created("SiteCustomization", { organizationId: org(), siteId, styling: { theme: "bold" } });
+    await created("SiteCustomization", { organizationId: fixture.org(), siteId, styling: { theme: "bold" } });
     expect(fixture.emulator.requests().map((r) => `${r.method} ${r.route}`)).toEqual([
       "GET /v1/orgs/{organizationId}/sites/{siteId}/customization",
       "PUT /v1/orgs/{organizationId}/sites/{siteId}/customization",
@@ -116,10 +114,10 @@ describe("SiteCustomization behaviour", () => {
   });
 
   it("adopts with importId writing nothing when the declared parts match", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     await byHand(siteId, (c) => (c.styling.theme = "gradient"));
     fixture.emulator.clearRequests();
-    const inputs = { organizationId: org(), siteId, styling: { theme: "gradient" }, importId: siteId };
+    const inputs = { organizationId: fixture.org(), siteId, styling: { theme: "gradient" }, importId: siteId };
     const result = await lifecycle("SiteCustomization").create(
       (await lifecycle("SiteCustomization").check({}, inputs)).inputs!,
     );
@@ -174,7 +172,7 @@ describe("SiteCustomization behaviour", () => {
 
 describe("SiteCustomization check", () => {
   it("rejects each limit of the official schema offline", async () => {
-    const valid = { organizationId: org(), siteId: "site" };
+    const valid = { organizationId: fixture.org(), siteId: "site" };
     await expectEachLimitRejected("SiteCustomization", valid, [
       [{ title: "x" }, "title", /at least 2/],
       [{ styling: { theme: "dark" } }, "styling.theme", /clean, muted, bold, gradient|one of/],

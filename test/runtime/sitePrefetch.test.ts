@@ -9,7 +9,6 @@ import { created } from "../support/lifecycle";
  * site, so its sections and share links find them under way instead of each holding an engine slot for the request.
  */
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
 
 interface Managed {
   kind: string;
@@ -19,15 +18,15 @@ interface Managed {
 
 /** A site with a section and a share link, as `up` leaves them. */
 async function siteWithChildren(title: string) {
-  const site = await created("Site", { organizationId: org(), title });
+  const site = await created("Site", { organizationId: fixture.org(), title });
   const siteId = site.id;
   const section = await created("SiteSection", {
-    organizationId: org(),
+    organizationId: fixture.org(),
     siteId,
-    spaceId: fixture.emulator.spaceIds[0],
+    spaceId: fixture.space(0),
     title: `${title} guides`,
   });
-  const link = await created("SiteShareLink", { organizationId: org(), siteId, name: `${title} link` });
+  const link = await created("SiteShareLink", { organizationId: fixture.org(), siteId, name: `${title} link` });
   const managed = (kind: string, r: { id: string; state: Props }): Managed => ({ kind, id: r.id, state: r.state });
   return {
     siteId,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ECHO_LIMIT } from "../../provider/framework/lifecycle";
+import { ECHO_LIMIT } from "../../provider/framework/inputRules";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { redirectOperations } from "../../provider/resources/siteRedirects";
 import { lifecycle, resetCaches } from "../../provider/runtime";
@@ -7,13 +7,11 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const sitePath = (site: unknown) => `/orgs/${org()}/sites/${site}`;
+const sitePath = (site: unknown) => `/orgs/${fixture.org()}/sites/${site}`;
 const redirectsPath = (site: unknown) => `${sitePath(site)}/redirects`;
 const LISTING = "GET /v1/orgs/{organizationId}/sites/{siteId}/redirects";
 const BULK = "PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects";
 
-const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
 const external = (url: string) => ({ kind: "external" as const, url });
 const rule = (source: string, url = `https://new.example${source}`) => ({ source, destination: external(url) });
 /** A rule as check defaults it and state holds it. */
@@ -25,7 +23,7 @@ let adoptSite: string | undefined;
 describeLifecycle(
   {
     kind: "SiteRedirect",
-    inputs: async () => ({ organizationId: org(), siteId: await makeSite(), ...rule("/old") }),
+    inputs: async () => ({ organizationId: fixture.org(), siteId: await fixture.makeSite(), ...rule("/old") }),
     created: (state) => {
       expect(state).toMatchObject({ ...full("/old") });
       expect(state.createdAt).toMatch(/^\d{4}-/);
@@ -38,7 +36,7 @@ describeLifecycle(
       {
         name: "destination (to a section of the site)",
         inputs: async (f, p) => {
-          const section = await f.apiCreate(`${sitePath(p.siteId)}/sections`, { spaceId: f.emulator.spaceIds[0] });
+          const section = await f.makeSection(p.siteId as string, f.space(0));
           return { ...p, destination: { kind: "site-section", siteSectionId: section } };
         },
         expect: (state) => {
@@ -49,7 +47,7 @@ describeLifecycle(
       },
     ],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite() }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
@@ -61,10 +59,14 @@ describeLifecycle(
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite();
+        adoptSite = await fixture.makeSite();
         return fixture.apiCreate(redirectsPath(adoptSite), rule("/legacy", "https://old.example/"));
       },
-      inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), ...rule("/legacy") }),
+      inputs: async () => ({
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite()),
+        ...rule("/legacy"),
+      }),
       expect: (state) => expect(state).toMatchObject(full("/legacy")),
     },
   },
@@ -74,7 +76,11 @@ describeLifecycle(
 describeLifecycle(
   {
     kind: "SiteRedirects",
-    inputs: async () => ({ organizationId: org(), siteId: await makeSite(), redirects: [rule("/a"), rule("/b/*")] }),
+    inputs: async () => ({
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
+      redirects: [rule("/a"), rule("/b/*")],
+    }),
     created: (state) => expect(state.redirects).toEqual([full("/a"), full("/b/*")]),
     updates: [
       {
@@ -94,7 +100,7 @@ describeLifecycle(
       },
     ],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite() }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
@@ -105,14 +111,14 @@ describeLifecycle(
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite();
+        adoptSite = await fixture.makeSite();
         await fixture.apiCreate(redirectsPath(adoptSite), rule("/kept"));
         await fixture.apiCreate(redirectsPath(adoptSite), rule("/dropped"));
         return adoptSite;
       },
       inputs: async () => ({
-        organizationId: org(),
-        siteId: adoptSite ?? (await makeSite()),
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite()),
         redirects: [rule("/kept"), rule("/new")],
       }),
       expect: (state) => expect(sources(state)).toEqual(["/kept", "/new"]),
@@ -124,10 +130,10 @@ describeLifecycle(
 
 describe("SiteRedirect behaviour", () => {
   it("reads the redirects of one site with one listing", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     const made = [];
     for (const source of ["/a", "/b", "/c"])
-      made.push(await created("SiteRedirect", { organizationId: org(), siteId, ...rule(source) }));
+      made.push(await created("SiteRedirect", { organizationId: fixture.org(), siteId, ...rule(source) }));
     fixture.emulator.clearRequests();
     const reads = await Promise.all(made.map(({ id, state }) => lifecycle("SiteRedirect").read(id, state)));
     expect(reads.map((r) => r.props?.source)).toEqual(["/a", "/b", "/c"]);
@@ -136,8 +142,8 @@ describe("SiteRedirect behaviour", () => {
 
   it("a redirect deleted by hand is gone on refresh", async () => {
     const { id, state } = await created("SiteRedirect", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
       ...rule("/x"),
     });
     expect((await fixture.api("DELETE", `${redirectsPath(state.siteId)}/${id}`)).status).toBe(205);
@@ -145,7 +151,7 @@ describe("SiteRedirect behaviour", () => {
   });
 
   it("a create whose answer was lost adopts the redirect of its source instead of making a second", async () => {
-    const inputs = { organizationId: org(), siteId: await makeSite(), ...rule("/lost") };
+    const inputs = { organizationId: fixture.org(), siteId: await fixture.makeSite(), ...rule("/lost") };
     fixture.emulator.injectFault({ method: "POST", path: "/redirects$", afterHandling: "drop" });
     const { id } = await created("SiteRedirect", inputs);
     const listed = await fixture.listAll(redirectsPath(inputs.siteId));
@@ -155,7 +161,7 @@ describe("SiteRedirect behaviour", () => {
   });
 
   it("a create lost before the API acted finds nothing by its source and is repeated once", async () => {
-    const inputs = { organizationId: org(), siteId: await makeSite(), ...rule("/lost") };
+    const inputs = { organizationId: fixture.org(), siteId: await fixture.makeSite(), ...rule("/lost") };
     fixture.emulator.injectFault({ method: "POST", path: "/redirects$", drop: true });
     const { id } = await created("SiteRedirect", inputs);
     expect((await fixture.listAll(redirectsPath(inputs.siteId))).map((r) => r.id)).toEqual([id]);
@@ -163,20 +169,20 @@ describe("SiteRedirect behaviour", () => {
   });
 
   it("a source another redirect of the site holds is a 409 that suggests importId", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     await fixture.apiCreate(redirectsPath(siteId), rule("/taken"));
-    const error = await created("SiteRedirect", { organizationId: org(), siteId, ...rule("/taken") }).catch(
+    const error = await created("SiteRedirect", { organizationId: fixture.org(), siteId, ...rule("/taken") }).catch(
       (e: Error) => e.message,
     );
     expect(error).toMatch(/SiteRedirect create: .*already exists.*importId/);
   });
 
   it("adoption that matches the declared rule writes nothing", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     const existing = await fixture.apiCreate(redirectsPath(siteId), rule("/same"));
     fixture.emulator.clearRequests();
     const { id } = await created("SiteRedirect", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       siteId,
       ...rule("/same"),
       importId: existing,
@@ -188,10 +194,10 @@ describe("SiteRedirect behaviour", () => {
 
 describe("SiteRedirects behaviour", () => {
   it("creates hundreds of rules with one bulk request, and an unchanged update sends nothing", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     const redirects = Array.from({ length: 500 }, (_, i) => rule(`/page-${String(i).padStart(3, "0")}`));
     fixture.emulator.clearRequests();
-    const { id, state, inputs } = await created("SiteRedirects", { organizationId: org(), siteId, redirects });
+    const { id, state, inputs } = await created("SiteRedirects", { organizationId: fixture.org(), siteId, redirects });
     expect(fixture.emulator.counters()[BULK]).toBe(1);
     expect(sources(state)).toHaveLength(500);
     expect((await lifecycle("SiteRedirects").diff(id, state, inputs)).changes).toBe(false);
@@ -201,9 +207,13 @@ describe("SiteRedirects behaviour", () => {
   });
 
   it("splits more than 500 operations into requests of at most 500", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     const first = Array.from({ length: 400 }, (_, i) => rule(`/a-${i}`));
-    const { id, state, inputs } = await created("SiteRedirects", { organizationId: org(), siteId, redirects: first });
+    const { id, state, inputs } = await created("SiteRedirects", {
+      organizationId: fixture.org(),
+      siteId,
+      redirects: first,
+    });
     const second = Array.from({ length: 400 }, (_, i) => rule(`/b-${i}`));
     fixture.emulator.clearRequests();
     const { outs } = await lifecycle("SiteRedirects").update(id, state, { ...inputs, redirects: second });
@@ -215,8 +225,8 @@ describe("SiteRedirects behaviour", () => {
 
   it("a redirect removed by hand is drift that the next update puts back", async () => {
     const { id, state, inputs } = await created("SiteRedirects", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
       redirects: [rule("/a"), rule("/b")],
     });
     const [gone] = (await fixture.listAll(redirectsPath(id))).filter((r) => r.source === "/b");
@@ -230,8 +240,8 @@ describe("SiteRedirects behaviour", () => {
 
   it("delete removes every live redirect of the site, also ones added by hand, and leaves drafts", async () => {
     const { id, state } = await created("SiteRedirects", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
       redirects: [rule("/a")],
     });
     await fixture.apiCreate(redirectsPath(id), rule("/by-hand"));
@@ -244,9 +254,9 @@ describe("SiteRedirects behaviour", () => {
   });
 
   it("reports the items the API refused, naming their sources, and applies the rest", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     const error = await created("SiteRedirects", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       siteId,
       redirects: [rule("/ok"), { source: "/bad", destination: { kind: "site-section", siteSectionId: "missing" } }],
     }).catch((e: Error) => e.message);
@@ -256,8 +266,8 @@ describe("SiteRedirects behaviour", () => {
 
   it("reads through the listing SiteRedirect reads share: one request per site", async () => {
     const { id, state } = await created("SiteRedirects", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
       redirects: [rule("/a")],
     });
     fixture.emulator.clearRequests();
@@ -266,9 +276,9 @@ describe("SiteRedirects behaviour", () => {
   });
 
   it("check stores the rules by source, so a preview shows one rule added as that rule; the state keeps the list", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     const { id, state, inputs } = await created("SiteRedirects", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       siteId,
       redirects: [rule("/b"), rule("/a")],
     });
@@ -296,11 +306,11 @@ describe("SiteRedirects behaviour", () => {
 
   it("inputs stored as a list by earlier versions still check, diff, update and refresh", async () => {
     const { id, state } = await created("SiteRedirects", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
       redirects: [rule("/a")],
     });
-    const stored = { organizationId: org(), siteId: id, redirects: [full("/a")] };
+    const stored = { organizationId: fixture.org(), siteId: id, redirects: [full("/a")] };
     expect((await lifecycle("SiteRedirects").check(stored, stored)).failures).toBeUndefined();
     expect((await lifecycle("SiteRedirects").diff(id, state, stored)).changes).toBe(false);
     const added = { ...stored, redirects: [full("/a"), full("/b")] };
@@ -314,16 +324,16 @@ describe("SiteRedirects behaviour", () => {
   });
 
   it("docs-platform import's lookup reports the rules as the list a program declares", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     await fixture.apiCreate(redirectsPath(siteId), rule("/kept"));
-    const found = await lifecycle("SiteRedirects").lookup(siteId, { organizationId: org(), siteId });
+    const found = await lifecycle("SiteRedirects").lookup(siteId, { organizationId: fixture.org(), siteId });
     expect(found.inputs?.redirects).toEqual([full("/kept")]);
   });
 
   it("a list whose sources are not known yet at preview stays a list", async () => {
     const result = await lifecycle("SiteRedirects").check(
       {},
-      { organizationId: org(), siteId: "site", redirects: [rule("/a"), { ...rule("/b"), source: UNKNOWN }] },
+      { organizationId: fixture.org(), siteId: "site", redirects: [rule("/a"), { ...rule("/b"), source: UNKNOWN }] },
     );
     expect(result.failures).toBeUndefined();
     expect(Array.isArray(result.inputs?.redirects)).toBe(true);
@@ -341,7 +351,7 @@ describe("SiteRedirects behaviour", () => {
 });
 
 describe("redirect checks", () => {
-  const valid = () => ({ organizationId: org(), siteId: "site", ...rule("/ok") });
+  const valid = () => ({ organizationId: fixture.org(), siteId: "site", ...rule("/ok") });
 
   it("rejects each limit of a SiteRedirect with the property and the rule, without calling the API", async () => {
     fixture.emulator.clearRequests();
@@ -373,7 +383,7 @@ describe("redirect checks", () => {
   });
 
   it("rejects duplicate sources and more than 500 rules in a SiteRedirects", async () => {
-    const base = { organizationId: org(), siteId: "site" };
+    const base = { organizationId: fixture.org(), siteId: "site" };
     const cases: LimitCase[] = [
       [{ redirects: [rule("/a"), rule("/b"), rule("/a")] }, "redirects.2.source", /also the source of redirects\[0\]/],
       [{ redirects: [{ source: "nope", destination: external("https://x.example") }] }, "redirects.0.source", /path/],
@@ -388,7 +398,10 @@ describe("redirect checks", () => {
     const redirects = Array.from({ length: 200 }, (_, i) => rule(`/r${i}`));
     redirects.push(rule("/r7"));
     expect(JSON.stringify(redirects).length).toBeGreaterThan(ECHO_LIMIT);
-    const result = await lifecycle("SiteRedirects").check({}, { organizationId: org(), siteId: "s", redirects });
+    const result = await lifecycle("SiteRedirects").check(
+      {},
+      { organizationId: fixture.org(), siteId: "s", redirects },
+    );
     expect(result.failures).toEqual([
       {
         property: "",

@@ -13,29 +13,20 @@ import {
 } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const space = (i: number) => {
-  const id = fixture.emulator.spaceIds[i];
-  if (id === undefined) throw new Error(`the emulator seeds no space ${i}`);
-  return id;
-};
-const makeSite = (spaces: string[] = []) => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", spaces });
-const makeSection = (site: string, spaceId: string, title = "Existing") =>
-  fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId, title });
 
 async function sectionsOf(site: string) {
-  const answer = await fixture.api("GET", `/orgs/${org()}/sites/${site}/sections`);
+  const answer = await fixture.api("GET", `/orgs/${fixture.org()}/sites/${site}/sections`);
   return (answer.body as { items: { id: string; default: boolean; siteSpaces: { id: string }[] }[] }).items;
 }
 
 /** A site whose first (default) section already exists, so the section under test starts as not the default. */
 async function baseInputs(): Promise<Props> {
-  const siteId = await makeSite();
-  await makeSection(siteId, space(1));
+  const siteId = await fixture.makeSite();
+  await fixture.makeSection(siteId, fixture.space(1), "Existing");
   return {
-    organizationId: org(),
+    organizationId: fixture.org(),
     siteId,
-    spaceId: space(0),
+    spaceId: fixture.space(0),
     title: "Guides",
     path: "guides",
     icon: "book",
@@ -53,11 +44,11 @@ describeLifecycle(
     created: (state) => {
       expect(state).toMatchObject({ title: "Guides", path: "guides", icon: "book", default: null });
       expect(state.condition).toBe("visitor.claims.beta === true");
-      expect(state.spaceId).toBe(space(0));
+      expect(state.spaceId).toBe(fixture.space(0));
       expect(state.siteSpaceId).toEqual(expect.any(String));
       // POST takes spaceId, title and icon; path, condition and description follow in one PATCH.
       expect(fixture.lastRequestBody("POST", /\/sections$/)).toEqual({
-        spaceId: space(0),
+        spaceId: fixture.space(0),
         title: "Guides",
         icon: "book",
       });
@@ -97,41 +88,43 @@ describeLifecycle(
       },
       {
         name: "spaceId (retargets the section's own site space, keeping the section)",
-        inputs: (_f, p) => ({ ...p, spaceId: space(2) }),
+        inputs: (_f, p) => ({ ...p, spaceId: fixture.space(2) }),
         expect: async (s) => {
-          expect(s.spaceId).toBe(space(2));
-          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ spaceId: space(2) });
+          expect(s.spaceId).toBe(fixture.space(2));
+          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ spaceId: fixture.space(2) });
           expect(fixture.emulator.requests().filter((r) => r.method === "DELETE")).toEqual([]);
           const ss = fixture.emulator.store.siteSpaces.get(s.siteSpaceId as string);
-          expect(ss?.spaceId).toBe(space(2));
+          expect(ss?.spaceId).toBe(fixture.space(2));
           expect(ss?.sectionId && fixture.emulator.store.sections.has(ss.sectionId)).toBe(true);
         },
       },
     ],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite() }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
       change: async (id) => {
         const site = fixture.emulator.store.sections.get(id)?.siteId;
-        const answer = await fixture.api("PATCH", `/orgs/${org()}/sites/${site}/sections/${id}`, { condition: null });
+        const answer = await fixture.api("PATCH", `/orgs/${fixture.org()}/sites/${site}/sections/${id}`, {
+          condition: null,
+        });
         expect(answer.status).toBe(200);
       },
       expect: (state) => expect(state.condition).toBeNull(),
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite();
-        return makeSection(adoptSite, space(0), "Legacy");
+        adoptSite = await fixture.makeSite();
+        return fixture.makeSection(adoptSite, fixture.space(0), "Legacy");
       },
       inputs: async () => ({
-        organizationId: org(),
-        siteId: adoptSite ?? (await makeSite()),
-        spaceId: space(0),
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite()),
+        spaceId: fixture.space(0),
         title: "Adopted",
       }),
-      expect: (state) => expect(state).toMatchObject({ title: "Adopted", spaceId: space(0), default: null }),
+      expect: (state) => expect(state).toMatchObject({ title: "Adopted", spaceId: fixture.space(0), default: null }),
     },
   },
   fixture,
@@ -142,9 +135,9 @@ describe("SiteSection behaviour", () => {
     const { state } = await created("SiteSection", await baseInputs());
     const siteSpace = await lifecycle("SiteSpace").create(
       await checked("SiteSpace", {
-        organizationId: org(),
+        organizationId: fixture.org(),
         siteId: state.siteId,
-        spaceId: space(0),
+        spaceId: fixture.space(0),
         path: "start",
         importId: state.siteSpaceId,
       }),
@@ -155,37 +148,44 @@ describe("SiteSection behaviour", () => {
 
   it("deletes the old section before creating its replacement, since the path must stay unique in the site", async () => {
     const { id, state, inputs } = await created("SiteSection", await baseInputs());
-    const diff = await lifecycle("SiteSection").diff(id, state, { ...inputs, siteId: await makeSite() });
+    const diff = await lifecycle("SiteSection").diff(id, state, { ...inputs, siteId: await fixture.makeSite() });
     expect(diff).toMatchObject({ replaces: ["siteId"], deleteBeforeReplace: true });
   });
 
   it("keeps the section's other site spaces and its URL when spaceId changes", async () => {
     const { id, state, inputs } = await created("SiteSection", await baseInputs());
-    const other = await fixture.apiCreate(`/orgs/${org()}/sites/${state.siteId}/site-spaces`, {
-      spaceId: space(3),
+    const other = await fixture.apiCreate(`/orgs/${fixture.org()}/sites/${state.siteId}/site-spaces`, {
+      spaceId: fixture.space(3),
       sectionId: id,
     });
-    const next = await checked("SiteSection", { ...inputs, spaceId: space(2) });
+    const next = await checked("SiteSection", { ...inputs, spaceId: fixture.space(2) });
     expect((await lifecycle("SiteSection").diff(id, state, next)).replaces).toEqual([]);
     const { outs } = await lifecycle("SiteSection").update(id, state, next);
-    expect(outs).toMatchObject({ siteSpaceId: state.siteSpaceId, spaceId: space(2), path: state.path });
+    expect(outs).toMatchObject({ siteSpaceId: state.siteSpaceId, spaceId: fixture.space(2), path: state.path });
     expect(fixture.emulator.store.siteSpaces.get(other)?.sectionId).toBe(id);
   });
 
   it("adds a site space for spaceId when the section no longer has its own", async () => {
     const { id, state, inputs } = await created("SiteSection", await baseInputs());
-    await fixture.api("POST", `/orgs/${org()}/sites/${state.siteId}/site-spaces`, { spaceId: space(3), sectionId: id });
-    await fixture.api("DELETE", `/orgs/${org()}/sites/${state.siteId}/site-spaces/${state.siteSpaceId}`);
+    await fixture.api("POST", `/orgs/${fixture.org()}/sites/${state.siteId}/site-spaces`, {
+      spaceId: fixture.space(3),
+      sectionId: id,
+    });
+    await fixture.api("DELETE", `/orgs/${fixture.org()}/sites/${state.siteId}/site-spaces/${state.siteSpaceId}`);
     const read = await lifecycle("SiteSection").read(id, state);
     expect(read.props).toMatchObject({ spaceId: null, siteSpaceId: null });
     const { outs } = await lifecycle("SiteSection").update(id, read.props as Props, inputs);
-    expect(outs).toMatchObject({ spaceId: space(0), siteSpaceId: expect.any(String) });
-    expect(fixture.lastRequestBody("POST", /\/site-spaces$/)).toEqual({ spaceId: space(0), sectionId: id });
+    expect(outs).toMatchObject({ spaceId: fixture.space(0), siteSpaceId: expect.any(String) });
+    expect(fixture.lastRequestBody("POST", /\/site-spaces$/)).toEqual({ spaceId: fixture.space(0), sectionId: id });
   });
 
   it("treats default: false as not managed, since the API always keeps one default section", async () => {
-    const siteId = await makeSite();
-    const { id, state, inputs } = await created("SiteSection", { organizationId: org(), siteId, spaceId: space(0) });
+    const siteId = await fixture.makeSite();
+    const { id, state, inputs } = await created("SiteSection", {
+      organizationId: fixture.org(),
+      siteId,
+      spaceId: fixture.space(0),
+    });
     expect((await sectionsOf(siteId)).find((x) => x.id === id)?.default).toBe(true);
     expect(state.default).toBeNull();
     const next = await checked("SiteSection", { ...inputs, default: false });
@@ -194,9 +194,14 @@ describe("SiteSection behaviour", () => {
   });
 
   it("keeps a sibling's state current when a later section takes the default: only declared defaults are recorded", async () => {
-    const siteId = await makeSite();
-    const first = await created("SiteSection", { organizationId: org(), siteId, spaceId: space(0) });
-    const second = await created("SiteSection", { organizationId: org(), siteId, spaceId: space(1), default: true });
+    const siteId = await fixture.makeSite();
+    const first = await created("SiteSection", { organizationId: fixture.org(), siteId, spaceId: fixture.space(0) });
+    const second = await created("SiteSection", {
+      organizationId: fixture.org(),
+      siteId,
+      spaceId: fixture.space(1),
+      default: true,
+    });
     expect((await sectionsOf(siteId)).filter((x) => x.default).map((x) => x.id)).toEqual([second.id]);
     expect(second.state.default).toBe(true);
     for (const section of [first, second]) {
@@ -213,12 +218,18 @@ describe("SiteSection behaviour", () => {
   });
 
   it("reads each site's structure once when reading many sections of it, and their site spaces from it too", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite();
     const states = [];
     for (const i of [0, 1, 2])
-      states.push(await created("SiteSection", { organizationId: org(), siteId, spaceId: space(i) }));
+      states.push(await created("SiteSection", { organizationId: fixture.org(), siteId, spaceId: fixture.space(i) }));
     const sectionId = states[1]!.id;
-    const siteSpaceInputs = { organizationId: org(), siteId, spaceId: space(0), sectionId, path: "second" };
+    const siteSpaceInputs = {
+      organizationId: fixture.org(),
+      siteId,
+      spaceId: fixture.space(0),
+      sectionId,
+      path: "second",
+    };
     const { id: siteSpace, state: siteSpaceState } = await created("SiteSpace", siteSpaceInputs);
     fixture.emulator.clearRequests();
     resetCaches();
@@ -232,7 +243,7 @@ describe("SiteSection behaviour", () => {
 
   it("reads a section whose site was deleted as gone", async () => {
     const { id, state } = await created("SiteSection", await baseInputs());
-    await fixture.api("DELETE", `/orgs/${org()}/sites/${state.siteId}`);
+    await fixture.api("DELETE", `/orgs/${fixture.org()}/sites/${state.siteId}`);
     expect((await lifecycle("SiteSection").read(id, state)).id).toBe("");
     await lifecycle("SiteSection").delete(id, state);
   });
@@ -249,8 +260,13 @@ describe("SiteSection behaviour", () => {
   });
 
   it("keeps a failed first section that took in the site's root-level spaces, and says to adopt it", async () => {
-    const siteId = await makeSite([space(1), space(2)]);
-    const news = await checked("SiteSection", { organizationId: org(), siteId, spaceId: space(0), path: "x" });
+    const siteId = await fixture.makeSite({ spaces: [fixture.space(1), fixture.space(2)] });
+    const news = await checked("SiteSection", {
+      organizationId: fixture.org(),
+      siteId,
+      spaceId: fixture.space(0),
+      path: "x",
+    });
     fixture.emulator.injectFault({ method: "PATCH", path: "/sections/[^/]+$", count: 1, status: 400 });
     const error = await lifecycle("SiteSection")
       .create(news)
@@ -267,7 +283,7 @@ describe("SiteSection behaviour", () => {
 
 describe("SiteSection check", () => {
   const check = (news: Record<string, unknown>) => lifecycle("SiteSection").check({}, news);
-  const valid = () => ({ organizationId: org(), siteId: "site", spaceId: "space" });
+  const valid = () => ({ organizationId: fixture.org(), siteId: "site", spaceId: "space" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [

@@ -6,13 +6,11 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
 
 async function makeSections(site: string): Promise<string[]> {
   const ids: string[] = [];
   for (const spaceId of fixture.emulator.spaceIds.slice(0, 3)) {
-    ids.push(await fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId }));
+    ids.push(await fixture.makeSection(site, spaceId));
   }
   return ids;
 }
@@ -21,12 +19,12 @@ async function makeSections(site: string): Promise<string[]> {
 let sections: string[] = [];
 
 async function baseInputs(): Promise<Props> {
-  const siteId = await makeSite();
+  const siteId = await fixture.makeSite();
   sections = await makeSections(siteId);
-  return { organizationId: org(), siteId, title: "Products", icon: "box", sectionIds: sections.slice(0, 2) };
+  return { organizationId: fixture.org(), siteId, title: "Products", icon: "box", sectionIds: sections.slice(0, 2) };
 }
 
-const groupPath = (site: unknown, id: string) => `/orgs/${org()}/sites/${site}/section-groups/${id}`;
+const groupPath = (site: unknown, id: string) => `/orgs/${fixture.org()}/sites/${site}/section-groups/${id}`;
 let adoptSite: string | undefined;
 
 describeLifecycle(
@@ -71,7 +69,7 @@ describeLifecycle(
       updateTo("sectionIds", [], "sectionIds (empty)"),
     ],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite() }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
@@ -83,10 +81,14 @@ describeLifecycle(
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite();
-        return fixture.apiCreate(`/orgs/${org()}/sites/${adoptSite}/section-groups`, { title: "Old" });
+        adoptSite = await fixture.makeSite();
+        return fixture.apiCreate(`/orgs/${fixture.org()}/sites/${adoptSite}/section-groups`, { title: "Old" });
       },
-      inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), title: "Adopted" }),
+      inputs: async () => ({
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite()),
+        title: "Adopted",
+      }),
       expect: (state) => expect(state).toMatchObject({ title: "Adopted", sectionIds: [] }),
     },
   },
@@ -142,7 +144,7 @@ describe("SiteSectionGroup behaviour", () => {
   it("sees a reorder by hand as drift", async () => {
     const { id, state, inputs } = await created("SiteSectionGroup", await baseInputs());
     const [first, second] = inputs.sectionIds as string[];
-    await fixture.api("PATCH", `/orgs/${org()}/sites/${state.siteId}/structure/sort`, {
+    await fixture.api("PATCH", `/orgs/${fixture.org()}/sites/${state.siteId}/structure/sort`, {
       item: { type: "site-section", id: second },
       position: { before: { type: "site-section", id: first } },
     });
@@ -171,14 +173,14 @@ describe("SiteSectionGroup behaviour", () => {
   it("leaves its sections in the site when deleted", async () => {
     const { id, state } = await created("SiteSectionGroup", await baseInputs());
     await lifecycle("SiteSectionGroup").delete(id, state);
-    const listed = await fixture.api("GET", `/orgs/${org()}/sites/${state.siteId}/sections`);
+    const listed = await fixture.api("GET", `/orgs/${fixture.org()}/sites/${state.siteId}/sections`);
     expect((listed.body as { items: unknown[] }).items).toHaveLength(3);
   });
 });
 
 describe("SiteSectionGroup check", () => {
   const check = (news: Record<string, unknown>) => lifecycle("SiteSectionGroup").check({}, news);
-  const valid = () => ({ organizationId: org(), siteId: "site", title: "ok" });
+  const valid = () => ({ organizationId: fixture.org(), siteId: "site", title: "ok" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [

@@ -5,17 +5,20 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const linksPath = (site: unknown) => `/orgs/${org()}/sites/${site}/share-links`;
-
-const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", visibility: "share-link" });
+/** A site whose visibility is `share-link`, the only kind where a share link takes effect. */
+const SHARE_LINK = { visibility: "share-link" };
+const linksPath = (site: unknown) => `/orgs/${fixture.org()}/sites/${site}/share-links`;
 
 let adoptSite: string | undefined;
 
 describeLifecycle(
   {
     kind: "SiteShareLink",
-    inputs: async () => ({ organizationId: org(), siteId: await makeSite(), name: "Partners" }),
+    inputs: async () => ({
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(SHARE_LINK),
+      name: "Partners",
+    }),
     created: (state) => {
       expect(state).toMatchObject({ name: "Partners", active: true });
       expect(state.url).toMatch(/^https?:\/\/.*token=/);
@@ -34,7 +37,7 @@ describeLifecycle(
       },
     ],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite(SHARE_LINK) }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
@@ -47,10 +50,14 @@ describeLifecycle(
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite();
+        adoptSite = await fixture.makeSite(SHARE_LINK);
         return fixture.apiCreate(linksPath(adoptSite), { name: "Old" });
       },
-      inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), name: "Adopted" }),
+      inputs: async () => ({
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite(SHARE_LINK)),
+        name: "Adopted",
+      }),
       expect: (state) => expect(state).toMatchObject({ name: "Adopted", active: true }),
     },
   },
@@ -60,8 +67,8 @@ describeLifecycle(
 describe("SiteShareLink behaviour", () => {
   it("creates an inactive link when asked (POST, then PATCH active: false)", async () => {
     const { state } = await created("SiteShareLink", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(SHARE_LINK),
       name: "Later",
       active: false,
     });
@@ -80,8 +87,8 @@ describe("SiteShareLink behaviour", () => {
 
   it("drops the site's shared listings after a write, so the next read sees the write", async () => {
     const { id, state, inputs } = await created("SiteShareLink", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(SHARE_LINK),
       name: "a",
     });
     await lifecycle("SiteShareLink").read(id, state);
@@ -90,10 +97,10 @@ describe("SiteShareLink behaviour", () => {
   });
 
   it("reads the links of one site with one listing", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite(SHARE_LINK);
     const links = [];
     for (const name of ["a", "b", "c"])
-      links.push(await created("SiteShareLink", { organizationId: org(), siteId, name }));
+      links.push(await created("SiteShareLink", { organizationId: fixture.org(), siteId, name }));
     fixture.emulator.clearRequests();
     const reads = await Promise.all(links.map(({ id, state }) => lifecycle("SiteShareLink").read(id, state)));
     expect(reads.map((r) => r.props?.name)).toEqual(["a", "b", "c"]);
@@ -103,7 +110,7 @@ describe("SiteShareLink behaviour", () => {
 
 describe("SiteShareLink check", () => {
   const check = (news: Record<string, unknown>) => lifecycle("SiteShareLink").check({}, news);
-  const valid = () => ({ organizationId: org(), siteId: "site", name: "ok" });
+  const valid = () => ({ organizationId: fixture.org(), siteId: "site", name: "ok" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [

@@ -13,29 +13,20 @@ import {
 } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const space = (i: number) => {
-  const id = fixture.emulator.spaceIds[i];
-  if (id === undefined) throw new Error(`the emulator seeds no space ${i}`);
-  return id;
-};
-const makeSite = (spaces: string[] = []) => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", spaces });
-const makeSection = (site: string, spaceId: string) =>
-  fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, { spaceId });
 
 async function siteSpacesOf(site: string) {
-  const answer = await fixture.api("GET", `/orgs/${org()}/sites/${site}/site-spaces`);
+  const answer = await fixture.api("GET", `/orgs/${fixture.org()}/sites/${site}/site-spaces`);
   return (answer.body as { items: { id: string; default: boolean; section?: string }[] }).items;
 }
 
 /** A site with a section whose default is another space, so the site space under test starts as not the default. */
 async function baseInputs(): Promise<Props> {
-  const siteId = await makeSite();
-  const sectionId = await makeSection(siteId, space(1));
+  const siteId = await fixture.makeSite();
+  const sectionId = await fixture.makeSection(siteId, fixture.space(1));
   return {
-    organizationId: org(),
+    organizationId: fixture.org(),
     siteId,
-    spaceId: space(0),
+    spaceId: fixture.space(0),
     sectionId,
     path: "start",
     condition: "visitor.claims.beta === true",
@@ -49,21 +40,21 @@ describeLifecycle(
     kind: "SiteSpace",
     inputs: baseInputs,
     created: (state) => {
-      expect(state).toMatchObject({ spaceId: space(0), path: "start", default: null });
+      expect(state).toMatchObject({ spaceId: fixture.space(0), path: "start", default: null });
       expect(state.condition).toBe("visitor.claims.beta === true");
       expect(state.sectionId).toEqual(expect.any(String));
       expect(fixture.lastRequestBody("POST", /\/site-spaces$/)).toEqual({
-        spaceId: space(0),
+        spaceId: fixture.space(0),
         sectionId: state.sectionId,
       });
     },
     updates: [
       {
         name: "spaceId (retarget)",
-        inputs: (_f, p) => ({ ...p, spaceId: space(2) }),
+        inputs: (_f, p) => ({ ...p, spaceId: fixture.space(2) }),
         expect: (s) => {
-          expect(s.spaceId).toBe(space(2));
-          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ spaceId: space(2) });
+          expect(s.spaceId).toBe(fixture.space(2));
+          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ spaceId: fixture.space(2) });
         },
       },
       updateTo("path", "begin"),
@@ -90,33 +81,35 @@ describeLifecycle(
       },
     ],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite() }) },
       {
         property: "sectionId",
-        inputs: async (_f, p) => ({ ...p, sectionId: await makeSection(p.siteId as string, space(2)) }),
+        inputs: async (_f, p) => ({ ...p, sectionId: await fixture.makeSection(p.siteId as string, fixture.space(2)) }),
       },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
       change: async (id) => {
         const site = fixture.emulator.store.siteSpaces.get(id)?.siteId;
-        const answer = await fixture.api("PATCH", `/orgs/${org()}/sites/${site}/site-spaces/${id}`, { path: "moved" });
+        const answer = await fixture.api("PATCH", `/orgs/${fixture.org()}/sites/${site}/site-spaces/${id}`, {
+          path: "moved",
+        });
         expect(answer.status).toBe(200);
       },
       expect: (state) => expect(state.path).toBe("moved"),
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite([space(3)]);
+        adoptSite = await fixture.makeSite({ spaces: [fixture.space(3)] });
         return (await nonEmpty(siteSpacesOf(adoptSite)))[0].id;
       },
       inputs: async () => ({
-        organizationId: org(),
-        siteId: adoptSite ?? (await makeSite()),
-        spaceId: space(3),
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite()),
+        spaceId: fixture.space(3),
         path: "adopted",
       }),
-      expect: (state) => expect(state).toMatchObject({ path: "adopted", spaceId: space(3), sectionId: null }),
+      expect: (state) => expect(state).toMatchObject({ path: "adopted", spaceId: fixture.space(3), sectionId: null }),
     },
   },
   fixture,
@@ -124,8 +117,12 @@ describeLifecycle(
 
 describe("SiteSpace behaviour", () => {
   it("makes a root-level site space the site's default with the site's defaultSiteSpace", async () => {
-    const siteId = await makeSite([space(1)]);
-    const { id, state, inputs } = await created("SiteSpace", { organizationId: org(), siteId, spaceId: space(0) });
+    const siteId = await fixture.makeSite({ spaces: [fixture.space(1)] });
+    const { id, state, inputs } = await created("SiteSpace", {
+      organizationId: fixture.org(),
+      siteId,
+      spaceId: fixture.space(0),
+    });
     expect(state).toMatchObject({ sectionId: null, default: null });
     const { outs } = await lifecycle("SiteSpace").update(
       id,
@@ -140,18 +137,22 @@ describe("SiteSpace behaviour", () => {
   it("creates a default site space in one go", async () => {
     const { siteId, sectionId } = await baseInputs();
     const { state } = await created("SiteSpace", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       siteId,
       sectionId,
-      spaceId: space(0),
+      spaceId: fixture.space(0),
       default: true,
     });
     expect(state.default).toBe(true);
   });
 
   it("treats default: false as not managed, since the API always keeps one default per level", async () => {
-    const siteId = await makeSite();
-    const { id, state, inputs } = await created("SiteSpace", { organizationId: org(), siteId, spaceId: space(0) });
+    const siteId = await fixture.makeSite();
+    const { id, state, inputs } = await created("SiteSpace", {
+      organizationId: fixture.org(),
+      siteId,
+      spaceId: fixture.space(0),
+    });
     expect((await siteSpacesOf(siteId)).find((x) => x.id === id)?.default).toBe(true);
     expect(state.default).toBeNull();
     const next = await checked("SiteSpace", { ...inputs, default: false });
@@ -167,7 +168,11 @@ describe("SiteSpace behaviour", () => {
 
   it("leaves sectionId unmanaged when omitted: the API picks the default section", async () => {
     const { siteId, sectionId } = await baseInputs();
-    const { id, state, inputs } = await created("SiteSpace", { organizationId: org(), siteId, spaceId: space(0) });
+    const { id, state, inputs } = await created("SiteSpace", {
+      organizationId: fixture.org(),
+      siteId,
+      spaceId: fixture.space(0),
+    });
     expect(state.sectionId).toBe(sectionId);
     expect((await lifecycle("SiteSpace").diff(id, state, inputs)).changes).toBe(false);
   });
@@ -184,14 +189,14 @@ describe("SiteSpace behaviour", () => {
 
   it("reads a site space whose section was deleted as gone (the API deletes it with the section)", async () => {
     const { id, state } = await created("SiteSpace", await baseInputs());
-    await fixture.api("DELETE", `/orgs/${org()}/sites/${state.siteId}/sections/${state.sectionId}`);
+    await fixture.api("DELETE", `/orgs/${fixture.org()}/sites/${state.siteId}/sections/${state.sectionId}`);
     expect((await lifecycle("SiteSpace").read(id, state)).id).toBe("");
   });
 });
 
 describe("SiteSpace check", () => {
   const check = (news: Record<string, unknown>) => lifecycle("SiteSpace").check({}, news);
-  const valid = () => ({ organizationId: org(), siteId: "site", spaceId: "space" });
+  const valid = () => ({ organizationId: fixture.org(), siteId: "site", spaceId: "space" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [

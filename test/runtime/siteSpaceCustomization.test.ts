@@ -5,15 +5,14 @@ import { type Json, useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const sitePath = (site: string) => `/orgs/${org()}/sites/${site}`;
+const sitePath = (site: string) => `/orgs/${fixture.org()}/sites/${site}`;
 const overridePath = (site: string, siteSpace: string) => `${sitePath(site)}/site-spaces/${siteSpace}/customization`;
 
 /** A new site with one site space (of the first seeded space). */
 async function makeSiteSpace(): Promise<{ siteId: string; siteSpaceId: string }> {
-  const siteId = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
+  const siteId = await fixture.makeSite();
   const siteSpaceId = await fixture.apiCreate(`${sitePath(siteId)}/site-spaces`, {
-    spaceId: fixture.emulator.spaceIds[0],
+    spaceId: fixture.space(0),
   });
   return { siteId, siteSpaceId };
 }
@@ -31,7 +30,7 @@ async function siteByHand(site: string, change: (current: Json) => void) {
 }
 const announcement = { enabled: true, message: "Nouvelle version", style: "info" };
 const base = async () => ({
-  organizationId: org(),
+  organizationId: fixture.org(),
   ...(await makeSiteSpace()),
   styling: { theme: "bold" },
   pagination: { enabled: false },
@@ -71,7 +70,7 @@ describeLifecycle(
         inputs: async (f, p) => ({
           ...p,
           siteSpaceId: await f.apiCreate(`${sitePath(p.siteId as string)}/site-spaces`, {
-            spaceId: f.emulator.spaceIds[1],
+            spaceId: f.space(1),
           }),
         }),
       },
@@ -92,7 +91,7 @@ describeLifecycle(
         return adopted.siteSpaceId;
       },
       inputs: async () => ({
-        organizationId: org(),
+        organizationId: fixture.org(),
         ...(adopted ?? (await makeSiteSpace())),
         styling: { theme: "muted" },
       }),
@@ -107,13 +106,17 @@ describe("SiteSpaceCustomization behaviour", () => {
   it("creates with one PATCH of the declared parts; the site's own customization is untouched", async () => {
     const where = await makeSiteSpace();
     fixture.emulator.clearRequests();
-    const { state } = await created("SiteSpaceCustomization", { organizationId: org(), ...where, announcement });
+    const { state } = await created("SiteSpaceCustomization", {
+      organizationId: fixture.org(),
+      ...where,
+      announcement,
+    });
     const requests = fixture.emulator.requests();
     expect(requests.map((r) => `${r.method} ${r.route}`)).toEqual([
       "PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization",
     ]);
     expect(requests[0]?.requestBody).toEqual({ announcement });
-    expect(state).toMatchObject({ organizationId: org(), ...where, announcement });
+    expect(state).toMatchObject({ organizationId: fixture.org(), ...where, announcement });
     expect(
       Object.keys(state)
         .filter((key) => !key.startsWith("__"))
@@ -161,7 +164,7 @@ describe("SiteSpaceCustomization behaviour", () => {
     await byHand(where.siteId, where.siteSpaceId, { styling: { theme: "gradient" }, title: "Docs FR" });
     fixture.emulator.clearRequests();
     const inputs = {
-      organizationId: org(),
+      organizationId: fixture.org(),
       ...where,
       styling: { theme: "gradient" },
       title: "Docs FR",
@@ -235,7 +238,7 @@ describe("SiteSpaceCustomization on the emulator", () => {
 
 describe("SiteSpaceCustomization check", () => {
   it("rejects each limit of the official override offline, null and what only a site can set", async () => {
-    const valid = { organizationId: org(), siteId: "site", siteSpaceId: "site-space" };
+    const valid = { organizationId: fixture.org(), siteId: "site", siteSpaceId: "site-space" };
     await expectEachLimitRejected("SiteSpaceCustomization", valid, [
       [{ title: "x" }, "title", /at least 2/],
       [{ title: null }, "title", /string/],

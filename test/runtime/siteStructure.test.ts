@@ -8,13 +8,7 @@ import { useEmulator } from "../support/emulator";
 import { checked, created, describeLifecycle, expectEachLimitRejected, type LimitCase } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const space = (i: number) => {
-  const id = fixture.emulator.spaceIds[i];
-  if (id === undefined) throw new Error(`the emulator seeds no space ${i}`);
-  return id;
-};
-const sitePath = (site: string) => `/orgs/${org()}/sites/${site}`;
+const sitePath = (site: string) => `/orgs/${fixture.org()}/sites/${site}`;
 
 interface Built {
   siteId: string;
@@ -25,13 +19,12 @@ interface Built {
 
 /** A site with three sections (A, B, C, in that order) and a second site space in A. */
 async function buildSite(): Promise<Built> {
-  const siteId = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs" });
-  const section = (i: number, title: string) =>
-    fixture.apiCreate(`${sitePath(siteId)}/sections`, { spaceId: space(i), title });
+  const siteId = await fixture.makeSite();
+  const section = (i: number, title: string) => fixture.makeSection(siteId, fixture.space(i), title);
   const sections: Built["sections"] = [await section(0, "Alpha"), await section(1, "Beta"), await section(2, "Gamma")];
   const first = fixture.emulator.store.siteSpacesIn(siteId, sections[0])[0]?.id ?? "";
   const second = await fixture.apiCreate(`${sitePath(siteId)}/site-spaces`, {
-    spaceId: space(3),
+    spaceId: fixture.space(3),
     sectionId: sections[0],
   });
   return { siteId, sections, siteSpaces: [first, second] };
@@ -49,7 +42,7 @@ async function baseInputs(): Promise<Props> {
   built = await buildSite();
   const [a, b, c] = built.sections;
   return {
-    organizationId: org(),
+    organizationId: fixture.org(),
     siteId: built.siteId,
     order: [c, a, b],
     siteSpaces: [{ sectionId: a, siteSpaceIds: [built.siteSpaces[1], built.siteSpaces[0]] }],
@@ -95,7 +88,7 @@ describeLifecycle(
         property: "siteId",
         inputs: async (_f, p) => ({
           ...p,
-          siteId: await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Other" }),
+          siteId: await fixture.makeSite({ title: "Other" }),
         }),
       },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
@@ -115,7 +108,7 @@ describeLifecycle(
         built = await buildSite();
         return built.siteId;
       },
-      inputs: async () => ({ organizationId: org(), siteId: built?.siteId ?? "", order: built?.sections }),
+      inputs: async () => ({ organizationId: fixture.org(), siteId: built?.siteId ?? "", order: built?.sections }),
       expect: (state) => expect(state.order).toEqual(built?.sections),
     },
     deleteKeepsObject: "the site keeps its order",
@@ -128,7 +121,7 @@ describe("SiteStructure behaviour", () => {
     const site = await buildSite();
     fixture.emulator.clearRequests();
     const inputs = await checked("SiteStructure", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       siteId: site.siteId,
       order: site.sections,
       siteSpaces: [{ sectionId: site.sections[0], siteSpaceIds: site.siteSpaces }],
@@ -146,7 +139,7 @@ describe("SiteStructure behaviour", () => {
       const [a, b, c] = site.sections;
       if (reversed) await sort(site.siteId, c, a);
       const { state } = await created("SiteStructure", {
-        organizationId: org(),
+        organizationId: fixture.org(),
         siteId: site.siteId,
         order: [b, c, a],
       });
@@ -161,7 +154,11 @@ describe("SiteStructure behaviour", () => {
   it("fails naming the ids when order leaves out a top-level item or names one that is not", async () => {
     const site = await buildSite();
     const [a, b] = site.sections;
-    const news = await checked("SiteStructure", { organizationId: org(), siteId: site.siteId, order: [b, a, "nope"] });
+    const news = await checked("SiteStructure", {
+      organizationId: fixture.org(),
+      siteId: site.siteId,
+      order: [b, a, "nope"],
+    });
     await expect(lifecycle("SiteStructure").create(news)).rejects.toThrow(
       new RegExp(`order must list every top-level item.*names "nope".*leaves out "${site.sections[2]}"`),
     );
@@ -172,7 +169,7 @@ describe("SiteStructure behaviour", () => {
     const [a, b, c] = site.sections;
     const group = await fixture.apiCreate(`${sitePath(site.siteId)}/section-groups`, { title: "G", sections: [c] });
     const { state } = await created("SiteStructure", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       siteId: site.siteId,
       order: [group, b, a],
     });
@@ -338,7 +335,7 @@ describe("movesToOrder", () => {
 });
 
 describe("SiteStructure check", () => {
-  const valid = () => ({ organizationId: org(), siteId: "site", order: ["a", "b"] });
+  const valid = () => ({ organizationId: fixture.org(), siteId: "site", order: ["a", "b"] });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [

@@ -6,9 +6,9 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const authPath = (site: string) => `/orgs/${org()}/sites/${site}/publishing/auth`;
-const makeSite = () => fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", visibility: "visitor-auth" });
+/** A site whose readers sign in, the only kind where visitor authentication takes effect. */
+const VISITOR_AUTH = { visibility: "visitor-auth" };
+const authPath = (site: string) => `/orgs/${fixture.org()}/sites/${site}/publishing/auth`;
 const auth = async (site: string) => (await fixture.api("GET", authPath(site))).body as Record<string, unknown>;
 const LOGIN = "https://auth.example.com/login";
 
@@ -17,7 +17,11 @@ let adoptSite: string | undefined;
 describeLifecycle(
   {
     kind: "SiteVisitorAuth",
-    inputs: async () => ({ organizationId: org(), siteId: await makeSite(), fallbackURL: LOGIN }),
+    inputs: async () => ({
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(VISITOR_AUTH),
+      fallbackURL: LOGIN,
+    }),
     created: (state) => {
       expect(state).toMatchObject({ backend: "custom", fallbackURL: LOGIN, logoutURL: null, rotation: null });
       expect(state.privateKey).toEqual(expect.any(String));
@@ -36,7 +40,7 @@ describeLifecycle(
       },
     ],
     replaces: [
-      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await makeSite() }) },
+      { property: "siteId", inputs: async (_f, p) => ({ ...p, siteId: await fixture.makeSite(VISITOR_AUTH) }) },
       { property: "organizationId", inputs: (f, p) => ({ ...p, organizationId: f.emulator.secondOrganizationId }) },
     ],
     outOfBand: {
@@ -48,11 +52,15 @@ describeLifecycle(
     },
     adopt: {
       existing: async () => {
-        adoptSite = await makeSite();
+        adoptSite = await fixture.makeSite(VISITOR_AUTH);
         expect((await fixture.api("PATCH", authPath(adoptSite), { backend: "custom" })).status).toBe(200);
         return adoptSite;
       },
-      inputs: async () => ({ organizationId: org(), siteId: adoptSite ?? (await makeSite()), fallbackURL: LOGIN }),
+      inputs: async () => ({
+        organizationId: fixture.org(),
+        siteId: adoptSite ?? (await fixture.makeSite(VISITOR_AUTH)),
+        fallbackURL: LOGIN,
+      }),
       expect: (state) => expect(state.fallbackURL).toBe(LOGIN),
     },
     deleteKeepsObject: "every site has its publishing authentication; delete unsets the URLs",
@@ -65,8 +73,8 @@ describe("SiteVisitorAuth behaviour", () => {
 
   it("makes a new key only when rotation changes", async () => {
     const { id, state, inputs } = await created("SiteVisitorAuth", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(VISITOR_AUTH),
       rotation: { quarter: "2026-Q3" },
     });
     const moved = { ...inputs, fallbackURL: LOGIN };
@@ -83,11 +91,14 @@ describe("SiteVisitorAuth behaviour", () => {
   });
 
   it("keeps the site's key on create, adopts writing nothing when the settings match, and stores the key as a secret", async () => {
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite(VISITOR_AUTH);
     const key = (await auth(siteId)).privateKey;
-    expect((await created("SiteVisitorAuth", { organizationId: org(), siteId })).state.privateKey).toBe(key);
+    expect((await created("SiteVisitorAuth", { organizationId: fixture.org(), siteId })).state.privateKey).toBe(key);
     fixture.emulator.clearRequests();
-    const checked = await lifecycle("SiteVisitorAuth").check({}, { organizationId: org(), siteId, importId: siteId });
+    const checked = await lifecycle("SiteVisitorAuth").check(
+      {},
+      { organizationId: fixture.org(), siteId, importId: siteId },
+    );
     await lifecycle("SiteVisitorAuth").create(checked.inputs!);
     expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["GET"]);
     expect(lifecycle("SiteVisitorAuth").definition.secretOutputs).toEqual(["privateKey"]);
@@ -95,8 +106,8 @@ describe("SiteVisitorAuth behaviour", () => {
 
   it("delete unsets the URLs and keeps the key", async () => {
     const { id, state } = await created("SiteVisitorAuth", {
-      organizationId: org(),
-      siteId: await makeSite(),
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(VISITOR_AUTH),
       fallbackURL: LOGIN,
       logoutURL: "https://auth.example.com/logout",
     });
@@ -105,7 +116,7 @@ describe("SiteVisitorAuth behaviour", () => {
   });
 
   it("rejects bad values offline", async () => {
-    const valid = { organizationId: org(), siteId: "site" };
+    const valid = { organizationId: fixture.org(), siteId: "site" };
     await expectEachLimitRejected("SiteVisitorAuth", valid, [
       [{ backend: "saml" }, "backend", /custom|one of/],
       [{ fallbackURL: "not a url" }, "fallbackURL", /URL|url/],
@@ -118,7 +129,7 @@ describe("SiteVisitorAuth behaviour", () => {
 
 describe("a visitor-auth site without SiteVisitorAuth", () => {
   afterEach(() => resetCaches());
-  const site = (title: string, visibility = "visitor-auth") => ({ organizationId: org(), title, visibility });
+  const site = (title: string, visibility = "visitor-auth") => ({ organizationId: fixture.org(), title, visibility });
 
   it("is warned about when the program declares none for it", async () => {
     await lifecycle("Site").check({}, site("Handbook"));
@@ -132,15 +143,15 @@ describe("a visitor-auth site without SiteVisitorAuth", () => {
 
   it("is not warned about when a SiteVisitorAuth for it is declared (new site, or by id)", async () => {
     await lifecycle("Site").check({}, site("Handbook"));
-    await lifecycle("SiteVisitorAuth").check({}, { organizationId: org(), siteId: UNKNOWN });
+    await lifecycle("SiteVisitorAuth").check({}, { organizationId: fixture.org(), siteId: UNKNOWN });
     expect(missingCompanions()).toEqual([]);
     resetCaches();
-    const siteId = await makeSite();
+    const siteId = await fixture.makeSite(VISITOR_AUTH);
     await lifecycle("Site").check({}, site("Handbook"));
     await lifecycle("Site").diff(siteId, site("Handbook"), site("Handbook"));
-    await lifecycle("SiteVisitorAuth").check({}, { organizationId: org(), siteId: "another-site" });
+    await lifecycle("SiteVisitorAuth").check({}, { organizationId: fixture.org(), siteId: "another-site" });
     expect(missingCompanions()).toEqual([expect.stringContaining(`Site "Handbook" ("${siteId}")`)]);
-    await lifecycle("SiteVisitorAuth").check({}, { organizationId: org(), siteId });
+    await lifecycle("SiteVisitorAuth").check({}, { organizationId: fixture.org(), siteId });
     expect(missingCompanions()).toEqual([]);
   });
 });

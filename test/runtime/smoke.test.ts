@@ -44,7 +44,7 @@ describe("the serialized provider object", () => {
     // Built here rather than taken from the module loaded at import: a mutation run activates a mutant per test, and
     // the module's object was built before any test ran (framework/dynamic.ts's mutants then all survived).
     const provider = providerFor("Collection");
-    const org = fixture.emulator.organizationId;
+    const org = fixture.org();
     const checked = await provider.check!({}, { organizationId: org, title: "Smoke", __provider: "serialized" });
     expect(checked).toEqual({ inputs: { organizationId: org, title: "Smoke", parentId: null } });
     const news = checked.inputs as Record<string, unknown>;

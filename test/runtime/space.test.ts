@@ -13,10 +13,8 @@ import {
 import { captureLog } from "../support/log";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
 const ICON = "https://cdn.example/handbook.png";
 
-const makeCollection = (title: string) => fixture.apiCreate(`/orgs/${org()}/collections`, { title });
 const writes = () => fixture.calls().filter((c) => !c.startsWith("GET "));
 
 const logged = captureLog();
@@ -24,10 +22,10 @@ const logged = captureLog();
 describeLifecycle(
   {
     kind: "Space",
-    inputs: () => ({ organizationId: org(), title: "Handbook", emoji: "1f4d8" }),
+    inputs: () => ({ organizationId: fixture.org(), title: "Handbook", emoji: "1f4d8" }),
     created: (state) => {
       expect(state).toMatchObject({
-        organizationId: org(),
+        organizationId: fixture.org(),
         title: "Handbook",
         emoji: "1f4d8",
         icon: null,
@@ -56,7 +54,7 @@ describeLifecycle(
       updateTo("language", "fr"),
       {
         name: "parentId (move)",
-        inputs: async (_f, prev) => ({ ...prev, parentId: await makeCollection("Guides") }),
+        inputs: async (_f, prev) => ({ ...prev, parentId: await fixture.makeCollection("Guides") }),
         expect: (state) => {
           expect(fixture.calls().some((r) => /^POST \/v1\/spaces\/[^/]+\/move$/.test(r))).toBe(true);
           expect(fixture.calls().some((r) => /^PATCH /.test(r))).toBe(false);
@@ -77,8 +75,8 @@ describeLifecycle(
       expect: (state) => expect(state.title).toBe("Renamed by hand"),
     },
     adopt: {
-      existing: () => fixture.apiCreate(`/orgs/${org()}/spaces`, { title: "Legacy" }),
-      inputs: () => ({ organizationId: org(), title: "Adopted", editMode: "locked" }),
+      existing: () => fixture.apiCreate(`/orgs/${fixture.org()}/spaces`, { title: "Legacy" }),
+      inputs: () => ({ organizationId: fixture.org(), title: "Adopted", editMode: "locked" }),
       expect: (state) => expect(state).toMatchObject({ title: "Adopted", editMode: "locked" }),
     },
   },
@@ -87,10 +85,10 @@ describeLifecycle(
 
 describe("Space create, adopt and delete", () => {
   it("creates in a collection with one POST, then one PATCH for defaultLevel and icon", async () => {
-    const parentId = await makeCollection("Guides");
+    const parentId = await fixture.makeCollection("Guides");
     fixture.emulator.clearRequests();
     const { state } = await created("Space", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       title: "API",
       icon: ICON,
       parentId,
@@ -98,16 +96,20 @@ describe("Space create, adopt and delete", () => {
       editMode: "locked",
       defaultLevel: "comment",
     });
-    expect(writes()).toEqual([`POST /v1/orgs/${org()}/spaces`, expect.stringMatching(/^PATCH \/v1\/spaces\//)]);
+    expect(writes()).toEqual([`POST /v1/orgs/${fixture.org()}/spaces`, expect.stringMatching(/^PATCH \/v1\/spaces\//)]);
     expect(state).toMatchObject({ parentId, icon: ICON, emoji: null, language: "de", defaultLevel: "comment" });
   });
 
   it("adopts a space that matches the declared fields with no write at all", async () => {
-    const parentId = await makeCollection("Guides");
-    const id = await fixture.apiCreate(`/orgs/${org()}/spaces`, { title: "Legacy", emoji: "1f4d8", parent: parentId });
+    const parentId = await fixture.makeCollection("Guides");
+    const id = await fixture.apiCreate(`/orgs/${fixture.org()}/spaces`, {
+      title: "Legacy",
+      emoji: "1f4d8",
+      parent: parentId,
+    });
     fixture.emulator.clearRequests();
     const inputs = await checked("Space", {
-      organizationId: org(),
+      organizationId: fixture.org(),
       title: "Legacy",
       emoji: "1f4d8",
       parentId,
@@ -120,17 +122,17 @@ describe("Space create, adopt and delete", () => {
 
   it("refuses to adopt a space of another organization, naming both and the fix", async () => {
     const id = await fixture.apiCreate(`/orgs/${fixture.emulator.secondOrganizationId}/spaces`, { title: "B" });
-    const inputs = await checked("Space", { organizationId: org(), title: "B", importId: id });
+    const inputs = await checked("Space", { organizationId: fixture.org(), title: "B", importId: id });
     await expect(lifecycle("Space").create(inputs)).rejects.toThrow(
       new RegExp(
-        `belongs to organization "${fixture.emulator.secondOrganizationId}", not "${org()}".*fix organizationId`,
+        `belongs to organization "${fixture.emulator.secondOrganizationId}", not "${fixture.org()}".*fix organizationId`,
       ),
     );
     expect(writes()).toEqual([`POST /v1/orgs/${fixture.emulator.secondOrganizationId}/spaces`]);
   });
 
   it("logs that a deleted space can be restored for 7 days, and the restore brings it back", async () => {
-    const { id, state } = await created("Space", { organizationId: org(), title: "Old docs" });
+    const { id, state } = await created("Space", { organizationId: fixture.org(), title: "Old docs" });
     await lifecycle("Space").delete(id, state);
     expect(logged).toEqual([
       expect.stringMatching(/^warn: Space ".+" \("Old docs"\) was deleted.*restored for 7 days/),
@@ -143,16 +145,16 @@ describe("Space create, adopt and delete", () => {
   it("removes the new space when the PATCH after the POST fails, so the next up makes no duplicate", async () => {
     fixture.emulator.injectFault({ method: "PATCH", path: "^/v1/spaces/", count: 5, status: 503 });
     const create = lifecycle("Space").create(
-      await checked("Space", { organizationId: org(), title: "Half made", defaultLevel: "read" }),
+      await checked("Space", { organizationId: fixture.org(), title: "Half made", defaultLevel: "read" }),
     );
     await expect(create).rejects.toThrow(/PATCH \/v1\/spaces\/\S+ failed with 503/);
-    const listed = await fixture.api("GET", `/orgs/${org()}/spaces`);
+    const listed = await fixture.api("GET", `/orgs/${fixture.org()}/spaces`);
     expect((listed.body as { items: { title: string }[] }).items.map((s) => s.title)).not.toContain("Half made");
   });
 
   it("sees a space moved by hand as drift of parentId", async () => {
-    const { id, state, inputs } = await created("Space", { organizationId: org(), title: "Moved" });
-    const parent = await makeCollection("Elsewhere");
+    const { id, state, inputs } = await created("Space", { organizationId: fixture.org(), title: "Moved" });
+    const parent = await fixture.makeCollection("Elsewhere");
     expect((await fixture.api("POST", `/spaces/${id}/move`, { parent })).status).toBe(200);
     const read = await lifecycle("Space").read(id, state);
     expect(read.props).toMatchObject({ parentId: parent });
@@ -176,13 +178,13 @@ describe("Space check", () => {
       [{ organizationId: "" }, "organizationId", /must be an id/],
       [{ visibility: "public" }, "visibility", /unknown property visibility/],
     ];
-    await expectEachLimitRejected("Space", { organizationId: org(), title: "ok" }, cases);
+    await expectEachLimitRejected("Space", { organizationId: fixture.org(), title: "ok" }, cases);
     expect(fixture.emulator.requests()).toEqual([]);
   });
 
   it("accepts values at the exact limits, and an unknown emoji with an icon during preview", async () => {
-    await checked("Space", { organizationId: org(), title: "x".repeat(50), emoji: "y".repeat(50) });
-    await checked("Space", { organizationId: org(), title: "t", emoji: UNKNOWN, icon: ICON });
+    await checked("Space", { organizationId: fixture.org(), title: "x".repeat(50), emoji: "y".repeat(50) });
+    await checked("Space", { organizationId: fixture.org(), title: "t", emoji: UNKNOWN, icon: ICON });
   });
 
   it("replaces only on organizationId; emoji and parentId change in place", async () => {

@@ -6,15 +6,10 @@ import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase } from "../support/lifecycle";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
-const user = (i: number) => fixture.emulator.userIds[i]!;
 const provider = () => lifecycle("TeamMember");
 
-const makeTeam = (title: string, members: string[] = []) =>
-  fixture.apiCreate(`/orgs/${org()}/teams`, { title, members }, "PUT");
-
 async function roles(teamId: string): Promise<Record<string, string>> {
-  const answer = await fixture.api("GET", `/orgs/${org()}/teams/${teamId}/members`);
+  const answer = await fixture.api("GET", `/orgs/${fixture.org()}/teams/${teamId}/members`);
   const items = (answer.body as { items: { organization: { user: { id: string } }; team: { role: string } }[] }).items;
   return Object.fromEntries(items.map((i) => [i.organization.user.id, i.team.role]));
 }
@@ -25,21 +20,27 @@ let adoptedTeam = "none-yet";
 describeLifecycle(
   {
     kind: "TeamMember",
-    inputs: async () => ({ organizationId: org(), teamId: await makeTeam("Ops"), userId: user(1), role: "owner" }),
-    created: (state) => expect(state).toMatchObject({ organizationId: org(), userId: user(1), role: "owner" }),
+    inputs: async () => ({
+      organizationId: fixture.org(),
+      teamId: await fixture.makeTeam("Ops"),
+      userId: fixture.user(1),
+      role: "owner",
+    }),
+    created: (state) =>
+      expect(state).toMatchObject({ organizationId: fixture.org(), userId: fixture.user(1), role: "owner" }),
     updates: [
       {
         name: "role",
         inputs: (_f, prev) => ({ ...prev, role: "member" }),
         expect: async (state) => {
           expect(state.role).toBe("member");
-          expect(await roles(state.teamId as string)).toEqual({ [user(1)]: "member" });
+          expect(await roles(state.teamId as string)).toEqual({ [fixture.user(1)]: "member" });
         },
       },
     ],
     replaces: [
-      { property: "teamId", inputs: async (_f, prev) => ({ ...prev, teamId: await makeTeam("Other") }) },
-      { property: "userId", inputs: (_f, prev) => ({ ...prev, userId: user(2) }) },
+      { property: "teamId", inputs: async (_f, prev) => ({ ...prev, teamId: await fixture.makeTeam("Other") }) },
+      { property: "userId", inputs: (_f, prev) => ({ ...prev, userId: fixture.user(2) }) },
       {
         property: "organizationId",
         inputs: (f, prev) => ({ ...prev, organizationId: f.emulator.secondOrganizationId }),
@@ -48,7 +49,9 @@ describeLifecycle(
     outOfBand: {
       change: async (id) => {
         const [teamId, userId] = id.split("/");
-        const answer = await fixture.api("PUT", `/orgs/${org()}/teams/${teamId}/members/${userId}`, { role: "member" });
+        const answer = await fixture.api("PUT", `/orgs/${fixture.org()}/teams/${teamId}/members/${userId}`, {
+          role: "member",
+        });
         expect(answer.status).toBe(204);
       },
       expect: (state) => expect(state.role).toBe("member"),
@@ -56,11 +59,11 @@ describeLifecycle(
     adopt: {
       missing: "does-not-exist/nobody",
       existing: async () => {
-        adoptedTeam = await makeTeam("Legacy", [user(0)]);
-        return `${adoptedTeam}/${user(0)}`;
+        adoptedTeam = await fixture.makeTeam("Legacy", [fixture.user(0)]);
+        return `${adoptedTeam}/${fixture.user(0)}`;
       },
-      inputs: () => ({ organizationId: org(), teamId: adoptedTeam, userId: user(0), role: "owner" }),
-      expect: (state) => expect(state).toMatchObject({ teamId: adoptedTeam, userId: user(0), role: "owner" }),
+      inputs: () => ({ organizationId: fixture.org(), teamId: adoptedTeam, userId: fixture.user(0), role: "owner" }),
+      expect: (state) => expect(state).toMatchObject({ teamId: adoptedTeam, userId: fixture.user(0), role: "owner" }),
     },
   },
   fixture,
@@ -68,20 +71,30 @@ describeLifecycle(
 
 describe("TeamMember", () => {
   it("is identified by <teamId>/<userId>, and deleting it removes only that member", async () => {
-    const teamId = await makeTeam("Pair", [user(0)]);
-    const { id, state } = await created("TeamMember", { organizationId: org(), teamId, userId: user(2) });
-    expect(id).toBe(`${teamId}/${user(2)}`);
+    const teamId = await fixture.makeTeam("Pair", [fixture.user(0)]);
+    const { id, state } = await created("TeamMember", {
+      organizationId: fixture.org(),
+      teamId,
+      userId: fixture.user(2),
+    });
+    expect(id).toBe(`${teamId}/${fixture.user(2)}`);
     await provider().delete(id, state);
-    expect(await roles(teamId)).toEqual({ [user(0)]: "member" });
+    expect(await roles(teamId)).toEqual({ [fixture.user(0)]: "member" });
   });
 
   it("leaves the role to the API when it is omitted, and does not manage it", async () => {
-    const teamId = await makeTeam("Plain");
-    const { id, state, inputs } = await created("TeamMember", { organizationId: org(), teamId, userId: user(1) });
+    const teamId = await fixture.makeTeam("Plain");
+    const { id, state, inputs } = await created("TeamMember", {
+      organizationId: fixture.org(),
+      teamId,
+      userId: fixture.user(1),
+    });
     expect(state.role).toBe("member");
-    const put = fixture.emulator.requests().find((r) => r.method === "PUT" && r.path.endsWith(`/members/${user(1)}`));
+    const put = fixture.emulator
+      .requests()
+      .find((r) => r.method === "PUT" && r.path.endsWith(`/members/${fixture.user(1)}`));
     expect(put?.requestBody).toEqual({});
-    await fixture.api("PUT", `/orgs/${org()}/teams/${teamId}/members/${user(1)}`, { role: "owner" });
+    await fixture.api("PUT", `/orgs/${fixture.org()}/teams/${teamId}/members/${fixture.user(1)}`, { role: "owner" });
     const read = await provider().read(id, state);
     expect(read.props).toMatchObject({ role: "owner" });
     expect((await provider().diff(id, read.props as Props, inputs)).changes).toBe(false);
@@ -94,27 +107,31 @@ describe("TeamMember", () => {
   });
 
   it("is gone when its team is deleted", async () => {
-    const teamId = await makeTeam("Doomed");
-    const { id, state } = await created("TeamMember", { organizationId: org(), teamId, userId: user(0) });
-    expect((await fixture.api("DELETE", `/orgs/${org()}/teams/${teamId}`)).status).toBe(205);
+    const teamId = await fixture.makeTeam("Doomed");
+    const { id, state } = await created("TeamMember", {
+      organizationId: fixture.org(),
+      teamId,
+      userId: fixture.user(0),
+    });
+    expect((await fixture.api("DELETE", `/orgs/${fixture.org()}/teams/${teamId}`)).status).toBe(205);
     expect((await provider().read(id, state)).id).toBe("");
     await provider().delete(id, state);
   });
 
   it("reads the members of one team from one listing during a refresh", async () => {
-    const teamId = await makeTeam("Shared", [user(0), user(1), user(2)]);
+    const teamId = await fixture.makeTeam("Shared", [fixture.user(0), fixture.user(1), fixture.user(2)]);
     resetCaches();
     fixture.emulator.clearRequests();
     for (const i of [0, 1, 2]) {
-      const known = { organizationId: org(), teamId, userId: user(i), role: "member" };
-      expect((await provider().read(`${teamId}/${user(i)}`, known)).props).toMatchObject(known);
+      const known = { organizationId: fixture.org(), teamId, userId: fixture.user(i), role: "member" };
+      expect((await provider().read(`${teamId}/${fixture.user(i)}`, known)).props).toMatchObject(known);
     }
     expect(fixture.emulator.counters()["GET /v1/orgs/{organizationId}/teams/{teamId}/members"]).toBe(1);
   });
 
   it("fails adoption of an importId that is not <teamId>/<userId>, naming the format", async () => {
-    const teamId = await makeTeam("Strict", [user(0)]);
-    const inputs = { organizationId: org(), teamId, userId: user(0), importId: user(0) };
+    const teamId = await fixture.makeTeam("Strict", [fixture.user(0)]);
+    const inputs = { organizationId: fixture.org(), teamId, userId: fixture.user(0), importId: fixture.user(0) };
     await expect(provider().create(inputs)).rejects.toThrow(
       /importId ".+" names no existing TeamMember.*<teamId>\/<userId>/,
     );
@@ -123,7 +140,7 @@ describe("TeamMember", () => {
 
 describe("TeamMember check", () => {
   const check = (news: Record<string, unknown>) => provider().check({}, news);
-  const base = () => ({ organizationId: org(), teamId: "t1", userId: "u1" });
+  const base = () => ({ organizationId: fixture.org(), teamId: "t1", userId: "u1" });
 
   it("rejects each limit with the property and the rule, without calling the API", async () => {
     const cases: LimitCase[] = [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../emulator";
+import { type EmulatorOptions, type RequestLogEntry, type RunningEmulator, startEmulator } from "../../emulator";
 import { recordExchange } from "./contract";
 
 /**
@@ -76,6 +76,15 @@ export interface ApiAnswer {
 
 export interface EmulatorFixture {
   emulator: RunningEmulator;
+  /** The id of the organization the emulator seeds, the one its token belongs to. */
+  org(): string;
+  /** A space the emulator seeds in that organization, by index; fails the test where there is none. */
+  space(index: number): string;
+  /**
+   * A member the emulator seeds in that organization, by index: 0 Ada (admin), 1 Grace (create), 2 Linus (read);
+   * fails the test where there is none.
+   */
+  user(index: number): string;
   /** A direct call to the API, bypassing the provider: how tests make out-of-band changes. */
   api(method: string, path: string, body?: unknown): Promise<ApiAnswer>;
   /** The same call with the whole answer (headers, text) and CallOptions (other headers, raw body, no token). */
@@ -85,12 +94,28 @@ export interface EmulatorFixture {
    * fails the test unless the API answers 201.
    */
   apiCreate(path: string, body: unknown, method?: "POST" | "PUT"): Promise<string>;
+  /** Creates a site out of band with `fields` (titled "Docs" unless they name a title) and returns its id. */
+  makeSite(fields?: Record<string, unknown>): Promise<string>;
+  /** Creates a section of `spaceId` (titled `title`, if given) in a site out of band and returns its id. */
+  makeSection(site: string, spaceId: string, title?: string): Promise<string>;
+  /** Creates a team out of band (with these members, if any) and returns its id. */
+  makeTeam(title: string, members?: string[]): Promise<string>;
+  /** Creates a collection out of band (under `parent`, if any) and returns its id. */
+  makeCollection(title: string, parent?: string): Promise<string>;
   /** Walks every page of a list (optionally `limit` per page) and returns all items. */
   listAll(path: string, limit?: number): Promise<Json[]>;
   /** `METHOD /v1/path` of every request since the last reset: what the provider sent, in order. */
   calls(): string[];
+  /** Every request other than a GET since the last reset: what was written, in order. */
+  writes(): RequestLogEntry[];
   /** The body of the last request with this method whose path matches `path`. */
   lastRequestBody(method: string, path: RegExp): unknown;
+}
+
+function seeded(ids: string[], what: string, index: number): string {
+  const id = ids[index];
+  if (id === undefined) throw new Error(`the emulator seeds no ${what} ${index}`);
+  return id;
 }
 
 export interface UseEmulatorOptions extends EmulatorOptions {
@@ -116,6 +141,9 @@ export function useEmulator(options: UseEmulatorOptions = {}): EmulatorFixture {
     process.env.DOCS_API_TOKEN = fixture.emulator.token;
     process.env.DOCS_API_MAX_ATTEMPTS = "3";
   });
+  fixture.org = () => fixture.emulator.organizationId;
+  fixture.space = (index) => seeded(fixture.emulator.spaceIds, "space", index);
+  fixture.user = (index) => seeded(fixture.emulator.userIds, "member", index);
   fixture.call = (method, path, body, callOptions) => callApi(fixture.emulator, method, path, body, callOptions);
   fixture.api = (method, path, body) => fixture.call(method, path, body);
   fixture.apiCreate = async (path, body, method = "POST") => {
@@ -123,6 +151,12 @@ export function useEmulator(options: UseEmulatorOptions = {}): EmulatorFixture {
     expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(201);
     return (answer.body as { id: string }).id;
   };
+  fixture.makeSite = (fields = {}) => fixture.apiCreate(`/orgs/${fixture.org()}/sites`, { title: "Docs", ...fields });
+  fixture.makeSection = (site, spaceId, title) =>
+    fixture.apiCreate(`/orgs/${fixture.org()}/sites/${site}/sections`, { spaceId, title });
+  fixture.makeTeam = (title, members) => fixture.apiCreate(`/orgs/${fixture.org()}/teams`, { title, members }, "PUT");
+  fixture.makeCollection = (title, parent) =>
+    fixture.apiCreate(`/orgs/${fixture.org()}/collections`, { title, parent });
   fixture.listAll = async (path, limit) => {
     const items: Json[] = [];
     let page: string | undefined;
@@ -140,6 +174,7 @@ export function useEmulator(options: UseEmulatorOptions = {}): EmulatorFixture {
     throw new Error(`GET ${path}: pagination did not end after 1000 pages`);
   };
   fixture.calls = () => fixture.emulator.requests().map((r) => `${r.method} ${r.path}`);
+  fixture.writes = () => fixture.emulator.requests().filter((r) => r.method !== "GET");
   fixture.lastRequestBody = (method, path) =>
     fixture.emulator.requests().findLast((r) => r.method === method && path.test(r.path))?.requestBody;
   beforeEach(async () => {

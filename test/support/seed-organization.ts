@@ -1,10 +1,11 @@
 /**
  * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
- * `docs-platform import` must turn into a program. 74 objects across every kind: collections nested three deep, the
- * fixture's spaces and one made in a collection, two sites (one with section groups, conditional sections and site
- * spaces, a share link turned off and an adaptive schema), unicode and duplicate titles, a SAML provider pointing at a
- * team, teams with owners and members, two OpenAPI specs (one from a URL, one from text), and roles granted to teams
- * and users on spaces, collections and sites.
+ * `docs-platform import` must turn into a program. 78 objects across every kind it imports: the organization's
+ * settings (its default site among them), collections nested three deep, the fixture's spaces and one made in a
+ * collection, three sites (one with section groups, conditional sections and site spaces, a share link turned off, an
+ * adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and duplicate
+ * titles, a SAML provider pointing at a team, teams with owners and members, two OpenAPI specs (one from a URL, one
+ * from text), and roles granted to teams and users on spaces, collections and sites.
  */
 import { callApi } from "./emulator";
 
@@ -241,6 +242,24 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   await link(internalSite, "Auditors 2025");
   await link(internalSite, "Contractors");
   await grant("SitePermission", internalSite, internal, "admin", ["users", ada]);
+
+  // A partner portal whose readers sign in through Acme's backend.
+  const portal = note(
+    "Site",
+    (await send("POST", `${org}/sites`, { title: "Partner Portal", visibility: "visitor-auth" })).id,
+  );
+  await send("PATCH", `${org}/sites/${portal}/publishing/auth`, {
+    backend: "custom",
+    fallbackURL: "https://login.acme.example/partners",
+  });
+  note("SiteVisitorAuth", portal);
+
+  // The organization's settings: visitors of its hostname land on the public docs.
+  await send("PATCH", org, {
+    emailDomains: ["acme.example", "example.com"],
+    defaultContent: { type: "site", site: docs },
+  });
+  note("OrganizationSettings", emulator.organizationId);
 
   // Processing of the OpenAPI specs finishes on the emulator's clock: wait until both are complete.
   for (let attempt = 0; ; attempt++) {
