@@ -43,7 +43,38 @@ describe("ids are checked offline against the API's id alphabet", () => {
     expect(names).toEqual(
       expect.arrayContaining(["TeamMember.userId", "SiteSectionGroup.sectionIds", "Collection.parentId"]),
     );
-    expect(idInputs).toHaveLength(54);
+    // By name, so that an id input added, renamed or lost (an id left a plain string) fails here saying which.
+    const byKind = Object.fromEntries(
+      definitions.map((d) => [
+        d.kind,
+        idInputs.filter((input) => input.kind === d.kind).map((input) => input.property),
+      ]),
+    );
+    expect(byKind).toEqual({
+      Collection: ["organizationId", "parentId"],
+      Space: ["organizationId", "parentId"],
+      SpacePermission: ["spaceId", "teamId", "userId"],
+      CollectionPermission: ["collectionId", "teamId", "userId"],
+      SamlProvider: ["organizationId", "defaultTeamId"],
+      Team: ["organizationId"],
+      TeamMember: ["organizationId", "teamId", "userId"],
+      OrganizationSettings: ["organizationId", "defaultSiteId"],
+      OrganizationMember: ["organizationId", "userId"],
+      OpenApiSpec: ["organizationId"],
+      Site: ["organizationId"],
+      SiteSection: ["organizationId", "siteId", "spaceId"],
+      SiteSectionGroup: ["organizationId", "siteId", "sectionIds"],
+      SiteSpace: ["organizationId", "siteId", "spaceId", "sectionId"],
+      SiteShareLink: ["organizationId", "siteId"],
+      SiteAdaptiveSchema: ["organizationId", "siteId"],
+      SitePermission: ["organizationId", "siteId", "teamId", "userId"],
+      SiteStructure: ["organizationId", "siteId", "order"],
+      SiteCustomization: ["organizationId", "siteId"],
+      SiteSpaceCustomization: ["organizationId", "siteId", "siteSpaceId"],
+      SiteVisitorAuth: ["organizationId", "siteId"],
+      SiteRedirect: ["organizationId", "siteId"],
+      SiteRedirects: ["organizationId", "siteId"],
+    });
   });
 
   for (const { kind, property, shape } of idInputs) {
