@@ -6,7 +6,6 @@ import { EXIT, type Io, main } from "../../cli/main";
 import { useEmulator } from "../support/emulator";
 
 const fx = useEmulator();
-const organizationId = () => fx.emulator.organizationId;
 
 function capture(): Io & { stdout: () => string; stderr: () => string } {
   let out = "";
@@ -49,7 +48,7 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
 
   it("import, on a rejected token (401): check DOCS_API_TOKEN, whose user must be a member, and DOCS_API_URL", async () => {
     process.env.DOCS_API_TOKEN = "a-revoked-token";
-    const org = organizationId();
+    const org = fx.org();
     const imported = capture();
     expect(await main(["import", "--organization", org, "--out", dir, "--quiet"], imported)).toBe(EXIT.failure);
     expect(imported.stderr()).toBe(
@@ -63,7 +62,7 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
 
   it("unmanaged, on a rejected token (401): the same fix", async () => {
     process.env.DOCS_API_TOKEN = "a-revoked-token";
-    const org = organizationId();
+    const org = fx.org();
     const unmanaged = capture();
     expect(await main(["unmanaged", "--organization", org, "--state", stateFile()], unmanaged)).toBe(EXIT.failure);
     expect(unmanaged.stderr()).toMatch(/^docs-platform: GET \S+ failed with 401 Unauthorized: .*\. The API at /);
@@ -84,18 +83,18 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
   it("an organization the token has no access to (403), wherever the organization came from", async () => {
     fx.emulator.scopeToken("token-of-the-other-organization", fx.emulator.secondOrganizationId);
     process.env.DOCS_API_TOKEN = "token-of-the-other-organization";
-    process.env.DOCS_ORGANIZATION_ID = organizationId();
+    process.env.DOCS_ORGANIZATION_ID = fx.org();
     const unmanaged = capture();
     expect(await main(["unmanaged", "--state", stateFile()], unmanaged)).toBe(EXIT.failure);
     expect(unmanaged.stderr()).toContain(
-      `failed with 403 Forbidden: The token has no access to organization ${organizationId()}. The token cannot see ` +
-        `organization "${organizationId()}" (from DOCS_ORGANIZATION_ID): check the id`,
+      `failed with 403 Forbidden: The token has no access to organization ${fx.org()}. The token cannot see ` +
+        `organization "${fx.org()}" (from DOCS_ORGANIZATION_ID): check the id`,
     );
     expect(unmanaged.stderr()).toContain(`${fx.emulator.url}/orgs\``);
   });
 
   it("a 404 of an object, in an organization the token sees, is the API's answer alone", async () => {
-    const org = organizationId();
+    const org = fx.org();
     fx.emulator.injectFault({ method: "GET", path: `^/v1/orgs/${org}/teams$`, status: 404 });
     const unmanaged = capture();
     expect(await main(["unmanaged", "--organization", org, "--state", stateFile()], unmanaged)).toBe(EXIT.failure);
@@ -108,9 +107,7 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
   it("no token: the environment variable, not the stack config this tool does not read", async () => {
     delete process.env.DOCS_API_TOKEN;
     const imported = capture();
-    expect(await main(["import", "--organization", organizationId(), "--out", dir, "--quiet"], imported)).toBe(
-      EXIT.failure,
-    );
+    expect(await main(["import", "--organization", fx.org(), "--out", dir, "--quiet"], imported)).toBe(EXIT.failure);
     expect(imported.stderr()).toBe(
       "docs-platform: No API token: set the DOCS_API_TOKEN environment variable (docs-platform reads neither the " +
         "stack's docs:apiToken nor any file).\n",

@@ -12,7 +12,6 @@ import { seedOrganization } from "../support/seed-organization";
 import { biomeCheck } from "./biome";
 
 const fx = useEmulator();
-const organizationId = () => fx.emulator.organizationId;
 const routes = () => fx.emulator.requests().map((r) => `${r.method} ${r.route ?? r.path}`);
 const count = (list: string[]) => {
   const counts: Record<string, number> = {};
@@ -45,7 +44,7 @@ describe("import: the walk of a seeded organization", () => {
   it("finds every object the seed made, one resource each (team members inside their team)", async () => {
     const seeded = await seedOrganization(fx.emulator);
     expect(seeded.count).toBeGreaterThanOrEqual(60);
-    const walk = await walkOrganization({ organizationId: organizationId() });
+    const walk = await walkOrganization({ organizationId: fx.org() });
     expect(walk.problems).toEqual([]);
     // A site's navigation order is not an object of its own: one SiteStructure per site, with the site's id.
     const { SiteStructure: structures, ...byKind } = count(walk.objects.map((o) => o.kind));
@@ -66,7 +65,7 @@ describe("import: the walk of a seeded organization", () => {
   it("lists each parent once; only kinds the API reads one at a time cost a request per object", async () => {
     await seedOrganization(fx.emulator);
     fx.emulator.clearRequests();
-    await walkOrganization({ organizationId: organizationId() });
+    await walkOrganization({ organizationId: fx.org() });
     const org = "/v1/orgs/{organizationId}";
     const site = `${org}/sites/{siteId}`;
     expect(count(routes())).toEqual({
@@ -105,7 +104,7 @@ describe("import: the walk of a seeded organization", () => {
 
   it("adopting every walked object with its inputs writes nothing, for every kind", async () => {
     await seedOrganization(fx.emulator);
-    const walk = await walkOrganization({ organizationId: organizationId() });
+    const walk = await walkOrganization({ organizationId: fx.org() });
     resetCaches();
     fx.emulator.clearRequests();
     const adopted: Record<string, number> = {};
@@ -123,9 +122,9 @@ describe("import: the walk of a seeded organization", () => {
 
   it("the same organization gives the same program, byte for byte, formatted and lint-clean", async () => {
     await seedOrganization(fx.emulator);
-    const first = emitProgram(await walkOrganization({ organizationId: organizationId() }), "import").source;
+    const first = emitProgram(await walkOrganization({ organizationId: fx.org() }), "import").source;
     resetCaches();
-    const second = emitProgram(await walkOrganization({ organizationId: organizationId() }), "import").source;
+    const second = emitProgram(await walkOrganization({ organizationId: fx.org() }), "import").source;
     expect(second).toBe(first);
     expect(biomeCheck(first)).toEqual({ status: 0, fixed: first });
     // Relations are references; the only literal ids are the constants' and the importIds.
@@ -137,7 +136,7 @@ describe("import: the walk of a seeded organization", () => {
           !/^\s+importId: /.test(line) &&
           !/^\s+\w+: "[A-Za-z0-9]{20}",( \/\/.*)?$/.test(line),
       );
-    expect(literalIds).toEqual([`const organizationId = "${organizationId()}";`]);
+    expect(literalIds).toEqual([`const organizationId = "${fx.org()}";`]);
     expect(first).toContain("parentId: handbook.id,");
     expect(first).toContain("sectionIds: [guidesSection.id, apiReferenceSection.id],");
     expect(first).toContain("parentId: engineering.id,");
@@ -157,7 +156,7 @@ describe("import: the walk of a seeded organization", () => {
   it("declares the visitor authentication of a site whose readers sign in, never its signing key", async () => {
     const seeded = await seedOrganization(fx.emulator);
     const [portal] = seeded.ids.SiteVisitorAuth!;
-    const walk = await walkOrganization({ organizationId: organizationId() });
+    const walk = await walkOrganization({ organizationId: fx.org() });
     expect(walk.objects.filter((o) => o.kind === "SiteVisitorAuth")).toEqual([
       {
         kind: "SiteVisitorAuth",
@@ -165,14 +164,14 @@ describe("import: the walk of a seeded organization", () => {
         title: "Partner Portal sign-in",
         siteId: portal,
         inputs: {
-          organizationId: organizationId(),
+          organizationId: fx.org(),
           siteId: portal,
           fallbackURL: "https://login.acme.example/partners",
           logoutURL: null,
         },
       },
     ]);
-    const { privateKey } = (await fx.api("GET", `/orgs/${organizationId()}/sites/${portal}/publishing/auth`)).body as {
+    const { privateKey } = (await fx.api("GET", `/orgs/${fx.org()}/sites/${portal}/publishing/auth`)).body as {
       privateKey: string;
     };
     expect(privateKey.length).toBeGreaterThan(20);
@@ -181,14 +180,14 @@ describe("import: the walk of a seeded organization", () => {
 
   it("declares the organization's settings, each at its current value", async () => {
     const seeded = await seedOrganization(fx.emulator);
-    const walk = await walkOrganization({ organizationId: organizationId(), kinds: ["OrganizationSettings"] });
+    const walk = await walkOrganization({ organizationId: fx.org(), kinds: ["OrganizationSettings"] });
     expect(walk.objects).toEqual([
       {
         kind: "OrganizationSettings",
-        id: organizationId(),
+        id: fx.org(),
         title: "Acme Docs",
         inputs: {
-          organizationId: organizationId(),
+          organizationId: fx.org(),
           title: "Acme Docs",
           emailDomains: ["acme.example", "example.com"],
           hostname: "acme",
@@ -209,19 +208,19 @@ describe("import: the walk of a seeded organization", () => {
   });
 
   it("leaves out, and names, an object no declaration adopts unchanged: a spec whose last processing failed", async () => {
-    const failed = await fx.apiCreate(`/orgs/${organizationId()}/openapi`, {
+    const failed = await fx.apiCreate(`/orgs/${fx.org()}/openapi`, {
       slug: "broken",
       source: { url: "https://specs.unreachable.invalid/broken.json" },
     });
-    await fx.apiCreate(`/orgs/${organizationId()}/collections`, { title: "Kept" });
+    await fx.apiCreate(`/orgs/${fx.org()}/collections`, { title: "Kept" });
     // Processing runs on the emulator's clock: wait until it has failed.
     for (let state = ""; state !== "complete"; await new Promise((resolve) => setTimeout(resolve, 25))) {
-      state = ((await fx.api("GET", `/orgs/${organizationId()}/openapi/broken`)).body as { processingState: string })
+      state = ((await fx.api("GET", `/orgs/${fx.org()}/openapi/broken`)).body as { processingState: string })
         .processingState;
     }
     const out = tempDir();
     const io = capture();
-    expect(await main(["import", "--organization", organizationId(), "--out", out, "--quiet"], io)).toBe(EXIT.found);
+    expect(await main(["import", "--organization", fx.org(), "--out", out, "--quiet"], io)).toBe(EXIT.found);
     // Whether this clone has packed the package yet (the install to-do line) is not this test's subject.
     const notInstall = (line: string) => !line.startsWith("docs-platform: before `npm install`");
     expect(
@@ -243,7 +242,7 @@ describe("import: the walk of a seeded organization", () => {
     const seeded = await seedOrganization(fx.emulator);
     const [, internal] = seeded.ids.Site!;
     const walk = await walkOrganization({
-      organizationId: organizationId(),
+      organizationId: fx.org(),
       siteId: internal,
       kinds: ["Site", "SiteShareLink"],
     });
@@ -334,7 +333,7 @@ describe("the docs-platform command", () => {
     delete process.env.DOCS_API_TOKEN;
     try {
       const io = capture();
-      const code = await main(["import", "--organization", organizationId(), "--out", tempDir(), "--quiet"], io);
+      const code = await main(["import", "--organization", fx.org(), "--out", tempDir(), "--quiet"], io);
       expect(code).toBe(EXIT.failure);
       expect(io.stderr()).toContain("DOCS_API_TOKEN");
     } finally {
@@ -346,9 +345,7 @@ describe("the docs-platform command", () => {
     await seedOrganization(fx.emulator);
     const out = tempDir();
     const io = capture();
-    expect(await main(["import", "--organization", organizationId(), "--out", out, "--name", "acme-docs"], io)).toBe(
-      EXIT.ok,
-    );
+    expect(await main(["import", "--organization", fx.org(), "--out", out, "--name", "acme-docs"], io)).toBe(EXIT.ok);
     expect(io.stdout()).toBe("");
     expect(io.stderr()).toContain('site "Acme Docs": 26 objects');
     expect(io.stderr()).toMatch(/75 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
@@ -373,7 +370,7 @@ describe("the docs-platform command", () => {
 
   it("unmanaged names what a state does not manage, by kind, and exits 3; 0 when everything is managed", async () => {
     const seeded = await seedOrganization(fx.emulator);
-    const walk = await walkOrganization({ organizationId: organizationId() });
+    const walk = await walkOrganization({ organizationId: fx.org() });
     const resource = (kind: string, id: string, outputs: Record<string, unknown> = {}) => ({
       type: `pulumi-nodejs:dynamic/docs:${kind}`,
       id,
@@ -386,28 +383,24 @@ describe("the docs-platform command", () => {
       return file;
     };
     const complete = capture();
-    expect(await main(["unmanaged", "--organization", organizationId(), "--state", stateFile(all)], complete)).toBe(
-      EXIT.ok,
-    );
+    expect(await main(["unmanaged", "--organization", fx.org(), "--state", stateFile(all)], complete)).toBe(EXIT.ok);
     expect(complete.stdout()).toContain("every object is managed by the stack (75 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
     const partial = all.filter((r) => r.id !== handbook && r.id !== link);
     const io = capture();
-    expect(await main(["unmanaged", "--organization", organizationId(), "--state", stateFile(partial)], io)).toBe(
-      EXIT.found,
-    );
+    expect(await main(["unmanaged", "--organization", fx.org(), "--state", stateFile(partial)], io)).toBe(EXIT.found);
     expect(io.stdout()).toBe(
-      `Organization ${organizationId()}: 2 object(s) not managed by the stack (73 resources):\n` +
+      `Organization ${fx.org()}: 2 object(s) not managed by the stack (73 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
     );
     const json = capture();
-    const args = ["unmanaged", "--organization", organizationId(), "--state", stateFile(partial), "--json"];
+    const args = ["unmanaged", "--organization", fx.org(), "--state", stateFile(partial), "--json"];
     expect(await main(args, json)).toBe(EXIT.found);
     expect(JSON.parse(json.stdout())).toEqual({
-      organizationId: organizationId(),
+      organizationId: fx.org(),
       managed: 73,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
@@ -422,11 +415,11 @@ describe("the docs-platform command", () => {
       .map((r) => (r.type.endsWith(":Team") ? { ...r, outputs: { __declared: ["title"] } } : r));
     const members = capture();
     const flags = ["--state", stateFile(withoutMembers), "--json"];
-    expect(await main(["unmanaged", "--organization", organizationId(), ...flags], members)).toBe(EXIT.found);
+    expect(await main(["unmanaged", "--organization", fx.org(), ...flags], members)).toBe(EXIT.found);
     const withSpaces = capture();
-    expect(
-      await main(["unmanaged", "--organization", organizationId(), ...flags, "--include-spaces"], withSpaces),
-    ).toBe(EXIT.found);
+    expect(await main(["unmanaged", "--organization", fx.org(), ...flags, "--include-spaces"], withSpaces)).toBe(
+      EXIT.found,
+    );
     const kindsListed = (io: ReturnType<typeof capture>) =>
       count((JSON.parse(io.stdout()).unmanaged as { kind: string }[]).map((o) => o.kind));
     expect(kindsListed(members)).toEqual({ TeamMember: 6, SpacePermission: 1 });
@@ -448,14 +441,14 @@ describe("the docs-platform command", () => {
   it("unmanaged lists a site's live redirects, rule by rule, unless a SiteRedirects or a SiteRedirect of the source manages them", async () => {
     const seeded = await seedOrganization(fx.emulator);
     const [docs, internal] = seeded.ids.Site!;
-    const walk = await walkOrganization({ organizationId: organizationId() });
+    const walk = await walkOrganization({ organizationId: fx.org() });
     const all = walk.objects.map((o) => ({
       type: `pulumi-nodejs:dynamic/docs:${o.kind}`,
       id: o.id,
       outputs: o.inputs,
     }));
     const redirect = async (site: string, source: string, draft = false) =>
-      fx.apiCreate(`/orgs/${organizationId()}/sites/${site}/redirects`, {
+      fx.apiCreate(`/orgs/${fx.org()}/sites/${site}/redirects`, {
         source,
         destination: { kind: "external", url: "https://example.com/" },
         ...(draft ? { draft } : {}),
@@ -471,14 +464,14 @@ describe("the docs-platform command", () => {
     const declared = {
       type: "pulumi-nodejs:dynamic/docs:SiteRedirect",
       id: "a-deleted-redirect",
-      inputs: { organizationId: organizationId(), siteId: internal, source: "/kept" },
-      outputs: { organizationId: organizationId(), siteId: internal, source: "/kept" },
+      inputs: { organizationId: fx.org(), siteId: internal, source: "/kept" },
+      outputs: { organizationId: fx.org(), siteId: internal, source: "/kept" },
     };
     const run = async (resources: unknown[]) => {
       const file = path.join(tempDir(), "state.json");
       writeFileSync(file, JSON.stringify({ deployment: { resources } }));
       const io = capture();
-      const code = await main(["unmanaged", "--organization", organizationId(), "--state", file, "--json"], io);
+      const code = await main(["unmanaged", "--organization", fx.org(), "--state", file, "--json"], io);
       return {
         code,
         unmanaged: JSON.parse(io.stdout()).unmanaged as { kind: string; id: string; title: string; under?: string }[],
@@ -512,7 +505,7 @@ describe("the docs-platform command", () => {
     writeFileSync(file, JSON.stringify({ deployment: { resources: [] } }));
     const listed = async (...flags: string[]) => {
       const io = capture();
-      const args = ["unmanaged", "--organization", organizationId(), "--state", file, "--json", ...flags];
+      const args = ["unmanaged", "--organization", fx.org(), "--state", file, "--json", ...flags];
       expect(await main(args, io), flags.join(" ")).toBe(EXIT.found);
       return count((JSON.parse(io.stdout()).unmanaged as { kind: string }[]).map((o) => o.kind));
     };
@@ -530,7 +523,7 @@ describe("the docs-platform command", () => {
     expect(await listed("--kinds", "SiteRedirect")).toEqual({ SiteRedirect: 2 });
 
     const io = capture();
-    const args = ["unmanaged", "--organization", organizationId(), "--state", file, "--kinds", "SiteRedirects"];
+    const args = ["unmanaged", "--organization", fx.org(), "--state", file, "--kinds", "SiteRedirects"];
     expect(await main(args, io)).toBe(EXIT.usage);
     expect(io.stderr()).toContain("--kinds: unknown kind(s) SiteRedirects; known: Collection, Space, Team, TeamMember");
   });
@@ -545,11 +538,11 @@ describe("the docs-platform command", () => {
       expect(await main(["unmanaged", "--state", file], missing)).toBe(EXIT.usage);
       expect(missing.stderr()).toContain("--organization is required (or set DOCS_ORGANIZATION_ID)");
 
-      process.env.DOCS_ORGANIZATION_ID = organizationId();
+      process.env.DOCS_ORGANIZATION_ID = fx.org();
       const io = capture();
       expect(await main(["unmanaged", "--state", file, "--json"], io)).toBe(EXIT.ok);
-      expect(JSON.parse(io.stdout())).toEqual({ organizationId: organizationId(), managed: 0, unmanaged: [] });
-      expect(fx.emulator.requests().map((r) => r.path)).toContain(`/v1/orgs/${organizationId()}/collections`);
+      expect(JSON.parse(io.stdout())).toEqual({ organizationId: fx.org(), managed: 0, unmanaged: [] });
+      expect(fx.emulator.requests().map((r) => r.path)).toContain(`/v1/orgs/${fx.org()}/collections`);
       // The flag wins over the environment.
       const flagged = capture();
       expect(await main(["unmanaged", "--organization", "elsewhere", "--state", file], flagged)).toBe(EXIT.failure);
@@ -564,7 +557,7 @@ describe("the docs-platform command", () => {
     const file = path.join(tempDir(), "state.json");
     writeFileSync(file, JSON.stringify({ hello: "world" }));
     const io = capture();
-    expect(await main(["unmanaged", "--organization", organizationId(), "--state", file], io)).toBe(EXIT.failure);
+    expect(await main(["unmanaged", "--organization", fx.org(), "--state", file], io)).toBe(EXIT.failure);
     expect(io.stderr()).toContain("pulumi stack export");
   });
 });

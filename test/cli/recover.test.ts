@@ -8,7 +8,6 @@ import { lifecycle } from "../../provider/runtime";
 import { callApi, useEmulator } from "../support/emulator";
 
 const fx = useEmulator();
-const org = () => fx.emulator.organizationId;
 const urn = (kind: string, name: string) => `urn:pulumi:dev::docs::pulumi-nodejs:dynamic/docs:${kind}::${name}`;
 /** What `docs-platform recover` looks with. */
 const find = (kind: string, inputs: Record<string, unknown>, since: Date) => lifecycle(kind).findCreated(inputs, since);
@@ -57,12 +56,12 @@ function exported(creates: { urn: string; inputs: Record<string, unknown> }[]) {
 
 describe("docs-platform recover", () => {
   it("imports what a killed create made, clears what it did not, and leaves duplicates to the user", async () => {
-    const made = await callApi(fx.emulator, "POST", `/orgs/${org()}/collections`, { title: "Made before the kill" });
-    for (const _ of [1, 2]) await callApi(fx.emulator, "POST", `/orgs/${org()}/collections`, { title: "Twice" });
+    const made = await callApi(fx.emulator, "POST", `/orgs/${fx.org()}/collections`, { title: "Made before the kill" });
+    for (const _ of [1, 2]) await callApi(fx.emulator, "POST", `/orgs/${fx.org()}/collections`, { title: "Twice" });
     const pending = pendingCreates(
       exported([
-        { urn: urn("Collection", "made"), inputs: { organizationId: org(), title: "Made before the kill" } },
-        { urn: urn("Collection", "never"), inputs: { organizationId: org(), title: "Never made" } },
+        { urn: urn("Collection", "made"), inputs: { organizationId: fx.org(), title: "Made before the kill" } },
+        { urn: urn("Collection", "never"), inputs: { organizationId: fx.org(), title: "Never made" } },
       ]),
     );
     expect(pending.map((p) => [p.kind, Object.keys(p.inputs).includes("__provider")])).toEqual([
@@ -81,8 +80,8 @@ describe("docs-platform recover", () => {
       { urn: urn("Collection", "never"), kind: "Collection", action: "clear" },
     ]);
     const state = exported([
-      { urn: urn("Collection", "made"), inputs: { organizationId: org(), title: "Made before the kill" } },
-      { urn: urn("Collection", "never"), inputs: { organizationId: org(), title: "Never made" } },
+      { urn: urn("Collection", "made"), inputs: { organizationId: fx.org(), title: "Made before the kill" } },
+      { urn: urn("Collection", "never"), inputs: { organizationId: fx.org(), title: "Never made" } },
     ]);
     const recovered = await recoveredState(state, resolutions, read);
     expect(recovered).toMatchObject({ imported: [urn("Collection", "made")], cleared: [urn("Collection", "never")] });
@@ -106,7 +105,7 @@ describe("docs-platform recover", () => {
 
     const twice = await resolvePendingCreates(
       pendingCreates(
-        exported([{ urn: urn("Collection", "twice"), inputs: { organizationId: org(), title: "Twice" } }]),
+        exported([{ urn: urn("Collection", "twice"), inputs: { organizationId: fx.org(), title: "Twice" } }]),
       ),
       find,
     );
@@ -118,7 +117,7 @@ describe("docs-platform recover", () => {
   it("imports an adopting create by its importId without looking, and leaves other providers' creates alone", async () => {
     const pending = pendingCreates(
       exported([
-        { urn: urn("Collection", "adopted"), inputs: { organizationId: org(), title: "A", importId: "abc123" } },
+        { urn: urn("Collection", "adopted"), inputs: { organizationId: fx.org(), title: "A", importId: "abc123" } },
         { urn: "urn:pulumi:dev::docs::aws:s3/bucket:Bucket::b", inputs: {} },
       ]),
     );
@@ -127,7 +126,7 @@ describe("docs-platform recover", () => {
     });
     expect(resolutions.map((r) => r.action)).toEqual(["import", "foreign"]);
     const state = exported([
-      { urn: urn("Collection", "adopted"), inputs: { organizationId: org(), title: "A", importId: "abc123" } },
+      { urn: urn("Collection", "adopted"), inputs: { organizationId: fx.org(), title: "A", importId: "abc123" } },
       { urn: "urn:pulumi:dev::docs::aws:s3/bucket:Bucket::b", inputs: {} },
     ]);
     const recovered = await recoveredState(state, resolutions, async (kind, id, inputs) => ({ kind, id, ...inputs }));
@@ -176,10 +175,10 @@ describe("docs-platform recover", () => {
   });
 
   it("a killed Space create is found by its title under its parent and recorded; unmanaged then lists nothing of it", async () => {
-    const made = await callApi(fx.emulator, "POST", `/orgs/${org()}/spaces`, { title: "Made before the kill" });
+    const made = await callApi(fx.emulator, "POST", `/orgs/${fx.org()}/spaces`, { title: "Made before the kill" });
     expect(made.status).toBe(201);
     const state = exported([
-      { urn: urn("Space", "guides"), inputs: { organizationId: org(), title: "Made before the kill" } },
+      { urn: urn("Space", "guides"), inputs: { organizationId: fx.org(), title: "Made before the kill" } },
     ]);
     const resolutions = await resolvePendingCreates(pendingCreates(state), find);
     expect(resolutions).toEqual([
@@ -193,7 +192,7 @@ describe("docs-platform recover", () => {
     writeFileSync(file, JSON.stringify({ version: 3, deployment: recovered }));
     let out = "";
     const io: Io = { out: { write: (t: string) => (out += t) }, err: { write: () => undefined } };
-    const args = ["unmanaged", "--organization", org(), "--state", file, "--include-spaces", "--json"];
+    const args = ["unmanaged", "--organization", fx.org(), "--state", file, "--include-spaces", "--json"];
     await main(args, io);
     const listed = JSON.parse(out).unmanaged as { kind: string; id: string }[];
     expect(listed).not.toContainEqual(expect.objectContaining({ id: made.body.id }));

@@ -7,7 +7,6 @@ import { organizationsInState } from "../../cli/unmanaged";
 import { useEmulator } from "../support/emulator";
 
 const fx = useEmulator();
-const organizationId = () => fx.emulator.organizationId;
 
 function capture(): Io & { stdout: () => string; stderr: () => string } {
   let out = "";
@@ -77,10 +76,10 @@ afterEach(() => {
 
 describe("unmanaged finds the organization when the command line names none", () => {
   it("takes the stack's docs:organizationId, the provider's own default, before the state", async () => {
-    fakePulumi(exportOf([resource("Collection", "c1", fx.emulator.secondOrganizationId)]), organizationId());
+    fakePulumi(exportOf([resource("Collection", "c1", fx.emulator.secondOrganizationId)]), fx.org());
     const io = capture();
     expect(await main(["unmanaged", "--stack", "production", "--json"], io)).toBe(EXIT.ok);
-    expect(JSON.parse(io.stdout()).organizationId).toBe(organizationId());
+    expect(JSON.parse(io.stdout()).organizationId).toBe(fx.org());
     expect(pulumiCalls()).toEqual([
       "stack export --non-interactive --stack production",
       "config get docs:organizationId --non-interactive --stack production",
@@ -88,15 +87,13 @@ describe("unmanaged finds the organization when the command line names none", ()
   });
 
   it("without docs:organizationId, takes the one organization of the state's resources, as `import` writes them", async () => {
-    const handMade = await fx.apiCreate(`/orgs/${organizationId()}/collections`, { title: "Scratch" });
-    fakePulumi(
-      exportOf([resource("Collection", "adopted", organizationId()), resource("Team", "t", organizationId())]),
-    );
+    const handMade = await fx.apiCreate(`/orgs/${fx.org()}/collections`, { title: "Scratch" });
+    fakePulumi(exportOf([resource("Collection", "adopted", fx.org()), resource("Team", "t", fx.org())]));
     const io = capture();
     expect(await main(["unmanaged", "--stack", "production"], io)).toBe(EXIT.found);
     expect(io.stderr()).toBe("");
     expect(io.stdout()).toBe(
-      `Organization ${organizationId()}: 1 object(s) not managed by the stack (2 resources):\n` +
+      `Organization ${fx.org()}: 1 object(s) not managed by the stack (2 resources):\n` +
         `  Collection\n    ${handMade}  "Scratch"\n`,
     );
     expect(pulumiCalls()).toEqual([
@@ -107,10 +104,10 @@ describe("unmanaged finds the organization when the command line names none", ()
 
   it("asks for --organization, naming them, when the state's resources belong to several organizations", async () => {
     const second = fx.emulator.secondOrganizationId;
-    fakePulumi(exportOf([resource("Collection", "a", organizationId()), resource("Site", "b", second)]));
+    fakePulumi(exportOf([resource("Collection", "a", fx.org()), resource("Site", "b", second)]));
     const io = capture();
     expect(await main(["unmanaged"], io)).toBe(EXIT.usage);
-    const [first, last] = [organizationId(), second].sort();
+    const [first, last] = [fx.org(), second].sort();
     expect(io.stderr()).toBe(
       `docs-platform: the stack's resources belong to 2 organizations (${first}, ${last}): choose one with ` +
         "--organization <id> (or DOCS_ORGANIZATION_ID)\nRun `docs-platform --help` for usage.\n",
@@ -134,17 +131,17 @@ describe("unmanaged finds the organization when the command line names none", ()
 
   it("reads no stack config for a state given as a file, and none at all when the organization is given", async () => {
     const file = path.join(dir, "given.json");
-    writeFileSync(file, exportOf([resource("Collection", "adopted", organizationId())]));
+    writeFileSync(file, exportOf([resource("Collection", "adopted", fx.org())]));
     const fromFile = capture();
     expect(await main(["unmanaged", "--state", file, "--json"], fromFile)).toBe(EXIT.ok);
-    expect(JSON.parse(fromFile.stdout()).organizationId).toBe(organizationId());
+    expect(JSON.parse(fromFile.stdout()).organizationId).toBe(fx.org());
     expect(pulumiCalls()).toEqual([]);
 
     fakePulumi(exportOf([resource("Collection", "adopted", "elsewhere")]), "configured-elsewhere");
-    process.env.DOCS_ORGANIZATION_ID = organizationId();
+    process.env.DOCS_ORGANIZATION_ID = fx.org();
     const fromEnvironment = capture();
     expect(await main(["unmanaged", "--json"], fromEnvironment)).toBe(EXIT.ok);
-    expect(JSON.parse(fromEnvironment.stdout()).organizationId).toBe(organizationId());
+    expect(JSON.parse(fromEnvironment.stdout()).organizationId).toBe(fx.org());
     expect(pulumiCalls()).toEqual(["stack export --non-interactive"]);
   });
 });

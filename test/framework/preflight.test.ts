@@ -7,7 +7,6 @@ import { lifecycle, resetCaches } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 
 const fixture = useEmulator();
-const org = () => fixture.emulator.organizationId;
 const reasons = (result: { failures?: { property: string; reason: string }[] }) =>
   (result.failures ?? []).map((failure) => `${failure.property}: ${failure.reason}`);
 let stderr: string[] = [];
@@ -33,7 +32,7 @@ describe("preflight in check", () => {
     const result = await lifecycle("SiteSection").check(
       {},
       {
-        organizationId: org(),
+        organizationId: fixture.org(),
         siteId: "noSuchSite",
         spaceId: "noSuchSpace",
         title: "Guides",
@@ -45,22 +44,22 @@ describe("preflight in check", () => {
 
   it("names the resource, field, id and how to list valid ids; one listing per organization and kind", async () => {
     const [space] = fixture.emulator.spaceIds;
-    const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs site" });
+    const site = await fixture.apiCreate(`/orgs/${fixture.org()}/sites`, { title: "Docs site" });
     fixture.emulator.clearRequests();
     const sections = lifecycle("SiteSection");
-    const good = { organizationId: org(), siteId: site, title: "Guides" };
+    const good = { organizationId: fixture.org(), siteId: site, title: "Guides" };
     for (let i = 0; i < 5; i++) expect(reasons(await sections.check({}, { ...good, spaceId: space }))).toEqual([]);
     const wrong = reasons(await sections.check({}, { ...good, spaceId: "wrongSpaceId" }));
     expect(wrong).toEqual([
-      `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${org()}". ` +
-        `List the valid ids with \`curl -H "Authorization: Bearer $DOCS_API_TOKEN" ${fixture.emulator.url}/orgs/${org()}/spaces\`.`,
+      `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${fixture.org()}". ` +
+        `List the valid ids with \`curl -H "Authorization: Bearer $DOCS_API_TOKEN" ${fixture.emulator.url}/orgs/${fixture.org()}/spaces\`.`,
     ]);
     // The organization once, spaces and sites once each for six checks; the miss reloads the spaces once.
     expect(fixture.calls()).toEqual([
-      `GET /v1/orgs/${org()}`,
-      `GET /v1/orgs/${org()}/spaces`,
-      `GET /v1/orgs/${org()}/sites`,
-      `GET /v1/orgs/${org()}/spaces`,
+      `GET /v1/orgs/${fixture.org()}`,
+      `GET /v1/orgs/${fixture.org()}/spaces`,
+      `GET /v1/orgs/${fixture.org()}/sites`,
+      `GET /v1/orgs/${fixture.org()}/spaces`,
     ]);
   });
 
@@ -68,14 +67,14 @@ describe("preflight in check", () => {
     process.env.PREFLIGHT_OTHER_TOKEN = fixture.emulator.token;
     try {
       const connection = { apiUrl: fixture.emulator.url, tokenEnv: "PREFLIGHT_OTHER_TOKEN" };
-      const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs site" });
+      const site = await fixture.apiCreate(`/orgs/${fixture.org()}/sites`, { title: "Docs site" });
       const result = await lifecycle("SiteSection").check(
         {},
-        { organizationId: org(), siteId: site, title: "Guides", spaceId: "wrongSpaceId", connection },
+        { organizationId: fixture.org(), siteId: site, title: "Guides", spaceId: "wrongSpaceId", connection },
       );
       expect(reasons(result)).toEqual([
-        `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${org()}". ` +
-          `List the valid ids with \`curl -H "Authorization: Bearer $PREFLIGHT_OTHER_TOKEN" ${fixture.emulator.url}/orgs/${org()}/spaces\`.`,
+        `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${fixture.org()}". ` +
+          `List the valid ids with \`curl -H "Authorization: Bearer $PREFLIGHT_OTHER_TOKEN" ${fixture.emulator.url}/orgs/${fixture.org()}/spaces\`.`,
       ]);
     } finally {
       delete process.env.PREFLIGHT_OTHER_TOKEN;
@@ -87,7 +86,7 @@ describe("preflight in check", () => {
     const result = await lifecycle("TeamMember").check(
       {},
       {
-        organizationId: org(),
+        organizationId: fixture.org(),
         teamId: "noSuchTeam",
         userId: outsider,
         role: "member",
@@ -103,7 +102,9 @@ describe("preflight in check", () => {
     const saved = process.env[ENV_KEYS.apiToken];
     delete process.env[ENV_KEYS.apiToken];
     try {
-      const missing = reasons(await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" }));
+      const missing = reasons(
+        await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" }),
+      );
       expect(missing[0]).toMatch(/preflight \(docs:preflight \/ DOCS_PREFLIGHT\) needs an API token and none is set/);
     } finally {
       process.env[ENV_KEYS.apiToken] = saved;
@@ -116,7 +117,7 @@ describe("preflight in check", () => {
 
   it("an importId of nothing or of another kind fails; a real one is announced with what adoption changes", async () => {
     const collections = lifecycle("Collection");
-    const inputs = { organizationId: org(), title: "Handbook" };
+    const inputs = { organizationId: fixture.org(), title: "Handbook" };
     const missing = reasons(await collections.check({}, { ...inputs, importId: "noSuchCollection" }));
     expect(missing).toEqual([
       'importId: Collection.importId: preflight: "noSuchCollection" names no existing Collection that these inputs ' +
@@ -126,7 +127,7 @@ describe("preflight in check", () => {
     const wrongKind = reasons(await collections.check({}, { ...inputs, importId: space }));
     expect(wrongKind[0]).toMatch(/^importId: .*names no existing Collection/);
 
-    const legacy = await fixture.apiCreate(`/orgs/${org()}/collections`, { title: "Legacy handbook" });
+    const legacy = await fixture.apiCreate(`/orgs/${fixture.org()}/collections`, { title: "Legacy handbook" });
     // Told at the end of the operation (adoptionNotices), not by check.
     const takesOver =
       "1 of the creates counted below takes over the existing object its importId names instead of making a new one.";
@@ -152,7 +153,7 @@ describe("preflight in check", () => {
   it("announces an adoption without preflight, offline", async () => {
     delete process.env[ENV_KEYS.preflight];
     resetAdoptions();
-    await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs", importId: "abcdef" });
+    await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs", importId: "abcdef" });
     expect(adoptionNotices()).toEqual([
       {
         severity: "info",
@@ -167,7 +168,7 @@ describe("preflight in check", () => {
 
   it("a typo in the setting is reported", async () => {
     process.env[ENV_KEYS.preflight] = "ture";
-    await expect(lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" })).rejects.toThrow(
+    await expect(lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" })).rejects.toThrow(
       'DOCS_PREFLIGHT must be true or false, not "ture"',
     );
   });
@@ -178,16 +179,16 @@ describe("preflight's references and failures", () => {
   const curl = (path: string, token = "$DOCS_API_TOKEN") =>
     `\`curl -H "Authorization: Bearer ${token}" ${fixture.emulator.url}${path}\``;
   const missing = (kind: string, field: string, noun: string, id: string, path: string) =>
-    `${field}: ${kind}.${field}: preflight: no ${noun} has the id "${id}" in organization "${org()}". ` +
+    `${field}: ${kind}.${field}: preflight: no ${noun} has the id "${id}" in organization "${fixture.org()}". ` +
     `List the valid ids with ${curl(path)}.`;
 
   it("names the listing of every kind of reference", async () => {
-    const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs site" });
+    const site = await fixture.apiCreate(`/orgs/${fixture.org()}/sites`, { title: "Docs site" });
     expect(
       reasons(
         await lifecycle("SiteSectionGroup").check(
           {},
-          { organizationId: org(), siteId: site, title: "Product", sectionIds: ["noSuchSection"] },
+          { organizationId: fixture.org(), siteId: site, title: "Product", sectionIds: ["noSuchSection"] },
         ),
       ),
     ).toEqual([
@@ -196,16 +197,19 @@ describe("preflight's references and failures", () => {
         "sectionIds",
         "section of the site",
         "noSuchSection",
-        `/orgs/${org()}/sites/${site}/sections`,
+        `/orgs/${fixture.org()}/sites/${site}/sections`,
       ),
     ]);
     expect(
       reasons(
-        await lifecycle("Collection").check({}, { organizationId: org(), title: "Child", parentId: "noSuchParent" }),
+        await lifecycle("Collection").check(
+          {},
+          { organizationId: fixture.org(), title: "Child", parentId: "noSuchParent" },
+        ),
       ),
-    ).toEqual([missing("Collection", "parentId", "collection", "noSuchParent", `/orgs/${org()}/collections`)]);
+    ).toEqual([missing("Collection", "parentId", "collection", "noSuchParent", `/orgs/${fixture.org()}/collections`)]);
     const saml = {
-      organizationId: org(),
+      organizationId: fixture.org(),
       label: "SSO",
       entityId: "http://www.okta.example/exk1",
       ssoUrl: "https://acme.okta.example/app/docs/exk1/sso/saml",
@@ -214,13 +218,13 @@ describe("preflight's references and failures", () => {
       defaultRole: "read",
     };
     expect(reasons(await lifecycle("SamlProvider").check({}, saml))).toEqual([
-      missing("SamlProvider", "defaultTeamId", "team", "noSuchTeam", `/orgs/${org()}/teams`),
+      missing("SamlProvider", "defaultTeamId", "team", "noSuchTeam", `/orgs/${fixture.org()}/teams`),
     ]);
     const settings = reasons(
-      await lifecycle("OrganizationSettings").check({}, { organizationId: org(), defaultSiteId: "noSuchSite" }),
+      await lifecycle("OrganizationSettings").check({}, { organizationId: fixture.org(), defaultSiteId: "noSuchSite" }),
     );
     expect(settings).toEqual([
-      missing("OrganizationSettings", "defaultSiteId", "site", "noSuchSite", `/orgs/${org()}/sites`),
+      missing("OrganizationSettings", "defaultSiteId", "site", "noSuchSite", `/orgs/${fixture.org()}/sites`),
     ]);
   });
 
@@ -232,33 +236,33 @@ describe("preflight's references and failures", () => {
     expect(reasons(unknownOrg)).toEqual([]);
     const unknownParent = await lifecycle("Collection").check(
       {},
-      { organizationId: org(), title: "Docs", parentId: UNKNOWN },
+      { organizationId: fixture.org(), title: "Docs", parentId: UNKNOWN },
     );
     expect(reasons(unknownParent)).toEqual([]);
-    expect(fixture.calls()).toEqual([`GET /v1/orgs/${org()}`]);
+    expect(fixture.calls()).toEqual([`GET /v1/orgs/${fixture.org()}`]);
     const group = await lifecycle("SiteSectionGroup").check(
       {},
-      { organizationId: org(), siteId: "noSuchSite", title: "Product", sectionIds: ["a"] },
+      { organizationId: fixture.org(), siteId: "noSuchSite", title: "Product", sectionIds: ["a"] },
     );
     expect(reasons(group)).toEqual([
-      missing("SiteSectionGroup", "siteId", "site", "noSuchSite", `/orgs/${org()}/sites`),
+      missing("SiteSectionGroup", "siteId", "site", "noSuchSite", `/orgs/${fixture.org()}/sites`),
     ]);
   });
 
   it("adopting a site and what is under it: no request carries a value not known yet", async () => {
-    const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs", visibility: "share-link" });
-    const link = await fixture.apiCreate(`/orgs/${org()}/sites/${site}/share-links`, { name: "Reviewers" });
+    const site = await fixture.apiCreate(`/orgs/${fixture.org()}/sites`, { title: "Docs", visibility: "share-link" });
+    const link = await fixture.apiCreate(`/orgs/${fixture.org()}/sites/${site}/share-links`, { name: "Reviewers" });
     const [space] = fixture.emulator.spaceIds;
-    const section = await fixture.apiCreate(`/orgs/${org()}/sites/${site}/sections`, {
+    const section = await fixture.apiCreate(`/orgs/${fixture.org()}/sites/${site}/sections`, {
       spaceId: space,
       title: "Guides",
     });
     fixture.emulator.clearRequests();
     resetAdoptions();
     // The site is adopted by the same preview, so its id reaches the checks of its children as the placeholder.
-    const under = { organizationId: org(), siteId: UNKNOWN };
+    const under = { organizationId: fixture.org(), siteId: UNKNOWN };
     const checks = [
-      await lifecycle("Site").check({}, { organizationId: org(), title: "Docs", importId: site }),
+      await lifecycle("Site").check({}, { organizationId: fixture.org(), title: "Docs", importId: site }),
       await lifecycle("SiteShareLink").check({}, { ...under, name: "Reviewers", importId: link }),
       await lifecycle("SiteSection").check({}, { ...under, spaceId: space, title: "Guides", importId: section }),
       await lifecycle("SiteSectionGroup").check({}, { ...under, title: "Product", sectionIds: [section] }),
@@ -274,55 +278,63 @@ describe("preflight's references and failures", () => {
 
   it("the client refuses a request carrying the placeholder before sending it", async () => {
     const { apiClient } = await import("../../provider/framework/connection");
-    await expect(apiClient().get(`/orgs/${org()}/sites/${UNKNOWN}/share-links`)).rejects.toThrow(
-      `GET /v1/orgs/${org()}/sites/${UNKNOWN}/share-links not sent: it carries a value that is not known until the update runs`,
+    await expect(apiClient().get(`/orgs/${fixture.org()}/sites/${UNKNOWN}/share-links`)).rejects.toThrow(
+      `GET /v1/orgs/${fixture.org()}/sites/${UNKNOWN}/share-links not sent: it carries a value that is not known until the update runs`,
     );
-    await expect(apiClient().post(`/orgs/${org()}/collections`, { parentId: UNKNOWN })).rejects.toThrow("not sent");
-    await expect(apiClient().get(`/orgs/${org()}/spaces`, { collection: UNKNOWN })).rejects.toThrow("not sent");
+    await expect(apiClient().post(`/orgs/${fixture.org()}/collections`, { parentId: UNKNOWN })).rejects.toThrow(
+      "not sent",
+    );
+    await expect(apiClient().get(`/orgs/${fixture.org()}/spaces`, { collection: UNKNOWN })).rejects.toThrow("not sent");
     expect(fixture.calls()).toEqual([]);
   });
 
   it("reports a listing that fails on the field that needed it, and lists again at the next check", async () => {
     fixture.emulator.injectFault({ method: "GET", path: "/teams$", status: 500, count: 10 });
     const failed = reasons(
-      await lifecycle("TeamMember").check({}, { organizationId: org(), teamId: "t", userId: "u", role: "member" }),
+      await lifecycle("TeamMember").check(
+        {},
+        { organizationId: fixture.org(), teamId: "t", userId: "u", role: "member" },
+      ),
     );
     expect(failed.find((line) => line.startsWith("teamId:"))).toMatch(
       /^teamId: TeamMember\.teamId: preflight: GET \/v1\/orgs\/.+\/teams failed with 500 /,
     );
     fixture.emulator.clearFaults();
     fixture.emulator.clearRequests();
-    await lifecycle("Team").check({}, { organizationId: org(), title: "Writers", defaultTeamId: undefined });
+    await lifecycle("Team").check({}, { organizationId: fixture.org(), title: "Writers", defaultTeamId: undefined });
     const again = reasons(
-      await lifecycle("TeamMember").check({}, { organizationId: org(), teamId: "t2", userId: "u", role: "member" }),
+      await lifecycle("TeamMember").check(
+        {},
+        { organizationId: fixture.org(), teamId: "t2", userId: "u", role: "member" },
+      ),
     );
     expect(again.find((line) => line.startsWith("teamId:"))).toBe(
-      missing("TeamMember", "teamId", "team", "t2", `/orgs/${org()}/teams`),
+      missing("TeamMember", "teamId", "team", "t2", `/orgs/${fixture.org()}/teams`),
     );
-    expect(fixture.calls().filter((call) => call.endsWith("/teams"))).toEqual([`GET /v1/orgs/${org()}/teams`]);
+    expect(fixture.calls().filter((call) => call.endsWith("/teams"))).toEqual([`GET /v1/orgs/${fixture.org()}/teams`]);
   });
 
   it("tells a rejected token, a hidden organization and a failing one apart", async () => {
-    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${org()}$`, status: 401, count: 1 });
-    const rejected = reasons(await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" }));
+    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${fixture.org()}$`, status: 401, count: 1 });
+    const rejected = reasons(await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" }));
     expect(rejected).toHaveLength(1);
     expect(rejected[0]).toMatch(/^: Collection: preflight: the API rejected the token \(.+401.*\)\. /);
 
     // The client remembers a rejected token for the rest of the process: another token starts afresh.
     resetCaches();
-    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${org()}$`, status: 403, count: 1 });
-    expect(reasons(await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" }))).toEqual([
+    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${fixture.org()}$`, status: 403, count: 1 });
+    expect(reasons(await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" }))).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^organizationId: Collection\\.organizationId: preflight: the token cannot see organization "${org()}" \\(.+\\)\\. ` +
+          `^organizationId: Collection\\.organizationId: preflight: the token cannot see organization "${fixture.org()}" \\(.+\\)\\. ` +
             `List the organizations it sees with \`curl -H "Authorization: Bearer \\$DOCS_API_TOKEN" .+/orgs\`\\.$`,
         ),
       ),
     ]);
 
     resetPreflight();
-    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${org()}$`, status: 500, count: 10 });
-    expect(reasons(await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" }))).toEqual([
+    fixture.emulator.injectFault({ method: "GET", path: `/orgs/${fixture.org()}$`, status: 500, count: 10 });
+    expect(reasons(await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" }))).toEqual([
       expect.stringMatching(
         /^organizationId: Collection\.organizationId: preflight: GET \/v1\/orgs\/[^/ ]+ failed with 500 /,
       ),
@@ -331,29 +343,35 @@ describe("preflight's references and failures", () => {
     // The organization is asked once per process, and a failure is not remembered as a success.
     resetPreflight();
     fixture.emulator.clearRequests();
-    await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" });
-    await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs" });
-    expect(fixture.calls()).toEqual([`GET /v1/orgs/${org()}`]);
+    await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" });
+    await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" });
+    expect(fixture.calls()).toEqual([`GET /v1/orgs/${fixture.org()}`]);
   });
 
   it("names a secret connection token without showing it, and reports a connection it cannot use", async () => {
-    const site = await fixture.apiCreate(`/orgs/${org()}/sites`, { title: "Docs site" });
+    const site = await fixture.apiCreate(`/orgs/${fixture.org()}/sites`, { title: "Docs site" });
     const withToken = { apiUrl: fixture.emulator.url, token: fixture.emulator.token };
     const result = reasons(
       await lifecycle("SiteSection").check(
         {},
-        { organizationId: org(), siteId: site, title: "Guides", spaceId: "wrongSpaceId", connection: withToken },
+        {
+          organizationId: fixture.org(),
+          siteId: site,
+          title: "Guides",
+          spaceId: "wrongSpaceId",
+          connection: withToken,
+        },
       ),
     );
     expect(result).toEqual([
-      `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${org()}". ` +
-        `List the valid ids with ${curl(`/orgs/${org()}/spaces`, "<this connection's token>")}.`,
+      `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${fixture.org()}". ` +
+        `List the valid ids with ${curl(`/orgs/${fixture.org()}/spaces`, "<this connection's token>")}.`,
     ]);
     expect(result.join("")).not.toContain(fixture.emulator.token);
 
     const unusable = { apiUrl: fixture.emulator.url, tokenEnv: "PREFLIGHT_UNSET_TOKEN" };
     const failed = reasons(
-      await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs", connection: unusable }),
+      await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs", connection: unusable }),
     );
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatch(/PREFLIGHT_UNSET_TOKEN/);
@@ -362,7 +380,10 @@ describe("preflight's references and failures", () => {
   it("reports an adoption read that fails on importId", async () => {
     fixture.emulator.injectFault({ method: "GET", path: "/collections/", status: 500, count: 10 });
     const failed = reasons(
-      await lifecycle("Collection").check({}, { organizationId: org(), title: "Docs", importId: "someCollection" }),
+      await lifecycle("Collection").check(
+        {},
+        { organizationId: fixture.org(), title: "Docs", importId: "someCollection" },
+      ),
     );
     expect(failed).toEqual([
       expect.stringMatching(
