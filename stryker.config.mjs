@@ -5,9 +5,9 @@
 //
 // Equivalent mutants are disabled where they occur, each with its reason (`// Stryker disable next-line <mutator>:
 // <why>`), and listed here once:
-// - provider/framework/lifecycle.ts, normalize's key comparator: two keys of one object never compare equal, so the
+// - provider/framework/values.ts, normalize's key comparator: two keys of one object never compare equal, so the
 //   `0` result and `>` vs `>=` cannot differ;
-// - provider/framework/lifecycle.ts, canonical's `?? "null"`: JSON props never stringify to undefined.
+// - provider/framework/values.ts, canonical's `?? "null"`: JSON props never stringify to undefined.
 // - provider/client/transport.ts, the Agent's keepAliveTimeout: it changes connection reuse only, never an answer;
 // - provider/client/transport.ts, request's `instanceof DocsApiError` rethrow: attempt() throws nothing else but a
 //   TypeError for a body JSON cannot write, which the retry path would throw unchanged too;
