@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Writes the files generated from the kinds' schemas (docs/resources.md, provider/resources/generated.ts, the README's
 // kinds table), or with --check fails listing those that differ. Reads the built package: run `npm run build` first
-// (`npm run docs` and `npm run docs:check` do). The same check runs as a fast test (test/runtime/reference.test.ts).
+// (`npm run docs` and `npm run docs:check` do). TypeScript is laid out by biome (format-generated.mjs). The same
+// check runs as a fast test (test/runtime/reference.test.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { formatGenerated } from "./format-generated.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -15,7 +17,8 @@ const { definitions } = require(path.join(root, "dist/provider/registry.js"));
 const check = process.argv.includes("--check");
 const files = generatedFiles(definitions, readFileSync(path.join(root, "README.md"), "utf8"));
 const stale = [];
-for (const [file, text] of Object.entries(files)) {
+for (const [file, generated] of Object.entries(files)) {
+  const text = formatGenerated(file, generated);
   const target = path.join(root, file);
   let current = "";
   try {

@@ -5,62 +5,20 @@
  * added to a schema shows up everywhere after `npm run docs`, and `npm run docs:check` fails until it does.
  *
  * TypeScript cannot carry a runtime `.describe()` string into a type's JSDoc, hence a generated, checked-in file.
+ * Its types come from the type model (typeModel.ts: every type used twice is named once); biome lays it out.
  */
-import { z } from "zod";
 import { providerDefaultOf } from "./defaults";
-import { API_ID_PATTERN, type KindDefinition } from "./kind";
-
-type Definition = KindDefinition<Record<string, unknown>, Record<string, unknown>>;
-
-/** A JSON Schema node as zod's `toJSONSchema` writes it, plus our `.meta()` keys. */
-interface Node {
-  type?: string | string[];
-  description?: string;
-  default?: unknown;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: Node[];
-  oneOf?: Node[];
-  items?: Node;
-  properties?: Record<string, Node>;
-  required?: string[];
-  additionalProperties?: Node | boolean;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  pattern?: string;
-  format?: string;
-  /** `.meta({ tsType })`: the TypeScript type to name instead of spelling the schema out (recursive schemas). */
-  tsType?: string;
-  /** `.meta({ docType })`: the reference's wording of the type, when the schema's own would be unreadable. */
-  docType?: string;
-  /** `.meta(SENSITIVE)`: the value may be a secret. */
-  sensitive?: boolean;
-}
-
-interface Property {
-  name: string;
-  node: Node;
-  required: boolean;
-}
-
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Node {
-  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Node;
-}
-
-function propertiesOf(schema: z.ZodType, io: "input" | "output"): Property[] {
-  const root = jsonSchema(schema, io);
-  const required = new Set(root.required ?? []);
-  // An input with a provider default (organizationId) may be left out of the program: check fills it in.
-  return Object.entries(root.properties ?? {}).map(([name, node]) => ({
-    name,
-    node,
-    required: required.has(name) && (io === "output" || providerDefaultOf(name) === undefined),
-  }));
-}
+import { API_ID_PATTERN } from "./kind";
+import {
+  type Definition,
+  type KindTypes,
+  type NamedType,
+  type Node,
+  refName,
+  resolve,
+  type TypeModel,
+  typeModel,
+} from "./typeModel";
 
 /** Where a kind's definition lives: `resources/<kind with a lowercase first letter>.ts`, exported as `<that>Kind`. */
 export function moduleOf(kind: string): { file: string; exportName: string } {
@@ -75,20 +33,38 @@ function literal(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** `A | B`, each once; `true | false` (a state's `false` added to an input's `true`) reads `boolean`. */
 function union(types: string[]): string {
   const unique = [...new Set(types)];
-  return unique.length === 0 ? "never" : unique.join(" | ");
+  const merged = unique.includes("true") && unique.includes("false");
+  const members = merged
+    ? unique.map((type) => (type === "true" ? "boolean" : type)).filter((t) => t !== "false")
+    : unique;
+  return members.join(" | ");
 }
 
-/** The TypeScript type of a node; `input` wraps every nested value in `pulumi.Input` (a program may pass Outputs). */
-function tsType(node: Node, input: boolean): string {
-  const wrap = (type: string) => (input ? `pulumi.Input<${type}>` : type);
-  if (node.tsType) return input ? `DeepInput<${node.tsType}>` : node.tsType;
+/**
+ * How to print a type: `multiline` spells objects one property a line with their documentation (the generated
+ * file); otherwise on one line (a table cell of the reference), with named types spelled out (`expand`) because the
+ * reference does not define them.
+ */
+interface Layout {
+  multiline: boolean;
+  indent: string;
+  model: TypeModel;
+  expand?: boolean;
+}
+
+/** The TypeScript type of a node, as a program reads it (an output) and as `DeepInput` takes it (an argument). */
+function tsType(node: Node, layout: Layout): string {
+  const name = refName(node);
+  if (name !== undefined) return layout.expand ? tsType(resolve(layout.model, node), layout) : name;
+  if (node.tsType) return node.tsType;
   const alternatives = node.anyOf ?? node.oneOf;
-  if (alternatives) return union(alternatives.map((alternative) => tsType(alternative, input)));
+  if (alternatives) return union(alternatives.map((alternative) => tsType(alternative, layout)));
   if (node.const !== undefined) return literal(node.const);
   if (node.enum) return union(node.enum.map(literal));
-  if (Array.isArray(node.type)) return union(node.type.map((type) => tsType({ ...node, type }, input)));
+  if (Array.isArray(node.type)) return union(node.type.map((type) => tsType({ ...node, type }, layout)));
   switch (node.type) {
     case "string":
       return "string";
@@ -100,25 +76,52 @@ function tsType(node: Node, input: boolean): string {
     case "null":
       return "null";
     case "array": {
-      const item = node.items ? tsType(node.items, input) : "unknown";
-      return `${wrap(item)}[]`;
+      const item = node.items ? tsType(node.items, layout) : "unknown";
+      return isUnion(item) ? `(${item})[]` : `${item}[]`;
     }
-    case "object": {
-      const entries = Object.entries(node.properties ?? {});
-      if (entries.length === 0) {
-        const values = node.additionalProperties;
-        const value = typeof values === "object" ? tsType(values, input) : "unknown";
-        return `Record<string, ${value === "" ? "unknown" : value}>`;
-      }
-      const required = new Set(node.required ?? []);
-      const fields = entries.map(
-        ([key, value]) => `${key}${required.has(key) ? "" : "?"}: ${wrap(tsType(value, input))}`,
-      );
-      return `{ ${fields.join("; ")} }`;
-    }
+    case "object":
+      return objectType(node, layout);
     default:
       return "unknown";
   }
+}
+
+/** Whether a printed type is a union at its top level (`A | B`, not `{ a: A | B }`), which `[]` must not split. */
+function isUnion(type: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < type.length; i++) {
+    const char = type.charAt(i);
+    if ("{<([".includes(char)) depth++;
+    else if ("}>)]".includes(char)) depth--;
+    else if (char === "|" && depth === 0) return true;
+  }
+  return false;
+}
+
+function objectType(node: Node, layout: Layout): string {
+  const entries = Object.entries(node.properties ?? {});
+  if (entries.length === 0) {
+    const values = node.additionalProperties;
+    if (values === false) return "Record<string, never>";
+    const value = typeof values === "object" ? tsType(values, layout) : "unknown";
+    const keys = node.propertyNames ? tsType(node.propertyNames, layout) : "string";
+    // A map of an enum's keys (a language → a title) has any of them, not all.
+    return keys === "string" ? `Record<string, ${value}>` : `Partial<Record<${keys}, ${value}>>`;
+  }
+  const required = new Set(node.required);
+  const inner = `${layout.indent}  `;
+  const field = ([key, value]: [string, Node]) =>
+    `${key}${required.has(key) ? "" : "?"}: ${tsType(value, { ...layout, indent: inner })}`;
+  if (!layout.multiline) return `{ ${entries.map(field).join("; ")} }`;
+  const lines = entries.map((entry) => `${jsdoc(entry[1].description, inner)}${inner}${field(entry)};\n`);
+  return `{\n${lines.join("")}${layout.indent}}`;
+}
+
+/** Whether a program may pass Outputs inside the value (objects and lists), not only for the value as a whole. */
+function isStructured(node: Node, model: TypeModel): boolean {
+  const resolved = resolve(model, node);
+  if (resolved.tsType || resolved.type === "object" || resolved.type === "array") return true;
+  return (resolved.anyOf ?? resolved.oneOf ?? []).some((alternative) => isStructured(alternative, model));
 }
 
 function jsdoc(text: string | undefined, indent: string): string {
@@ -137,70 +140,88 @@ function jsdoc(text: string | undefined, indent: string): string {
   return `${indent}/**\n${lines.map((l) => `${indent} * ${l}`).join("\n")}\n${indent} */\n`;
 }
 
-/** resources/generated.ts: per kind, its `<Kind>Args` interface and its `<Kind>` class, documented from the schemas. */
+/**
+ * resources/generated.ts: per kind, the named types it is the first to use, its `<Kind>Args` interface and its
+ * `<Kind>` class, documented from the schemas. Printed for biome to format (tools/format-generated.mjs).
+ */
 function renderClasses(definitions: readonly Definition[]): string {
+  const model = typeModel(definitions);
   // Sorted as biome sorts them: by path, then names regardless of `type` and case.
   const byName = (a: string, b: string) => a.replace(/^type /, "").localeCompare(b.replace(/^type /, ""), "en");
   const imports = [...definitions]
     .sort((a, b) => moduleOf(a.kind).file.localeCompare(moduleOf(b.kind).file, "en"))
     .map((definition) => {
       const { file, exportName } = moduleOf(definition.kind);
-      const names = [exportName, ...typeTypesUsed(definition).map((name) => `type ${name}`)].sort(byName);
+      const names = [exportName, ...typeTypesUsed(model, definition.kind).map((name) => `type ${name}`)].sort(byName);
       return `import { ${names.join(", ")} } from "./${file}";`;
     });
-  const named = definitions.some((definition) => typeTypesUsed(definition).length > 0);
   const out = [
     "// Generated by `npm run docs` from each kind's schemas (provider/framework/reference.ts). Do not edit.",
     'import type * as pulumi from "@pulumi/pulumi";',
     'import type { ConnectionOption } from "../connection";',
-    `import { type AdoptionArgs, ${named ? "type DeepInput, " : ""}DocsResource } from "../framework/resource";`,
+    'import { type AdoptionArgs, type DeepInput, DocsResource } from "../framework/resource";',
     ...imports,
     "",
   ];
-  for (const definition of definitions) out.push(renderClass(definition));
-  return `${out.join("\n").trimEnd()}\n`;
+  // A named type comes just before the first kind that uses it.
+  for (const kind of model.kinds) {
+    for (const type of model.types) if (type.usedBy[0] === kind.definition.kind) out.push(renderNamedType(type, model));
+    out.push(renderClass(kind, model));
+  }
+  return out.join("\n");
 }
 
-/** Types named with `.meta({ tsType })`, which the generated file imports from the kind's module. */
-function typeTypesUsed(definition: Definition): string[] {
-  const nodes = [...propertiesOf(definition.inputs, "input"), ...propertiesOf(definition.state, "output")];
-  return [...new Set(nodes.flatMap(({ node }) => (node.tsType ? [node.tsType] : [])))];
+function renderNamedType(type: NamedType, model: TypeModel): string {
+  const layout: Layout = { multiline: true, indent: "", model };
+  const users = type.usedBy.length > 1 ? `Used by ${enumeration(type.usedBy, String, "and")}.` : "";
+  const doc = jsdoc([type.node.description, users].filter(Boolean).join(" "), "");
+  if (Object.keys(type.node.properties ?? {}).length > 0)
+    return `${doc}export interface ${type.name} ${objectType(type.node, layout)}\n`;
+  return `${doc}export type ${type.name} = ${tsType(type.node, layout)};\n`;
 }
 
-function renderClass(definition: Definition): string {
+/**
+ * Types a kind's properties name with `.meta({ tsType })`, which the generated file imports from the kind's module
+ * (a property's own type: a recursive schema, which the type model does not spell out).
+ */
+function typeTypesUsed(model: TypeModel, kind: string): string[] {
+  const properties = model.kinds.filter((k) => k.definition.kind === kind).flatMap((k) => [...k.inputs, ...k.outputs]);
+  return [...new Set(properties.flatMap(({ node }) => (node.tsType ? [node.tsType] : [])))];
+}
+
+function renderClass({ definition, inputs, outputs }: KindTypes, model: TypeModel): string {
   const { kind } = definition;
   const { exportName } = moduleOf(kind);
-  const inputs = propertiesOf(definition.inputs, "input");
-  const inputDocs = new Map(inputs.map((p) => [p.name, p.node.description]));
+  const layout: Layout = { multiline: true, indent: "  ", model };
   let text = jsdoc(`The arguments of ${kind}. ${definition.description}`, "");
   text += `export interface ${kind}Args extends AdoptionArgs, ConnectionOption {\n`;
   for (const { name, node, required } of inputs) {
-    text += jsdoc(argumentSummary(definition, name, node, required), "  ");
-    text += `  ${name}${required ? "" : "?"}: ${inputType(node)};\n`;
+    text += jsdoc(argumentSummary(definition, name, resolve(model, node), required, model), "  ");
+    const type = tsType(node, layout);
+    text += `  ${name}${required ? "" : "?"}: ${isStructured(node, model) ? "DeepInput" : "pulumi.Input"}<${type}>;\n`;
   }
   text += "}\n\n";
   text += jsdoc(`${definition.description} Id: ${definition.idFormat}.`, "");
   text += `export class ${kind} extends DocsResource {\n`;
-  for (const { name, node } of propertiesOf(definition.state, "output")) {
-    text += jsdoc(node.description ?? inputDocs.get(name), "  ");
-    text += `  declare readonly ${name}: pulumi.Output<${tsType(node, false)}>;\n`;
+  for (const { name, node } of outputs) {
+    text += jsdoc(node.description, "  ");
+    text += `  declare readonly ${name}: pulumi.Output<${tsType(node, layout)}>;\n`;
   }
   text += `\n  constructor(name: string, args: ${kind}Args, opts?: pulumi.CustomResourceOptions) {\n`;
   text += `    super(${exportName}, name, args, opts);\n  }\n}\n`;
   return text;
 }
 
-function inputType(node: Node): string {
-  if (node.tsType) return `DeepInput<${node.tsType}>`;
-  return `pulumi.Input<${tsType(node, true)}>`;
-}
-
 /** The JSDoc of an argument: its description, then what its reference row says in short. */
-function argumentSummary(definition: Definition, name: string, node: Node, required: boolean): string {
-  const facts = [typeAndLimits(node), change(definition, name), omitted(node, required, name)]
-    .filter(Boolean)
-    .join("; ");
-  return [node.description, facts ? `(${facts}.)` : ""].filter(Boolean).join(" ");
+function argumentSummary(
+  definition: Definition,
+  name: string,
+  node: Node,
+  required: boolean,
+  model: TypeModel,
+): string {
+  const facts = [typeAndLimits(node, model), change(definition, name), omitted(node, required, name)].join("; ");
+  return [node.description, `(${facts}.)`].filter(Boolean).join(" ");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -208,9 +229,10 @@ function argumentSummary(definition: Definition, name: string, node: Node, requi
 
 const code = (text: string) => `\`${text}\``;
 
-function enumeration(values: readonly unknown[]): string {
-  const items = values.map((value) => code(String(value)));
-  return items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items.at(-1)}` : (items[0] ?? "");
+/** `a`, `b` or `c`. */
+function enumeration(values: readonly unknown[], show = (value: unknown) => code(String(value)), last = "or"): string {
+  const items = values.map(show);
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}` : (items[0] ?? "");
 }
 
 function range(min: number | undefined, max: number | undefined, unit: string): string | undefined {
@@ -222,11 +244,14 @@ function range(min: number | undefined, max: number | undefined, unit: string): 
 }
 
 /** A type and its limits in the reference's words, e.g. "string, 1–100 characters" or "id, or `null`". */
-function typeAndLimits(node: Node): string {
+function typeAndLimits(named: Node, model: TypeModel): string {
+  const node = resolve(model, named);
   if (node.docType) return node.docType;
   const alternatives = node.anyOf ?? node.oneOf;
-  if (alternatives) return alternatives.map(typeAndLimits).join(", or ");
-  if (Array.isArray(node.type)) return node.type.map((type) => typeAndLimits({ ...node, type })).join(", or ");
+  if (alternatives) return alternatives.map((alternative) => typeAndLimits(alternative, model)).join(", or ");
+  if (Array.isArray(node.type)) {
+    return node.type.map((type) => typeAndLimits({ ...node, type }, model)).join(", or ");
+  }
   if (node.enum) return enumeration(node.enum);
   if (node.const !== undefined) return code(JSON.stringify(node.const));
   switch (node.type) {
@@ -253,7 +278,7 @@ function typeAndLimits(node: Node): string {
     case "null":
       return code("null");
     case "array":
-      return `list of ${node.items ? plural(typeAndLimits(node.items)) : "values"}`;
+      return `list of ${node.items ? plural(typeAndLimits(node.items, model)) : "values"}`;
     case "object": {
       const keys = Object.keys(node.properties ?? {});
       return keys.length > 0 ? `object ${code(`{ ${keys.join(", ")} }`)}` : "object";
@@ -293,23 +318,25 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
 
-function renderKindSection(definition: Definition): string {
+function renderKindSection({ definition, inputs, outputs }: KindTypes, model: TypeModel): string {
   const { kind } = definition;
   const lines: string[] = [`## ${kind}`, "", definition.description, ""];
   lines.push("| Argument | Type and limits | Change | Omitted | Description |", "|---|---|---|---|---|");
-  const inputs = propertiesOf(definition.inputs, "input");
-  for (const { name, node, required } of inputs) {
-    const type = node.sensitive ? `${typeAndLimits(node)}; never shown in a failed check` : typeAndLimits(node);
+  for (const { name, node: named, required } of inputs) {
+    const node = resolve(model, named);
+    const type = typeAndLimits(node, model);
+    const typeText = node.sensitive ? `${type}; never shown in a failed check` : type;
     lines.push(
-      `| ${code(name)} | ${cell(type)} | ${change(definition, name)} | ${omitted(node, required, name)} | ${cell(node.description ?? "")} |`,
+      `| ${code(name)} | ${cell(typeText)} | ${change(definition, name)} | ${omitted(node, required, name)} | ${cell(node.description ?? "")} |`,
     );
     // The fields of a list of objects (or of an object) get rows of their own: `members[].role`.
-    const element = node.items ?? node;
+    const element = node.items ? resolve(model, node.items) : node;
     if (node.tsType || node.docType || !element.properties) continue;
     const prefix = node.items ? `${name}[]` : name;
     const inner = new Set(element.required ?? []);
-    for (const [key, field] of Object.entries(element.properties)) {
-      const row = [code(`${prefix}.${key}`), cell(typeAndLimits(field)), "", omitted(field, inner.has(key))];
+    for (const [key, named] of Object.entries(element.properties)) {
+      const field = resolve(model, named);
+      const row = [code(`${prefix}.${key}`), cell(typeAndLimits(field, model)), "", omitted(field, inner.has(key))];
       lines.push(`| ${row.join(" | ")} | ${cell(field.description ?? "")} |`);
     }
   }
@@ -319,16 +346,14 @@ function renderKindSection(definition: Definition): string {
       "The organization, API URL and token source this resource uses (README, “Several organizations in one program”). |",
     "",
   );
-  const inputDocs = new Map(inputs.map((p) => [p.name, p.node.description]));
   const secrets = new Set<string>(definition.secretOutputs ?? []);
-  const outputs = new Set<string>(definition.outputs);
+  const outputOnly = new Set<string>(definition.outputs);
+  const layout: Layout = { multiline: false, indent: "", model, expand: true };
   lines.push("| Output | Type | Description |", "|---|---|---|");
-  for (const { name, node } of propertiesOf(definition.state, "output")) {
-    const what = outputs.has(name) ? "output only" : "the argument as the API reports it";
-    const description = [node.description ?? inputDocs.get(name), secrets.has(name) ? "A Pulumi secret." : ""]
-      .filter(Boolean)
-      .join(" ");
-    lines.push(`| ${code(name)} | ${cell(code(tsType(node, false)))} | ${cell(description || what)} |`);
+  for (const { name, node } of outputs) {
+    const what = outputOnly.has(name) ? "output only" : "the argument as the API reports it";
+    const description = [node.description, secrets.has(name) ? "A Pulumi secret." : ""].filter(Boolean).join(" ");
+    lines.push(`| ${code(name)} | ${cell(code(tsType(node, layout)))} | ${cell(description || what)} |`);
   }
   lines.push("", `Id: ${definition.idFormat}.`, "", `Adoption: ${definition.adoption}`, "");
   // A paragraph stands alone; consecutive `- ` bullets make one list.
@@ -363,7 +388,8 @@ export function renderReference(definitions: readonly Definition[]): string {
     for (const d of definitions.filter((d) => d.scope === scope)) out.push(`- [${d.kind}](${anchor(d.kind)})`);
     out.push("");
   }
-  for (const definition of definitions) out.push(renderKindSection(definition));
+  const model = typeModel(definitions);
+  for (const kind of model.kinds) out.push(renderKindSection(kind, model));
   return `${out.join("\n").trimEnd()}\n`;
 }
 

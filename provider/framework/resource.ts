@@ -3,12 +3,17 @@ import { Connection } from "../connection";
 import type { KindDefinition } from "./kind";
 import { CONNECTION } from "./resourceConnection";
 
-/** Program-side argument types: every property may be a plain value, a promise or an Output, at any depth. */
-export type DeepInput<T> = T extends (infer E)[]
-  ? pulumi.Input<DeepInput<E>[]>
+/**
+ * Program-side argument types: every property may be a plain value, a promise or an Output, at any depth. The
+ * Input wraps a union whole (`Input<"a" | "b">`, not `Input<"a"> | Input<"b">`), so an `Output<boolean>` or an
+ * Output of an enum is accepted; objects and lists are mapped member by member.
+ */
+export type DeepInput<T> = pulumi.Input<InputMembers<T>>;
+type InputMembers<T> = T extends readonly (infer E)[]
+  ? DeepInput<E>[]
   : T extends object
-    ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>
-    : pulumi.Input<T>;
+    ? { [K in keyof T]: DeepInput<T[K]> }
+    : T;
 
 /** Adoption of an existing object, which every kind accepts (Pulumi's `import` option fails for dynamic resources). */
 export interface AdoptionArgs {

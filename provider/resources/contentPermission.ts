@@ -20,9 +20,21 @@ import { apiId, apiIdPair, defineKind, type ResourceContext } from "../framework
 import { UNKNOWN } from "../framework/unknown";
 import { ROLES } from "./common";
 
-/** The kinds' inputs and state: the target's ids, the grantee and the role (typed loosely: ids differ per kind). */
-type GrantInputs = { teamId?: string; userId?: string; role: string } & Record<string, string | undefined>;
-type GrantState = { teamId: string | null; userId: string | null; role: string } & Record<string, string | null>;
+/**
+ * A grant kind's inputs: its target's ids, exactly one grantee and the role. Declared, as zod cannot infer an object
+ * whose keys are a type parameter; test/runtime/types.test.ts holds each kind's generated class to these types.
+ */
+export type GrantInputs<Ids extends string> = Record<Ids, string> & {
+  teamId?: string;
+  userId?: string;
+  role: (typeof ROLES)[number];
+};
+/** A grant kind's state: its target's ids, the grantee (the other one `null`) and the role as the API reports it. */
+export type GrantState<Ids extends string> = Record<Ids, string> & {
+  teamId: string | null;
+  userId: string | null;
+  role: string;
+};
 
 interface TargetInfo<Ids extends string> {
   kind: string;
@@ -45,6 +57,8 @@ const grantee = {
     .describe("The user granted the role (a member's user id). Exactly one of `teamId` and `userId`."),
   role: z
     .enum(ROLES)
+    // Registered: the organization's roles (SamlProvider, OrganizationMember, …) are the same type, named once.
+    .meta({ id: "Role" })
     .describe("The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place."),
 };
 
@@ -66,8 +80,8 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
     userId: z.string().nullable().default(null),
     role: z.string(),
   });
-  type Inputs = GrantInputs;
-  type State = GrantState;
+  type Inputs = GrantInputs<Ids>;
+  type State = GrantState<Ids>;
   type Known = { teamId?: string | null; userId?: string | null } & Record<Ids, string>;
 
   const targetId = (known: Record<Ids, string>) => known[info.ids[info.ids.length - 1] as Ids];
@@ -99,14 +113,14 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
     return found;
   }
 
-  const replaceOnChanges: string[] = [...info.ids, "teamId", "userId"];
+  const replaceOnChanges: (Ids | "teamId" | "userId")[] = [...info.ids, "teamId", "userId"];
 
   return defineKind<Inputs, State>({
     kind: info.kind,
     description: `One role granted on a ${info.noun} to a team or to a user.`,
     scope: info.scope,
-    inputs: inputs as unknown as z.ZodType<Inputs, unknown>,
-    state: state as unknown as z.ZodType<State, unknown>,
+    inputs: inputs as z.ZodType<Inputs, unknown>,
+    state: state as z.ZodType<State, unknown>,
     outputs: [],
     idFormat: `\`<${info.ids[info.ids.length - 1]}>/<teamId or userId>\``,
     importId: apiIdPair,
@@ -131,18 +145,16 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
     deleteBeforeReplace: true,
 
     async create(ctx, news) {
-      const known = news as unknown as Known;
-      const { grantee: kind, id } = granteeOf(known);
-      await grant(ctx.client, info.target(known), kind, id, news.role);
-      return { id: `${targetId(known)}/${id}`, state: await readBack(ctx, known) };
+      const { grantee: kind, id } = granteeOf(news);
+      await grant(ctx.client, info.target(news), kind, id, news.role);
+      return { id: `${targetId(news)}/${id}`, state: await readBack(ctx, news) };
     },
 
     async read(ctx, id, known) {
-      const k = known as unknown as Known;
       const [target, granteeId] = id.split("/");
       // The id names the target and grantee; the inputs or state say which target path and grantee type to list.
-      if (target !== targetId(k) || granteeId !== granteeOf(k).id) return undefined;
-      const state = await find(ctx, k, false);
+      if (target !== targetId(known) || granteeId !== granteeOf(known).id) return undefined;
+      const state = await find(ctx, known, false);
       return state && { id, state };
     },
 
@@ -152,17 +164,15 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
         if (changed.has(key))
           throw new Error(`${info.kind}: importId names ${key} "${olds[key]}", the inputs "${news[key]}"`);
       }
-      const known = news as unknown as Known;
-      const { grantee: kind, id } = granteeOf(known);
-      if (changed.has("role")) await setGrantRole(ctx.client, info.target(known), kind, id, news.role);
-      return readBack(ctx, known);
+      const { grantee: kind, id } = granteeOf(news);
+      if (changed.has("role")) await setGrantRole(ctx.client, info.target(news), kind, id, news.role);
+      return readBack(ctx, news);
     },
 
     async delete(ctx, _id, olds) {
-      const known = olds as unknown as Known;
-      const { grantee: kind, id } = granteeOf(known);
-      await revokeGrant(ctx.client, info.target(known), kind, id);
-      ctx.listings.invalidate(permissionsPath(info.target(known)));
+      const { grantee: kind, id } = granteeOf(olds);
+      await revokeGrant(ctx.client, info.target(olds), kind, id);
+      ctx.listings.invalidate(permissionsPath(info.target(olds)));
     },
   });
 }

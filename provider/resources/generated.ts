@@ -26,6 +26,9 @@ import { spacePermissionKind } from "./spacePermission";
 import { teamKind } from "./team";
 import { teamMemberKind } from "./teamMember";
 
+/** Used by Collection and Space. */
+export type DefaultLevel = "read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit";
+
 /** The arguments of Collection. A collection of spaces, optionally nested in another collection. */
 export interface CollectionArgs extends AdoptionArgs, ConnectionOption {
   /**
@@ -45,7 +48,7 @@ export interface CollectionArgs extends AdoptionArgs, ConnectionOption {
    * (`read`, `comment`, `review`, `edit`, `create`, `admin` or `inherit`, or `null`; update in place; unmanaged
    * when omitted.)
    */
-  defaultLevel?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit" | null>;
+  defaultLevel?: pulumi.Input<DefaultLevel | null>;
   /**
    * The collection this one is nested in; omitted or `null` means the organization's top level. A change moves
    * it. (id, or `null`; update in place; default `null`.)
@@ -65,18 +68,72 @@ export class Collection extends DocsResource {
   /** The description; `""` when the collection has none. */
   declare readonly description: pulumi.Output<string>;
   /** The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none). */
-  declare readonly defaultLevel: pulumi.Output<string | null>;
+  declare readonly defaultLevel: pulumi.Output<DefaultLevel | null>;
   /**
    * The collection this one is nested in; omitted or `null` means the organization's top level. A change moves
    * it.
    */
   declare readonly parentId: pulumi.Output<string | null>;
   /** `location` (the API URL) and `app` (the collection in the web app). */
-  declare readonly urls: pulumi.Output<{ location?: string; app?: string }>;
+  declare readonly urls: pulumi.Output<{
+    location?: string;
+    app?: string;
+  }>;
 
   constructor(name: string, args: CollectionArgs, opts?: pulumi.CustomResourceOptions) {
     super(collectionKind, name, args, opts);
   }
+}
+
+export type SpaceEditMode = "live" | "locked";
+
+/** A language of the content. Used by Space, SiteCustomization and SiteSpaceCustomization. */
+export type Language =
+  | "en"
+  | "fr"
+  | "de"
+  | "es"
+  | "it"
+  | "pt"
+  | "pt-br"
+  | "ru"
+  | "ja"
+  | "zh"
+  | "zh-tw"
+  | "yue"
+  | "ko"
+  | "ar"
+  | "hi"
+  | "nl"
+  | "pl"
+  | "tr"
+  | "sv"
+  | "no"
+  | "da"
+  | "fi"
+  | "el"
+  | "cs"
+  | "hu"
+  | "ro"
+  | "th"
+  | "vi"
+  | "id"
+  | "ms"
+  | "he"
+  | "uk"
+  | "sk"
+  | "bg"
+  | "hr"
+  | "lt"
+  | "lv"
+  | "et"
+  | "sl";
+
+/** Used by Space and OpenApiSpec. */
+export interface Urls {
+  location?: string;
+  app?: string;
+  published?: string;
 }
 
 /**
@@ -106,20 +163,20 @@ export interface SpaceArgs extends AdoptionArgs, ConnectionOption {
    * `live` (members edit the content directly) or `locked` (all edits are locked). (`live` or `locked`; update
    * in place; unmanaged when omitted.)
    */
-  editMode?: pulumi.Input<"live" | "locked">;
+  editMode?: pulumi.Input<SpaceEditMode>;
   /**
    * The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
    * (`read`, `comment`, `review`, `edit`, `create`, `admin` or `inherit`, or `null`; update in place; unmanaged
    * when omitted.)
    */
-  defaultLevel?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit" | null>;
+  defaultLevel?: pulumi.Input<DefaultLevel | null>;
   /**
    * The language the space's content is written in. (`en`, `fr`, `de`, `es`, `it`, `pt`, `pt-br`, `ru`, `ja`,
    * `zh`, `zh-tw`, `yue`, `ko`, `ar`, `hi`, `nl`, `pl`, `tr`, `sv`, `no`, `da`, `fi`, `el`, `cs`, `hu`, `ro`,
    * `th`, `vi`, `id`, `ms`, `he`, `uk`, `sk`, `bg`, `hr`, `lt`, `lv`, `et` or `sl`; update in place; unmanaged
    * when omitted.)
    */
-  language?: pulumi.Input<"en" | "fr" | "de" | "es" | "it" | "pt" | "pt-br" | "ru" | "ja" | "zh" | "zh-tw" | "yue" | "ko" | "ar" | "hi" | "nl" | "pl" | "tr" | "sv" | "no" | "da" | "fi" | "el" | "cs" | "hu" | "ro" | "th" | "vi" | "id" | "ms" | "he" | "uk" | "sk" | "bg" | "hr" | "lt" | "lv" | "et" | "sl">;
+  language?: pulumi.Input<Language>;
   /**
    * The collection the space is in; omitted or `null` means the organization's top level. A change moves it.
    * (id, or `null`; update in place; default `null`.)
@@ -142,11 +199,11 @@ export class Space extends DocsResource {
   /** The icon's URL, or `null` when the space has none. */
   declare readonly icon: pulumi.Output<string | null>;
   /** `live` (members edit the content directly) or `locked` (all edits are locked). */
-  declare readonly editMode: pulumi.Output<string>;
+  declare readonly editMode: pulumi.Output<SpaceEditMode>;
   /** The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none). */
-  declare readonly defaultLevel: pulumi.Output<string | null>;
+  declare readonly defaultLevel: pulumi.Output<DefaultLevel | null>;
   /** The content's language, or `null` when none is set. */
-  declare readonly language: pulumi.Output<string | null>;
+  declare readonly language: pulumi.Output<Language | null>;
   /** The collection the space is in; omitted or `null` means the organization's top level. A change moves it. */
   declare readonly parentId: pulumi.Output<string | null>;
   /**
@@ -155,12 +212,18 @@ export class Space extends DocsResource {
    */
   declare readonly visibility: pulumi.Output<string>;
   /** `location` (the API URL), `app` (the space in the web app) and `published` when it is published. */
-  declare readonly urls: pulumi.Output<{ location?: string; app?: string; published?: string }>;
+  declare readonly urls: pulumi.Output<Urls>;
 
   constructor(name: string, args: SpaceArgs, opts?: pulumi.CustomResourceOptions) {
     super(spaceKind, name, args, opts);
   }
 }
+
+/**
+ * Used by SpacePermission, CollectionPermission, SamlProvider, OrganizationSettings, OrganizationMember and
+ * SitePermission.
+ */
+export type Role = "read" | "comment" | "review" | "edit" | "create" | "admin";
 
 /** The arguments of SpacePermission. One role granted on a space to a team or to a user. */
 export interface SpacePermissionArgs extends AdoptionArgs, ConnectionOption {
@@ -180,7 +243,7 @@ export interface SpacePermissionArgs extends AdoptionArgs, ConnectionOption {
    * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
    * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
    */
-  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+  role: pulumi.Input<Role>;
 }
 
 /** One role granted on a space to a team or to a user. Id: `<spaceId>/<teamId or userId>`. */
@@ -192,7 +255,7 @@ export class SpacePermission extends DocsResource {
   /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
   declare readonly userId: pulumi.Output<string | null>;
   /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
-  declare readonly role: pulumi.Output<string>;
+  declare readonly role: pulumi.Output<Role>;
 
   constructor(name: string, args: SpacePermissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(spacePermissionKind, name, args, opts);
@@ -220,7 +283,7 @@ export interface CollectionPermissionArgs extends AdoptionArgs, ConnectionOption
    * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
    * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
    */
-  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+  role: pulumi.Input<Role>;
 }
 
 /** One role granted on a collection to a team or to a user. Id: `<collectionId>/<teamId or userId>`. */
@@ -232,7 +295,7 @@ export class CollectionPermission extends DocsResource {
   /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
   declare readonly userId: pulumi.Output<string | null>;
   /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
-  declare readonly role: pulumi.Output<string>;
+  declare readonly role: pulumi.Output<Role>;
 
   constructor(name: string, args: CollectionPermissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(collectionPermissionKind, name, args, opts);
@@ -273,7 +336,7 @@ export interface SamlProviderArgs extends AdoptionArgs, ConnectionOption {
    * The organization role of users signing in through this provider; `null` makes them guests. (`read`,
    * `comment`, `review`, `edit`, `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
    */
-  defaultRole?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | null>;
+  defaultRole?: pulumi.Input<Role | null>;
 }
 
 /**
@@ -297,7 +360,7 @@ export class SamlProvider extends DocsResource {
   /** The team users signing in through this provider join (API `defaultTeam`). Cannot be cleared once set. */
   declare readonly defaultTeamId: pulumi.Output<string | null>;
   /** The organization role of users signing in through this provider; `null` makes them guests. */
-  declare readonly defaultRole: pulumi.Output<string | null>;
+  declare readonly defaultRole: pulumi.Output<Role | null>;
   /** `active` once `ssoUrl`, `entityId` and `certificate` are configured, else `pending`. */
   declare readonly status: pulumi.Output<string>;
   /** The Assertion Consumer Service URL to enter in the identity provider. */
@@ -311,6 +374,9 @@ export class SamlProvider extends DocsResource {
     super(samlProviderKind, name, args, opts);
   }
 }
+
+/** Used by Team and TeamMember. */
+export type TeamRole = "owner" | "member";
 
 /** The arguments of Team. A team of organization members, with or without its membership managed. */
 export interface TeamArgs extends AdoptionArgs, ConnectionOption {
@@ -326,7 +392,14 @@ export interface TeamArgs extends AdoptionArgs, ConnectionOption {
    * `[]` empties the team. Omitted: membership is not managed (use TeamMember for single memberships). (list of
    * objects `{ user, role }`; update in place, order-insensitive; unmanaged when omitted.)
    */
-  members?: pulumi.Input<pulumi.Input<{ user: pulumi.Input<string>; role?: pulumi.Input<"owner" | "member"> }>[]>;
+  members?: DeepInput<
+    {
+      /** A user id, or the email of an organization member (emails compare case-insensitively). */
+      user: string;
+      /** `owner` (may manage the team's members) or `member`. */
+      role?: TeamRole;
+    }[]
+  >;
 }
 
 /**
@@ -342,7 +415,14 @@ export class Team extends DocsResource {
    * Every current member, by the identifier the program declared (user id or email), otherwise by user id. When
    * `members` is not managed, it is never read: `[]` for a team created by the program, else as last read.
    */
-  declare readonly members: pulumi.Output<{ user: string; role: string }[]>;
+  declare readonly members: pulumi.Output<
+    {
+      /** A user id, or the email of an organization member (emails compare case-insensitively). */
+      user: string;
+      /** `owner` (may manage the team's members) or `member`. */
+      role: TeamRole;
+    }[]
+  >;
 
   constructor(name: string, args: TeamArgs, opts?: pulumi.CustomResourceOptions) {
     super(teamKind, name, args, opts);
@@ -370,7 +450,7 @@ export interface TeamMemberArgs extends AdoptionArgs, ConnectionOption {
    * `owner` (may manage the team's members) or `member`; a new member gets `member` when omitted. (`owner` or
    * `member`; update in place; unmanaged when omitted.)
    */
-  role?: pulumi.Input<"owner" | "member">;
+  role?: pulumi.Input<TeamRole>;
 }
 
 /**
@@ -385,7 +465,7 @@ export class TeamMember extends DocsResource {
   /** The member's user id (not an email); they must already be a member of the organization. */
   declare readonly userId: pulumi.Output<string>;
   /** `owner` (may manage the team's members) or `member`; a new member gets `member` when omitted. */
-  declare readonly role: pulumi.Output<string>;
+  declare readonly role: pulumi.Output<TeamRole>;
 
   constructor(name: string, args: TeamMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(teamMemberKind, name, args, opts);
@@ -414,7 +494,7 @@ export interface OrganizationSettingsArgs extends AdoptionArgs, ConnectionOption
    * (list of string, 1–253 characters, pattern `^[^\s@]+$`; update in place, order-insensitive; unmanaged when
    * omitted.)
    */
-  emailDomains?: pulumi.Input<pulumi.Input<string>[]>;
+  emailDomains?: DeepInput<string[]>;
   /**
    * The organization's default hostname for published content (`<hostname>.gitbook.io`). (string, 3–32
    * characters; update in place; unmanaged when omitted.)
@@ -424,7 +504,7 @@ export interface OrganizationSettingsArgs extends AdoptionArgs, ConnectionOption
    * The role new members get when they join; `null` makes them guests. (`read`, `comment`, `review`, `edit`,
    * `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
    */
-  defaultRole?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | null>;
+  defaultRole?: pulumi.Input<Role | null>;
   /**
    * The site visitors of the organization's hostname land on (the API's `defaultContent`); `null` clears it.
    * (id, or `null`; update in place; unmanaged when omitted.)
@@ -464,7 +544,7 @@ export class OrganizationSettings extends DocsResource {
   /** The organization's default hostname for published content (`<hostname>.gitbook.io`). */
   declare readonly hostname: pulumi.Output<string | null>;
   /** The role new members get when they join; `null` makes them guests. */
-  declare readonly defaultRole: pulumi.Output<string | null>;
+  declare readonly defaultRole: pulumi.Output<Role | null>;
   /** The site visitors of the organization's hostname land on (the API's `defaultContent`); `null` clears it. */
   declare readonly defaultSiteId: pulumi.Output<string | null>;
   /** The URL of the organization's logo; `null` removes it. */
@@ -501,7 +581,7 @@ export interface OrganizationMemberArgs extends AdoptionArgs, ConnectionOption {
    * The member's role in the organization; `null` makes them a guest (access only to what is shared). (`read`,
    * `comment`, `review`, `edit`, `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
    */
-  role?: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin" | null>;
+  role?: pulumi.Input<Role | null>;
   /**
    * `true` lets the member log in with the organization's SSO. One way: the official document has no call that
    * takes it back, so `false` is not accepted. (`true`; update in place; unmanaged when omitted.)
@@ -534,7 +614,7 @@ export class OrganizationMember extends DocsResource {
    */
   declare readonly userId: pulumi.Output<string>;
   /** The member's role in the organization; `null` makes them a guest (access only to what is shared). */
-  declare readonly role: pulumi.Output<string | null>;
+  declare readonly role: pulumi.Output<Role | null>;
   /**
    * `true` lets the member log in with the organization's SSO. One way: the official document has no call that
    * takes it back, so `false` is not accepted.
@@ -558,6 +638,8 @@ export class OrganizationMember extends DocsResource {
     super(organizationMemberKind, name, args, opts);
   }
 }
+
+export type OpenApiSpecVisibility = "private" | "public";
 
 /** The arguments of OpenApiSpec. An OpenAPI document of an organization, which the API processes into versions. */
 export interface OpenApiSpecArgs extends AdoptionArgs, ConnectionOption {
@@ -585,7 +667,7 @@ export interface OpenApiSpecArgs extends AdoptionArgs, ConnectionOption {
    * `public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not.
    * (`private` or `public`; update in place; unmanaged when omitted.)
    */
-  visibility?: pulumi.Input<"private" | "public">;
+  visibility?: pulumi.Input<OpenApiSpecVisibility>;
   /**
    * How long `up` waits for the API to process a new source. Never sent to the API. (number, greater than 0, at
    * most 3600; provider option: never sent, never a reason for a change; default `300`.)
@@ -607,7 +689,7 @@ export class OpenApiSpec extends DocsResource {
   /** The source text, or `null` for a URL source. */
   declare readonly sourceText: pulumi.Output<string | null>;
   /** `public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not. */
-  declare readonly visibility: pulumi.Output<string>;
+  declare readonly visibility: pulumi.Output<OpenApiSpecVisibility>;
   /** `pending`, `progress` or `complete`. */
   declare readonly processingState: pulumi.Output<string>;
   /** The id of the latest successfully processed version. */
@@ -617,12 +699,16 @@ export class OpenApiSpec extends DocsResource {
   /** The processing errors, as `"<code>: <message>"` strings. */
   declare readonly processingErrors: pulumi.Output<string[]>;
   /** `location` (API URL), `app` (the spec in the web app) and, for a public spec, `published`. */
-  declare readonly urls: pulumi.Output<{ location?: string; app?: string; published?: string }>;
+  declare readonly urls: pulumi.Output<Urls>;
 
   constructor(name: string, args: OpenApiSpecArgs, opts?: pulumi.CustomResourceOptions) {
     super(openApiSpecKind, name, args, opts);
   }
 }
+
+export type SiteType = "basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium";
+
+export type SiteVisibility = "public" | "unlisted" | "share-link" | "visitor-auth";
 
 /**
  * The arguments of Site. A site that publishes spaces to an audience. Everything else in the site family lives
@@ -641,12 +727,12 @@ export interface SiteArgs extends AdoptionArgs, ConnectionOption {
    * fails at preview unless `allowReplace: true`. (`basic`, `premium`, `ultimate`, `sponsored`, `legacy-basic`
    * or `legacy-premium`; replace; unmanaged when omitted.)
    */
-  type?: pulumi.Input<"basic" | "premium" | "ultimate" | "sponsored" | "legacy-basic" | "legacy-premium">;
+  type?: pulumi.Input<SiteType>;
   /**
    * Who can see the published site. (`public`, `unlisted`, `share-link` or `visitor-auth`; update in place;
    * unmanaged when omitted.)
    */
-  visibility?: pulumi.Input<"public" | "unlisted" | "share-link" | "visitor-auth">;
+  visibility?: pulumi.Input<SiteVisibility>;
   /** The site's URL segment. (string, 1–100 characters; update in place; unmanaged when omitted.) */
   basename?: pulumi.Input<string>;
   /**
@@ -686,9 +772,9 @@ export class Site extends DocsResource {
    * The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change
    * fails at preview unless `allowReplace: true`.
    */
-  declare readonly type: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<SiteType>;
   /** Who can see the published site. */
-  declare readonly visibility: pulumi.Output<string>;
+  declare readonly visibility: pulumi.Output<SiteVisibility>;
   /** The site's URL segment. */
   declare readonly basename: pulumi.Output<string | null>;
   /** Where the site is served through a reverse proxy, e.g. `www.example.com/docs`; `null` removes the proxy. */
@@ -700,7 +786,12 @@ export class Site extends DocsResource {
   /** The site's custom hostname, when one is set up. */
   declare readonly hostname: pulumi.Output<string | null>;
   /** `location` (API URL), `app` (the site in the web app), `preview`, and `published` once published. */
-  declare readonly urls: pulumi.Output<{ location?: string; app?: string; preview?: string; published?: string }>;
+  declare readonly urls: pulumi.Output<{
+    location?: string;
+    app?: string;
+    preview?: string;
+    published?: string;
+  }>;
   /** When the site was created. */
   declare readonly createdAt: pulumi.Output<string | null>;
 
@@ -812,7 +903,7 @@ export interface SiteSectionGroupArgs extends AdoptionArgs, ConnectionOption {
    * The sections directly in the group, in navigation order; `[]` empties the group. (list of ids; update in
    * place; unmanaged when omitted.)
    */
-  sectionIds?: pulumi.Input<pulumi.Input<string>[]>;
+  sectionIds?: DeepInput<string[]>;
 }
 
 /**
@@ -974,7 +1065,7 @@ export class SiteAdaptiveSchema extends DocsResource {
   /** The site, e.g. `site.id`. */
   declare readonly siteId: pulumi.Output<string>;
   /** The schema as the API reports it. */
-  declare readonly jsonSchema: pulumi.Output<Record<string, unknown>>;
+  declare readonly jsonSchema: pulumi.Output<AdaptiveJsonSchema>;
   /** When the schema was last written. */
   declare readonly updatedAt: pulumi.Output<string | null>;
 
@@ -1006,7 +1097,7 @@ export interface SitePermissionArgs extends AdoptionArgs, ConnectionOption {
    * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
    * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
    */
-  role: pulumi.Input<"read" | "comment" | "review" | "edit" | "create" | "admin">;
+  role: pulumi.Input<Role>;
 }
 
 /** One role granted on a site to a team or to a user. Id: `<siteId>/<teamId or userId>`. */
@@ -1020,11 +1111,18 @@ export class SitePermission extends DocsResource {
   /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
   declare readonly userId: pulumi.Output<string | null>;
   /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
-  declare readonly role: pulumi.Output<string>;
+  declare readonly role: pulumi.Output<Role>;
 
   constructor(name: string, args: SitePermissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(sitePermissionKind, name, args, opts);
   }
+}
+
+export interface SiteStructureSiteSpacesItem {
+  /** The section. */
+  sectionId: string;
+  /** The ids of every site space in the section, in order (a SiteSection's `siteSpaceId` first, say). */
+  siteSpaceIds: string[];
 }
 
 /**
@@ -1044,12 +1142,12 @@ export interface SiteStructureArgs extends AdoptionArgs, ConnectionOption {
    * site spaces, for a site without sections). Omitted: the order is not managed. (list of ids; update in place;
    * unmanaged when omitted.)
    */
-  order?: pulumi.Input<pulumi.Input<string>[]>;
+  order?: DeepInput<string[]>;
   /**
    * The order of site spaces within sections, one entry per section whose order is managed. (list of objects `{
    * sectionId, siteSpaceIds }`; update in place; unmanaged when omitted.)
    */
-  siteSpaces?: pulumi.Input<pulumi.Input<{ sectionId: pulumi.Input<string>; siteSpaceIds: pulumi.Input<pulumi.Input<string>[]> }>[]>;
+  siteSpaces?: DeepInput<SiteStructureSiteSpacesItem[]>;
 }
 
 /**
@@ -1067,7 +1165,7 @@ export class SiteStructure extends DocsResource {
    */
   declare readonly order: pulumi.Output<string[]>;
   /** The order of site spaces within sections, one entry per section whose order is managed. */
-  declare readonly siteSpaces: pulumi.Output<{ sectionId: string; siteSpaceIds: string[] }[]>;
+  declare readonly siteSpaces: pulumi.Output<SiteStructureSiteSpacesItem[]>;
   /** What the top level holds: `sections` (sections and groups) or `siteSpaces` (a site without sections). */
   declare readonly type: pulumi.Output<string>;
   /**
@@ -1079,6 +1177,273 @@ export class SiteStructure extends DocsResource {
   constructor(name: string, args: SiteStructureArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteStructureKind, name, args, opts);
   }
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type StylingTheme = "clean" | "muted" | "bold" | "gradient";
+
+/** A hex color per color mode. Used by SiteCustomization and SiteSpaceCustomization. */
+export interface ThemedColor {
+  light: string;
+  dark: string;
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export interface Tint {
+  color: ThemedColor;
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type StylingCorners = "straight" | "rounded" | "circular";
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type StylingDepth = "subtle" | "flat";
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type StylingLinks = "default" | "accent";
+
+/** A built-in font, or a font of your own. */
+export type Font =
+  | "ABCFavorit"
+  | "Inter"
+  | "Roboto"
+  | "RobotoSlab"
+  | "OpenSans"
+  | "SourceSansPro"
+  | "Lato"
+  | "Ubuntu"
+  | "Raleway"
+  | "Merriweather"
+  | "Overpass"
+  | "NotoSans"
+  | "IBMPlexSerif"
+  | "Poppins"
+  | "FiraSans"
+  | FontDefinition;
+
+export interface FontDefinition {
+  id: string;
+  custom: boolean;
+  fontFamily: string;
+  fontFaces: {
+    weight: number;
+    sources: {
+      url: string;
+      format?: "woff2" | "woff";
+    }[];
+  }[];
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type StylingIcons = "regular" | "solid" | "duotone" | "light" | "thin";
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export interface CodeThemes {
+  default: ThemedCodeTheme;
+  openapi: ThemedCodeTheme;
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export interface ThemedCodeTheme {
+  light: CodeTheme;
+  dark: CodeTheme;
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type CodeTheme =
+  | "default-light"
+  | "default-dark"
+  | "monochrome-light"
+  | "monochrome-dark"
+  | "andromeeda"
+  | "aurora-x"
+  | "ayu-dark"
+  | "catppuccin-frappe"
+  | "catppuccin-latte"
+  | "catppuccin-macchiato"
+  | "catppuccin-mocha"
+  | "dark-plus"
+  | "dracula"
+  | "dracula-soft"
+  | "everforest-dark"
+  | "everforest-light"
+  | "github-dark"
+  | "github-dark-default"
+  | "github-dark-dimmed"
+  | "github-dark-high-contrast"
+  | "github-light"
+  | "github-light-default"
+  | "github-light-high-contrast"
+  | "gruvbox-dark-hard"
+  | "gruvbox-dark-medium"
+  | "gruvbox-dark-soft"
+  | "gruvbox-light-hard"
+  | "gruvbox-light-medium"
+  | "gruvbox-light-soft"
+  | "houston"
+  | "kanagawa-dragon"
+  | "kanagawa-lotus"
+  | "kanagawa-wave"
+  | "laserwave"
+  | "light-plus"
+  | "material-theme"
+  | "material-theme-darker"
+  | "material-theme-lighter"
+  | "material-theme-ocean"
+  | "material-theme-palenight"
+  | "min-dark"
+  | "min-light"
+  | "monokai"
+  | "night-owl"
+  | "nord"
+  | "one-dark-pro"
+  | "one-light"
+  | "plastic"
+  | "poimandres"
+  | "red"
+  | "rose-pine"
+  | "rose-pine-dawn"
+  | "rose-pine-moon"
+  | "slack-dark"
+  | "slack-ochin"
+  | "snazzy-light"
+  | "solarized-dark"
+  | "solarized-light"
+  | "synthwave-84"
+  | "tokyo-night"
+  | "vesper"
+  | "vitesse-black"
+  | "vitesse-dark"
+  | "vitesse-light";
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export interface StylingSidebar {
+  background: "default" | "filled";
+  list: "default" | "pill" | "line";
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type StylingSearch = "prominent" | "subtle";
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type Favicon =
+  | {
+      icon: ThemedUrl;
+    }
+  | {
+      emoji: string;
+    }
+  | Record<string, never>;
+
+/** An image URL per color mode. Used by SiteCustomization and SiteSpaceCustomization. */
+export interface ThemedUrl {
+  light: string;
+  dark: string;
+}
+
+/**
+ * Where a link goes (the official `ContentRef`): a URL, a page, a space, a file…, told apart by `kind`. Used by
+ * SiteCustomization and SiteSpaceCustomization.
+ */
+export type ContentRef =
+  | {
+      kind: "url";
+      url: string;
+    }
+  | {
+      kind: "page";
+      page: string;
+      space?: string;
+    }
+  | {
+      kind: "space";
+      space: string;
+    }
+  | {
+      kind: "collection";
+      collection: string;
+    }
+  | {
+      kind: "file";
+      file: string;
+      space?: string;
+    }
+  | {
+      kind: "anchor";
+      anchor: string;
+      space?: string;
+      page?: string;
+    }
+  | {
+      kind: "user";
+      user: string;
+    }
+  | {
+      kind: "reusable-content";
+      reusableContent: string;
+      space?: string;
+    }
+  | {
+      kind: "tag";
+      tag: string;
+      space?: string;
+    }
+  | {
+      kind: "openapi";
+      spec: string;
+    };
+
+/**
+ * A header link or button, with links of its own in a menu. Used by SiteCustomization and
+ * SiteSpaceCustomization.
+ */
+export interface HeaderItem {
+  title: string;
+  localizedTitle?: Partial<Record<Language, string>>;
+  style?: "link" | "button-primary" | "button-secondary";
+  to: ContentRef | null;
+  links?: ContentLink[];
+  condition?: string;
+}
+
+/**
+ * A link: its title (per language if needed) and where it goes. Used by SiteCustomization and
+ * SiteSpaceCustomization.
+ */
+export interface ContentLink {
+  title: string;
+  localizedTitle?: Partial<Record<Language, string>>;
+  to: ContentRef;
+}
+
+/** A titled group of footer links. Used by SiteCustomization and SiteSpaceCustomization. */
+export interface FooterGroup {
+  title: string;
+  localizedTitle?: Partial<Record<Language, string>>;
+  links: ContentLink[];
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export type AnnouncementStyle = "info" | "warning" | "danger" | "success";
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export interface Themes {
+  default?: "light" | "dark" | "system";
+  toggeable?: boolean;
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export interface Toggle {
+  enabled: boolean;
+}
+
+/** Used by SiteCustomization and SiteSpaceCustomization. */
+export interface ExternalLinks {
+  target: "self" | "blank";
+}
+
+export interface UrlSetting {
+  url?: string | null;
 }
 
 /**
@@ -1101,75 +1466,149 @@ export interface SiteCustomizationArgs extends AdoptionArgs, ConnectionOption {
    */
   title?: pulumi.Input<string | null>;
   /** The site's title per language (`fr`, `de`, …). (object; update in place; unmanaged when omitted.) */
-  localizedTitle?: pulumi.Input<Record<string, string>>;
+  localizedTitle?: DeepInput<Partial<Record<Language, string>>>;
   /**
    * Theme, colors, corners, fonts, icons, code themes, sidebar and search styles. (object `{ theme,
    * primaryColor, tint, infoColor, successColor, warningColor, dangerColor, corners, depth, links, font,
    * headingFont, monospaceFont, icons, codeTheme, sidebar, search }`; update in place; unmanaged when omitted.)
    */
-  styling?: pulumi.Input<{ theme?: pulumi.Input<"clean" | "muted" | "bold" | "gradient">; primaryColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; tint?: pulumi.Input<{ color: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }> } | null>; infoColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; successColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; warningColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; dangerColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; corners?: pulumi.Input<"straight" | "rounded" | "circular">; depth?: pulumi.Input<"subtle" | "flat">; links?: pulumi.Input<"default" | "accent">; font?: pulumi.Input<"ABCFavorit" | "Inter" | "Roboto" | "RobotoSlab" | "OpenSans" | "SourceSansPro" | "Lato" | "Ubuntu" | "Raleway" | "Merriweather" | "Overpass" | "NotoSans" | "IBMPlexSerif" | "Poppins" | "FiraSans" | { id: pulumi.Input<string>; custom: pulumi.Input<boolean>; fontFamily: pulumi.Input<string>; fontFaces: pulumi.Input<pulumi.Input<{ weight: pulumi.Input<number>; sources: pulumi.Input<pulumi.Input<{ url: pulumi.Input<string>; format?: pulumi.Input<"woff2" | "woff"> }>[]> }>[]> }>; headingFont?: pulumi.Input<"ABCFavorit" | "Inter" | "Roboto" | "RobotoSlab" | "OpenSans" | "SourceSansPro" | "Lato" | "Ubuntu" | "Raleway" | "Merriweather" | "Overpass" | "NotoSans" | "IBMPlexSerif" | "Poppins" | "FiraSans" | { id: pulumi.Input<string>; custom: pulumi.Input<boolean>; fontFamily: pulumi.Input<string>; fontFaces: pulumi.Input<pulumi.Input<{ weight: pulumi.Input<number>; sources: pulumi.Input<pulumi.Input<{ url: pulumi.Input<string>; format?: pulumi.Input<"woff2" | "woff"> }>[]> }>[]> } | null>; monospaceFont?: pulumi.Input<"FiraCode" | "IBMPlexMono" | "JetBrainsMono" | "SourceCodePro" | "RobotoMono" | "SpaceMono" | "DMMono" | "Inconsolata" | { id: pulumi.Input<string>; custom: pulumi.Input<boolean>; fontFamily: pulumi.Input<string>; fontFaces: pulumi.Input<pulumi.Input<{ weight: pulumi.Input<number>; sources: pulumi.Input<pulumi.Input<{ url: pulumi.Input<string>; format?: pulumi.Input<"woff2" | "woff"> }>[]> }>[]> }>; icons?: pulumi.Input<"regular" | "solid" | "duotone" | "light" | "thin">; codeTheme?: pulumi.Input<{ default: pulumi.Input<{ light: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light">; dark: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light"> }>; openapi: pulumi.Input<{ light: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light">; dark: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light"> }> }>; sidebar?: pulumi.Input<{ background: pulumi.Input<"default" | "filled">; list: pulumi.Input<"default" | "pill" | "line"> }>; search?: pulumi.Input<"prominent" | "subtle"> }>;
+  styling?: DeepInput<{
+    theme?: StylingTheme;
+    primaryColor?: ThemedColor;
+    tint?: Tint | null;
+    infoColor?: ThemedColor;
+    successColor?: ThemedColor;
+    warningColor?: ThemedColor;
+    dangerColor?: ThemedColor;
+    corners?: StylingCorners;
+    depth?: StylingDepth;
+    links?: StylingLinks;
+    font?: Font;
+    headingFont?: Font | null;
+    monospaceFont?:
+      | "FiraCode"
+      | "IBMPlexMono"
+      | "JetBrainsMono"
+      | "SourceCodePro"
+      | "RobotoMono"
+      | "SpaceMono"
+      | "DMMono"
+      | "Inconsolata"
+      | FontDefinition;
+    icons?: StylingIcons;
+    codeTheme?: CodeThemes;
+    sidebar?: StylingSidebar;
+    search?: StylingSearch;
+  }>;
   /**
    * The site's icon: `{ icon: { light, dark } }` (URLs), `{ emoji }` or `{}` (none). (object `{ icon }`, or
    * object `{ emoji }`, or object; update in place; unmanaged when omitted.)
    */
-  favicon?: pulumi.Input<{ icon: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }> } | { emoji: pulumi.Input<string> } | Record<string, unknown>>;
+  favicon?: DeepInput<Favicon>;
   /**
    * The header: `logo` (light and dark URLs), `primaryLink` (where the logo goes) and `links`, in order. (object
    * `{ logo, primaryLink, links }`; update in place; unmanaged when omitted.)
    */
-  header?: pulumi.Input<{ logo?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> } | null>; primaryLink?: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> } | null>; links?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; style?: pulumi.Input<"link" | "button-primary" | "button-secondary">; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> } | null>; links?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>[]>; condition?: pulumi.Input<string> }>[]> }>;
+  header?: DeepInput<{
+    logo?: ThemedUrl | null;
+    primaryLink?: ContentRef | null;
+    links?: HeaderItem[];
+  }>;
   /**
    * The footer: `logo`, link `groups` in order, and `copyright`. (object `{ logo, groups, copyright }`; update
    * in place; unmanaged when omitted.)
    */
-  footer?: pulumi.Input<{ logo?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> } | null>; groups?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; links: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>[]> }>[]>; copyright?: pulumi.Input<string | null> }>;
+  footer?: DeepInput<{
+    logo?: ThemedUrl | null;
+    groups?: FooterGroup[];
+    copyright?: string | null;
+  }>;
   /**
    * The banner above every page; `null` removes it. (object `{ enabled, message, localizedMessage, link, style
    * }`, or `null`; update in place; unmanaged when omitted.)
    */
-  announcement?: pulumi.Input<{ enabled: pulumi.Input<boolean>; message: pulumi.Input<string>; localizedMessage?: pulumi.Input<Record<string, string> | null>; link?: pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> } | null>; style: pulumi.Input<"info" | "warning" | "danger" | "success"> } | null>;
+  announcement?: DeepInput<{
+    enabled: boolean;
+    message: string;
+    localizedMessage?: Partial<Record<Language, string>> | null;
+    link?: ContentLink | null;
+    style: AnnouncementStyle;
+  } | null>;
   /**
    * The default color mode and whether readers may switch it (`toggeable`, as the API spells it). (object `{
    * default, toggeable }`; update in place; unmanaged when omitted.)
    */
-  themes?: pulumi.Input<{ default?: pulumi.Input<"light" | "dark" | "system">; toggeable?: pulumi.Input<boolean> }>;
+  themes?: DeepInput<Themes>;
   /** Whether pages ask readers for feedback. (object `{ enabled }`; update in place; unmanaged when omitted.) */
-  feedback?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  feedback?: DeepInput<Toggle>;
   /**
    * AI search or assistant: `mode`, `greeting`, up to 5 `suggestions`, `instructions`. (object `{ mode,
    * greeting, localizedGreeting, suggestions, instructions }`; update in place; unmanaged when omitted.)
    */
-  ai?: pulumi.Input<{ mode?: pulumi.Input<"none" | "search" | "assistant">; greeting?: pulumi.Input<string | null>; localizedGreeting?: pulumi.Input<Record<string, string> | null>; suggestions?: pulumi.Input<pulumi.Input<string>[] | null>; instructions?: pulumi.Input<string | null> }>;
+  ai?: DeepInput<{
+    mode?: "none" | "search" | "assistant";
+    greeting?: string | null;
+    localizedGreeting?: Partial<Record<Language, string>> | null;
+    suggestions?: string[] | null;
+    instructions?: string | null;
+  }>;
   /** Whether advanced customization is on. (object `{ enabled }`; update in place; unmanaged when omitted.) */
-  advancedCustomization?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  advancedCustomization?: DeepInput<Toggle>;
   /**
    * The page menu's actions, in order (the first is the main button); `[]` turns the menu off. (object `{ items
    * }`; update in place; unmanaged when omitted.)
    */
-  pageActions?: pulumi.Input<{ items: pulumi.Input<pulumi.Input<"assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf">[]> }>;
+  pageActions?: DeepInput<{
+    items: ("assistant" | "external-ai" | "markdown" | "mcp" | "git" | "pdf")[];
+  }>;
   /**
    * Whether external links open in the same tab (`self`) or a new one (`blank`). (object `{ target }`; update in
    * place; unmanaged when omitted.)
    */
-  externalLinks?: pulumi.Input<{ target: pulumi.Input<"self" | "blank"> }>;
+  externalLinks?: DeepInput<ExternalLinks>;
   /** Whether pages end with previous/next links. (object `{ enabled }`; update in place; unmanaged when omitted.) */
-  pagination?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  pagination?: DeepInput<Toggle>;
   /** Whether "Powered by GitBook" shows. (object `{ enabled }`; update in place; unmanaged when omitted.) */
-  trademark?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  trademark?: DeepInput<Toggle>;
   /** The privacy policy's URL. (object `{ url }`; update in place; unmanaged when omitted.) */
-  privacyPolicy?: pulumi.Input<{ url?: pulumi.Input<string | null> }>;
+  privacyPolicy?: DeepInput<UrlSetting>;
   /** The image shown when a page is shared. (object `{ url }`; update in place; unmanaged when omitted.) */
-  socialPreview?: pulumi.Input<{ url?: pulumi.Input<string | null> }>;
+  socialPreview?: DeepInput<UrlSetting>;
   /**
    * Up to 10 social accounts, in order, each shown in the footer and/or header. (list of objects `{ platform,
    * handle, display }`; update in place; unmanaged when omitted.)
    */
-  socialAccounts?: pulumi.Input<pulumi.Input<{ platform: pulumi.Input<"twitter" | "instagram" | "facebook" | "linkedin" | "github" | "discord" | "slack" | "youtube" | "tiktok" | "reddit" | "bluesky" | "mastodon" | "threads" | "medium">; handle: pulumi.Input<string>; display: pulumi.Input<{ footer: pulumi.Input<boolean>; header: pulumi.Input<boolean> }> }>[]>;
+  socialAccounts?: DeepInput<
+    {
+      platform:
+        | "twitter"
+        | "instagram"
+        | "facebook"
+        | "linkedin"
+        | "github"
+        | "discord"
+        | "slack"
+        | "youtube"
+        | "tiktok"
+        | "reddit"
+        | "bluesky"
+        | "mastodon"
+        | "threads"
+        | "medium";
+      handle: string;
+      display: {
+        footer: boolean;
+        header: boolean;
+      };
+    }[]
+  >;
   /**
    * Whether a cookie identifies visitors. (object `{ trackingCookie }`; update in place; unmanaged when
    * omitted.)
    */
-  insights?: pulumi.Input<{ trackingCookie: pulumi.Input<boolean> }>;
+  insights?: DeepInput<{
+    trackingCookie: boolean;
+  }>;
 }
 
 /**
@@ -1187,6 +1626,10 @@ export class SiteCustomization extends DocsResource {
   constructor(name: string, args: SiteCustomizationArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteCustomizationKind, name, args, opts);
   }
+}
+
+export interface UrlOverride {
+  url?: string;
 }
 
 /**
@@ -1214,54 +1657,83 @@ export interface SiteSpaceCustomizationArgs extends AdoptionArgs, ConnectionOpti
    */
   title?: pulumi.Input<string>;
   /** The title per language (`fr`, `de`, …). (object; update in place; unmanaged when omitted.) */
-  localizedTitle?: pulumi.Input<Record<string, string>>;
+  localizedTitle?: DeepInput<Partial<Record<Language, string>>>;
   /**
    * Theme, colors, tint, corners, depth, links, icons, code themes, sidebar and search styles (no fonts: the API
    * overrides them only per site). (object `{ theme, primaryColor, tint, infoColor, successColor, warningColor,
    * dangerColor, corners, depth, links, icons, codeTheme, sidebar, search }`; update in place; unmanaged when
    * omitted.)
    */
-  styling?: pulumi.Input<{ theme?: pulumi.Input<"clean" | "muted" | "bold" | "gradient">; primaryColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; tint?: pulumi.Input<{ color: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }> }>; infoColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; successColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; warningColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; dangerColor?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; corners?: pulumi.Input<"straight" | "rounded" | "circular">; depth?: pulumi.Input<"subtle" | "flat">; links?: pulumi.Input<"default" | "accent">; icons?: pulumi.Input<"regular" | "solid" | "duotone" | "light" | "thin">; codeTheme?: pulumi.Input<{ default: pulumi.Input<{ light: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light">; dark: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light"> }>; openapi: pulumi.Input<{ light: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light">; dark: pulumi.Input<"default-light" | "default-dark" | "monochrome-light" | "monochrome-dark" | "andromeeda" | "aurora-x" | "ayu-dark" | "catppuccin-frappe" | "catppuccin-latte" | "catppuccin-macchiato" | "catppuccin-mocha" | "dark-plus" | "dracula" | "dracula-soft" | "everforest-dark" | "everforest-light" | "github-dark" | "github-dark-default" | "github-dark-dimmed" | "github-dark-high-contrast" | "github-light" | "github-light-default" | "github-light-high-contrast" | "gruvbox-dark-hard" | "gruvbox-dark-medium" | "gruvbox-dark-soft" | "gruvbox-light-hard" | "gruvbox-light-medium" | "gruvbox-light-soft" | "houston" | "kanagawa-dragon" | "kanagawa-lotus" | "kanagawa-wave" | "laserwave" | "light-plus" | "material-theme" | "material-theme-darker" | "material-theme-lighter" | "material-theme-ocean" | "material-theme-palenight" | "min-dark" | "min-light" | "monokai" | "night-owl" | "nord" | "one-dark-pro" | "one-light" | "plastic" | "poimandres" | "red" | "rose-pine" | "rose-pine-dawn" | "rose-pine-moon" | "slack-dark" | "slack-ochin" | "snazzy-light" | "solarized-dark" | "solarized-light" | "synthwave-84" | "tokyo-night" | "vesper" | "vitesse-black" | "vitesse-dark" | "vitesse-light"> }> }>; sidebar?: pulumi.Input<{ background: pulumi.Input<"default" | "filled">; list: pulumi.Input<"default" | "pill" | "line"> }>; search?: pulumi.Input<"prominent" | "subtle"> }>;
+  styling?: DeepInput<{
+    theme?: StylingTheme;
+    primaryColor?: ThemedColor;
+    tint?: Tint;
+    infoColor?: ThemedColor;
+    successColor?: ThemedColor;
+    warningColor?: ThemedColor;
+    dangerColor?: ThemedColor;
+    corners?: StylingCorners;
+    depth?: StylingDepth;
+    links?: StylingLinks;
+    icons?: StylingIcons;
+    codeTheme?: CodeThemes;
+    sidebar?: StylingSidebar;
+    search?: StylingSearch;
+  }>;
   /**
    * The site space's icon: `{ icon: { light, dark } }` (URLs), `{ emoji }` or `{}` (none). (object `{ icon }`,
    * or object `{ emoji }`, or object; update in place; unmanaged when omitted.)
    */
-  favicon?: pulumi.Input<{ icon: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }> } | { emoji: pulumi.Input<string> } | Record<string, unknown>>;
+  favicon?: DeepInput<Favicon>;
   /**
    * The header: `logo` (light and dark URLs), `primaryLink` (where the logo goes) and `links`, in order. (object
    * `{ logo, primaryLink, links }`; update in place; unmanaged when omitted.)
    */
-  header?: pulumi.Input<{ logo?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; primaryLink?: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }>; links?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; style?: pulumi.Input<"link" | "button-primary" | "button-secondary">; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> } | null>; links?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>[]>; condition?: pulumi.Input<string> }>[]> }>;
+  header?: DeepInput<{
+    logo?: ThemedUrl;
+    primaryLink?: ContentRef;
+    links?: HeaderItem[];
+  }>;
   /**
    * The footer: `logo`, link `groups` in order, and `copyright`. (object `{ logo, groups, copyright }`; update
    * in place; unmanaged when omitted.)
    */
-  footer?: pulumi.Input<{ logo?: pulumi.Input<{ light: pulumi.Input<string>; dark: pulumi.Input<string> }>; groups?: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; links: pulumi.Input<pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>[]> }>[]>; copyright?: pulumi.Input<string> }>;
+  footer?: DeepInput<{
+    logo?: ThemedUrl;
+    groups?: FooterGroup[];
+    copyright?: string;
+  }>;
   /**
    * The banner above every page of the site space. (object `{ enabled, message, localizedMessage, link, style
    * }`; update in place; unmanaged when omitted.)
    */
-  announcement?: pulumi.Input<{ enabled: pulumi.Input<boolean>; message: pulumi.Input<string>; localizedMessage?: pulumi.Input<Record<string, string>>; link?: pulumi.Input<{ title: pulumi.Input<string>; localizedTitle?: pulumi.Input<Record<string, string>>; to: pulumi.Input<{ kind: pulumi.Input<"url">; url: pulumi.Input<string> } | { kind: pulumi.Input<"page">; page: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"space">; space: pulumi.Input<string> } | { kind: pulumi.Input<"collection">; collection: pulumi.Input<string> } | { kind: pulumi.Input<"file">; file: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"anchor">; anchor: pulumi.Input<string>; space?: pulumi.Input<string>; page?: pulumi.Input<string> } | { kind: pulumi.Input<"user">; user: pulumi.Input<string> } | { kind: pulumi.Input<"reusable-content">; reusableContent: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"tag">; tag: pulumi.Input<string>; space?: pulumi.Input<string> } | { kind: pulumi.Input<"openapi">; spec: pulumi.Input<string> }> }>; style: pulumi.Input<"info" | "warning" | "danger" | "success"> }>;
+  announcement?: DeepInput<{
+    enabled: boolean;
+    message: string;
+    localizedMessage?: Partial<Record<Language, string>>;
+    link?: ContentLink;
+    style: AnnouncementStyle;
+  }>;
   /**
    * The default color mode and whether readers may switch it (`toggeable`, as the API spells it). (object `{
    * default, toggeable }`; update in place; unmanaged when omitted.)
    */
-  themes?: pulumi.Input<{ default?: pulumi.Input<"light" | "dark" | "system">; toggeable?: pulumi.Input<boolean> }>;
+  themes?: DeepInput<Themes>;
   /** Whether pages ask readers for feedback. (object `{ enabled }`; update in place; unmanaged when omitted.) */
-  feedback?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  feedback?: DeepInput<Toggle>;
   /**
    * Whether external links open in the same tab (`self`) or a new one (`blank`). (object `{ target }`; update in
    * place; unmanaged when omitted.)
    */
-  externalLinks?: pulumi.Input<{ target: pulumi.Input<"self" | "blank"> }>;
+  externalLinks?: DeepInput<ExternalLinks>;
   /** Whether pages end with previous/next links. (object `{ enabled }`; update in place; unmanaged when omitted.) */
-  pagination?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  pagination?: DeepInput<Toggle>;
   /** Whether "Powered by GitBook" shows. (object `{ enabled }`; update in place; unmanaged when omitted.) */
-  trademark?: pulumi.Input<{ enabled: pulumi.Input<boolean> }>;
+  trademark?: DeepInput<Toggle>;
   /** The privacy policy's URL. (object `{ url }`; update in place; unmanaged when omitted.) */
-  privacyPolicy?: pulumi.Input<{ url?: pulumi.Input<string> }>;
+  privacyPolicy?: DeepInput<UrlOverride>;
   /** The image shown when a page is shared. (object `{ url }`; update in place; unmanaged when omitted.) */
-  socialPreview?: pulumi.Input<{ url?: pulumi.Input<string> }>;
+  socialPreview?: DeepInput<UrlOverride>;
 }
 
 /**
@@ -1283,6 +1755,8 @@ export class SiteSpaceCustomization extends DocsResource {
   }
 }
 
+export type SiteVisitorAuthBackend = "custom" | "integration";
+
 /**
  * The arguments of SiteVisitorAuth. The authentication of a `visitor-auth` site's readers (the official
  * `SitePublishingAuth`): the backend, its fallback and logout URLs, and the signing key as a secret output,
@@ -1301,7 +1775,7 @@ export interface SiteVisitorAuthArgs extends AdoptionArgs, ConnectionOption {
    * authenticated-access integration installed on the site). (`custom` or `integration`; update in place;
    * default `"custom"`.)
    */
-  backend?: pulumi.Input<"custom" | "integration">;
+  backend?: pulumi.Input<SiteVisitorAuthBackend>;
   /**
    * Where visitors go when their token is invalid (your login page); `null` unsets it. (URL, at most 2048
    * characters, or `null`; update in place; unmanaged when omitted.)
@@ -1316,7 +1790,7 @@ export interface SiteVisitorAuthArgs extends AdoptionArgs, ConnectionOption {
    * Arbitrary values; a change of any of them makes a new signing key (like pulumi-random's `keepers`), e.g. `{
    * quarter: "2026-Q4" }`. Never sent to the API. (object; update in place; unmanaged when omitted.)
    */
-  rotation?: pulumi.Input<Record<string, string>>;
+  rotation?: DeepInput<Record<string, string>>;
 }
 
 /**
@@ -1333,7 +1807,7 @@ export class SiteVisitorAuth extends DocsResource {
    * Who signs visitors' tokens: `custom` (your own backend, with `privateKey`) or `integration` (the
    * authenticated-access integration installed on the site).
    */
-  declare readonly backend: pulumi.Output<string>;
+  declare readonly backend: pulumi.Output<SiteVisitorAuthBackend>;
   /** Where visitors go when their token is invalid (your login page); `null` unsets it. */
   declare readonly fallbackURL: pulumi.Output<string | null>;
   /** Where visitors log out of your backend; `null` unsets it. */
@@ -1352,6 +1826,31 @@ export class SiteVisitorAuth extends DocsResource {
     super(siteVisitorAuthKind, name, args, opts);
   }
 }
+
+/** Used by SiteRedirect and SiteRedirects. */
+export type Destination =
+  | {
+      kind: "external";
+      /** Where to send readers (`http` or `https`). */
+      url: string;
+    }
+  | {
+      kind: "site-section";
+      /** A section of the site. */
+      siteSectionId: string;
+    }
+  | {
+      kind: "site-space";
+      /** A site space of the site. */
+      siteSpaceId: string;
+    }
+  | {
+      kind: "site-page";
+      /** The site space of the page. */
+      siteSpaceId: string;
+      /** The page within the site space. */
+      pageId: string;
+    };
 
 /** The arguments of SiteRedirect. One URL redirect of a site: a source path and where it sends readers. */
 export interface SiteRedirectArgs extends AdoptionArgs, ConnectionOption {
@@ -1375,7 +1874,7 @@ export interface SiteRedirectArgs extends AdoptionArgs, ConnectionOption {
    * object `{ kind, siteSectionId }`, or object `{ kind, siteSpaceId }`, or object `{ kind, siteSpaceId, pageId
    * }`; update in place; required.)
    */
-  destination: pulumi.Input<{ kind: pulumi.Input<"external">; url: pulumi.Input<string> } | { kind: pulumi.Input<"site-section">; siteSectionId: pulumi.Input<string> } | { kind: pulumi.Input<"site-space">; siteSpaceId: pulumi.Input<string> } | { kind: pulumi.Input<"site-page">; siteSpaceId: pulumi.Input<string>; pageId: pulumi.Input<string> }>;
+  destination: DeepInput<Destination>;
   /**
    * Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. (boolean;
    * update in place; default `false`.)
@@ -1406,7 +1905,7 @@ export class SiteRedirect extends DocsResource {
    * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
    * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
    */
-  declare readonly destination: pulumi.Output<{ kind: "external"; url: string } | { kind: "site-section"; siteSectionId: string } | { kind: "site-space"; siteSpaceId: string } | { kind: "site-page"; siteSpaceId: string; pageId: string }>;
+  declare readonly destination: pulumi.Output<Destination>;
   /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
   declare readonly permanent: pulumi.Output<boolean>;
   /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
@@ -1438,7 +1937,24 @@ export interface SiteRedirectsArgs extends AdoptionArgs, ConnectionOption {
    * (list of objects `{ source, destination, permanent, captureWildcard }`; update in place, order-insensitive;
    * required.)
    */
-  redirects: pulumi.Input<pulumi.Input<{ source: pulumi.Input<string>; destination: pulumi.Input<{ kind: pulumi.Input<"external">; url: pulumi.Input<string> } | { kind: pulumi.Input<"site-section">; siteSectionId: pulumi.Input<string> } | { kind: pulumi.Input<"site-space">; siteSpaceId: pulumi.Input<string> } | { kind: pulumi.Input<"site-page">; siteSpaceId: pulumi.Input<string>; pageId: pulumi.Input<string> }>; permanent?: pulumi.Input<boolean>; captureWildcard?: pulumi.Input<boolean> }>[]>;
+  redirects: DeepInput<
+    {
+      /**
+       * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it.
+       * Unique within the site (at most 512 characters).
+       */
+      source: string;
+      /**
+       * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
+       * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
+       */
+      destination: Destination;
+      /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
+      permanent?: boolean;
+      /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
+      captureWildcard?: boolean;
+    }[]
+  >;
 }
 
 /**
@@ -1455,7 +1971,24 @@ export class SiteRedirects extends DocsResource {
    * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
    * Previews show the rules by source: one line per rule added, removed or changed, wherever it is in the list.
    */
-  declare readonly redirects: pulumi.Output<{ source: string; destination: { kind: "external"; url: string } | { kind: "site-section"; siteSectionId: string } | { kind: "site-space"; siteSpaceId: string } | { kind: "site-page"; siteSpaceId: string; pageId: string }; permanent: boolean; captureWildcard: boolean }[]>;
+  declare readonly redirects: pulumi.Output<
+    {
+      /**
+       * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it.
+       * Unique within the site (at most 512 characters).
+       */
+      source: string;
+      /**
+       * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
+       * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
+       */
+      destination: Destination;
+      /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
+      permanent: boolean;
+      /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
+      captureWildcard: boolean;
+    }[]
+  >;
 
   constructor(name: string, args: SiteRedirectsArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteRedirectsKind, name, args, opts);

@@ -16,17 +16,23 @@ import { organizationId, siteId } from "./siteCommon";
  * Deprecated fields (`styling.background`, `header.preset`, `header.backgroundColor`, `header.linkColor`, the whole
  * `internationalization` section) are not offered: the API keeps them as they are.
  */
+// The sub-schemas used at several places are registered with an id: the generated classes name each once.
 const color = z.string().regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, "must be a hex color such as #346DDB");
-const themedColor = z.strictObject({ light: color, dark: color });
+const themedColor = z
+  .strictObject({ light: color, dark: color })
+  .meta({ id: "ThemedColor", description: "A hex color per color mode." });
 const url = z.url({ protocol: /^https?$/ }).max(2048);
-const themedUrl = z.strictObject({ light: url, dark: url });
+const themedUrl = z
+  .strictObject({ light: url, dark: url })
+  .meta({ id: "ThemedUrl", description: "An image URL per color mode." });
 // biome-ignore format: one list, kept compact
 const LANGUAGES = [
   "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko", "ar", "hi", "nl", "pl", "tr",
   "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv",
   "et", "sl",
 ] as const;
-const localized = (max: number) => z.partialRecord(z.enum(LANGUAGES), z.string().max(max));
+const language = z.enum(LANGUAGES).meta({ id: "Language", description: "A language of the content." });
+const localized = (max: number) => z.partialRecord(language, z.string().max(max));
 // biome-ignore format: one list, kept compact
 const DEFAULT_FONTS = [
   "ABCFavorit", "Inter", "Roboto", "RobotoSlab", "OpenSans", "SourceSansPro", "Lato", "Ubuntu", "Raleway",
@@ -36,19 +42,24 @@ const DEFAULT_FONTS = [
 const MONOSPACE_FONTS = [
   "FiraCode", "IBMPlexMono", "JetBrainsMono", "SourceCodePro", "RobotoMono", "SpaceMono", "DMMono", "Inconsolata",
 ] as const;
-const fontDefinition = z.strictObject({
-  id: z.string(),
-  custom: z.boolean(),
-  fontFamily: z.string().min(1).max(50),
-  fontFaces: z
-    .array(
-      z.strictObject({
-        weight: z.int().min(1).max(1000),
-        sources: z.array(z.strictObject({ url, format: z.enum(["woff2", "woff"]).optional() })).min(1),
-      }),
-    )
-    .min(1),
-});
+const fontDefinition = z
+  .strictObject({
+    id: z.string(),
+    custom: z.boolean(),
+    fontFamily: z.string().min(1).max(50),
+    fontFaces: z
+      .array(
+        z.strictObject({
+          weight: z.int().min(1).max(1000),
+          sources: z.array(z.strictObject({ url, format: z.enum(["woff2", "woff"]).optional() })).min(1),
+        }),
+      )
+      .min(1),
+  })
+  .meta({ id: "FontDefinition" });
+const font = z
+  .union([z.enum(DEFAULT_FONTS), fontDefinition])
+  .meta({ id: "Font", description: "A built-in font, or a font of your own." });
 // biome-ignore format: one list, kept compact
 const CODE_THEMES = [
   "default-light", "default-dark", "monochrome-light", "monochrome-dark", "andromeeda", "aurora-x", "ayu-dark",
@@ -63,62 +74,86 @@ const CODE_THEMES = [
   "snazzy-light", "solarized-dark", "solarized-light", "synthwave-84", "tokyo-night", "vesper", "vitesse-black",
   "vitesse-dark", "vitesse-light",
 ] as const;
-const themedCodeTheme = z.strictObject({ light: z.enum(CODE_THEMES), dark: z.enum(CODE_THEMES) });
+const codeTheme = z.enum(CODE_THEMES).meta({ id: "CodeTheme" });
+const themedCodeTheme = z.strictObject({ light: codeTheme, dark: codeTheme }).meta({ id: "ThemedCodeTheme" });
 
 /** The official `ContentRef`: where a link goes (a URL, a page, a space…). */
-const contentRef = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("url"), url: z.string() }),
-  z.strictObject({ kind: z.literal("page"), page: z.string(), space: z.string().optional() }),
-  z.strictObject({ kind: z.literal("space"), space: z.string() }),
-  z.strictObject({ kind: z.literal("collection"), collection: z.string() }),
-  z.strictObject({ kind: z.literal("file"), file: z.string(), space: z.string().optional() }),
-  z.strictObject({
-    kind: z.literal("anchor"),
-    anchor: z.string(),
-    space: z.string().optional(),
-    page: z.string().optional(),
-  }),
-  z.strictObject({ kind: z.literal("user"), user: z.string() }),
-  z.strictObject({ kind: z.literal("reusable-content"), reusableContent: z.string(), space: z.string().optional() }),
-  z.strictObject({ kind: z.literal("tag"), tag: z.string(), space: z.string().optional() }),
-  z.strictObject({ kind: z.literal("openapi"), spec: z.string() }),
-]);
-const contentLink = z.strictObject({
-  title: z.string().max(64),
-  localizedTitle: localized(64).optional(),
-  to: contentRef,
-});
-const headerItem = z.strictObject({
-  title: z.string(),
-  localizedTitle: localized(Number.MAX_SAFE_INTEGER).optional(),
-  style: z.enum(["link", "button-primary", "button-secondary"]).optional(),
-  to: contentRef.nullable(),
-  links: z.array(contentLink).default([]),
-  condition: z.string().max(1024).optional(),
-});
+const contentRef = z
+  .discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("url"), url: z.string() }),
+    z.strictObject({ kind: z.literal("page"), page: z.string(), space: z.string().optional() }),
+    z.strictObject({ kind: z.literal("space"), space: z.string() }),
+    z.strictObject({ kind: z.literal("collection"), collection: z.string() }),
+    z.strictObject({ kind: z.literal("file"), file: z.string(), space: z.string().optional() }),
+    z.strictObject({
+      kind: z.literal("anchor"),
+      anchor: z.string(),
+      space: z.string().optional(),
+      page: z.string().optional(),
+    }),
+    z.strictObject({ kind: z.literal("user"), user: z.string() }),
+    z.strictObject({ kind: z.literal("reusable-content"), reusableContent: z.string(), space: z.string().optional() }),
+    z.strictObject({ kind: z.literal("tag"), tag: z.string(), space: z.string().optional() }),
+    z.strictObject({ kind: z.literal("openapi"), spec: z.string() }),
+  ])
+  .meta({
+    id: "ContentRef",
+    description:
+      "Where a link goes (the official `ContentRef`): a URL, a page, a space, a file…, told apart by `kind`.",
+  });
+const contentLink = z
+  .strictObject({
+    title: z.string().max(64),
+    localizedTitle: localized(64).optional(),
+    to: contentRef,
+  })
+  .meta({ id: "ContentLink", description: "A link: its title (per language if needed) and where it goes." });
+const headerItem = z
+  .strictObject({
+    title: z.string(),
+    localizedTitle: localized(Number.MAX_SAFE_INTEGER).optional(),
+    style: z.enum(["link", "button-primary", "button-secondary"]).optional(),
+    to: contentRef.nullable(),
+    links: z.array(contentLink).default([]),
+    condition: z.string().max(1024).optional(),
+  })
+  .meta({ id: "HeaderItem", description: "A header link or button, with links of its own in a menu." });
+const footerGroup = z
+  .strictObject({
+    title: z.string(),
+    localizedTitle: localized(Number.MAX_SAFE_INTEGER).optional(),
+    links: z.array(contentLink),
+  })
+  .meta({ id: "FooterGroup", description: "A titled group of footer links." });
+/** `{ enabled }` sections (feedback, pagination, …): one type, each section with its own description. */
+const toggle = z.strictObject({ enabled: z.boolean() }).meta({ id: "Toggle" });
+/** `{ url }` sections (privacy policy, social preview); `null` unsets the URL. */
+const urlSetting = z.strictObject({ url: url.nullable() }).partial().meta({ id: "UrlSetting" });
 
 export const sections = {
   title: z.string().min(2).max(128).nullable().describe("The published site's title; `null`: the content's title."),
   localizedTitle: localized(128).describe("The site's title per language (`fr`, `de`, …)."),
   styling: z
     .strictObject({
-      theme: z.enum(["clean", "muted", "bold", "gradient"]),
+      theme: z.enum(["clean", "muted", "bold", "gradient"]).meta({ id: "StylingTheme" }),
       primaryColor: themedColor,
-      tint: z.strictObject({ color: themedColor }).nullable(),
+      tint: z.strictObject({ color: themedColor }).meta({ id: "Tint" }).nullable(),
       infoColor: themedColor,
       successColor: themedColor,
       warningColor: themedColor,
       dangerColor: themedColor,
-      corners: z.enum(["straight", "rounded", "circular"]),
-      depth: z.enum(["subtle", "flat"]),
-      links: z.enum(["default", "accent"]),
-      font: z.union([z.enum(DEFAULT_FONTS), fontDefinition]),
-      headingFont: z.union([z.enum(DEFAULT_FONTS), fontDefinition]).nullable(),
+      corners: z.enum(["straight", "rounded", "circular"]).meta({ id: "StylingCorners" }),
+      depth: z.enum(["subtle", "flat"]).meta({ id: "StylingDepth" }),
+      links: z.enum(["default", "accent"]).meta({ id: "StylingLinks" }),
+      font,
+      headingFont: font.nullable(),
       monospaceFont: z.union([z.enum(MONOSPACE_FONTS), fontDefinition]),
-      icons: z.enum(["regular", "solid", "duotone", "light", "thin"]),
-      codeTheme: z.strictObject({ default: themedCodeTheme, openapi: themedCodeTheme }),
-      sidebar: z.strictObject({ background: z.enum(["default", "filled"]), list: z.enum(["default", "pill", "line"]) }),
-      search: z.enum(["prominent", "subtle"]),
+      icons: z.enum(["regular", "solid", "duotone", "light", "thin"]).meta({ id: "StylingIcons" }),
+      codeTheme: z.strictObject({ default: themedCodeTheme, openapi: themedCodeTheme }).meta({ id: "CodeThemes" }),
+      sidebar: z
+        .strictObject({ background: z.enum(["default", "filled"]), list: z.enum(["default", "pill", "line"]) })
+        .meta({ id: "StylingSidebar" }),
+      search: z.enum(["prominent", "subtle"]).meta({ id: "StylingSearch" }),
     })
     .partial()
     .describe("Theme, colors, corners, fonts, icons, code themes, sidebar and search styles."),
@@ -128,6 +163,7 @@ export const sections = {
       z.strictObject({ emoji: z.string().min(1).max(50) }),
       z.strictObject({}),
     ])
+    .meta({ id: "Favicon" })
     .describe("The site's icon: `{ icon: { light, dark } }` (URLs), `{ emoji }` or `{}` (none)."),
   header: z
     .strictObject({
@@ -140,13 +176,7 @@ export const sections = {
   footer: z
     .strictObject({
       logo: themedUrl.nullable(),
-      groups: z.array(
-        z.strictObject({
-          title: z.string(),
-          localizedTitle: localized(Number.MAX_SAFE_INTEGER).optional(),
-          links: z.array(contentLink),
-        }),
-      ),
+      groups: z.array(footerGroup),
       copyright: z.string().max(512).nullable(),
     })
     .partial()
@@ -157,15 +187,16 @@ export const sections = {
       message: z.string().min(2).max(128),
       localizedMessage: localized(128).nullable().optional(),
       link: contentLink.nullable().optional(),
-      style: z.enum(["info", "warning", "danger", "success"]),
+      style: z.enum(["info", "warning", "danger", "success"]).meta({ id: "AnnouncementStyle" }),
     })
     .nullable()
     .describe("The banner above every page; `null` removes it."),
   themes: z
     .strictObject({ default: z.enum(["light", "dark", "system"]), toggeable: z.boolean() })
     .partial()
+    .meta({ id: "Themes" })
     .describe("The default color mode and whether readers may switch it (`toggeable`, as the API spells it)."),
-  feedback: z.strictObject({ enabled: z.boolean() }).describe("Whether pages ask readers for feedback."),
+  feedback: toggle.describe("Whether pages ask readers for feedback."),
   ai: z
     .strictObject({
       mode: z.enum(["none", "search", "assistant"]),
@@ -176,17 +207,18 @@ export const sections = {
     })
     .partial()
     .describe("AI search or assistant: `mode`, `greeting`, up to 5 `suggestions`, `instructions`."),
-  advancedCustomization: z.strictObject({ enabled: z.boolean() }).describe("Whether advanced customization is on."),
+  advancedCustomization: toggle.describe("Whether advanced customization is on."),
   pageActions: z
     .strictObject({ items: z.array(z.enum(["assistant", "external-ai", "markdown", "mcp", "git", "pdf"])) })
     .describe("The page menu's actions, in order (the first is the main button); `[]` turns the menu off."),
   externalLinks: z
     .strictObject({ target: z.enum(["self", "blank"]) })
+    .meta({ id: "ExternalLinks" })
     .describe("Whether external links open in the same tab (`self`) or a new one (`blank`)."),
-  pagination: z.strictObject({ enabled: z.boolean() }).describe("Whether pages end with previous/next links."),
-  trademark: z.strictObject({ enabled: z.boolean() }).describe('Whether "Powered by GitBook" shows.'),
-  privacyPolicy: z.strictObject({ url: url.nullable() }).partial().describe("The privacy policy's URL."),
-  socialPreview: z.strictObject({ url: url.nullable() }).partial().describe("The image shown when a page is shared."),
+  pagination: toggle.describe("Whether pages end with previous/next links."),
+  trademark: toggle.describe('Whether "Powered by GitBook" shows.'),
+  privacyPolicy: urlSetting.describe("The privacy policy's URL."),
+  socialPreview: urlSetting.describe("The image shown when a page is shared."),
   socialAccounts: z
     .array(
       z.strictObject({
@@ -211,11 +243,7 @@ const WHOLE: readonly string[] = ["title", "localizedTitle", "favicon", "announc
 /** Sections whose fields are managed one by one: an object of fields, where a field left out is kept. */
 const FIELDWISE: ReadonlySet<string> = new Set(SECTION_NAMES.filter((name) => !WHOLE.includes(name)));
 
-const inputs = z.strictObject({
-  organizationId,
-  siteId,
-  ...Object.fromEntries(SECTION_NAMES.map((name) => [name, sections[name].optional()])),
-}) as unknown as z.ZodType<Inputs, unknown>;
+const inputs = z.strictObject({ organizationId, siteId, ...z.strictObject(sections).partial().shape });
 
 /**
  * The declared sections as the API reports them, cut to the declared fields. No `updatedAt`: it moves with every
@@ -223,7 +251,7 @@ const inputs = z.strictObject({
  */
 const state = z.looseObject({ organizationId: z.string(), siteId: z.string() });
 
-type Inputs = { organizationId: string; siteId: string } & Partial<Record<SectionName, unknown>>;
+type Inputs = z.output<typeof inputs>;
 type State = { organizationId: string; siteId: string } & Props;
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -20,18 +20,28 @@ import { project, sections } from "./siteCustomization";
  * `header.linkColor`, `internationalization`.
  */
 
+type NotNull<F> = F extends z.ZodNullable<infer Inner> ? Inner : F;
+/** A field of a section without `null`, optional where it was. */
+type WithoutNull<F> = F extends z.ZodOptional<infer Inner> ? z.ZodOptional<NotNull<Inner>> : NotNull<F>;
+
 /** A section without `null` for any field (the PATCH reads it as "no override"); `left` names fields not offered. */
-function withoutNull<S extends z.ZodRawShape>(section: z.ZodObject<S>, left?: readonly (keyof S & string)[]) {
+function withoutNull<S extends z.ZodRawShape, Left extends keyof S & string = never>(
+  section: z.ZodObject<S>,
+  left: readonly Left[] = [],
+) {
   const fields = Object.entries(section.shape)
-    .filter(([name]) => !left?.includes(name))
+    .filter(([name]) => !(left as readonly string[]).includes(name))
     .map(([name, field]) => {
       const optional = field instanceof z.ZodOptional;
       let inner = optional ? field.unwrap() : field;
       if (inner instanceof z.ZodNullable) inner = inner.unwrap();
       return [name, optional ? (inner as z.ZodType).optional() : inner];
     });
-  return z.strictObject(Object.fromEntries(fields));
+  return z.strictObject(Object.fromEntries(fields) as { [K in Exclude<keyof S, Left>]: WithoutNull<S[K]> });
 }
+
+/** `{ url }` without `null`: the privacy policy's and the social preview's override. */
+const urlOverride = withoutNull(sections.privacyPolicy).meta({ id: "UrlOverride" });
 
 const overrides = {
   title: sections.title.unwrap().describe("The site space's title on the published site."),
@@ -53,8 +63,8 @@ const overrides = {
   externalLinks: sections.externalLinks,
   pagination: sections.pagination,
   trademark: sections.trademark,
-  privacyPolicy: withoutNull(sections.privacyPolicy).describe("The privacy policy's URL."),
-  socialPreview: withoutNull(sections.socialPreview).describe("The image shown when a page is shared."),
+  privacyPolicy: urlOverride.describe("The privacy policy's URL."),
+  socialPreview: urlOverride.describe("The image shown when a page is shared."),
 };
 
 type SectionName = keyof typeof overrides;
@@ -64,14 +74,14 @@ const inputs = z.strictObject({
   organizationId,
   siteId,
   siteSpaceId: apiId.describe("The site space whose customization is overridden, e.g. `siteSpace.id`."),
-  ...Object.fromEntries(SECTION_NAMES.map((name) => [name, overrides[name].optional()])),
-}) as unknown as z.ZodType<Inputs, unknown>;
+  ...z.strictObject(overrides).partial().shape,
+});
 
 /** The declared sections as the site space shows them (its overrides over the site's), cut to the declared fields. */
 const state = z.looseObject({ organizationId: z.string(), siteId: z.string(), siteSpaceId: z.string() });
 
 type Parents = { organizationId: string; siteId: string; siteSpaceId: string };
-type Inputs = Parents & Partial<Record<SectionName, unknown>>;
+type Inputs = z.output<typeof inputs>;
 type State = Parents & Props;
 
 function declaredSections(shape: Props, declared?: ReadonlySet<string>): SectionName[] {

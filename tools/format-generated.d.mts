@@ -1,0 +1,1 @@
+export function formatGenerated(file: string, text: string): string;
