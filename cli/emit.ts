@@ -3,6 +3,7 @@
  * prettier) format it, so a formatter run changes nothing, and it holds nothing secret: only ids and inputs.
  */
 import { camelCase, Names } from "./names";
+import { definitions, siteRootKind } from "./provider";
 import { type NamedId, WALKED_KINDS, type Walk, type WalkedObject } from "./walk";
 
 /** Identifiers the program itself uses; no resource is given one of them. */
@@ -10,43 +11,14 @@ const IMPORT_ALIAS = "docsPlatform";
 const PROGRAM_IDENTIFIERS = [IMPORT_ALIAS, "organizationId", "spaces", "users", "externalIds"];
 const LINE_WIDTH = 120;
 
-/** The word that completes a duplicate name, and the program's heading, per kind. */
-const KIND_WORDS: Record<(typeof WALKED_KINDS)[number], string> = {
-  OrganizationSettings: "settings",
-  Collection: "collection",
-  Space: "space",
-  Team: "team",
-  SamlProvider: "saml",
-  OpenApiSpec: "spec",
-  SpacePermission: "grant",
-  CollectionPermission: "grant",
-  Site: "site",
-  SiteSection: "section",
-  SiteSectionGroup: "group",
-  SiteSpace: "space",
-  SiteShareLink: "link",
-  SiteAdaptiveSchema: "schema",
-  SiteStructure: "navigation",
-  SiteVisitorAuth: "sign-in",
-  SitePermission: "grant",
-  SiteRedirects: "redirects",
+/** How each kind is imported: the word that completes a duplicate name, its heading, its resource options. */
+const IMPORT_PLANS = new Map(definitions.map((definition) => [definition.kind, definition.imported]));
+const plan = (kind: string) => {
+  const imported = IMPORT_PLANS.get(kind);
+  return imported && "word" in imported ? imported : undefined;
 };
-const ORGANIZATION_HEADINGS: [kind: string, heading: string][] = [
-  ["OrganizationSettings", "The organization's settings, each at its current value."],
-  ["Collection", "Collections, parents before their children."],
-  ["Space", "Spaces: kept when removed from the program or destroyed, since deleting one deletes its content."],
-  ["Team", "Teams and their complete membership."],
-  ["SamlProvider", "SAML single sign-on."],
-  ["OpenApiSpec", "OpenAPI specifications."],
-  ["SpacePermission", "Roles granted on spaces."],
-  ["CollectionPermission", "Roles granted on collections."],
-];
-
-/**
- * Resource options per kind. A space holds content that its deletion takes along: the program adopts spaces and
- * never deletes one, whether the stack is destroyed or the resource removed from the program.
- */
-const RESOURCE_OPTIONS: Partial<Record<string, string>> = { Space: "{ retainOnDelete: true }" };
+/** The kind whose objects are the sites, which every site-level object lives under. */
+const SITE_KIND = siteRootKind(definitions);
 
 /** How a value is written: a reference to a declared object or constant, or a literal. */
 type Reference = { expression: string };
@@ -65,7 +37,7 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
   const order = programOrder(walk);
   const nameOf = new Map<WalkedObject, { slug: string; identifier: string }>();
   for (const object of order) {
-    const name = names.take(object.title, KIND_WORDS[object.kind as keyof typeof KIND_WORDS] ?? "resource");
+    const name = names.take(object.title, plan(object.kind)?.word ?? "resource");
     // The organization's settings have the organization's id, which the program names by its constant.
     if (!declared.has(object.id) && object.id !== walk.organizationId) declared.set(object.id, name);
     nameOf.set(object, name);
@@ -130,16 +102,16 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
   let heading: string | undefined;
   for (const object of order) {
     const siteId = siteOf(object);
-    const site = siteId ? walk.objects.find((o) => o.kind === "Site" && o.id === siteId) : undefined;
+    const site = siteId ? walk.objects.find((o) => o.kind === SITE_KIND && o.id === siteId) : undefined;
     const next = siteId
       ? `Site "${oneLine(site?.title ?? siteId)}" and what lives under it.`
-      : ORGANIZATION_HEADINGS.find(([kind]) => kind === object.kind)?.[1];
+      : plan(object.kind)?.heading;
     if (next && next !== heading) lines.push("", `// ${next}`);
     heading = next;
     const { slug, identifier } = nameOf.get(object)!;
     const declaration = used.has(object.id) && !other(object, object.id) ? `const ${identifier} = ` : "";
     const ref = (id: string) => (other(object, id) ? refs.get(id) : undefined);
-    const options = RESOURCE_OPTIONS[object.kind];
+    const options = plan(object.kind)?.resourceOptions;
     if (options) {
       // Several object arguments: formatters put each on its own line.
       lines.push(`${declaration}new ${IMPORT_ALIAS}.${object.kind}(`, `  ${literal(slug)},`, "  {");
@@ -162,8 +134,8 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
  * reference must follow what it refers to.
  */
 function programOrder(walk: Walk): WalkedObject[] {
-  const rank = (kind: string) => (WALKED_KINDS as readonly string[]).indexOf(kind);
-  const siteOrder = walk.objects.filter((o) => o.kind === "Site").map((o) => o.id);
+  const rank = (kind: string) => WALKED_KINDS.indexOf(kind);
+  const siteOrder = walk.objects.filter((o) => o.kind === SITE_KIND).map((o) => o.id);
   const siteRank = (o: WalkedObject) => {
     const site = siteOf(o);
     if (site) return siteOrder.indexOf(site) + 1 || siteOrder.length + 1;
@@ -180,7 +152,7 @@ function programOrder(walk: Walk): WalkedObject[] {
 
 /** The site an object belongs to: a site's own id, else the site it lives under. */
 function siteOf(object: WalkedObject): string | undefined {
-  return object.kind === "Site" ? object.id : object.siteId;
+  return object.kind === SITE_KIND ? object.id : object.siteId;
 }
 
 /** Constants for the referenced objects of a kind the program does not manage, keyed by their names. */

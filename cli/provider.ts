@@ -1,40 +1,16 @@
 /**
- * Everything the command-line tool takes from the provider, in one place: each kind's lifecycle (read, check, diff:
- * the single source of every object's inputs), the shared listings, the credentials and the client's listing calls.
+ * Everything the command-line tool takes from the provider, in one place: the kinds' definitions (their listing
+ * facets say how an organization is enumerated), each kind's lifecycle (read, check, diff: the single source of every
+ * object's inputs), the shared listings and the credentials.
  */
+export { DocsApiError, getOrganization, type HttpClient } from "../provider/client";
+export { apiUrlSetting, CONFIG_KEYS, ENV_KEYS, MissingCredentialsError } from "../provider/framework/connection";
 export {
-  type ApiGrant,
-  DocsApiError,
-  type Grantee,
-  getOrganization,
-  granteesPath,
-  type HttpClient,
-  listCollections,
-  listGrants,
-  listOpenApiSpecs,
-  listOrganizationMembers,
-  listSamlProviders,
-  listSiteRedirects,
-  listSiteSectionGroups,
-  listSiteSections,
-  listSiteShareLinks,
-  listSiteSpaces,
-  listSites,
-  listSpaces,
-  listTeamMembers,
-  listTeams,
-  type PermissionTarget,
-  siteRedirectsPath,
-  siteSectionGroupsPath,
-  siteSectionsPath,
-  siteShareLinksPath,
-  siteSpacesPath,
-} from "../provider/client";
-export {
-  apiClient,
-  apiUrlSetting,
-  CONFIG_KEYS,
-  ENV_KEYS,
-  MissingCredentialsError,
-} from "../provider/framework/connection";
-export { lifecycle, sharedListing } from "../provider/runtime";
+  type Batch,
+  enumerate as enumerateKinds,
+  enumerationOrder,
+  siteRootKind,
+} from "../provider/framework/enumerate";
+export type { ListedObject } from "../provider/framework/kind";
+export { definitions } from "../provider/registry";
+export { apiClient, lifecycle, sharedContext } from "../provider/runtime";

@@ -3,8 +3,8 @@
  * reports unmanaged cloud resources. Lists only: one request per list of a parent; the one read per object is a site's
  * adaptive schema, which has no listing.
  */
-import { ENUMERATED_KINDS, enumerate, OrganizationLists } from "./enumerate";
-import { apiClient, lifecycle } from "./provider";
+import { ENUMERATED_KINDS, enumerate } from "./enumerate";
+import { definitions, lifecycle } from "./provider";
 
 /** The type token of every resource of this package: `pulumi-nodejs:dynamic/docs:<Kind>`. */
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/docs:";
@@ -17,23 +17,27 @@ export interface OrganizationObject {
   under?: string;
 }
 
-/** An object as the inventory finds it: with the site it lives under, which tells who may manage it. */
+/** An object as the inventory finds it: with its site and parents' ids, which tell who may manage it. */
 export interface InventoriedObject extends OrganizationObject {
   siteId?: string;
+  /** The parents' ids and the key inputs the kind's listing names it with. */
+  known: Record<string, unknown>;
 }
 
 /**
- * What a stack's state manages: ids per kind, the teams whose whole membership it declares, and the redirects its
- * SiteRedirect resources declare by source (`<siteId> <source>`: the API keeps a source unique within a site).
+ * What a stack's state manages: ids per kind (with those other kinds' outputs name, `managedBy.byOutput`), and by
+ * `<kind> <parent id>` the resources under a parent, with the inputs they declare and their keys (`managedBy`).
  */
 export interface Managed {
   ids: Map<string, Set<string>>;
-  teamsWithMembers: Set<string>;
-  redirectSources: Set<string>;
+  /** `<kind> <id> <input>`: a resource declaring an input that holds every object of a child kind. */
+  declaring: Set<string>;
+  /** `<kind> <parent id>`: some resource of the kind lives under that parent. */
+  underParent: Set<string>;
+  /** `<kind> <parent id> <key>`: a resource of a kind told apart by a key input under its parent. */
+  keys: Set<string>;
   count: number;
 }
-
-const redirectKey = (siteId: string, source: string) => `${siteId} ${source}`;
 
 interface StateResource {
   type?: string;
@@ -51,32 +55,43 @@ function stateResources(exported: unknown): StateResource[] {
   return resources;
 }
 
+const listings = new Map(definitions.map((definition) => [definition.kind, definition.listing]));
+
+/** Whether a resource's program declares an input (states older than `__declared` hold declared inputs only). */
+function declares(outputs: Record<string, unknown>, input: string): boolean {
+  const declared = outputs.__declared;
+  return Array.isArray(declared) ? declared.includes(input) : input in outputs;
+}
+
 /** Reads `pulumi stack export` output (or a bare deployment). */
 export function managedByState(exported: unknown): Managed {
-  const resources = stateResources(exported);
-  const managed: Managed = { ids: new Map(), teamsWithMembers: new Set(), redirectSources: new Set(), count: 0 };
+  const managed: Managed = { ids: new Map(), declaring: new Set(), underParent: new Set(), keys: new Set(), count: 0 };
   const add = (kind: string, id: string) => {
     const ids = managed.ids.get(kind) ?? new Set<string>();
     ids.add(id);
     managed.ids.set(kind, ids);
   };
-  for (const resource of resources) {
+  for (const resource of stateResources(exported)) {
     if (!resource.type?.startsWith(TYPE_PREFIX) || !resource.id) continue;
     const kind = resource.type.slice(TYPE_PREFIX.length);
     const outputs = resource.outputs ?? {};
+    const props = { ...resource.inputs, ...outputs };
     managed.count++;
     add(kind, resource.id);
-    // A section owns the site space it was created with: it goes with the section.
-    if (kind === "SiteSection" && typeof outputs.siteSpaceId === "string") add("SiteSpace", outputs.siteSpaceId);
-    // A redirect deleted and made again by hand has a new id and the same source: the SiteRedirect still owns it.
-    const { siteId, source } = { ...resource.inputs, ...outputs };
-    if (kind === "SiteRedirect" && typeof siteId === "string" && typeof source === "string") {
-      managed.redirectSources.add(redirectKey(siteId, source));
+    for (const [other, listing] of listings) {
+      const by = listing?.managedBy;
+      const owned = by?.byOutput?.kind === kind ? outputs[by.byOutput.property] : undefined;
+      if (typeof owned === "string") add(other, owned);
+      if (by?.byParentInput && listing?.parent?.kind === kind && declares(outputs, by.byParentInput)) {
+        managed.declaring.add(`${kind} ${resource.id} ${by.byParentInput}`);
+      }
     }
-    const declared = outputs.__declared;
-    if (kind === "Team" && (Array.isArray(declared) ? declared.includes("members") : "members" in outputs)) {
-      managed.teamsWithMembers.add(resource.id);
-    }
+    const own = listings.get(kind);
+    const parentId = own?.parent && props[own.parent.input];
+    if (typeof parentId !== "string") continue;
+    managed.underParent.add(`${kind} ${parentId}`);
+    const key = own?.managedBy?.byKey && props[own.managedBy.byKey];
+    if (typeof key === "string") managed.keys.add(`${kind} ${parentId} ${key}`);
   }
   return managed;
 }
@@ -96,14 +111,12 @@ export function organizationsInState(exported: unknown): string[] {
 }
 
 /**
- * The kinds `unmanaged` lists (its `--kinds`): the objects of an organization. Not the parts of the organization and
- * of its sites a program declares settings of (OrganizationSettings, SiteVisitorAuth: every organization and site has
- * them), nor a site's navigation order; a site's redirects are listed rule by rule (SiteRedirect), since a program
- * owns them as one SiteRedirects or as one SiteRedirect per rule.
+ * The kinds `unmanaged` lists (its `--kinds`): the objects of an organization, as each kind's listing says
+ * (`KindListing.unmanaged`). Not the parts of the organization and of its sites every one has (settings, sign-in,
+ * navigation order); a site's redirects are listed rule by rule (SiteRedirect), since a program owns them as one
+ * SiteRedirects or as one SiteRedirect per rule.
  */
-export const UNMANAGED_KINDS = ENUMERATED_KINDS.filter(
-  (kind) => !["OrganizationSettings", "SiteStructure", "SiteVisitorAuth", "SiteRedirects"].includes(kind),
-);
+export const UNMANAGED_KINDS: readonly string[] = ENUMERATED_KINDS.filter((kind) => listings.get(kind)?.unmanaged);
 
 export interface InventoryOptions {
   /** Also list spaces (most stacks leave them alone); a `kinds` that names Space lists them too. */
@@ -123,13 +136,13 @@ export async function inventory(organizationId: string, options: InventoryOption
   const kinds = new Set(
     wanted.filter((kind) => kind !== "Space" || options.includeSpaces || options.kinds?.includes("Space")),
   );
-  const lists = new OrganizationLists(apiClient(), organizationId);
   const found: InventoriedObject[] = [];
-  for await (const batch of enumerate({ lists, kinds, siteId: options.siteId })) {
-    for (const { kind, id, title, under, siteId, known } of batch.items) {
+  for await (const batch of enumerate({ organizationId, kinds, siteId: options.siteId })) {
+    const kind = batch.kind;
+    for (const { id, title, under, siteId, known } of batch.items) {
       // Only a read tells a site's schema from none (never written: 404; written without claims).
-      if (kind === "SiteAdaptiveSchema" && !(await lifecycle(kind).lookup(id, known)).id) continue;
-      found.push({ kind, id, title, ...(under ? { under } : {}), ...(siteId ? { siteId } : {}) });
+      if (listings.get(kind)?.existsOnlyIfRead && !(await lifecycle(kind).lookup(id, known)).id) continue;
+      found.push({ kind, id, title, known, ...(under ? { under } : {}), ...(siteId ? { siteId } : {}) });
     }
   }
   return found;
@@ -138,15 +151,16 @@ export async function inventory(organizationId: string, options: InventoryOption
 /** The objects no resource of the state manages, in inventory order, as the report shows them. */
 export function unmanagedObjects(objects: InventoriedObject[], managed: Managed): OrganizationObject[] {
   return objects
-    .filter((object) => {
-      if (managed.ids.get(object.kind)?.has(object.id)) return false;
-      if (object.kind === "TeamMember") return !managed.teamsWithMembers.has(object.id.split("/")[0]!);
-      if (object.kind === "SiteRedirect" && object.siteId) {
-        // A redirect's title is its source.
-        if (managed.ids.get("SiteRedirects")?.has(object.siteId)) return false;
-        return !managed.redirectSources.has(redirectKey(object.siteId, object.title));
-      }
-      return true;
+    .filter(({ kind, id, known }) => {
+      if (managed.ids.get(kind)?.has(id)) return false;
+      const listing = listings.get(kind);
+      const by = listing?.managedBy;
+      const parent = listing?.parent;
+      if (!by || !parent) return true;
+      const parentId = String(known[parent.input]);
+      if (by.byParentInput && managed.declaring.has(`${parent.kind} ${parentId} ${by.byParentInput}`)) return false;
+      if (by.byKindUnder && managed.underParent.has(`${by.byKindUnder} ${parentId}`)) return false;
+      return !(by.byKey && managed.keys.has(`${kind} ${parentId} ${String(known[by.byKey])}`));
     })
     .map(({ kind, id, title, under }) => ({ kind, id, title, ...(under ? { under } : {}) }));
 }

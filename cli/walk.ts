@@ -4,10 +4,8 @@
  * kind's own `check`, and confirmed by the kind's own `diff` to adopt with no change. Objects the API can only list
  * are enumerated through the runtime's shared listings, so the reads that follow cost no request.
  */
-import { ENUMERATED_KINDS, enumerate, type Listed, OrganizationLists, userName } from "./enumerate";
-import { apiClient, lifecycle } from "./provider";
-
-export { treeOrder } from "./enumerate";
+import { ENUMERATED_KINDS, enumerate, type Listed, listKind } from "./enumerate";
+import { definitions, lifecycle } from "./provider";
 
 type Props = Record<string, unknown>;
 type Adoptable = { inputs: Props } | { reason: string };
@@ -50,34 +48,28 @@ export interface Walk {
   users: NamedId[];
 }
 
-/** The kinds the walk covers, in program order: every kind `enumerate` lists but those {@link DECLARED_INSIDE}. */
-export const WALKED_KINDS = ENUMERATED_KINDS.filter(
-  (kind): kind is Exclude<(typeof ENUMERATED_KINDS)[number], "TeamMember" | "SiteRedirect"> =>
-    kind !== "TeamMember" && kind !== "SiteRedirect",
-);
+const importPlans = new Map(definitions.map((definition) => [definition.kind, definition.imported]));
+const plan = (kind: string) => importPlans.get(kind);
 
-/** Kinds whose objects the walk declares inside another kind's resource, and which. */
-export const DECLARED_INSIDE: Readonly<Record<string, string>> = {
-  TeamMember: "in their team's `members` (Team)",
-  SiteRedirect: "a site's redirects are all in its one SiteRedirects",
-};
+/** The kinds the walk covers, in program order: every kind `enumerate` lists that is imported as its own resource. */
+export const WALKED_KINDS: readonly string[] = ENUMERATED_KINDS.filter((kind) => {
+  const imported = plan(kind);
+  return imported !== undefined && "word" in imported;
+});
+
+/** Kinds whose objects the walk declares inside another kind's resource, and where. */
+export const DECLARED_INSIDE: Readonly<Record<string, string>> = Object.fromEntries(
+  definitions.flatMap(({ kind, imported }) => (imported && "inside" in imported ? [[kind, imported.inside]] : [])),
+);
 
 /**
  * The provider's kinds the walk does not declare at all, and why: `import --help`, the end of its output and the
  * generated project's README say so (test/cli/import.test.ts checks that these, DECLARED_INSIDE and WALKED_KINDS are
  * every kind).
  */
-export const NOT_WALKED: Readonly<Record<string, string>> = {
-  OrganizationMember:
-    "members join and leave by invitation and SSO, outside the program; declare those whose role it should hold",
-  SiteCustomization:
-    "the official API document states no default for a site's customization (the emulator's new-site values are " +
-    "its own choice), so which sections differ from the defaults cannot be told; declare the sections to manage, " +
-    'with `importId: "<siteId>"`',
-  SiteSpaceCustomization:
-    "the API reports a site space's customization with the site's values filled in, so its overrides cannot be " +
-    'told from them; declare the overrides to manage, with `importId: "<siteSpaceId>"`',
-};
+export const NOT_WALKED: Readonly<Record<string, string>> = Object.fromEntries(
+  definitions.flatMap(({ kind, imported }) => (imported && "never" in imported ? [[kind, imported.never]] : [])),
+);
 
 export interface WalkOptions {
   organizationId: string;
@@ -91,7 +83,6 @@ export interface WalkOptions {
 
 export async function walkOrganization(options: WalkOptions): Promise<Walk> {
   const { organizationId } = options;
-  const lists = new OrganizationLists(apiClient(), organizationId);
   const wanted = new Set(options.kinds ?? WALKED_KINDS);
   const progress = options.progress ?? (() => undefined);
   const objects: WalkedObject[] = [];
@@ -105,8 +96,10 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
       // An object deleted between the listing and its read is simply not there any more; so is a site's adaptive
       // schema that was never written.
       if ("gone" in result) return;
-      // Its navigation order as it is (adopting it sorts nothing); the sections' site spaces are left unmanaged.
-      if (kind === "SiteStructure" && "inputs" in result) delete result.inputs.siteSpaces;
+      const imported = plan(kind);
+      if ("inputs" in result && imported && "leaveOut" in imported) {
+        for (const key of imported.leaveOut ?? []) delete result.inputs[key];
+      }
       const { id, title, siteId } = item;
       if ("reason" in result) problems.push({ kind, id, title, reason: result.reason });
       else objects.push({ kind, id, title, ...(siteId ? { siteId } : {}), inputs: result.inputs });
@@ -123,7 +116,7 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
     );
     before = objects.length;
   };
-  for await (const batch of enumerate({ lists, kinds: wanted, siteId: options.siteId })) {
+  for await (const batch of enumerate({ organizationId, kinds: wanted, siteId: options.siteId })) {
     if (batch.site?.id !== site?.id) {
       report();
       site = batch.site;
@@ -134,16 +127,17 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
 
   const declared = new Set(objects.map((o) => o.id));
   const referenced = new Set(objects.flatMap((o) => stringsOf(o.inputs)).filter((id) => !declared.has(id)));
-  const spaces = referenced.size > 0 ? await lists.spaces() : [];
+  const spaces = referenced.size > 0 ? await listKind(organizationId, "Space") : [];
   const members = objects.some((o) => o.kind === "Team" || typeof o.inputs.userId === "string")
-    ? await lists.members()
+    ? await listKind(organizationId, "OrganizationMember")
     : [];
+  const users = members.map((m) => ({ id: String(m.known.userId), title: m.title }));
   return {
     organizationId,
     objects,
     problems,
     spaces: spaces.filter((s) => referenced.has(s.id)).map((s) => ({ id: s.id, title: s.title })),
-    users: members.filter((m) => referenced.has(m.user.id)).map((m) => ({ id: m.user.id, title: userName(m.user) })),
+    users: users.filter((u) => referenced.has(u.id)),
   };
 }
 

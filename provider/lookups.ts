@@ -9,17 +9,24 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import {
+  type ApiCollection,
+  type ApiOrganizationMember,
+  type ApiSite,
+  type ApiSpace,
+  type ApiTeam,
   DEFAULT_API_URL,
   type HttpClient,
-  listCollections,
-  listOrganizationMembers,
-  listSites,
-  listTeams,
 } from "./client";
-import { listAll } from "./client/pagination";
-import { SpaceSchema } from "./client/spaces";
 import type { Connection } from "./connection";
-import { CONFIG_KEYS, clientFor, ENV_KEYS } from "./framework/connection";
+import { CONFIG_KEYS, ENV_KEYS } from "./framework/connection";
+import type { KindDefinition } from "./framework/kind";
+import { Listings } from "./framework/listings";
+import { collectionKind } from "./resources/collection";
+import { organizationMemberKind } from "./resources/organizationMember";
+import { siteKind } from "./resources/site";
+import { spaceKind } from "./resources/space";
+import { teamKind } from "./resources/team";
+import { currentOperation } from "./runtime";
 
 /** Options of every lookup. */
 export interface LookupOptions {
@@ -111,7 +118,7 @@ export class LookupError extends Error {
 /** The space with this title (in this collection), in the organization. */
 export async function getSpace(args: GetSpaceArgs, opts: LookupOptions = {}): Promise<GetSpaceResult> {
   const { client, organizationId } = await settings("getSpace", args, opts);
-  const spaces = await listAll(client, `/orgs/${encodeURIComponent(organizationId)}/spaces`, {}, SpaceSchema);
+  const spaces = await listed<ApiSpace>(spaceKind, client, organizationId);
   const inScope = spaces.filter((s) => args.collectionId === undefined || (s.parent ?? null) === args.collectionId);
   const where =
     args.collectionId === undefined
@@ -141,7 +148,7 @@ export async function getOrganizationMember(
   opts: LookupOptions = {},
 ): Promise<GetOrganizationMemberResult> {
   const { client, organizationId } = await settings("getOrganizationMember", args, opts);
-  const members = await listOrganizationMembers(client, organizationId);
+  const members = await listed<ApiOrganizationMember>(organizationMemberKind, client, organizationId);
   const email = args.email.trim().toLowerCase();
   const member = single(
     { lookup: "getOrganizationMember", noun: "member", criteria: `with email "${args.email}"`, organizationId },
@@ -161,7 +168,7 @@ export async function getOrganizationMember(
 /** The team with this title. */
 export async function getTeam(args: GetTeamArgs, opts: LookupOptions = {}): Promise<GetTeamResult> {
   const { client, organizationId } = await settings("getTeam", args, opts);
-  const teams = await listTeams(client, organizationId);
+  const teams = await listed<ApiTeam>(teamKind, client, organizationId);
   const team = single(
     { lookup: "getTeam", noun: "team", criteria: `titled "${args.title}"`, organizationId },
     teams.filter((t) => t.title === args.title),
@@ -174,7 +181,7 @@ export async function getTeam(args: GetTeamArgs, opts: LookupOptions = {}): Prom
 /** The site with this title. */
 export async function getSite(args: GetSiteArgs, opts: LookupOptions = {}): Promise<GetSiteResult> {
   const { client, organizationId } = await settings("getSite", args, opts);
-  const sites = await listSites(client, organizationId);
+  const sites = await listed<ApiSite>(siteKind, client, organizationId);
   const site = single(
     { lookup: "getSite", noun: "site", criteria: `titled "${args.title}"`, organizationId },
     sites.filter((s) => s.title === args.title),
@@ -197,7 +204,7 @@ export async function getCollection(args: GetCollectionArgs, opts: LookupOptions
     throw new LookupError("getCollection: give either title or path (titles joined by `/`), not both or neither.");
   }
   const { client, organizationId } = await settings("getCollection", args, opts);
-  const collections = await listCollections(client, organizationId);
+  const collections = await listed<ApiCollection>(collectionKind, client, organizationId);
   const byId = new Map(collections.map((c) => [c.id, c]));
   const pathOf = (id: string): string => {
     const titles: string[] = [];
@@ -268,6 +275,23 @@ interface Settings {
   organizationId: string;
 }
 
+/**
+ * The API objects of a kind listed under the organization, through the kind's own listing facet (the listing import
+ * and preflight use): every page, once per call, never from an earlier call's listing.
+ */
+async function listed<Item>(
+  definition: Pick<KindDefinition, "listing">,
+  client: HttpClient,
+  organizationId: string,
+): Promise<Item[]> {
+  const objects =
+    (await definition.listing?.list(
+      { client, listings: new Listings() },
+      { ids: { organizationId }, title: organizationId },
+    )) ?? [];
+  return objects.map((object) => object.item as Item);
+}
+
 /** The client and organization of a lookup, from its arguments, its connection and the stack's settings. */
 async function settings(lookup: string, args: InOrganization, opts: LookupOptions): Promise<Settings> {
   const connection = opts.connection;
@@ -295,7 +319,7 @@ async function settings(lookup: string, args: InOrganization, opts: LookupOption
           : `set \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}`;
     throw new LookupError(`${lookup}: no API token: ${where}.`);
   }
-  return { client: clientFor(apiUrl, token), organizationId };
+  return { client: currentOperation().connections.clientFor(apiUrl, token), organizationId };
 }
 
 /** Stack config (read raw, as the program's process has it) wins over the environment, as in the provider. */

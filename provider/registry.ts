@@ -31,29 +31,32 @@ import { teamMemberKind } from "./resources/teamMember";
 // biome-ignore lint/suspicious/noExplicitAny: kinds have different input and state types.
 export type AnyKind = KindDefinition<any, any>;
 
-/** In reference order: organization-level kinds, then the site family. */
+/**
+ * In reference order, which is also the order `docs-platform import` declares and lists kinds in (parents before what
+ * refers to them): organization-level kinds, then the site family.
+ */
 export const definitions: readonly AnyKind[] = [
+  organizationSettingsKind,
   collectionKind,
   spaceKind,
-  spacePermissionKind,
-  collectionPermissionKind,
-  samlProviderKind,
   teamKind,
   teamMemberKind,
-  organizationSettingsKind,
-  organizationMemberKind,
+  samlProviderKind,
   openApiSpecKind,
+  spacePermissionKind,
+  collectionPermissionKind,
+  organizationMemberKind,
   siteKind,
   siteSectionKind,
   siteSectionGroupKind,
   siteSpaceKind,
   siteShareLinkKind,
   siteAdaptiveSchemaKind,
-  sitePermissionKind,
   siteStructureKind,
+  siteVisitorAuthKind,
+  sitePermissionKind,
+  siteRedirectsKind,
+  siteRedirectKind,
   siteCustomizationKind,
   siteSpaceCustomizationKind,
-  siteVisitorAuthKind,
-  siteRedirectKind,
-  siteRedirectsKind,
 ];

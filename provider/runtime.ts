@@ -1,57 +1,46 @@
 /**
  * The code the serialized providers load at call time (`require("pulumi-docs-platform/runtime")`), in the provider
- * process. Its module scope is that process's cache: one HTTP client per API and token, one set of shared listings.
- * It must keep accepting every state shape older versions wrote, since `__provider` texts never change.
+ * process. The engine runs one operation per provider process, so the process has one Operation
+ * (./framework/operation.ts): its clients, listings and what it saw of the program. It must keep accepting every
+ * state shape older versions wrote, since `__provider` texts never change.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { adoptionNotices, resetAdoptions } from "./framework/adoptions";
-import { resetCompanions, warnAtExit } from "./framework/companions";
-import { apiClient, CONFIG_KEYS, forgetClients, setStackConfig } from "./framework/connection";
-import { resetCrossResource } from "./framework/crossResource";
+import { CONFIG_KEYS, setStackConfig } from "./framework/connection";
 import { dropHostEchoes } from "./framework/hostEcho";
-import type { ResourceContext } from "./framework/kind";
-import { Lifecycle } from "./framework/lifecycle";
-import { Listings } from "./framework/listings";
-import { noticeAtExit } from "./framework/notices";
-import { resetPreflight } from "./framework/preflight";
-import { clientOf, type ResourceConnection } from "./framework/resourceConnection";
+import { Operation } from "./framework/operation";
 import { type AnyKind, definitions } from "./registry";
 
-const byName = new Map<string, AnyKind>(definitions.map((definition) => [definition.kind, definition]));
+const byName: ReadonlyMap<string, AnyKind> = new Map(definitions.map((definition) => [definition.kind, definition]));
 
-const listings = new Listings();
-/** Listings of resources with their own connection (./framework/resourceConnection.ts), one set per client. */
-const connectedListings = new Map<object, Listings>();
-// biome-ignore lint/suspicious/noExplicitAny: kinds have different input and state types.
-const lifecycles = new Map<string, Lifecycle<any, any>>();
+/** The operation of this process: the one binding here that changes, and only when a test starts another. */
+let operation = new Operation(definitions);
 
-function context(connection?: ResourceConnection): ResourceContext {
-  if (connection === undefined) return { client: apiClient(), listings };
-  const client = clientOf(connection);
-  let own = connectedListings.get(client);
-  if (!own) {
-    own = new Listings();
-    connectedListings.set(client, own);
-  }
-  return { client, listings: own };
+/** The operation every call of this process goes to. */
+export function currentOperation(): Operation {
+  return operation;
 }
 
-export function lifecycle(kind: string) {
-  let found = lifecycles.get(kind);
-  if (!found) {
-    const definition = byName.get(kind);
-    if (!definition) throw new Error(`pulumi-docs-platform: unknown resource kind "${kind}"; upgrade the package?`);
-    found = new Lifecycle(definition, context);
-    lifecycles.set(kind, found);
-  }
-  return found;
+/**
+ * Ends the current operation (its clients closed) and starts a fresh one, which has seen nothing: what a new provider
+ * process starts with. Tests call it where the engine would start a new operation.
+ */
+export function startOperation(): Operation {
+  operation.close();
+  operation = new Operation(definitions);
+  return operation;
+}
+
+/** The lifecycle of a kind in the current operation, or in the one given. */
+export function lifecycle(kind: string, within: Operation = operation) {
+  const definition = byName.get(kind);
+  if (!definition) throw new Error(`pulumi-docs-platform: unknown resource kind "${kind}"; upgrade the package?`);
+  return within.lifecycle(definition);
 }
 
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   // Only the provider host configures a provider: this is its process, whose console.error the host writes to.
   dropHostEchoes();
-  noticeAtExit(adoptionNotices);
-  warnAtExit();
+  operation.tellAtExit();
   setStackConfig({
     apiUrl: req.config.get(CONFIG_KEYS.apiUrl),
     apiToken: req.config.get(CONFIG_KEYS.apiToken),
@@ -60,23 +49,17 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   });
 }
 
-/**
- * A listing shared with every read of this process: a walk of the organization (`docs-platform import`) enumerates
- * objects through it, so the reads that follow cost no further request.
- */
-export function sharedListing<T>(path: string, load: (client: ReturnType<typeof apiClient>) => Promise<T[]>) {
-  return listings.get(path, () => load(apiClient()));
+/** The current operation's client of the stack-wide settings (the CLI's requests). */
+export function apiClient() {
+  return operation.connections.apiClient();
 }
 
-/** Forgets shared listings and clients; tests use it between out-of-band changes. */
-export function resetCaches(): void {
-  listings.clear();
-  connectedListings.clear();
-  forgetClients();
-  resetPreflight();
-  resetCrossResource();
-  resetCompanions();
-  resetAdoptions();
+/**
+ * The stack-wide client and the listings every read of the current operation shares: a walk of the organization
+ * (`docs-platform import`) enumerates objects through them, so the reads that follow cost no further request.
+ */
+export function sharedContext() {
+  return operation.context();
 }
 
 export const kinds = [...byName.keys()];

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Writes the files generated from the kinds' schemas (docs/resources.md, provider/resources/generated.ts, the README's
-// kinds table), or with --check fails listing those that differ. Reads the built package: run `npm run build` first
-// (`npm run docs` and `npm run docs:check` do). TypeScript is laid out by biome (format-generated.mjs). The same
-// check runs as a fast test (test/runtime/reference.test.ts).
+// Writes the files generated from the kinds' definitions (docs/resources.md, provider/resources/generated.ts, and the
+// generated blocks of README.md and docs/conventions.md: the kinds table and the per-kind facts), or with --check fails
+// listing those that differ, and in a hand-written document the blocks that differ. Reads the built package: run
+// `npm run build` first (`npm run docs` and `npm run docs:check` do). TypeScript is laid out by biome
+// (format-generated.mjs). The same check runs as a fast test (test/runtime/reference.test.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -12,21 +13,27 @@ import { formatGenerated } from "./format-generated.mjs";
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 const { generatedFiles } = require(path.join(root, "dist/provider/framework/reference.js"));
+const { DOCUMENTS_WITH_BLOCKS, staleness } = require(path.join(root, "dist/provider/framework/conventionFacts.js"));
 const { definitions } = require(path.join(root, "dist/provider/registry.js"));
 
+const read = (file) => {
+  try {
+    return readFileSync(path.join(root, file), "utf8");
+  } catch {
+    return "";
+  }
+};
 const check = process.argv.includes("--check");
-const files = generatedFiles(definitions, readFileSync(path.join(root, "README.md"), "utf8"));
+const documents = Object.fromEntries(DOCUMENTS_WITH_BLOCKS.map((file) => [file, read(file)]));
+const files = generatedFiles(definitions, documents);
 const stale = [];
 for (const [file, generated] of Object.entries(files)) {
   const text = formatGenerated(file, generated);
-  const target = path.join(root, file);
-  let current = "";
-  try {
-    current = readFileSync(target, "utf8");
-  } catch {}
-  if (current === text) continue;
-  stale.push(file);
-  if (!check) writeFileSync(target, text);
+  const current = read(file);
+  const differs = staleness(file, current, text);
+  if (differs === undefined) continue;
+  stale.push(differs);
+  if (!check) writeFileSync(path.join(root, file), text);
 }
 if (check && stale.length > 0) {
   console.error(`Generated files are out of date: ${stale.join(", ")}. Run \`npm run docs\` and commit the result.`);

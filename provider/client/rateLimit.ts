@@ -87,6 +87,11 @@ export class RateLimiter {
   }
 }
 
+/**
+ * Process-wide, not per operation (../framework/operation.ts): the budget is the API's, per token, whoever spends it.
+ * A new operation in the same process (a test, the CLI after a walk) must not forget a spent window and send a burst
+ * of requests into 429s.
+ */
 const limiters = new Map<string, RateLimiter>();
 
 /** The limiter of one API and token; the key holds a hash of the token, never the token. */

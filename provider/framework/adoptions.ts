@@ -12,76 +12,74 @@ export type AdoptedBy = "importId" | "adoptsOnCreate" | "recovery";
 export type ExpectedAdoption = "unread" | "pending" | { changed: readonly string[]; notice: string };
 
 /**
- * The importId adoptions of this operation (one provider process): announced by check, by `<kind> <importId>`, and
- * made by create, by `<kind> <id>` with the line telling what it changed, if anything. A preview only checks; the
- * update of `pulumi up` runs in a process of its own, which checks again and then creates.
+ * The importId adoptions of this operation (one provider process; ./operation.ts owns the tally): announced by check,
+ * by `<kind> <importId>`, and made by create, by `<kind> <id>` with the line telling what it changed, if anything. A
+ * preview only checks; the update of `pulumi up` runs in a process of its own, which checks again and then creates.
  */
-const expectedAdoptions = new Map<string, ExpectedAdoption>();
-const madeAdoptions = new Map<string, string | undefined>();
+export class Adoptions {
+  private readonly expected = new Map<string, ExpectedAdoption>();
+  private readonly made = new Map<string, string | undefined>();
 
-/** Forgets the adoptions seen (tests). */
-export function resetAdoptions(): void {
-  expectedAdoptions.clear();
-  madeAdoptions.clear();
-}
+  /** Records what check found an importId adoption will do, for the notices at the end of the operation. */
+  announce(kind: string, importId: string, expected: ExpectedAdoption): void {
+    this.expected.set(`${kind} ${importId}`, expected);
+  }
 
-/** Records what check found an importId adoption will do, for the notices at the end of the operation. */
-export function expectAdoption(kind: string, importId: string, expected: ExpectedAdoption): void {
-  expectedAdoptions.set(`${kind} ${importId}`, expected);
-}
+  /**
+   * Tells what a create that took over an existing object did. An importId adoption is told at the end of the
+   * operation (`notices`): counted, and named only if it changed the object, as a hundred "no change" lines would
+   * hide that one. A take-over the program did not ask for (a kind that always adopts, a lost create answer) is told
+   * at once.
+   */
+  report(kind: string, id: string, changed: readonly string[], by: AdoptedBy): void {
+    const message = adoptedMessage(kind, id, changed, by);
+    if (by === "importId") this.made.set(`${kind} ${id}`, changed.length > 0 ? message : undefined);
+    else notice("info", message);
+  }
 
-/**
- * Tells what a create that took over an existing object did. An importId adoption is told at the end of the
- * operation (`adoptionNotices`): counted, and named only if it changed the object, as a hundred "no change" lines would
- * hide that one. A take-over the program did not ask for (a kind that always adopts, a lost create answer) is told at
- * once.
- */
-export function reportAdoption(kind: string, id: string, changed: readonly string[], by: AdoptedBy): void {
-  const message = adoptedMessage(kind, id, changed, by);
-  if (by === "importId") madeAdoptions.set(`${kind} ${id}`, changed.length > 0 ? message : undefined);
-  else notice("info", message);
-}
-
-/**
- * The importId adoptions of this operation, for a reviewer who sees them counted as creates in `Resources:` below:
- * one line per adoption that changes its object, then one line for all, `15 adopted, 0 changed: …` after `up` and
- * `15 to adopt, 0 to change: …` in a preview (the changes counted only when preflight read the objects). None when
- * nothing is adopted. Written at the end of the operation, once check and create have seen every resource.
- */
-export function adoptionNotices(): Notice[] {
-  const info = (message: string): Notice => ({ severity: "info", message });
-  if (madeAdoptions.size > 0) {
-    const changes = [...madeAdoptions.values()].filter((message) => message !== undefined);
-    const count = madeAdoptions.size;
+  /**
+   * The importId adoptions of this operation, for a reviewer who sees them counted as creates in `Resources:` below:
+   * one line per adoption that changes its object, then one line for all, `15 adopted, 0 changed: …` after `up` and
+   * `15 to adopt, 0 to change: …` in a preview (the changes counted only when preflight read the objects). None when
+   * nothing is adopted. Written at the end of the operation, once check and create have seen every resource.
+   */
+  notices(): Notice[] {
+    const info = (message: string): Notice => ({ severity: "info", message });
+    if (this.made.size > 0) {
+      const changes = [...this.made.values()].filter((message) => message !== undefined);
+      const count = this.made.size;
+      const what =
+        count === 1
+          ? "took over an existing object instead of making a new one"
+          : "took over existing objects instead of making new ones";
+      const listed = changes.length > 0 ? " (listed above)" : "";
+      const counted = `${count} adopted, ${changes.length} changed${listed}`;
+      const summary = `${counted}: ${count} of the creates counted below ${what}.`;
+      return [...changes, summary].map(info);
+    }
+    const expected = [...this.expected.values()];
+    if (expected.length === 0) return [];
+    const count = expected.length;
+    const unread = expected.filter((adoption) => adoption === "unread").length;
+    const pending = expected.filter((adoption) => adoption === "pending").length;
+    const changes = expected.flatMap((adoption) =>
+      typeof adoption === "object" && adoption.changed.length > 0 ? [adoption.notice] : [],
+    );
+    const counts = [`${count} to adopt`];
+    if (unread < count) counts.push(`${changes.length} to change${changes.length > 0 ? " (listed above)" : ""}`);
+    if (pending > 0) {
+      counts.push(
+        `${pending} read only at \`up\` ` +
+          "(found through a parent the same update adopts or creates, which has no id yet)",
+      );
+    }
     const what =
       count === 1
-        ? "took over an existing object instead of making a new one"
-        : "took over existing objects instead of making new ones";
-    const listed = changes.length > 0 ? " (listed above)" : "";
-    const summary = `${count} adopted, ${changes.length} changed${listed}: ${count} of the creates counted below ${what}.`;
-    return [...changes, summary].map(info);
+        ? "takes over the existing object its importId names instead of making a new one"
+        : "take over the existing objects their importId names instead of making new ones";
+    const hint = unread > 0 ? `; turn on ${CONFIG_KEYS.preflight} to see what adoption changes` : "";
+    return [...changes, `${counts.join(", ")}: ${count} of the creates counted below ${what}${hint}.`].map(info);
   }
-  const expected = [...expectedAdoptions.values()];
-  if (expected.length === 0) return [];
-  const count = expected.length;
-  const unread = expected.filter((adoption) => adoption === "unread").length;
-  const pending = expected.filter((adoption) => adoption === "pending").length;
-  const changes = expected.flatMap((adoption) =>
-    typeof adoption === "object" && adoption.changed.length > 0 ? [adoption.notice] : [],
-  );
-  const counts = [`${count} to adopt`];
-  if (unread < count) counts.push(`${changes.length} to change${changes.length > 0 ? " (listed above)" : ""}`);
-  if (pending > 0) {
-    counts.push(
-      `${pending} read only at \`up\` (found through a parent the same update adopts or creates, which has no id yet)`,
-    );
-  }
-  const what =
-    count === 1
-      ? "takes over the existing object its importId names instead of making a new one"
-      : "take over the existing objects their importId names instead of making new ones";
-  const hint = unread > 0 ? `; turn on ${CONFIG_KEYS.preflight} to see what adoption changes` : "";
-  return [...changes, `${counts.join(", ")}: ${count} of the creates counted below ${what}${hint}.`].map(info);
 }
 
 /** What `up` says once an adoption is done: it adopted, not created, why, and what it changed. */

@@ -16,9 +16,11 @@ interface StackConfig {
   preflight?: string;
 }
 
+/**
+ * The stack's `docs:` settings, as the engine passes them to `configure`: the configuration of the provider process,
+ * like its environment (which the same functions read), not something an operation accumulates.
+ */
 let stackConfig: StackConfig = {};
-/** One client per API and token, keyed by a hash of the token. */
-const clients = new Map<string, HttpClient>();
 
 export const CONFIG_KEYS = {
   apiUrl: "docs:apiUrl",
@@ -83,10 +85,6 @@ export function apiTokenSource(): "config" | "env" | undefined {
   return nonEmpty(process.env[ENV_KEYS.apiToken]) ? "env" : undefined;
 }
 
-export function apiClient(): HttpClient {
-  return clientFor(apiUrlSetting().url, stackToken());
-}
-
 /** The stack-wide token: stack config `docs:apiToken`, else `DOCS_API_TOKEN`. */
 export function stackToken(): string {
   const token = nonEmpty(stackConfig.apiToken) ?? nonEmpty(process.env[ENV_KEYS.apiToken]);
@@ -95,32 +93,42 @@ export function stackToken(): string {
 }
 
 /**
- * The process's one client for this API and token (kept by a hash of the token): the stack-wide settings and every
- * per-resource connection (./resourceConnection.ts) share clients, and so rate limits, by API and token.
+ * The clients of one operation (./operation.ts owns them), one per API and token, kept by a hash of the token: the
+ * stack-wide settings and every per-resource connection (./resourceConnection.ts) share clients by API and token.
+ * Rate limits are shared wider, by every client of the process (../client/rateLimit.ts).
  */
-export function clientFor(baseUrl: string, token: string): HttpClient {
-  const key = `${baseUrl} ${createHash("sha256").update(token).digest("hex")}`;
-  let client = clients.get(key);
-  if (!client) {
-    client = new HttpClient({
-      baseUrl,
-      token,
-      timeoutMs: setting(ENV_KEYS.timeoutMs, 1, "a whole number of milliseconds, 1 or more"),
-      retry: { maxAttempts: setting(ENV_KEYS.maxAttempts, 1, "a whole number of attempts, 1 or more") },
-      maxWaitSeconds: setting(ENV_KEYS.maxWaitSeconds, 0, "a whole number of seconds, 0 or more"),
-      onWait: (event) => waitReporter(event),
-      // Preview's checks hold unknown outputs as this string: never let one into a request path or body.
-      placeholder: UNKNOWN,
-    });
-    clients.set(key, client);
-  }
-  return client;
-}
+export class Connections {
+  private readonly clients = new Map<string, HttpClient>();
 
-/** Closes every client, and with them what they learned (a rejected token): tests, between emulator resets. */
-export function forgetClients(): void {
-  for (const client of clients.values()) void client.close();
-  clients.clear();
+  /** The client of the stack-wide settings: stack config, then environment. */
+  apiClient(): HttpClient {
+    return this.clientFor(apiUrlSetting().url, stackToken());
+  }
+
+  clientFor(baseUrl: string, token: string): HttpClient {
+    const key = `${baseUrl} ${createHash("sha256").update(token).digest("hex")}`;
+    let client = this.clients.get(key);
+    if (!client) {
+      client = new HttpClient({
+        baseUrl,
+        token,
+        timeoutMs: setting(ENV_KEYS.timeoutMs, 1, "a whole number of milliseconds, 1 or more"),
+        retry: { maxAttempts: setting(ENV_KEYS.maxAttempts, 1, "a whole number of attempts, 1 or more") },
+        maxWaitSeconds: setting(ENV_KEYS.maxWaitSeconds, 0, "a whole number of seconds, 0 or more"),
+        onWait: (event) => waitReporter(event),
+        // Preview's checks hold unknown outputs as this string: never let one into a request path or body.
+        placeholder: UNKNOWN,
+      });
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  /** Closes every client, and with them what they learned (a rejected token). */
+  close(): void {
+    for (const client of this.clients.values()) void client.close();
+    this.clients.clear();
+  }
 }
 
 /** The default reporter: one `pulumi.log.info` line per long wait, naming the call and the reset time. */

@@ -24,6 +24,12 @@ export const API_ID_RULE = "must be an id: letters, digits, `-` and `_` only";
 /** Every id input of every kind, and `importId`, is this schema (the reference and the tests find them by its pattern). */
 export const apiId = z.string().regex(API_ID_PATTERN, API_ID_RULE);
 
+/**
+ * An id input naming an object of another kind: preflight checks the id against that kind's listing
+ * (`KindDefinition.listing`), under the parent the same inputs name (a section's `siteId`).
+ */
+export const idRef = (kind: string) => apiId.meta({ refersTo: kind });
+
 /** An id made of two API ids joined by `/` (a team member's `<teamId>/<userId>`). */
 export const apiIdPair = z
   .string()
@@ -98,6 +104,10 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
    * declared inputs, `changed` the input properties that differ; `undefined` says nothing.
    */
   describeChange?(id: string, olds: State, news: Inputs, changed: ReadonlySet<string>): string | undefined;
+  /** How the kind's objects are listed under their parent; absent for kinds whose objects only a read finds. */
+  listing?: KindListing;
+  /** How `docs-platform import` declares the kind's listed objects, or why it does not (every registered kind says). */
+  imported?: ImportPlan;
   /** Output-only properties: they must be registered as `undefined` props or the engine never resolves them. */
   outputs: readonly (keyof State & string)[];
   /** Output properties to store and show as secrets. */
@@ -172,6 +182,95 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   update(ctx: ResourceContext, id: string, olds: State, news: Inputs, changed: ReadonlySet<string>): Promise<State>;
   delete(ctx: ResourceContext, id: string, state: State): Promise<void>;
 }
+
+/**
+ * The parent a kind's objects are listed under: the organization (`ids` holds `organizationId` only), or one listed
+ * object of the parent kind (`ids` adds the parent's id under the input that names it, such as `siteId`).
+ */
+export interface ListingParent {
+  ids: Props;
+  /** What names the parent in the app (the organization's title, a site's title). */
+  title: string;
+  /** The parent as the API reports it, when it was listed (a site's visibility). */
+  item?: unknown;
+  /** The site the parent is or lives under. */
+  siteId?: string;
+}
+
+/** One object as its parent's listing names it. */
+export interface ListedObject<Item = unknown> {
+  /** The resource id: what `importId` takes. */
+  id: string;
+  /** What names it in the app: a title, label, name or slug. */
+  title: string;
+  /** What the kind's `read` needs besides the id: the parents' ids, and hints such as a spec's source form. */
+  known: Props;
+  /** Where it lives, for reports, when that is not its site: `team "Writers"`. */
+  under?: string;
+  /** The site it is or lives under; objects listed under an object inherit its site. */
+  siteId?: string;
+  /** The object as the API reports it (lookups read its fields; kinds listed under it get it as `parent.item`). */
+  item?: Item;
+}
+
+/**
+ * How a kind's objects are found without knowing their ids: under which parent, by which listing. One facet serves
+ * every reader: `docs-platform import` and `unmanaged` enumerate an organization through it, preflight checks the
+ * ids an input refers to (`apiId.meta({ refersTo: "<Kind>" })`) against it, and the lookups search it. Listings go
+ * through `ctx.listings`, the cache the kinds' reads share, so a read that follows costs no request.
+ */
+export interface KindListing<Item = unknown> {
+  /** The kind whose objects hold this kind's, and the input of this kind naming that parent's id; absent: the organization. */
+  parent?: { kind: string; input: string };
+  /** The objects under one parent, in the order a program should declare them (parents before children). */
+  list(ctx: ResourceContext, parent: ListingParent): Promise<ListedObject<Item>[]>;
+  /** The listing's path under the API's base URL (what preflight's message tells the user to `curl`). */
+  path(parentIds: Props): string;
+  /** What an input referring to this kind names, when it is not the resource id: a property of `known` (`userId`). */
+  referredToAs?: string;
+  /** The kind in a sentence ("no <noun> has the id …"); default: the kind's name in lower-case words. */
+  noun?: string;
+  /**
+   * Only a read tells whether a listed object exists (a site's adaptive schema: every site may have one); `unmanaged`
+   * reads before reporting it.
+   */
+  existsOnlyIfRead?: boolean;
+  /**
+   * Resources other than one of this kind with the object's id that manage a listed object, for `unmanaged`: a
+   * resource of `byOutput.kind` whose output `byOutput.property` holds its id (a section's first site space); the
+   * parent's resource when it declares `byParentInput` (a team declaring `members` owns all of them); a resource of
+   * `byKindUnder` for the same parent (a site's SiteRedirects owns every redirect of the site); a resource of this
+   * kind with the same parent and `byKey` input (a redirect made again by hand has a new id and the same source).
+   */
+  managedBy?: {
+    byOutput?: { kind: string; property: string };
+    byParentInput?: string;
+    byKindUnder?: string;
+    byKey?: string;
+  };
+  /**
+   * Whether `docs-platform unmanaged` reports listed objects no resource of the stack manages. Not for what every
+   * organization or site has one of (settings, navigation, sign-in), nor for what people, not programs, make
+   * (members), nor for one object standing for many that are reported one by one (a site's redirects).
+   */
+  unmanaged: boolean;
+}
+
+/** How `docs-platform import` declares a kind's listed objects. */
+export type ImportPlan =
+  /** One resource per object, named `<title>-<word>`; `heading` opens the organization-level group in the program. */
+  | {
+      word: string;
+      heading?: string;
+      /** Resource options every declaration gets (a space is never deleted with the stack: `{ retainOnDelete: true }`). */
+      resourceOptions?: string;
+      /** Inputs the read reports that the declaration leaves out, unmanaged (a site's sections' site spaces). */
+      leaveOut?: readonly string[];
+    }
+  /** Declared as part of another kind's resource: where. */
+  | { inside: string }
+  /** Not declared: why, as `import --help` and its output say. */
+  | { never: string };
 
 /** An object a create may have made: its id (what `importId` takes) and the title, name or key that names it. */
 export interface CreatedCandidate {

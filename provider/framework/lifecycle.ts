@@ -1,16 +1,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client";
-import { type AdoptedBy, reportAdoption } from "./adoptions";
-import { noteChange } from "./changeNotes";
+import type { AdoptedBy } from "./adoptions";
 import { undoOnFailure } from "./cleanup";
-import { noteChecked, noteId } from "./companions";
-import { duplicateFailures, observeResource, warnOnConflicts, warnOnExpectations } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import { explain, withoutStackTrace } from "./explain";
 import { InputRules } from "./inputRules";
 import { describeIssue } from "./issues";
 import { KeyedProperties } from "./keyed";
 import type { CreatedCandidate, Found, KindDefinition, Known, Props, ResourceContext } from "./kind";
+import type { Operation } from "./operation";
 import { checkAgainstApi } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
 import {
@@ -46,6 +44,8 @@ function declaredProperties(props: Props): ReadonlySet<string> | undefined {
 /**
  * The one generic implementation of the dynamic provider contract, driven by a KindDefinition. It runs inside the
  * provider process (see ../runtime.ts); check and diff stay offline because the engine calls them one at a time.
+ * What it learns about the program's other resources goes to the operation it belongs to (./operation.ts); `context`
+ * gives each CRUD call its client and listings (the operation's, unless a test gives its own).
  */
 export class Lifecycle<Inputs extends Props, State extends Props> {
   private readonly inputKeys: readonly string[];
@@ -57,7 +57,9 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   constructor(
     readonly definition: KindDefinition<Inputs, State>,
-    private readonly context: (connection?: ResourceConnection) => ResourceContext,
+    private readonly operation: Operation,
+    private readonly context: (connection?: ResourceConnection) => ResourceContext = (connection) =>
+      operation.context(connection),
   ) {
     this.inputKeys = inputKeysOf(definition);
     this.keyed = new KeyedProperties(definition.keyedProperties);
@@ -80,13 +82,14 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     failures.push(...judged.failures);
     if (failures.length > 0) return { failures };
     const { inputs } = judged;
-    const duplicates = duplicateFailures(this.definition, inputs);
+    const { crossResource, companions } = this.operation;
+    const duplicates = crossResource.duplicateFailures(this.definition, inputs);
     if (duplicates.length > 0) return { failures: duplicates };
-    warnOnConflicts(this.definition, inputs);
-    noteChecked(this.definition, inputs);
-    warnOnExpectations(this.definition, inputs);
+    crossResource.warnOnConflicts(this.definition, inputs);
+    companions.noteChecked(this.definition, inputs);
+    crossResource.warnOnExpectations(this.definition, inputs);
     const withConnection = connection === undefined ? inputs : { ...inputs, [CONNECTION]: connection };
-    const rejected = await checkAgainstApi(this, olds, withConnection, importId);
+    const rejected = await checkAgainstApi(this, olds, withConnection, importId, this.operation);
     if (rejected.length > 0) return { failures: rejected };
     const checked = importId === undefined ? withConnection : { ...withConnection, [IMPORT_ID]: importId };
     return { inputs: this.keyed.keyed(checked) };
@@ -95,11 +98,14 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   async diff(id: string, olds: Props, checkedNews: Props): Promise<pulumi.dynamic.DiffResult> {
     const news = this.keyed.plain(checkedNews);
     const declared = Object.entries(news).filter(([, value]) => value !== undefined);
-    observeResource(this.definition.kind, id, { ...olds, ...Object.fromEntries(declared) });
+    this.operation.crossResource.observeResource(this.definition.kind, id, {
+      ...olds,
+      ...Object.fromEntries(declared),
+    });
     const changed = this.changedProperties(olds, news);
-    noteChange(this.definition, id, olds, this.inputsOf(news), changed);
+    this.operation.changeNotes.noteChange(this.definition, id, olds, this.inputsOf(news), changed);
     const replaces = changed.filter((key) => this.replaceOnChanges.has(key));
-    noteId(this.definition, news, replaces.length > 0 ? undefined : id);
+    this.operation.companions.noteId(this.definition, news, replaces.length > 0 ? undefined : id);
     // A new connection (another token source) changes nothing at the API, but is saved by an update for refresh and
     // destroy, which only see the state.
     const reconnected = !sameValue(olds[CONNECTION], news[CONNECTION]);
@@ -126,8 +132,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       news,
     );
     const outs = this.outputs(found.state, news);
-    observeResource(this.definition.kind, found.id, outs);
-    noteId(this.definition, inputs, found.id);
+    this.operation.crossResource.observeResource(this.definition.kind, found.id, outs);
+    this.operation.companions.noteId(this.definition, inputs, found.id);
     return { id: found.id, outs };
   }
 
@@ -200,7 +206,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
         ? previous
         : await this.guard("update", id, (ctx) => this.definition.update(ctx, id, previous, inputs, changed), news);
     const outs = this.outputs(state, news);
-    observeResource(this.definition.kind, id, outs);
+    this.operation.crossResource.observeResource(this.definition.kind, id, outs);
     return { outs };
   }
 
@@ -258,7 +264,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       );
     }
     const changed = new Set(this.changedProperties(found.state, inputs));
-    reportAdoption(this.definition.kind, found.id, [...changed], by);
+    this.operation.adoptions.report(this.definition.kind, found.id, [...changed], by);
     if (changed.size === 0) return found;
     const update = async () => ({
       id: found.id,

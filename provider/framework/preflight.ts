@@ -1,111 +1,65 @@
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  collectionsPath,
-  DocsApiError,
-  type HttpClient,
-  listCollections,
-  listOrganizationMembers,
-  listSamlProviders,
-  listSiteSections,
-  listSites,
-  listSpaces,
-  listTeams,
-  NotFoundError,
-  organizationMembersPath,
-  organizationPath,
-  samlProvidersPath,
-  siteSectionsPath,
-  sitesPath,
-  spacesPath,
-  teamsPath,
-  UnauthorizedError,
-} from "../client";
-import { expectAdoption } from "./adoptions";
-import { apiClient, apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, preflightSetting } from "./connection";
+import { DocsApiError, type HttpClient, NotFoundError, organizationPath, UnauthorizedError } from "../client";
+import { apiTokenSource, apiUrlSetting, CONFIG_KEYS, type Connections, ENV_KEYS, preflightSetting } from "./connection";
+import { referableIds } from "./enumerate";
 import { credentialFix } from "./explain";
-import type { Props } from "./kind";
+import type { KindDefinition, Props } from "./kind";
+import { Listings } from "./listings";
+import type { Operation } from "./operation";
+import { referencesOf } from "./references";
 import { clientOf, connectionOf, type ResourceConnection } from "./resourceConnection";
 import { containsUnknown } from "./unknown";
 
 /**
  * Preflight: with `docs:preflight` / `DOCS_PREFLIGHT` on, `check` verifies against the API what only the API knows,
  * so `pulumi preview` on a pull request fails on what `pulumi up` would: the token, the organization, every id the
- * inputs refer to, every `importId`. The engine runs check one resource at a time in one provider process, so each
- * listing is fetched once per organization (or site) and kind and shared by every later check; an id missing from a
- * cached listing reloads it once, since the object may have been created since (during `up`).
+ * inputs refer to (`idRef("<Kind>")`, checked against that kind's listing facet), every `importId`. The engine runs
+ * check one resource at a time in one provider process, so each listing is fetched once per organization (or site)
+ * and kind and shared by every later check; an id missing from a cached listing reloads it once, since the object may
+ * have been created since (during `up`). Its ids are kept for the whole operation, not in the reads' `Listings`,
+ * which expire after seconds: a preview whose checks span half a minute would list the same parent again.
  */
 
-/** What an id input refers to: the listing that holds every valid id, and how to name it in a message. */
-interface Reference {
-  noun: string;
-  /** The listing's path under the base URL, for the message telling how to list valid ids. */
-  path: (org: string, props: Props) => string | undefined;
-  load: (client: HttpClient, org: string, props: Props) => Promise<string[]>;
+/** What preflight has loaded in one operation (./operation.ts owns it): listings by path, organizations verified. */
+export class PreflightCache {
+  private readonly listings = new Map<string, Promise<Set<string>>>();
+  private readonly organizations = new Map<string, Promise<void>>();
+
+  /** Whether the listing at `path` holds `id`; a miss in a cached listing reloads it once. */
+  async exists(path: string, id: string, load: () => Promise<string[]>): Promise<boolean> {
+    const cached = this.listings.get(path);
+    const listing = cached ?? this.remember(path, load);
+    if ((await listing).has(id)) return true;
+    if (!cached) return false;
+    return (await this.remember(path, load)).has(id);
+  }
+
+  /** One verification per organization and operation: a failed one is not asked again either. */
+  organization(org: string, verify: () => Promise<void>): Promise<void> {
+    let seen = this.organizations.get(org);
+    if (!seen) {
+      seen = verify();
+      this.organizations.set(org, seen);
+    }
+    return seen;
+  }
+
+  private remember(path: string, load: () => Promise<string[]>): Promise<Set<string>> {
+    const listing = load().then((found) => new Set(found));
+    this.listings.set(path, listing);
+    listing.catch(() => this.listings.delete(path));
+    return listing;
+  }
 }
 
-const ids = <T extends { id: string }>(items: T[]) => items.map((item) => item.id);
-const REFERENCES: Record<string, Reference> = {
-  spaces: { noun: "space", path: spacesPath, load: async (c, org) => ids(await listSpaces(c, org)) },
-  members: {
-    noun: "member of the organization",
-    path: organizationMembersPath,
-    load: async (c, org) => (await listOrganizationMembers(c, org)).map((member) => member.user.id),
-  },
-  teams: { noun: "team", path: teamsPath, load: async (c, org) => ids(await listTeams(c, org)) },
-  sites: { noun: "site", path: sitesPath, load: async (c, org) => ids(await listSites(c, org)) },
-  collections: {
-    noun: "collection",
-    path: collectionsPath,
-    load: async (c, org) => ids(await listCollections(c, org)),
-  },
-  saml: {
-    noun: "SAML provider",
-    path: samlProvidersPath,
-    load: async (c, org) => ids(await listSamlProviders(c, org)),
-  },
-  sections: {
-    noun: "section of the site",
-    path: (org, props) =>
-      typeof props.siteId === "string" && !containsUnknown(props.siteId)
-        ? siteSectionsPath(org, props.siteId)
-        : undefined,
-    load: async (c, org, props) => ids(await listSiteSections(c, org, String(props.siteId))),
-  },
-};
-
-/**
- * The id inputs of every kind and what they refer to. An input of the same name means the same thing in every kind
- * (the schemas' words); `parentId` is a collection's parent collection.
- */
-const ID_INPUTS: Record<string, keyof typeof REFERENCES> = {
-  spaceId: "spaces",
-  userId: "members",
-  teamId: "teams",
-  defaultTeamId: "teams",
-  siteId: "sites",
-  defaultSiteId: "sites",
-  parentId: "collections",
-  collectionId: "collections",
-  samlProviderId: "saml",
-  sectionId: "sections",
-  sectionIds: "sections",
-};
-
-/** Listings loaded by preflight in this process, by path. */
-const listings = new Map<string, Promise<Set<string>>>();
-let organizationsSeen = new Map<string, Promise<void>>();
-
-/** Forgets what preflight has loaded (tests). */
-export function resetPreflight(): void {
-  listings.clear();
-  organizationsSeen = new Map();
-}
+/** What preflight uses of the operation: its cache, its clients, its tally of adoptions and the kinds referred to. */
+type PreflightScope = Pick<Operation, "preflight" | "connections" | "adoptions" | "definition">;
 
 export { preflightSetting as preflightEnabled };
 
 /** What the adoption preview needs of a kind's lifecycle. */
 export interface Adoptable {
-  definition: { kind: string; idFormat: string };
+  definition: Pick<KindDefinition, "kind" | "idFormat" | "inputs">;
   lookup(id: string, parents: Props): Promise<pulumi.dynamic.ReadResult>;
   changedProperties(olds: Props, news: Props): string[];
 }
@@ -118,9 +72,10 @@ export async function preflight(
   lifecycle: Adoptable,
   inputs: Props,
   importId: unknown,
+  scope: PreflightScope,
 ): Promise<{ failures: pulumi.dynamic.CheckFailure[]; adoption?: string; changed?: string[] }> {
   const { kind, idFormat } = lifecycle.definition;
-  const failures = await verifyReferences(kind, inputs);
+  const failures = await verifyReferences(lifecycle.definition, inputs, scope);
   if (failures.length > 0 || typeof importId !== "string" || containsUnknown(importId)) return { failures };
   // The object is found through its parents (a share link through its site): one the same update creates or adopts
   // has no id yet, so the object cannot be read before `up`.
@@ -150,40 +105,60 @@ export function adoptionSubject(importId: string, props: Props): string {
 }
 
 /** The checked inputs' references that the API does not know, as check failures naming the field, id and fix. */
-export async function verifyReferences(kind: string, inputs: Props): Promise<pulumi.dynamic.CheckFailure[]> {
+export async function verifyReferences(
+  definition: Pick<KindDefinition, "kind" | "inputs">,
+  inputs: Props,
+  scope: PreflightScope,
+): Promise<pulumi.dynamic.CheckFailure[]> {
+  const { kind } = definition;
   const org = typeof inputs.organizationId === "string" ? inputs.organizationId : undefined;
   if (org === undefined || containsUnknown(org)) return [];
-  const client = clientOrFailure(kind, inputs);
+  const client = clientOrFailure(kind, inputs, scope.connections);
   if ("failure" in client) return [client.failure];
-  const orgFailure = await verifyOrganization(kind, client.client, org, connectionOf(inputs));
+  const orgFailure = await verifyOrganization(kind, client.client, org, connectionOf(inputs), scope.preflight);
   if (orgFailure) return [orgFailure];
   const failures: pulumi.dynamic.CheckFailure[] = [];
-  for (const [field, listing] of Object.entries(ID_INPUTS)) {
-    const value = inputs[field];
+  for (const reference of referencesOf(definition)) {
+    const value = inputs[reference.input];
     if (value === undefined || value === null || containsUnknown(value)) continue;
     const wanted = (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === "string");
-    const reference = REFERENCES[listing];
-    const path = reference?.path(org, inputs);
-    if (!reference || !path || wanted.length === 0) continue;
+    const referred = scope.definition(reference.kind);
+    const listing = referred?.listing;
+    // The referred kind's objects are listed under a parent these inputs name (a section under `siteId`).
+    const parentInput = listing?.parent?.input;
+    const parentId = parentInput === undefined ? undefined : inputs[parentInput];
+    if (!referred || !listing || wanted.length === 0) continue;
+    if (parentInput !== undefined && (typeof parentId !== "string" || containsUnknown(parentId))) continue;
+    const parentIds: Props = { organizationId: org, ...(parentInput !== undefined ? { [parentInput]: parentId } : {}) };
+    const path = listing.path(parentIds);
+    // A listing of its own, never a cached one: a miss reloads it (PreflightCache.exists).
+    const load = async () => [
+      ...(await referableIds({ client: client.client, listings: new Listings() }, referred, parentIds)),
+    ];
     for (const id of wanted) {
       let found: boolean;
       try {
-        found = await exists(path, id, () => reference.load(client.client, org, inputs));
+        found = await scope.preflight.exists(path, id, load);
       } catch (error) {
         // A parent that does not exist (a section's site) is reported on its own field.
-        if (!(error instanceof NotFoundError)) failures.push(requestFailure(kind, field, error));
+        if (!(error instanceof NotFoundError)) failures.push(requestFailure(kind, reference.input, error));
         continue;
       }
       if (found) continue;
       failures.push({
-        property: field,
+        property: reference.input,
         reason:
-          `${kind}.${field}: preflight: no ${reference.noun} has the id "${id}" in organization "${org}". ` +
-          `List the valid ids with \`${listCommand(path, connectionOf(inputs))}\`.`,
+          `${kind}.${reference.input}: preflight: no ${listing.noun ?? nounOf(reference.kind)} has the id "${id}" ` +
+          `in organization "${org}". List the valid ids with \`${listCommand(path, connectionOf(inputs))}\`.`,
       });
     }
   }
   return failures;
+}
+
+/** A kind's name in lower-case words: `Space` is "space", `SiteSpace` "site space". */
+function nounOf(kind: string): string {
+  return kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
 /** A failure of the adoption read (importId of another kind or of nothing), in check's words. */
@@ -205,11 +180,12 @@ export function requestFailure(kind: string, property: string, error: unknown): 
 function clientOrFailure(
   kind: string,
   inputs: Props,
+  connections: Connections,
 ): { client: HttpClient } | { failure: pulumi.dynamic.CheckFailure } {
   const connection = connectionOf(inputs);
   if (connection !== undefined) {
     try {
-      return { client: clientOf(connection) };
+      return { client: clientOf(connections, connection) };
     } catch (error) {
       return { failure: requestFailure(kind, "", error) };
     }
@@ -226,7 +202,7 @@ function clientOrFailure(
     };
   }
   try {
-    return { client: apiClient() };
+    return { client: connections.apiClient() };
   } catch (error) {
     return { failure: requestFailure(kind, "", error) };
   }
@@ -238,14 +214,10 @@ async function verifyOrganization(
   client: HttpClient,
   org: string,
   connection: ResourceConnection | undefined,
+  cache: PreflightCache,
 ) {
-  let seen = organizationsSeen.get(org);
-  if (!seen) {
-    seen = client.get(organizationPath(org)).then(() => undefined);
-    organizationsSeen.set(org, seen);
-  }
   try {
-    await seen;
+    await cache.organization(org, () => client.get(organizationPath(org)).then(() => undefined));
     return undefined;
   } catch (error) {
     if (error instanceof UnauthorizedError) {
@@ -266,22 +238,6 @@ async function verifyOrganization(
   }
 }
 
-/** Whether the listing at `path` holds `id`; a miss in a cached listing reloads it once. */
-async function exists(path: string, id: string, load: () => Promise<string[]>) {
-  const cached = listings.get(path);
-  const listing = cached ?? remember(path, load);
-  if ((await listing).has(id)) return true;
-  if (!cached) return false;
-  return (await remember(path, load)).has(id);
-}
-
-function remember(path: string, load: () => Promise<string[]>): Promise<Set<string>> {
-  const listing = load().then((found) => new Set(found));
-  listings.set(path, listing);
-  listing.catch(() => listings.delete(path));
-  return listing;
-}
-
 /** The `curl` listing `path` with the API and token this resource uses: its connection's, else the stack's. */
 function listCommand(path: string, connection: ResourceConnection | undefined): string {
   const base = (connection?.apiUrl ?? apiUrlSetting().url).replace(/\/+$/, "");
@@ -297,7 +253,7 @@ function listCommand(path: string, connection: ResourceConnection | undefined): 
 /**
  * The hook `check` calls once its inputs passed the schema: preflight when it is on, and for a resource about to be
  * created with an importId (`olds` is empty until the resource is in the state) what its adoption will do, told at
- * the end of the operation (`adoptionNotices`: one line for all, and one for each that changes its object). Offline
+ * the end of the operation (`Adoptions.notices`: one line for all, and one for each that changes its object). Offline
  * when preflight is off.
  */
 export async function checkAgainstApi(
@@ -305,18 +261,19 @@ export async function checkAgainstApi(
   olds: Props,
   inputs: Props,
   importId: unknown,
+  scope: PreflightScope,
 ): Promise<pulumi.dynamic.CheckFailure[]> {
   const { kind } = lifecycle.definition;
   const creating = Object.keys(olds).length === 0;
   const adopting = creating && typeof importId === "string" && !containsUnknown(importId);
   if (!preflightSetting()) {
-    if (adopting) expectAdoption(kind, importId, "unread");
+    if (adopting) scope.adoptions.announce(kind, importId, "unread");
     return [];
   }
-  const result = await preflight(lifecycle, inputs, adopting ? importId : undefined);
+  const result = await preflight(lifecycle, inputs, adopting ? importId : undefined, scope);
   if (adopting && result.failures.length === 0) {
     const read = result.changed && { changed: result.changed, notice: `${kind} ${result.adoption}` };
-    expectAdoption(kind, importId, read ?? "pending");
+    scope.adoptions.announce(kind, importId, read ?? "pending");
   }
   return result.failures;
 }

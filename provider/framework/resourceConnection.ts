@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { HttpClient } from "../client";
-import { apiClient, apiUrlSetting, clientFor, stackToken } from "./connection";
+import { apiUrlSetting, type Connections, stackToken } from "./connection";
 import { describeIssue } from "./issues";
 import { apiId, type Props } from "./kind";
 import { containsUnknown } from "./unknown";
@@ -73,16 +73,16 @@ export function withConnectionOrganization(inputKeys: readonly string[], news: P
   return { ...news, organizationId };
 }
 
-/** The client of a resource: its connection's, or the stack-wide one (stack config, then environment). */
-export function clientOf(connection: ResourceConnection | undefined): HttpClient {
-  if (connection === undefined) return apiClient();
+/** A resource's client among the operation's: its connection's, or the stack-wide one (config, then environment). */
+export function clientOf(connections: Connections, connection: ResourceConnection | undefined): HttpClient {
+  if (connection === undefined) return connections.apiClient();
   const baseUrl = connection.apiUrl ?? apiUrlSetting().url;
-  if (connection.token !== undefined) return clientFor(baseUrl, connection.token);
+  if (connection.token !== undefined) return connections.clientFor(baseUrl, connection.token);
   if (connection.tokenEnv !== undefined) {
     const token = process.env[connection.tokenEnv]?.trim();
     if (!token) throw new MissingConnectionTokenError(connection.tokenEnv);
-    return clientFor(baseUrl, token);
+    return connections.clientFor(baseUrl, token);
   }
   // Neither: the stack-wide token against this connection's URL.
-  return clientFor(baseUrl, stackToken());
+  return connections.clientFor(baseUrl, stackToken());
 }

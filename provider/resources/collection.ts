@@ -12,7 +12,8 @@ import {
   updateCollection,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { apiId, defineKind } from "../framework/kind";
+import { treeOrder } from "../framework/enumerate";
+import { apiId, defineKind, idRef } from "../framework/kind";
 import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { DEFAULT_LEVELS } from "./common";
@@ -31,7 +32,7 @@ const inputs = z.strictObject({
       "The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).",
     ),
   // Omitted means the organization's top level, so a collection moved elsewhere out of band is drift.
-  parentId: apiId
+  parentId: idRef("Collection")
     .nullable()
     .default(null)
     .describe(
@@ -80,6 +81,16 @@ export const collectionKind = defineKind<Inputs, State>({
   scope: "organization",
   inputs,
   state,
+  listing: {
+    path: ({ organizationId }) => collectionsPath(String(organizationId)),
+    async list(ctx, { ids }) {
+      const org = String(ids.organizationId);
+      const all = await ctx.listings.get(collectionsPath(org), () => listCollections(ctx.client, org));
+      return treeOrder(all).map((c) => ({ id: c.id, title: c.title, known: ids, item: c }));
+    },
+    unmanaged: true,
+  },
+  imported: { word: "collection", heading: "Collections, parents before their children." },
   outputs: ["urls"],
   idFormat: "the collection id, as in `https://app.gitbook.com/o/<org>/c/<collectionId>`",
   adoption:

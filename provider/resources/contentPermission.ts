@@ -11,14 +11,27 @@ import {
   grant,
   granteesPath,
   listGrants,
+  listOrganizationMembers,
+  listTeams,
+  organizationMembersPath,
   type PermissionTarget,
   permissionsPath,
   revokeGrant,
   setGrantRole,
+  teamsPath,
 } from "../client";
-import { apiId, apiIdPair, defineKind, type ResourceContext } from "../framework/kind";
+import {
+  apiId,
+  apiIdPair,
+  defineKind,
+  idRef,
+  type ListedObject,
+  type ListingParent,
+  type ResourceContext,
+} from "../framework/kind";
 import { UNKNOWN } from "../framework/unknown";
 import { ROLES } from "./common";
+import { memberName } from "./organizationMember";
 
 /**
  * A grant kind's inputs: its target's ids, exactly one grantee and the role. Declared, as zod cannot infer an object
@@ -44,6 +57,8 @@ interface TargetInfo<Ids extends string> {
   ids: readonly Ids[];
   idTexts: Record<Ids, string>;
   target(ids: Record<Ids, string>): PermissionTarget;
+  /** The kind of the target, under whose objects the grants are listed. */
+  targetKind: string;
   scope: "organization" | "site";
   /** The target's `…/permissions` path as the official document writes it, for the reference. */
   apiPath: string;
@@ -51,8 +66,8 @@ interface TargetInfo<Ids extends string> {
 }
 
 const grantee = {
-  teamId: apiId.optional().describe("The team granted the role. Exactly one of `teamId` and `userId`."),
-  userId: apiId
+  teamId: idRef("Team").optional().describe("The team granted the role. Exactly one of `teamId` and `userId`."),
+  userId: idRef("OrganizationMember")
     .optional()
     .describe("The user granted the role (a member's user id). Exactly one of `teamId` and `userId`."),
   role: z
@@ -62,11 +77,29 @@ const grantee = {
     .describe("The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place."),
 };
 
+/** Names of the organization's teams and members by `<grantee>/<id>`, listed on first use: only a grant needs them. */
+function granteeNames(ctx: ResourceContext, organizationId: string): () => Promise<Map<string, string>> {
+  let names: Promise<Map<string, string>> | undefined;
+  const members = () => listOrganizationMembers(ctx.client, organizationId);
+  return () =>
+    (names ??= Promise.all([
+      ctx.listings.get(teamsPath(organizationId), () => listTeams(ctx.client, organizationId)),
+      ctx.listings.get(organizationMembersPath(organizationId), members, { survivesWrites: true }),
+    ]).then(
+      ([teams, found]) =>
+        new Map([
+          ...teams.map((t) => [`team/${t.id}`, t.title] as const),
+          ...found.map((m) => [`user/${m.user.id}`, memberName(m.user)] as const),
+        ]),
+    ));
+}
+
 export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) {
-  const idShape = Object.fromEntries(info.ids.map((key) => [key, apiId.describe(info.idTexts[key])])) as Record<
-    Ids,
-    typeof apiId
-  >;
+  /** The input naming the target itself (the last of its ids). */
+  const targetInput = info.ids[info.ids.length - 1]!;
+  const idShape = Object.fromEntries(
+    info.ids.map((key) => [key, (key === targetInput ? idRef(info.targetKind) : apiId).describe(info.idTexts[key])]),
+  ) as Record<Ids, typeof apiId>;
   const inputs = z.strictObject({ ...idShape, ...grantee }).superRefine((news: Record<string, unknown>, ctx) => {
     const team = news.teamId;
     const user = news.userId;
@@ -113,6 +146,26 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
     return found;
   }
 
+  /** The team and user grants on one target, titled by grantee and target. */
+  async function grantsOn(ctx: ResourceContext, parent: ListingParent): Promise<ListedObject[]> {
+    const targetIds = Object.fromEntries(info.ids.map((key) => [key, String(parent.ids[key])])) as Record<Ids, string>;
+    const target = info.target(targetIds);
+    const names = granteeNames(ctx, String(parent.ids.organizationId));
+    const found: ListedObject[] = [];
+    for (const grantee of ["team", "user"] as const) {
+      const load = () => listGrants(ctx.client, target, grantee);
+      for (const grant of await ctx.listings.get(granteesPath(target, grantee), load)) {
+        const name = (await names()).get(`${grantee}/${grant.granteeId}`) ?? grant.granteeId;
+        found.push({
+          id: `${targetId(targetIds)}/${grant.granteeId}`,
+          title: `${name} on ${parent.title}`,
+          known: { ...targetIds, [`${grantee}Id`]: grant.granteeId },
+        });
+      }
+    }
+    return found;
+  }
+
   const replaceOnChanges: (Ids | "teamId" | "userId")[] = [...info.ids, "teamId", "userId"];
 
   return defineKind<Inputs, State>({
@@ -121,6 +174,16 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
     scope: info.scope,
     inputs: inputs as z.ZodType<Inputs, unknown>,
     state: state as z.ZodType<State, unknown>,
+    listing: {
+      parent: { kind: info.targetKind, input: info.ids[info.ids.length - 1]! },
+      path: (ids) => permissionsPath(info.target(ids as Record<Ids, string>)),
+      list: (ctx, parent) => grantsOn(ctx, parent),
+      unmanaged: true,
+    },
+    imported: {
+      word: "grant",
+      ...(info.scope === "organization" ? { heading: `Roles granted on ${info.noun}s.` } : {}),
+    },
     outputs: [],
     idFormat: `\`<${info.ids[info.ids.length - 1]}>/<teamId or userId>\``,
     importId: apiIdPair,

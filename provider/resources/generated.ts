@@ -26,6 +26,101 @@ import { spacePermissionKind } from "./spacePermission";
 import { teamKind } from "./team";
 import { teamMemberKind } from "./teamMember";
 
+/**
+ * Used by OrganizationSettings, SamlProvider, SpacePermission, CollectionPermission, OrganizationMember and
+ * SitePermission.
+ */
+export type Role = "read" | "comment" | "review" | "edit" | "create" | "admin";
+
+/**
+ * The arguments of OrganizationSettings. The settings of an existing organization: its title, email domains,
+ * hostname, default role and site, logo, SSO enforcement, AI features and invite links. Only the declared
+ * settings are managed.
+ */
+export interface OrganizationSettingsArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization whose settings these are. A change lets go of the old organization's settings (left as they
+   * are) and takes over the new one's. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * The organization's name. (string, 2–255 characters, pattern `\S.*\S`; update in place; unmanaged when
+   * omitted.)
+   */
+  title?: pulumi.Input<string>;
+  /**
+   * The email domains whose users may join the organization on their own; compared as a set. `[]` allows none.
+   * (list of string, 1–253 characters, pattern `^[^\s@]+$`; update in place, order-insensitive; unmanaged when
+   * omitted.)
+   */
+  emailDomains?: DeepInput<string[]>;
+  /**
+   * The organization's default hostname for published content (`<hostname>.gitbook.io`). (string, 3–32
+   * characters; update in place; unmanaged when omitted.)
+   */
+  hostname?: pulumi.Input<string>;
+  /**
+   * The role new members get when they join; `null` makes them guests. (`read`, `comment`, `review`, `edit`,
+   * `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
+   */
+  defaultRole?: pulumi.Input<Role | null>;
+  /**
+   * The site visitors of the organization's hostname land on (the API's `defaultContent`); `null` clears it.
+   * (id, or `null`; update in place; unmanaged when omitted.)
+   */
+  defaultSiteId?: pulumi.Input<string | null>;
+  /**
+   * The URL of the organization's logo; `null` removes it. (URL, at most 2048 characters, or `null`; update in
+   * place; unmanaged when omitted.)
+   */
+  logo?: pulumi.Input<string | null>;
+  /**
+   * Whether SSO is enforced organization-wide (members log in through the organization's SAML provider).
+   * (boolean; update in place; unmanaged when omitted.)
+   */
+  sso?: pulumi.Input<boolean>;
+  /** Whether the organization uses the AI features. (boolean; update in place; unmanaged when omitted.) */
+  ai?: pulumi.Input<boolean>;
+  /** Whether invite links are enabled. (boolean; update in place; unmanaged when omitted.) */
+  inviteLinks?: pulumi.Input<boolean>;
+}
+
+/**
+ * The settings of an existing organization: its title, email domains, hostname, default role and site, logo, SSO
+ * enforcement, AI features and invite links. Only the declared settings are managed. Id: the organization id, as
+ * in `https://app.gitbook.com/o/<organizationId>`.
+ */
+export class OrganizationSettings extends DocsResource {
+  /**
+   * The organization whose settings these are. A change lets go of the old organization's settings (left as they
+   * are) and takes over the new one's.
+   */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The organization's name. */
+  declare readonly title: pulumi.Output<string>;
+  /** The email domains whose users may join the organization on their own; compared as a set. `[]` allows none. */
+  declare readonly emailDomains: pulumi.Output<string[]>;
+  /** The organization's default hostname for published content (`<hostname>.gitbook.io`). */
+  declare readonly hostname: pulumi.Output<string | null>;
+  /** The role new members get when they join; `null` makes them guests. */
+  declare readonly defaultRole: pulumi.Output<Role | null>;
+  /** The site visitors of the organization's hostname land on (the API's `defaultContent`); `null` clears it. */
+  declare readonly defaultSiteId: pulumi.Output<string | null>;
+  /** The URL of the organization's logo; `null` removes it. */
+  declare readonly logo: pulumi.Output<string | null>;
+  /** Whether SSO is enforced organization-wide (members log in through the organization's SAML provider). */
+  declare readonly sso: pulumi.Output<boolean>;
+  /** Whether the organization uses the AI features. */
+  declare readonly ai: pulumi.Output<boolean>;
+  /** Whether invite links are enabled. */
+  declare readonly inviteLinks: pulumi.Output<boolean>;
+
+  constructor(name: string, args: OrganizationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(organizationSettingsKind, name, args, opts);
+  }
+}
+
 /** Used by Collection and Space. */
 export type DefaultLevel = "read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit";
 
@@ -219,162 +314,6 @@ export class Space extends DocsResource {
   }
 }
 
-/**
- * Used by SpacePermission, CollectionPermission, SamlProvider, OrganizationSettings, OrganizationMember and
- * SitePermission.
- */
-export type Role = "read" | "comment" | "review" | "edit" | "create" | "admin";
-
-/** The arguments of SpacePermission. One role granted on a space to a team or to a user. */
-export interface SpacePermissionArgs extends AdoptionArgs, ConnectionOption {
-  /** The space the role is granted on. (id; replace (delete before replace); required.) */
-  spaceId: pulumi.Input<string>;
-  /**
-   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
-   * unmanaged when omitted.)
-   */
-  teamId?: pulumi.Input<string>;
-  /**
-   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
-   * before replace); unmanaged when omitted.)
-   */
-  userId?: pulumi.Input<string>;
-  /**
-   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
-   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
-   */
-  role: pulumi.Input<Role>;
-}
-
-/** One role granted on a space to a team or to a user. Id: `<spaceId>/<teamId or userId>`. */
-export class SpacePermission extends DocsResource {
-  /** The space the role is granted on. */
-  declare readonly spaceId: pulumi.Output<string>;
-  /** The team granted the role. Exactly one of `teamId` and `userId`. */
-  declare readonly teamId: pulumi.Output<string | null>;
-  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
-  declare readonly userId: pulumi.Output<string | null>;
-  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
-  declare readonly role: pulumi.Output<Role>;
-
-  constructor(name: string, args: SpacePermissionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(spacePermissionKind, name, args, opts);
-  }
-}
-
-/** The arguments of CollectionPermission. One role granted on a collection to a team or to a user. */
-export interface CollectionPermissionArgs extends AdoptionArgs, ConnectionOption {
-  /**
-   * The collection the role is granted on (its spaces inherit it). (id; replace (delete before replace);
-   * required.)
-   */
-  collectionId: pulumi.Input<string>;
-  /**
-   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
-   * unmanaged when omitted.)
-   */
-  teamId?: pulumi.Input<string>;
-  /**
-   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
-   * before replace); unmanaged when omitted.)
-   */
-  userId?: pulumi.Input<string>;
-  /**
-   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
-   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
-   */
-  role: pulumi.Input<Role>;
-}
-
-/** One role granted on a collection to a team or to a user. Id: `<collectionId>/<teamId or userId>`. */
-export class CollectionPermission extends DocsResource {
-  /** The collection the role is granted on (its spaces inherit it). */
-  declare readonly collectionId: pulumi.Output<string>;
-  /** The team granted the role. Exactly one of `teamId` and `userId`. */
-  declare readonly teamId: pulumi.Output<string | null>;
-  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
-  declare readonly userId: pulumi.Output<string | null>;
-  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
-  declare readonly role: pulumi.Output<Role>;
-
-  constructor(name: string, args: CollectionPermissionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(collectionPermissionKind, name, args, opts);
-  }
-}
-
-/** The arguments of SamlProvider. A SAML single sign-on provider of an organization. */
-export interface SamlProviderArgs extends AdoptionArgs, ConnectionOption {
-  /**
-   * The organization the provider signs users in to. (id; replace; default: stack config `docs:organizationId`
-   * or `DOCS_ORGANIZATION_ID`.)
-   */
-  organizationId?: pulumi.Input<string>;
-  /** The name shown on the sign-in button. (string, 1–30 characters; update in place; required.) */
-  label: pulumi.Input<string>;
-  /**
-   * The identity provider's entity id (API `entityID`); `""` clears it. (string, at most 1024 characters; update
-   * in place; unmanaged when omitted.)
-   */
-  entityId?: pulumi.Input<string>;
-  /**
-   * The identity provider's X.509 signing certificate (PEM); `""` clears it. Public, so not a secret output, but
-   * often kept in secret config: a failed check never shows it. (string, at most 10000 characters; update in
-   * place; unmanaged when omitted.)
-   */
-  certificate?: pulumi.Input<string>;
-  /**
-   * The identity provider's single sign-on URL (API `ssoURL`), `http` or `https`. Cannot be cleared once set.
-   * (URL, at most 2048 characters; update in place; unmanaged when omitted.)
-   */
-  ssoUrl?: pulumi.Input<string>;
-  /**
-   * The team users signing in through this provider join (API `defaultTeam`). Cannot be cleared once set. (id;
-   * update in place; unmanaged when omitted.)
-   */
-  defaultTeamId?: pulumi.Input<string>;
-  /**
-   * The organization role of users signing in through this provider; `null` makes them guests. (`read`,
-   * `comment`, `review`, `edit`, `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
-   */
-  defaultRole?: pulumi.Input<Role | null>;
-}
-
-/**
- * A SAML single sign-on provider of an organization. Id: the SAML provider id (API `id`); the organization comes
- * from `organizationId`.
- */
-export class SamlProvider extends DocsResource {
-  /** The organization the provider signs users in to. */
-  declare readonly organizationId: pulumi.Output<string>;
-  /** The name shown on the sign-in button. */
-  declare readonly label: pulumi.Output<string>;
-  /** The identity provider's entity id (API `entityID`); `""` clears it. */
-  declare readonly entityId: pulumi.Output<string>;
-  /**
-   * The identity provider's X.509 signing certificate (PEM); `""` clears it. Public, so not a secret output, but
-   * often kept in secret config: a failed check never shows it.
-   */
-  declare readonly certificate: pulumi.Output<string>;
-  /** The identity provider's single sign-on URL (API `ssoURL`), `http` or `https`. Cannot be cleared once set. */
-  declare readonly ssoUrl: pulumi.Output<string | null>;
-  /** The team users signing in through this provider join (API `defaultTeam`). Cannot be cleared once set. */
-  declare readonly defaultTeamId: pulumi.Output<string | null>;
-  /** The organization role of users signing in through this provider; `null` makes them guests. */
-  declare readonly defaultRole: pulumi.Output<Role | null>;
-  /** `active` once `ssoUrl`, `entityId` and `certificate` are configured, else `pending`. */
-  declare readonly status: pulumi.Output<string>;
-  /** The Assertion Consumer Service URL to enter in the identity provider. */
-  declare readonly acsUrl: pulumi.Output<string>;
-  /** The URL that starts a sign-in through this provider. */
-  declare readonly startUrl: pulumi.Output<string>;
-  /** The service provider's entity id to enter in the identity provider. */
-  declare readonly serviceEntityId: pulumi.Output<string>;
-
-  constructor(name: string, args: SamlProviderArgs, opts?: pulumi.CustomResourceOptions) {
-    super(samlProviderKind, name, args, opts);
-  }
-}
-
 /** Used by Team and TeamMember. */
 export type TeamRole = "owner" | "member";
 
@@ -472,92 +411,220 @@ export class TeamMember extends DocsResource {
   }
 }
 
-/**
- * The arguments of OrganizationSettings. The settings of an existing organization: its title, email domains,
- * hostname, default role and site, logo, SSO enforcement, AI features and invite links. Only the declared
- * settings are managed.
- */
-export interface OrganizationSettingsArgs extends AdoptionArgs, ConnectionOption {
+/** The arguments of SamlProvider. A SAML single sign-on provider of an organization. */
+export interface SamlProviderArgs extends AdoptionArgs, ConnectionOption {
   /**
-   * The organization whose settings these are. A change lets go of the old organization's settings (left as they
-   * are) and takes over the new one's. (id; replace; default: stack config `docs:organizationId` or
+   * The organization the provider signs users in to. (id; replace; default: stack config `docs:organizationId`
+   * or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The name shown on the sign-in button. (string, 1–30 characters; update in place; required.) */
+  label: pulumi.Input<string>;
+  /**
+   * The identity provider's entity id (API `entityID`); `""` clears it. (string, at most 1024 characters; update
+   * in place; unmanaged when omitted.)
+   */
+  entityId?: pulumi.Input<string>;
+  /**
+   * The identity provider's X.509 signing certificate (PEM); `""` clears it. Public, so not a secret output, but
+   * often kept in secret config: a failed check never shows it. (string, at most 10000 characters; update in
+   * place; unmanaged when omitted.)
+   */
+  certificate?: pulumi.Input<string>;
+  /**
+   * The identity provider's single sign-on URL (API `ssoURL`), `http` or `https`. Cannot be cleared once set.
+   * (URL, at most 2048 characters; update in place; unmanaged when omitted.)
+   */
+  ssoUrl?: pulumi.Input<string>;
+  /**
+   * The team users signing in through this provider join (API `defaultTeam`). Cannot be cleared once set. (id;
+   * update in place; unmanaged when omitted.)
+   */
+  defaultTeamId?: pulumi.Input<string>;
+  /**
+   * The organization role of users signing in through this provider; `null` makes them guests. (`read`,
+   * `comment`, `review`, `edit`, `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
+   */
+  defaultRole?: pulumi.Input<Role | null>;
+}
+
+/**
+ * A SAML single sign-on provider of an organization. Id: the SAML provider id (API `id`); the organization comes
+ * from `organizationId`.
+ */
+export class SamlProvider extends DocsResource {
+  /** The organization the provider signs users in to. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The name shown on the sign-in button. */
+  declare readonly label: pulumi.Output<string>;
+  /** The identity provider's entity id (API `entityID`); `""` clears it. */
+  declare readonly entityId: pulumi.Output<string>;
+  /**
+   * The identity provider's X.509 signing certificate (PEM); `""` clears it. Public, so not a secret output, but
+   * often kept in secret config: a failed check never shows it.
+   */
+  declare readonly certificate: pulumi.Output<string>;
+  /** The identity provider's single sign-on URL (API `ssoURL`), `http` or `https`. Cannot be cleared once set. */
+  declare readonly ssoUrl: pulumi.Output<string | null>;
+  /** The team users signing in through this provider join (API `defaultTeam`). Cannot be cleared once set. */
+  declare readonly defaultTeamId: pulumi.Output<string | null>;
+  /** The organization role of users signing in through this provider; `null` makes them guests. */
+  declare readonly defaultRole: pulumi.Output<Role | null>;
+  /** `active` once `ssoUrl`, `entityId` and `certificate` are configured, else `pending`. */
+  declare readonly status: pulumi.Output<string>;
+  /** The Assertion Consumer Service URL to enter in the identity provider. */
+  declare readonly acsUrl: pulumi.Output<string>;
+  /** The URL that starts a sign-in through this provider. */
+  declare readonly startUrl: pulumi.Output<string>;
+  /** The service provider's entity id to enter in the identity provider. */
+  declare readonly serviceEntityId: pulumi.Output<string>;
+
+  constructor(name: string, args: SamlProviderArgs, opts?: pulumi.CustomResourceOptions) {
+    super(samlProviderKind, name, args, opts);
+  }
+}
+
+export type OpenApiSpecVisibility = "private" | "public";
+
+/** The arguments of OpenApiSpec. An OpenAPI document of an organization, which the API processes into versions. */
+export interface OpenApiSpecArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization the spec belongs to. (id; replace; default: stack config `docs:organizationId` or
    * `DOCS_ORGANIZATION_ID`.)
    */
   organizationId?: pulumi.Input<string>;
   /**
-   * The organization's name. (string, 2–255 characters, pattern `\S.*\S`; update in place; unmanaged when
-   * omitted.)
+   * The spec's name in URLs: lowercase letters and digits in hyphen-separated groups. (string, 1–100 characters,
+   * pattern `^[a-z0-9]+(?:-[a-z0-9]+)*$`; replace; required.)
    */
-  title?: pulumi.Input<string>;
+  slug: pulumi.Input<string>;
   /**
-   * The email domains whose users may join the organization on their own; compared as a set. `[]` allows none.
-   * (list of string, 1–253 characters, pattern `^[^\s@]+$`; update in place, order-insensitive; unmanaged when
-   * omitted.)
+   * Where the API fetches the document from (`http` or `https`). Exactly one of `sourceUrl` and `sourceText`.
+   * (URL, at most 2048 characters; update in place; unmanaged when omitted.)
    */
-  emailDomains?: DeepInput<string[]>;
+  sourceUrl?: pulumi.Input<string>;
   /**
-   * The organization's default hostname for published content (`<hostname>.gitbook.io`). (string, 3–32
-   * characters; update in place; unmanaged when omitted.)
+   * The document itself, JSON or YAML. Exactly one of `sourceUrl` and `sourceText`. (string, at least 1
+   * character; update in place; unmanaged when omitted.)
    */
-  hostname?: pulumi.Input<string>;
+  sourceText?: pulumi.Input<string>;
   /**
-   * The role new members get when they join; `null` makes them guests. (`read`, `comment`, `review`, `edit`,
-   * `create` or `admin`, or `null`; update in place; unmanaged when omitted.)
+   * `public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not.
+   * (`private` or `public`; update in place; unmanaged when omitted.)
    */
-  defaultRole?: pulumi.Input<Role | null>;
+  visibility?: pulumi.Input<OpenApiSpecVisibility>;
   /**
-   * The site visitors of the organization's hostname land on (the API's `defaultContent`); `null` clears it.
-   * (id, or `null`; update in place; unmanaged when omitted.)
+   * How long `up` waits for the API to process a new source. Never sent to the API. (number, greater than 0, at
+   * most 3600; provider option: never sent, never a reason for a change; default `300`.)
    */
-  defaultSiteId?: pulumi.Input<string | null>;
-  /**
-   * The URL of the organization's logo; `null` removes it. (URL, at most 2048 characters, or `null`; update in
-   * place; unmanaged when omitted.)
-   */
-  logo?: pulumi.Input<string | null>;
-  /**
-   * Whether SSO is enforced organization-wide (members log in through the organization's SAML provider).
-   * (boolean; update in place; unmanaged when omitted.)
-   */
-  sso?: pulumi.Input<boolean>;
-  /** Whether the organization uses the AI features. (boolean; update in place; unmanaged when omitted.) */
-  ai?: pulumi.Input<boolean>;
-  /** Whether invite links are enabled. (boolean; update in place; unmanaged when omitted.) */
-  inviteLinks?: pulumi.Input<boolean>;
+  processingTimeoutSeconds?: pulumi.Input<number>;
 }
 
 /**
- * The settings of an existing organization: its title, email domains, hostname, default role and site, logo, SSO
- * enforcement, AI features and invite links. Only the declared settings are managed. Id: the organization id, as
- * in `https://app.gitbook.com/o/<organizationId>`.
+ * An OpenAPI document of an organization, which the API processes into versions. Id: the spec id (API `id`), or
+ * its slug; the API is addressed by slug, which the state keeps.
  */
-export class OrganizationSettings extends DocsResource {
-  /**
-   * The organization whose settings these are. A change lets go of the old organization's settings (left as they
-   * are) and takes over the new one's.
-   */
+export class OpenApiSpec extends DocsResource {
+  /** The organization the spec belongs to. */
   declare readonly organizationId: pulumi.Output<string>;
-  /** The organization's name. */
-  declare readonly title: pulumi.Output<string>;
-  /** The email domains whose users may join the organization on their own; compared as a set. `[]` allows none. */
-  declare readonly emailDomains: pulumi.Output<string[]>;
-  /** The organization's default hostname for published content (`<hostname>.gitbook.io`). */
-  declare readonly hostname: pulumi.Output<string | null>;
-  /** The role new members get when they join; `null` makes them guests. */
-  declare readonly defaultRole: pulumi.Output<Role | null>;
-  /** The site visitors of the organization's hostname land on (the API's `defaultContent`); `null` clears it. */
-  declare readonly defaultSiteId: pulumi.Output<string | null>;
-  /** The URL of the organization's logo; `null` removes it. */
-  declare readonly logo: pulumi.Output<string | null>;
-  /** Whether SSO is enforced organization-wide (members log in through the organization's SAML provider). */
-  declare readonly sso: pulumi.Output<boolean>;
-  /** Whether the organization uses the AI features. */
-  declare readonly ai: pulumi.Output<boolean>;
-  /** Whether invite links are enabled. */
-  declare readonly inviteLinks: pulumi.Output<boolean>;
+  /** The spec's name in URLs: lowercase letters and digits in hyphen-separated groups. */
+  declare readonly slug: pulumi.Output<string>;
+  /** The source URL, or `null` when the source is text or its last processing failed. */
+  declare readonly sourceUrl: pulumi.Output<string | null>;
+  /** The source text, or `null` for a URL source. */
+  declare readonly sourceText: pulumi.Output<string | null>;
+  /** `public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not. */
+  declare readonly visibility: pulumi.Output<OpenApiSpecVisibility>;
+  /** `pending`, `progress` or `complete`. */
+  declare readonly processingState: pulumi.Output<string>;
+  /** The id of the latest successfully processed version. */
+  declare readonly lastVersionId: pulumi.Output<string | null>;
+  /** `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR` when the last processing failed, else `null`. */
+  declare readonly processingErrorCode: pulumi.Output<string | null>;
+  /** The processing errors, as `"<code>: <message>"` strings. */
+  declare readonly processingErrors: pulumi.Output<string[]>;
+  /** `location` (API URL), `app` (the spec in the web app) and, for a public spec, `published`. */
+  declare readonly urls: pulumi.Output<Urls>;
 
-  constructor(name: string, args: OrganizationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(organizationSettingsKind, name, args, opts);
+  constructor(name: string, args: OpenApiSpecArgs, opts?: pulumi.CustomResourceOptions) {
+    super(openApiSpecKind, name, args, opts);
+  }
+}
+
+/** The arguments of SpacePermission. One role granted on a space to a team or to a user. */
+export interface SpacePermissionArgs extends AdoptionArgs, ConnectionOption {
+  /** The space the role is granted on. (id; replace (delete before replace); required.) */
+  spaceId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<Role>;
+}
+
+/** One role granted on a space to a team or to a user. Id: `<spaceId>/<teamId or userId>`. */
+export class SpacePermission extends DocsResource {
+  /** The space the role is granted on. */
+  declare readonly spaceId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<Role>;
+
+  constructor(name: string, args: SpacePermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(spacePermissionKind, name, args, opts);
+  }
+}
+
+/** The arguments of CollectionPermission. One role granted on a collection to a team or to a user. */
+export interface CollectionPermissionArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The collection the role is granted on (its spaces inherit it). (id; replace (delete before replace);
+   * required.)
+   */
+  collectionId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<Role>;
+}
+
+/** One role granted on a collection to a team or to a user. Id: `<collectionId>/<teamId or userId>`. */
+export class CollectionPermission extends DocsResource {
+  /** The collection the role is granted on (its spaces inherit it). */
+  declare readonly collectionId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<Role>;
+
+  constructor(name: string, args: CollectionPermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(collectionPermissionKind, name, args, opts);
   }
 }
 
@@ -636,73 +703,6 @@ export class OrganizationMember extends DocsResource {
 
   constructor(name: string, args: OrganizationMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(organizationMemberKind, name, args, opts);
-  }
-}
-
-export type OpenApiSpecVisibility = "private" | "public";
-
-/** The arguments of OpenApiSpec. An OpenAPI document of an organization, which the API processes into versions. */
-export interface OpenApiSpecArgs extends AdoptionArgs, ConnectionOption {
-  /**
-   * The organization the spec belongs to. (id; replace; default: stack config `docs:organizationId` or
-   * `DOCS_ORGANIZATION_ID`.)
-   */
-  organizationId?: pulumi.Input<string>;
-  /**
-   * The spec's name in URLs: lowercase letters and digits in hyphen-separated groups. (string, 1–100 characters,
-   * pattern `^[a-z0-9]+(?:-[a-z0-9]+)*$`; replace; required.)
-   */
-  slug: pulumi.Input<string>;
-  /**
-   * Where the API fetches the document from (`http` or `https`). Exactly one of `sourceUrl` and `sourceText`.
-   * (URL, at most 2048 characters; update in place; unmanaged when omitted.)
-   */
-  sourceUrl?: pulumi.Input<string>;
-  /**
-   * The document itself, JSON or YAML. Exactly one of `sourceUrl` and `sourceText`. (string, at least 1
-   * character; update in place; unmanaged when omitted.)
-   */
-  sourceText?: pulumi.Input<string>;
-  /**
-   * `public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not.
-   * (`private` or `public`; update in place; unmanaged when omitted.)
-   */
-  visibility?: pulumi.Input<OpenApiSpecVisibility>;
-  /**
-   * How long `up` waits for the API to process a new source. Never sent to the API. (number, greater than 0, at
-   * most 3600; provider option: never sent, never a reason for a change; default `300`.)
-   */
-  processingTimeoutSeconds?: pulumi.Input<number>;
-}
-
-/**
- * An OpenAPI document of an organization, which the API processes into versions. Id: the spec id (API `id`), or
- * its slug; the API is addressed by slug, which the state keeps.
- */
-export class OpenApiSpec extends DocsResource {
-  /** The organization the spec belongs to. */
-  declare readonly organizationId: pulumi.Output<string>;
-  /** The spec's name in URLs: lowercase letters and digits in hyphen-separated groups. */
-  declare readonly slug: pulumi.Output<string>;
-  /** The source URL, or `null` when the source is text or its last processing failed. */
-  declare readonly sourceUrl: pulumi.Output<string | null>;
-  /** The source text, or `null` for a URL source. */
-  declare readonly sourceText: pulumi.Output<string | null>;
-  /** `public` publishes the spec's versions to anyone with the link; `private` (the API's default) does not. */
-  declare readonly visibility: pulumi.Output<OpenApiSpecVisibility>;
-  /** `pending`, `progress` or `complete`. */
-  declare readonly processingState: pulumi.Output<string>;
-  /** The id of the latest successfully processed version. */
-  declare readonly lastVersionId: pulumi.Output<string | null>;
-  /** `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR` when the last processing failed, else `null`. */
-  declare readonly processingErrorCode: pulumi.Output<string | null>;
-  /** The processing errors, as `"<code>: <message>"` strings. */
-  declare readonly processingErrors: pulumi.Output<string[]>;
-  /** `location` (API URL), `app` (the spec in the web app) and, for a public spec, `published`. */
-  declare readonly urls: pulumi.Output<Urls>;
-
-  constructor(name: string, args: OpenApiSpecArgs, opts?: pulumi.CustomResourceOptions) {
-    super(openApiSpecKind, name, args, opts);
   }
 }
 
@@ -1074,50 +1074,6 @@ export class SiteAdaptiveSchema extends DocsResource {
   }
 }
 
-/** The arguments of SitePermission. One role granted on a site to a team or to a user. */
-export interface SitePermissionArgs extends AdoptionArgs, ConnectionOption {
-  /**
-   * The organization of the site. (id; replace (delete before replace); default: stack config
-   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
-   */
-  organizationId?: pulumi.Input<string>;
-  /** The site the role is granted on. (id; replace (delete before replace); required.) */
-  siteId: pulumi.Input<string>;
-  /**
-   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
-   * unmanaged when omitted.)
-   */
-  teamId?: pulumi.Input<string>;
-  /**
-   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
-   * before replace); unmanaged when omitted.)
-   */
-  userId?: pulumi.Input<string>;
-  /**
-   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
-   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
-   */
-  role: pulumi.Input<Role>;
-}
-
-/** One role granted on a site to a team or to a user. Id: `<siteId>/<teamId or userId>`. */
-export class SitePermission extends DocsResource {
-  /** The organization of the site. */
-  declare readonly organizationId: pulumi.Output<string>;
-  /** The site the role is granted on. */
-  declare readonly siteId: pulumi.Output<string>;
-  /** The team granted the role. Exactly one of `teamId` and `userId`. */
-  declare readonly teamId: pulumi.Output<string | null>;
-  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
-  declare readonly userId: pulumi.Output<string | null>;
-  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
-  declare readonly role: pulumi.Output<Role>;
-
-  constructor(name: string, args: SitePermissionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(sitePermissionKind, name, args, opts);
-  }
-}
-
 export interface SiteStructureSiteSpacesItem {
   /** The section. */
   sectionId: string;
@@ -1176,6 +1132,290 @@ export class SiteStructure extends DocsResource {
 
   constructor(name: string, args: SiteStructureArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteStructureKind, name, args, opts);
+  }
+}
+
+export type SiteVisitorAuthBackend = "custom" | "integration";
+
+/**
+ * The arguments of SiteVisitorAuth. The authentication of a `visitor-auth` site's readers (the official
+ * `SitePublishingAuth`): the backend, its fallback and logout URLs, and the signing key as a secret output,
+ * rotated when `rotation` changes. A site has one.
+ */
+export interface SiteVisitorAuthArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * Who signs visitors' tokens: `custom` (your own backend, with `privateKey`) or `integration` (the
+   * authenticated-access integration installed on the site). (`custom` or `integration`; update in place;
+   * default `"custom"`.)
+   */
+  backend?: pulumi.Input<SiteVisitorAuthBackend>;
+  /**
+   * Where visitors go when their token is invalid (your login page); `null` unsets it. (URL, at most 2048
+   * characters, or `null`; update in place; unmanaged when omitted.)
+   */
+  fallbackURL?: pulumi.Input<string | null>;
+  /**
+   * Where visitors log out of your backend; `null` unsets it. (URL, at most 2048 characters, or `null`; update
+   * in place; unmanaged when omitted.)
+   */
+  logoutURL?: pulumi.Input<string | null>;
+  /**
+   * Arbitrary values; a change of any of them makes a new signing key (like pulumi-random's `keepers`), e.g. `{
+   * quarter: "2026-Q4" }`. Never sent to the API. (object; update in place; unmanaged when omitted.)
+   */
+  rotation?: DeepInput<Record<string, string>>;
+}
+
+/**
+ * The authentication of a `visitor-auth` site's readers (the official `SitePublishingAuth`): the backend, its
+ * fallback and logout URLs, and the signing key as a secret output, rotated when `rotation` changes. A site has
+ * one. Id: the site id (a site has one visitor authentication).
+ */
+export class SiteVisitorAuth extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /**
+   * Who signs visitors' tokens: `custom` (your own backend, with `privateKey`) or `integration` (the
+   * authenticated-access integration installed on the site).
+   */
+  declare readonly backend: pulumi.Output<SiteVisitorAuthBackend>;
+  /** Where visitors go when their token is invalid (your login page); `null` unsets it. */
+  declare readonly fallbackURL: pulumi.Output<string | null>;
+  /** Where visitors log out of your backend; `null` unsets it. */
+  declare readonly logoutURL: pulumi.Output<string | null>;
+  /**
+   * Arbitrary values; a change of any of them makes a new signing key (like pulumi-random's `keepers`), e.g. `{
+   * quarter: "2026-Q4" }`. Never sent to the API.
+   */
+  declare readonly rotation: pulumi.Output<Record<string, string> | null>;
+  /** The authenticated-access integration installed on the site, if any. */
+  declare readonly integration: pulumi.Output<string | null>;
+  /** The key that signs visitors' JWTs (a secret: `[secret]` in previews, encrypted in the state). */
+  declare readonly privateKey: pulumi.Output<string>;
+
+  constructor(name: string, args: SiteVisitorAuthArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteVisitorAuthKind, name, args, opts);
+  }
+}
+
+/** The arguments of SitePermission. One role granted on a site to a team or to a user. */
+export interface SitePermissionArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site the role is granted on. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The team granted the role. Exactly one of `teamId` and `userId`. (id; replace (delete before replace);
+   * unmanaged when omitted.)
+   */
+  teamId?: pulumi.Input<string>;
+  /**
+   * The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. (id; replace (delete
+   * before replace); unmanaged when omitted.)
+   */
+  userId?: pulumi.Input<string>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
+   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   */
+  role: pulumi.Input<Role>;
+}
+
+/** One role granted on a site to a team or to a user. Id: `<siteId>/<teamId or userId>`. */
+export class SitePermission extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site the role is granted on. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** The team granted the role. Exactly one of `teamId` and `userId`. */
+  declare readonly teamId: pulumi.Output<string | null>;
+  /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
+  declare readonly userId: pulumi.Output<string | null>;
+  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
+  declare readonly role: pulumi.Output<Role>;
+
+  constructor(name: string, args: SitePermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(sitePermissionKind, name, args, opts);
+  }
+}
+
+/** Used by SiteRedirects and SiteRedirect. */
+export type Destination =
+  | {
+      kind: "external";
+      /** Where to send readers (`http` or `https`). */
+      url: string;
+    }
+  | {
+      kind: "site-section";
+      /** A section of the site. */
+      siteSectionId: string;
+    }
+  | {
+      kind: "site-space";
+      /** A site space of the site. */
+      siteSpaceId: string;
+    }
+  | {
+      kind: "site-page";
+      /** The site space of the page. */
+      siteSpaceId: string;
+      /** The page within the site space. */
+      pageId: string;
+    };
+
+/**
+ * The arguments of SiteRedirects. Every redirect of a site, as one authoritative list: for migrations and
+ * restructures with hundreds of rules.
+ */
+export interface SiteRedirectsArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a
+   * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
+   * Previews show the rules by source: one line per rule added, removed or changed, wherever it is in the list.
+   * (list of objects `{ source, destination, permanent, captureWildcard }`; update in place, order-insensitive;
+   * required.)
+   */
+  redirects: DeepInput<
+    {
+      /**
+       * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it.
+       * Unique within the site (at most 512 characters).
+       */
+      source: string;
+      /**
+       * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
+       * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
+       */
+      destination: Destination;
+      /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
+      permanent?: boolean;
+      /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
+      captureWildcard?: boolean;
+    }[]
+  >;
+}
+
+/**
+ * Every redirect of a site, as one authoritative list: for migrations and restructures with hundreds of rules.
+ * Id: the site id (one SiteRedirects per site).
+ */
+export class SiteRedirects extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /**
+   * Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a
+   * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
+   * Previews show the rules by source: one line per rule added, removed or changed, wherever it is in the list.
+   */
+  declare readonly redirects: pulumi.Output<
+    {
+      /**
+       * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it.
+       * Unique within the site (at most 512 characters).
+       */
+      source: string;
+      /**
+       * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
+       * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
+       */
+      destination: Destination;
+      /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
+      permanent: boolean;
+      /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
+      captureWildcard: boolean;
+    }[]
+  >;
+
+  constructor(name: string, args: SiteRedirectsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteRedirectsKind, name, args, opts);
+  }
+}
+
+/** The arguments of SiteRedirect. One URL redirect of a site: a source path and where it sends readers. */
+export interface SiteRedirectArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it. Unique
+   * within the site (at most 512 characters). (string, at most 512 characters, pattern
+   * `^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$`;
+   * update in place; required.)
+   */
+  source: pulumi.Input<string>;
+  /**
+   * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
+   * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`. (object `{ kind, url }`, or
+   * object `{ kind, siteSectionId }`, or object `{ kind, siteSpaceId }`, or object `{ kind, siteSpaceId, pageId
+   * }`; update in place; required.)
+   */
+  destination: DeepInput<Destination>;
+  /**
+   * Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. (boolean;
+   * update in place; default `false`.)
+   */
+  permanent?: pulumi.Input<boolean>;
+  /**
+   * Append what a wildcard source matched to the destination URL; omitted means `false`. (boolean; update in
+   * place; default `false`.)
+   */
+  captureWildcard?: pulumi.Input<boolean>;
+}
+
+/**
+ * One URL redirect of a site: a source path and where it sends readers. Id: the redirect id (listed by `GET
+ * /orgs/<organizationId>/sites/<siteId>/redirects`).
+ */
+export class SiteRedirect extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /**
+   * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it. Unique
+   * within the site (at most 512 characters).
+   */
+  declare readonly source: pulumi.Output<string>;
+  /**
+   * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
+   * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
+   */
+  declare readonly destination: pulumi.Output<Destination>;
+  /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
+  declare readonly permanent: pulumi.Output<boolean>;
+  /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
+  declare readonly captureWildcard: pulumi.Output<boolean>;
+  /** When the redirect was created. */
+  declare readonly createdAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: SiteRedirectArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteRedirectKind, name, args, opts);
   }
 }
 
@@ -1752,245 +1992,5 @@ export class SiteSpaceCustomization extends DocsResource {
 
   constructor(name: string, args: SiteSpaceCustomizationArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteSpaceCustomizationKind, name, args, opts);
-  }
-}
-
-export type SiteVisitorAuthBackend = "custom" | "integration";
-
-/**
- * The arguments of SiteVisitorAuth. The authentication of a `visitor-auth` site's readers (the official
- * `SitePublishingAuth`): the backend, its fallback and logout URLs, and the signing key as a secret output,
- * rotated when `rotation` changes. A site has one.
- */
-export interface SiteVisitorAuthArgs extends AdoptionArgs, ConnectionOption {
-  /**
-   * The organization of the site. (id; replace (delete before replace); default: stack config
-   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
-   */
-  organizationId?: pulumi.Input<string>;
-  /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
-  siteId: pulumi.Input<string>;
-  /**
-   * Who signs visitors' tokens: `custom` (your own backend, with `privateKey`) or `integration` (the
-   * authenticated-access integration installed on the site). (`custom` or `integration`; update in place;
-   * default `"custom"`.)
-   */
-  backend?: pulumi.Input<SiteVisitorAuthBackend>;
-  /**
-   * Where visitors go when their token is invalid (your login page); `null` unsets it. (URL, at most 2048
-   * characters, or `null`; update in place; unmanaged when omitted.)
-   */
-  fallbackURL?: pulumi.Input<string | null>;
-  /**
-   * Where visitors log out of your backend; `null` unsets it. (URL, at most 2048 characters, or `null`; update
-   * in place; unmanaged when omitted.)
-   */
-  logoutURL?: pulumi.Input<string | null>;
-  /**
-   * Arbitrary values; a change of any of them makes a new signing key (like pulumi-random's `keepers`), e.g. `{
-   * quarter: "2026-Q4" }`. Never sent to the API. (object; update in place; unmanaged when omitted.)
-   */
-  rotation?: DeepInput<Record<string, string>>;
-}
-
-/**
- * The authentication of a `visitor-auth` site's readers (the official `SitePublishingAuth`): the backend, its
- * fallback and logout URLs, and the signing key as a secret output, rotated when `rotation` changes. A site has
- * one. Id: the site id (a site has one visitor authentication).
- */
-export class SiteVisitorAuth extends DocsResource {
-  /** The organization of the site. */
-  declare readonly organizationId: pulumi.Output<string>;
-  /** The site, e.g. `site.id`. */
-  declare readonly siteId: pulumi.Output<string>;
-  /**
-   * Who signs visitors' tokens: `custom` (your own backend, with `privateKey`) or `integration` (the
-   * authenticated-access integration installed on the site).
-   */
-  declare readonly backend: pulumi.Output<SiteVisitorAuthBackend>;
-  /** Where visitors go when their token is invalid (your login page); `null` unsets it. */
-  declare readonly fallbackURL: pulumi.Output<string | null>;
-  /** Where visitors log out of your backend; `null` unsets it. */
-  declare readonly logoutURL: pulumi.Output<string | null>;
-  /**
-   * Arbitrary values; a change of any of them makes a new signing key (like pulumi-random's `keepers`), e.g. `{
-   * quarter: "2026-Q4" }`. Never sent to the API.
-   */
-  declare readonly rotation: pulumi.Output<Record<string, string> | null>;
-  /** The authenticated-access integration installed on the site, if any. */
-  declare readonly integration: pulumi.Output<string | null>;
-  /** The key that signs visitors' JWTs (a secret: `[secret]` in previews, encrypted in the state). */
-  declare readonly privateKey: pulumi.Output<string>;
-
-  constructor(name: string, args: SiteVisitorAuthArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteVisitorAuthKind, name, args, opts);
-  }
-}
-
-/** Used by SiteRedirect and SiteRedirects. */
-export type Destination =
-  | {
-      kind: "external";
-      /** Where to send readers (`http` or `https`). */
-      url: string;
-    }
-  | {
-      kind: "site-section";
-      /** A section of the site. */
-      siteSectionId: string;
-    }
-  | {
-      kind: "site-space";
-      /** A site space of the site. */
-      siteSpaceId: string;
-    }
-  | {
-      kind: "site-page";
-      /** The site space of the page. */
-      siteSpaceId: string;
-      /** The page within the site space. */
-      pageId: string;
-    };
-
-/** The arguments of SiteRedirect. One URL redirect of a site: a source path and where it sends readers. */
-export interface SiteRedirectArgs extends AdoptionArgs, ConnectionOption {
-  /**
-   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
-   * `DOCS_ORGANIZATION_ID`.)
-   */
-  organizationId?: pulumi.Input<string>;
-  /** The site, e.g. `site.id`. (id; replace; required.) */
-  siteId: pulumi.Input<string>;
-  /**
-   * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it. Unique
-   * within the site (at most 512 characters). (string, at most 512 characters, pattern
-   * `^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$`;
-   * update in place; required.)
-   */
-  source: pulumi.Input<string>;
-  /**
-   * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
-   * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`. (object `{ kind, url }`, or
-   * object `{ kind, siteSectionId }`, or object `{ kind, siteSpaceId }`, or object `{ kind, siteSpaceId, pageId
-   * }`; update in place; required.)
-   */
-  destination: DeepInput<Destination>;
-  /**
-   * Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. (boolean;
-   * update in place; default `false`.)
-   */
-  permanent?: pulumi.Input<boolean>;
-  /**
-   * Append what a wildcard source matched to the destination URL; omitted means `false`. (boolean; update in
-   * place; default `false`.)
-   */
-  captureWildcard?: pulumi.Input<boolean>;
-}
-
-/**
- * One URL redirect of a site: a source path and where it sends readers. Id: the redirect id (listed by `GET
- * /orgs/<organizationId>/sites/<siteId>/redirects`).
- */
-export class SiteRedirect extends DocsResource {
-  /** The organization of the site. */
-  declare readonly organizationId: pulumi.Output<string>;
-  /** The site, e.g. `site.id`. */
-  declare readonly siteId: pulumi.Output<string>;
-  /**
-   * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it. Unique
-   * within the site (at most 512 characters).
-   */
-  declare readonly source: pulumi.Output<string>;
-  /**
-   * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
-   * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
-   */
-  declare readonly destination: pulumi.Output<Destination>;
-  /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
-  declare readonly permanent: pulumi.Output<boolean>;
-  /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
-  declare readonly captureWildcard: pulumi.Output<boolean>;
-  /** When the redirect was created. */
-  declare readonly createdAt: pulumi.Output<string | null>;
-
-  constructor(name: string, args: SiteRedirectArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteRedirectKind, name, args, opts);
-  }
-}
-
-/**
- * The arguments of SiteRedirects. Every redirect of a site, as one authoritative list: for migrations and
- * restructures with hundreds of rules.
- */
-export interface SiteRedirectsArgs extends AdoptionArgs, ConnectionOption {
-  /**
-   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
-   * `DOCS_ORGANIZATION_ID`.)
-   */
-  organizationId?: pulumi.Input<string>;
-  /** The site, e.g. `site.id`. (id; replace; required.) */
-  siteId: pulumi.Input<string>;
-  /**
-   * Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a
-   * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
-   * Previews show the rules by source: one line per rule added, removed or changed, wherever it is in the list.
-   * (list of objects `{ source, destination, permanent, captureWildcard }`; update in place, order-insensitive;
-   * required.)
-   */
-  redirects: DeepInput<
-    {
-      /**
-       * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it.
-       * Unique within the site (at most 512 characters).
-       */
-      source: string;
-      /**
-       * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
-       * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
-       */
-      destination: Destination;
-      /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
-      permanent?: boolean;
-      /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
-      captureWildcard?: boolean;
-    }[]
-  >;
-}
-
-/**
- * Every redirect of a site, as one authoritative list: for migrations and restructures with hundreds of rules.
- * Id: the site id (one SiteRedirects per site).
- */
-export class SiteRedirects extends DocsResource {
-  /** The organization of the site. */
-  declare readonly organizationId: pulumi.Output<string>;
-  /** The site, e.g. `site.id`. */
-  declare readonly siteId: pulumi.Output<string>;
-  /**
-   * Every live redirect of the site (order does not matter), at most 500: the official bulk PUT's limit, so a
-   * create is one request. A redirect of the site missing from this list is deleted; `[]` deletes them all.
-   * Previews show the rules by source: one line per rule added, removed or changed, wherever it is in the list.
-   */
-  declare readonly redirects: pulumi.Output<
-    {
-      /**
-       * The path to redirect from, e.g. `/docs/old-page`; a trailing `/*` or `*` matches every path below it.
-       * Unique within the site (at most 512 characters).
-       */
-      source: string;
-      /**
-       * Where the redirect goes: `{ kind: "external", url }`, `{ kind: "site-section", siteSectionId }`, `{ kind:
-       * "site-space", siteSpaceId }` or `{ kind: "site-page", siteSpaceId, pageId }`.
-       */
-      destination: Destination;
-      /** Served as HTTP 308 (permanent) instead of 307 for public live traffic; omitted means `false`. */
-      permanent: boolean;
-      /** Append what a wildcard source matched to the destination URL; omitted means `false`. */
-      captureWildcard: boolean;
-    }[]
-  >;
-
-  constructor(name: string, args: SiteRedirectsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(siteRedirectsKind, name, args, opts);
   }
 }

@@ -148,6 +148,23 @@ export const openApiSpecKind = defineKind<Inputs, State>({
   inputs,
   state,
   providerOptions: ["processingTimeoutSeconds"],
+  listing: {
+    path: ({ organizationId }) => openApiSpecsPath(String(organizationId)),
+    async list(ctx, { ids }) {
+      const org = String(ids.organizationId);
+      const all = await ctx.listings.get(openApiSpecsPath(org), () => listOpenApiSpecs(ctx.client, org));
+      // The API does not echo a text source: a string `sourceText` asks the read for the latest version's text.
+      return all.map((s) => ({
+        id: s.id,
+        title: s.slug,
+        known: { ...ids, slug: s.slug, ...(s.sourceURL ? {} : { sourceText: "" }) },
+        item: s,
+      }));
+    },
+    noun: "OpenAPI specification",
+    unmanaged: true,
+  },
+  imported: { word: "spec", heading: "OpenAPI specifications." },
   outputs: ["processingState", "lastVersionId", "processingErrorCode", "processingErrors", "urls"],
   idFormat: "the spec id (API `id`), or its slug; the API is addressed by slug, which the state keeps",
   adoption:

@@ -1,12 +1,20 @@
 import { z } from "zod";
-import { type ApiMember, getMember, removeMember, setMemberSso, updateMemberRole } from "../client";
-import { apiId, apiIdPair, defineKind } from "../framework/kind";
+import {
+  type ApiMember,
+  getMember,
+  listOrganizationMembers,
+  organizationMembersPath,
+  removeMember,
+  setMemberSso,
+  updateMemberRole,
+} from "../client";
+import { apiId, apiIdPair, defineKind, idRef } from "../framework/kind";
 import { logLine } from "../framework/log";
 import { ROLES } from "./common";
 
 const inputs = z.strictObject({
   organizationId: apiId.describe("The organization the user is a member of."),
-  userId: apiId.describe(
+  userId: idRef("OrganizationMember").describe(
     "The member's user id. They must already be a member: people join by invitation or SSO, not through this resource.",
   ),
   role: z
@@ -69,6 +77,11 @@ function toState(organizationId: string, member: ApiMember, removeOnDelete: bool
   };
 }
 
+/** How a member is named in programs and reports: display name, else the e-mail's local part, else the id. */
+export function memberName(user: { id: string; displayName?: string; email?: string }): string {
+  return user.displayName || user.email?.split("@")[0] || user.id;
+}
+
 export const organizationMemberKind = defineKind<Inputs, State>({
   kind: "OrganizationMember",
   description:
@@ -77,6 +90,28 @@ export const organizationMemberKind = defineKind<Inputs, State>({
   scope: "organization",
   inputs,
   state,
+  listing: {
+    path: ({ organizationId }) => organizationMembersPath(String(organizationId)),
+    async list(ctx, { ids }) {
+      const org = String(ids.organizationId);
+      // The same listing as a team's members by email: this package never writes organization members.
+      const load = () => listOrganizationMembers(ctx.client, org);
+      const all = await ctx.listings.get(organizationMembersPath(org), load, { survivesWrites: true });
+      return all.map((m) => ({
+        id: `${org}/${m.user.id}`,
+        title: memberName(m.user),
+        known: { organizationId: org, userId: m.user.id },
+        item: m,
+      }));
+    },
+    // Inputs name a member by user id (`userId`), not by this kind's `<organizationId>/<userId>`.
+    referredToAs: "userId",
+    noun: "member of the organization",
+    unmanaged: false,
+  },
+  imported: {
+    never: "members join and leave by invitation and SSO, outside the program; declare those whose role it should hold",
+  },
   outputs: ["email"],
   idFormat: "`<organizationId>/<userId>`",
   importId: apiIdPair,

@@ -1,6 +1,12 @@
 import { z } from "zod";
-import { type ApiOrganization, getOrganization, type OrganizationPatch, updateOrganization } from "../client";
-import { apiId, defineKind } from "../framework/kind";
+import {
+  type ApiOrganization,
+  getOrganization,
+  type OrganizationPatch,
+  organizationPath,
+  updateOrganization,
+} from "../client";
+import { apiId, defineKind, idRef } from "../framework/kind";
 import { logLine } from "../framework/log";
 import { changedFields } from "../framework/patch";
 import { ROLES } from "./common";
@@ -42,7 +48,7 @@ const inputs = z.strictObject({
     .nullable()
     .optional()
     .describe("The role new members get when they join; `null` makes them guests."),
-  defaultSiteId: apiId
+  defaultSiteId: idRef("Site")
     .nullable()
     .optional()
     .describe(
@@ -119,6 +125,16 @@ export const organizationSettingsKind = defineKind<Inputs, State>({
   scope: "organization",
   inputs,
   state,
+  // One per organization: its listing is the organization itself (the read that follows costs a request of its own).
+  listing: {
+    path: ({ organizationId }) => organizationPath(String(organizationId)),
+    async list({ client }, { ids }) {
+      const organization = await getOrganization(client, String(ids.organizationId));
+      return [{ id: organization.id, title: organization.title, known: ids }];
+    },
+    unmanaged: false,
+  },
+  imported: { word: "settings", heading: "The organization's settings, each at its current value." },
   outputs: [],
   idFormat: "the organization id, as in `https://app.gitbook.com/o/<organizationId>`",
   uniqueBy: ["organizationId"],

@@ -9,7 +9,7 @@ import {
   samlProvidersPath,
   updateSamlProvider,
 } from "../client";
-import { apiId, defineKind, SENSITIVE } from "../framework/kind";
+import { apiId, defineKind, idRef, SENSITIVE } from "../framework/kind";
 import { readListed } from "../framework/listings";
 import { allDeclared, changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
@@ -39,7 +39,7 @@ const inputs = z.strictObject({
     .describe(
       "The identity provider's single sign-on URL (API `ssoURL`), `http` or `https`. Cannot be cleared once set.",
     ),
-  defaultTeamId: apiId
+  defaultTeamId: idRef("Team")
     .optional()
     .describe("The team users signing in through this provider join (API `defaultTeam`). Cannot be cleared once set."),
   defaultRole: z
@@ -106,6 +106,17 @@ export const samlProviderKind = defineKind<Inputs, State>({
   scope: "organization",
   inputs,
   state,
+  listing: {
+    path: ({ organizationId }) => samlProvidersPath(String(organizationId)),
+    async list(ctx, { ids }) {
+      const org = String(ids.organizationId);
+      const all = await ctx.listings.get(samlProvidersPath(org), () => listSamlProviders(ctx.client, org));
+      return all.map((p) => ({ id: p.id, title: p.label, known: ids, item: p }));
+    },
+    noun: "SAML provider",
+    unmanaged: true,
+  },
+  imported: { word: "saml", heading: "SAML single sign-on." },
   outputs: ["status", "acsUrl", "startUrl", "serviceEntityId"],
   idFormat: "the SAML provider id (API `id`); the organization comes from `organizationId`",
   adoption: '`importId: "<samlProviderId>"`; the organization comes from `organizationId`.',

@@ -135,6 +135,16 @@ export const siteKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    path: ({ organizationId }) => sitesPath(String(organizationId)),
+    async list(ctx, { ids }) {
+      const org = String(ids.organizationId);
+      const all = await ctx.listings.get(sitesPath(org), () => listSites(ctx.client, org));
+      return all.map((s) => ({ id: s.id, title: s.title, known: ids, siteId: s.id, item: s }));
+    },
+    unmanaged: true,
+  },
+  imported: { word: "site" },
   outputs: ["hostname", "urls", "createdAt"],
   idFormat: "the site id, as in `https://app.gitbook.com/o/<organizationId>/sites/<siteId>`",
   adoption: '`importId: "<siteId>"`.',

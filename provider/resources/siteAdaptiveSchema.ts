@@ -4,9 +4,10 @@ import {
   EMPTY_ADAPTIVE_JSON_SCHEMA,
   getSiteAdaptiveSchema,
   putSiteAdaptiveSchema,
+  sitePath,
 } from "../client";
 import { defineKind } from "../framework/kind";
-import { organizationId, siteId } from "./siteCommon";
+import { organizationId, siteId, siteIdsOf, UNDER_SITE, underSiteTitled } from "./siteCommon";
 
 /**
  * The official SiteAdaptiveJSONSchema (wider than the API reference's boolean-only claims): every object is closed, every
@@ -108,6 +109,22 @@ export const siteAdaptiveSchemaKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => sitePath(...siteIdsOf(ids)),
+    // One per site, with the site's id; the read needs only the organization besides it.
+    list: async (_ctx, { ids, title }) => [
+      {
+        id: String(ids.siteId),
+        title: `${title} schema`,
+        known: { organizationId: ids.organizationId },
+        under: underSiteTitled(title),
+      },
+    ],
+    existsOnlyIfRead: true,
+    unmanaged: true,
+  },
+  imported: { word: "schema" },
   outputs: ["updatedAt"],
   idFormat: "the site id (a site has one adaptive schema)",
   adoption:

@@ -17,10 +17,10 @@ import {
   siteShareLinksPath,
   siteStructurePath,
 } from "../client";
-import { apiId, type ResourceContext } from "../framework/kind";
+import { apiId, idRef, type Props, type ResourceContext } from "../framework/kind";
 
 export const organizationId = apiId.describe("The organization of the site.");
-export const siteId = apiId.describe("The site, e.g. `site.id`.");
+export const siteId = idRef("Site").describe("The site, e.g. `site.id`.");
 
 /**
  * `default` of a section or site space: `true` makes the object its level's default. The API always keeps exactly
@@ -52,6 +52,17 @@ export function managesDefault(
 ): boolean {
   return declared ? declared.has("default") : known.default === true;
 }
+
+/** The parent of every kind listed under a site (KindListing.parent): the site, whose id the `siteId` input names. */
+export const UNDER_SITE = { kind: "Site", input: "siteId" } as const;
+
+/** The organization and site ids a listing under a site is made with. */
+export function siteIdsOf(ids: Props): [organization: string, site: string] {
+  return [String(ids.organizationId), String(ids.siteId)];
+}
+
+/** `site "Docs"`: where an object listed under a site lives, for reports. */
+export const underSiteTitled = (title: string) => `site "${title}"`;
 
 /** A listing under one site that several resources read: one request per site in a refresh, shared by them. */
 export interface SiteListing<T> {

@@ -342,6 +342,12 @@ export const siteCustomizationKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  imported: {
+    never:
+      "the official API document states no default for a site's customization (the emulator's new-site values are " +
+      "its own choice), so which sections differ from the defaults cannot be told; declare the sections to manage, " +
+      'with `importId: "<siteId>"`',
+  },
   outputs: [],
   idFormat: "the site id (a site has one customization)",
   adoption:

@@ -10,7 +10,16 @@ import {
 } from "../client";
 import { defineKind } from "../framework/kind";
 import { readListed } from "../framework/listings";
-import { needsUnderSites, organizationId, redirectListing, siteId, writeUnder } from "./siteCommon";
+import {
+  needsUnderSites,
+  organizationId,
+  redirectListing,
+  siteId,
+  siteIdsOf,
+  UNDER_SITE,
+  underSiteTitled,
+  writeUnder,
+} from "./siteCommon";
 import {
   declaredRule,
   redirectCaptureWildcard,
@@ -62,6 +71,27 @@ export const siteRedirectKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => redirectListing.path(...siteIdsOf(ids)),
+    async list(ctx, { ids, title }) {
+      const [org, site] = siteIdsOf(ids);
+      const rules = await ctx.listings.get(redirectListing.path(org, site), () =>
+        redirectListing.list(ctx.client, org, site),
+      );
+      return rules.map((r) => ({
+        id: r.id,
+        title: r.source,
+        known: { organizationId: org, siteId: site, source: r.source },
+        under: underSiteTitled(title),
+      }));
+    },
+    noun: "redirect of the site",
+    // The API keeps a source unique within a site: a redirect deleted and made again by hand is still its source's.
+    managedBy: { byKindUnder: "SiteRedirects", byKey: "source" },
+    unmanaged: true,
+  },
+  imported: { inside: "a site's redirects are all in its one SiteRedirects" },
   outputs: ["createdAt"],
   idFormat: "the redirect id (listed by `GET /orgs/<organizationId>/sites/<siteId>/redirects`)",
   adoption:

@@ -8,7 +8,16 @@ import {
   type RedirectRule,
 } from "../client";
 import { defineKind, type ResourceContext } from "../framework/kind";
-import { listUnderSite, organizationId, redirectListing, siteId, writeUnder } from "./siteCommon";
+import {
+  listUnderSite,
+  organizationId,
+  redirectListing,
+  siteId,
+  siteIdsOf,
+  UNDER_SITE,
+  underSiteTitled,
+  writeUnder,
+} from "./siteCommon";
 import { REDIRECTS_OWNED } from "./siteRedirect";
 import {
   declaredRule,
@@ -120,6 +129,22 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => redirectListing.path(...siteIdsOf(ids)),
+    async list(ctx, { ids, title }) {
+      const [org, site] = siteIdsOf(ids);
+      const rules = await ctx.listings.get(redirectListing.path(org, site), () =>
+        redirectListing.list(ctx.client, org, site),
+      );
+      // A site without any redirect has none to declare.
+      if (rules.length === 0) return [];
+      return [{ id: site, title: `${title} redirects`, known: ids, under: underSiteTitled(title) }];
+    },
+    // Its rules are reported one by one, as SiteRedirect objects.
+    unmanaged: false,
+  },
+  imported: { word: "redirects" },
   outputs: [],
   setProperties: ["redirects"],
   keyedProperties: { redirects: "source" },

@@ -8,12 +8,13 @@ import {
   listSiteSections,
   type SiteSectionPatch,
   SiteSectionSchema,
+  siteSectionsPath,
   updateSite,
   updateSiteSection,
   updateSiteSpace,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { apiId, defineKind, type ResourceContext } from "../framework/kind";
+import { defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import {
   defaultFlag,
@@ -22,13 +23,16 @@ import {
   managesDefault,
   organizationId,
   siteId,
+  siteIdsOf,
+  UNDER_SITE,
+  underSiteTitled,
   writeUnder,
 } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
   siteId,
-  spaceId: apiId.describe(
+  spaceId: idRef("Space").describe(
     "The space the section is created with, as its first site space; another space retargets that site space in place.",
   ),
   title: z
@@ -149,6 +153,23 @@ export const siteSectionKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => siteSectionsPath(...siteIdsOf(ids)),
+    async list(ctx, { ids, title }) {
+      const [org, site] = siteIdsOf(ids);
+      const load = () => listSiteSections(ctx.client, org, site);
+      // A section is declared with the space it shows first: its default site space, else its first one.
+      return (await ctx.listings.get(siteSectionsPath(org, site), load)).map((s) => {
+        const own = s.siteSpaces.find((ss) => ss.default) ?? s.siteSpaces[0];
+        const known = { organizationId: org, siteId: site, ...(own ? { spaceId: own.space.id } : {}) };
+        return { id: s.id, title: s.title, known, under: underSiteTitled(title), item: s };
+      });
+    },
+    noun: "section of the site",
+    unmanaged: true,
+  },
+  imported: { word: "section" },
   outputs: ["siteSpaceId"],
   idFormat: "the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)",
   exclusiveFlag: { property: "default", parent: "siteId" },

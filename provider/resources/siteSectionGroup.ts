@@ -13,8 +13,8 @@ import {
   siteStructurePath,
   updateSiteSectionGroup,
 } from "../client";
-import { apiId, defineKind, type ResourceContext } from "../framework/kind";
-import { organizationId, siteId, siteObjects, writeUnder } from "./siteCommon";
+import { defineKind, idRef, type ResourceContext } from "../framework/kind";
+import { organizationId, siteId, siteIdsOf, siteObjects, UNDER_SITE, underSiteTitled, writeUnder } from "./siteCommon";
 import { applyMoves, movesToOrder } from "./siteOrder";
 
 const inputs = z.strictObject({
@@ -23,7 +23,7 @@ const inputs = z.strictObject({
   title: z.string().min(1).max(100).describe("The group's title in the site's navigation."),
   icon: z.string().max(50).nullable().optional().describe("An icon name, or `null`."),
   sectionIds: z
-    .array(apiId)
+    .array(idRef("SiteSection"))
     .refine((ids) => new Set(ids).size === ids.length, "must not list a section twice")
     .optional()
     .describe("The sections directly in the group, in navigation order; `[]` empties the group."),
@@ -91,6 +91,23 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => siteSectionGroupsPath(...siteIdsOf(ids)),
+    async list(ctx, { ids, title }) {
+      const [org, site] = siteIdsOf(ids);
+      const load = () => listSiteSectionGroups(ctx.client, org, site);
+      return (await ctx.listings.get(siteSectionGroupsPath(org, site), load)).map((g) => ({
+        id: g.id,
+        title: g.title,
+        known: { organizationId: org, siteId: site },
+        under: underSiteTitled(title),
+      }));
+    },
+    noun: "section group of the site",
+    unmanaged: true,
+  },
+  imported: { word: "group" },
   outputs: [],
   idFormat: "the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)",
   adoption: '`importId: "<sectionGroupId>"`.',

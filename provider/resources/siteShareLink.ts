@@ -4,12 +4,22 @@ import {
   createSiteShareLink,
   deleteSiteShareLink,
   listSiteShareLinks,
+  siteShareLinksPath,
   updateSiteShareLink,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { defineKind, type ResourceContext } from "../framework/kind";
 import { createdSince } from "../framework/recovery";
-import { findListed, organizationId, shareLinkListing, siteId, writeUnder } from "./siteCommon";
+import {
+  findListed,
+  organizationId,
+  shareLinkListing,
+  siteId,
+  siteIdsOf,
+  UNDER_SITE,
+  underSiteTitled,
+  writeUnder,
+} from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
@@ -60,6 +70,23 @@ export const siteShareLinkKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => siteShareLinksPath(...siteIdsOf(ids)),
+    async list(ctx, { ids, title }) {
+      const [org, site] = siteIdsOf(ids);
+      const load = () => listSiteShareLinks(ctx.client, org, site);
+      return (await ctx.listings.get(siteShareLinksPath(org, site), load)).map((l) => ({
+        id: l.id,
+        title: l.name ?? "share link",
+        known: { organizationId: org, siteId: site },
+        under: underSiteTitled(title),
+      }));
+    },
+    noun: "share link of the site",
+    unmanaged: true,
+  },
+  imported: { word: "link" },
   outputs: ["url", "createdAt"],
   secretOutputs: ["url"],
   idFormat: "the share link id (listed by `GET /orgs/<organizationId>/sites/<siteId>/share-links`)",

@@ -7,12 +7,13 @@ import {
   listSiteSpaces,
   type SiteSpacePatch,
   SiteSpaceSchema,
+  siteSpacesPath,
   updateSite,
   updateSiteSection,
   updateSiteSpace,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { apiId, defineKind, type ResourceContext } from "../framework/kind";
+import { defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import {
   defaultFlag,
@@ -21,14 +22,17 @@ import {
   managesDefault,
   organizationId,
   siteId,
+  siteIdsOf,
+  UNDER_SITE,
+  underSiteTitled,
   writeUnder,
 } from "./siteCommon";
 
 const inputs = z.strictObject({
   organizationId,
   siteId,
-  spaceId: apiId.describe("The space shown; a change points the site space at the other space, in place."),
-  sectionId: apiId
+  spaceId: idRef("Space").describe("The space shown; a change points the site space at the other space, in place."),
+  sectionId: idRef("SiteSection")
     .optional()
     .describe(
       "The section to add the space to; when omitted the API picks the default section, or the site's root level.",
@@ -116,6 +120,25 @@ export const siteSpaceKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => siteSpacesPath(...siteIdsOf(ids)),
+    async list(ctx, { ids, title }) {
+      const [org, site] = siteIdsOf(ids);
+      const load = () => listSiteSpaces(ctx.client, org, site);
+      return (await ctx.listings.get(siteSpacesPath(org, site), load)).map((ss) => ({
+        id: ss.id,
+        title: ss.title || ss.path,
+        known: { organizationId: org, siteId: site },
+        under: underSiteTitled(title),
+      }));
+    },
+    noun: "site space of the site",
+    // A section owns the site space it was created with: it goes with the section.
+    managedBy: { byOutput: { kind: "SiteSection", property: "siteSpaceId" } },
+    unmanaged: true,
+  },
+  imported: { word: "space" },
   outputs: ["title"],
   idFormat:
     "the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)",

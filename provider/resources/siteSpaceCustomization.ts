@@ -5,7 +5,7 @@ import {
   getSiteSpaceCustomization,
   overrideSiteSpaceCustomization,
 } from "../client";
-import { apiId, defineKind, type Props } from "../framework/kind";
+import { defineKind, idRef, type Props } from "../framework/kind";
 import { logLine } from "../framework/log";
 import { organizationId, siteId } from "./siteCommon";
 import { project, sections } from "./siteCustomization";
@@ -73,7 +73,7 @@ const SECTION_NAMES = Object.keys(overrides) as SectionName[];
 const inputs = z.strictObject({
   organizationId,
   siteId,
-  siteSpaceId: apiId.describe("The site space whose customization is overridden, e.g. `siteSpace.id`."),
+  siteSpaceId: idRef("SiteSpace").describe("The site space whose customization is overridden, e.g. `siteSpace.id`."),
   ...z.strictObject(overrides).partial().shape,
 });
 
@@ -113,6 +113,11 @@ export const siteSpaceCustomizationKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  imported: {
+    never:
+      "the API reports a site space's customization with the site's values filled in, so its overrides cannot be " +
+      'told from them; declare the overrides to manage, with `importId: "<siteSpaceId>"`',
+  },
   outputs: [],
   idFormat: "the site space id (a site space has one set of overrides)",
   adoption:

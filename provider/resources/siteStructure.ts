@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { getSiteObjects, getSiteStructure, type HttpClient, type SiteObjects } from "../client";
+import { getSiteObjects, getSiteStructure, type HttpClient, type SiteObjects, siteStructurePath } from "../client";
 import { apiId, defineKind } from "../framework/kind";
-import { organizationId, siteId, siteObjects, writeUnder } from "./siteCommon";
+import { organizationId, siteId, siteIdsOf, siteObjects, UNDER_SITE, underSiteTitled, writeUnder } from "./siteCommon";
 import { applyMoves, describeMoves, movesToOrder, sectionsIn, typeOfListed } from "./siteOrder";
 
 const uniqueIds = (what: string) =>
@@ -161,6 +161,16 @@ export const siteStructureKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => siteStructurePath(...siteIdsOf(ids)),
+    list: async (_ctx, { ids, title }) => [
+      { id: String(ids.siteId), title: `${title} navigation`, known: ids, under: underSiteTitled(title) },
+    ],
+    unmanaged: false,
+  },
+  // Its navigation order as it is (adopting it sorts nothing); the sections' site spaces are left unmanaged.
+  imported: { word: "navigation", leaveOut: ["siteSpaces"] },
   outputs: ["type", "titles"],
   idFormat: "the site id (one SiteStructure per site)",
   adoption: '`importId: "<siteId>"`: the order is read, and sorted only where it differs from the declared one.',

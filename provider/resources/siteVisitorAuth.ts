@@ -4,12 +4,13 @@ import {
   getSitePublishingAuth,
   regenerateSitePublishingAuth,
   type SitePublishingAuthUpdate,
+  sitePath,
   updateSitePublishingAuth,
 } from "../client";
 import { defineKind } from "../framework/kind";
 import { logLine } from "../framework/log";
 import { changedFields } from "../framework/patch";
-import { organizationId, siteId } from "./siteCommon";
+import { organizationId, siteId, siteIdsOf, UNDER_SITE, underSiteTitled } from "./siteCommon";
 
 const BACKENDS = ["custom", "integration"] as const;
 const url = z.url({ protocol: /^https?$/ }).max(2048);
@@ -81,6 +82,9 @@ function updateBody(news: Inputs, changed: ReadonlySet<string>): SitePublishingA
 
 const DECLARED_URLS: ReadonlySet<string> = new Set(["fallbackURL", "logoutURL"]);
 
+/** The site visibility whose readers sign in: the sites whose visitor authentication matters. */
+const SIGNED_IN_VISIBILITY = "visitor-auth";
+
 export const siteVisitorAuthKind = defineKind<Inputs, State>({
   kind: "SiteVisitorAuth",
   description:
@@ -89,6 +93,17 @@ export const siteVisitorAuthKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  listing: {
+    parent: UNDER_SITE,
+    path: (ids) => sitePath(...siteIdsOf(ids)),
+    // Every site has visitor authentication; only a site whose readers sign in uses it.
+    list: async (_ctx, { ids, title, item }) =>
+      (item as { visibility?: string } | undefined)?.visibility === SIGNED_IN_VISIBILITY
+        ? [{ id: String(ids.siteId), title: `${title} sign-in`, known: ids, under: underSiteTitled(title) }]
+        : [],
+    unmanaged: false,
+  },
+  imported: { word: "sign-in" },
   outputs: ["integration", "privateKey"],
   secretOutputs: ["privateKey"],
   idFormat: "the site id (a site has one visitor authentication)",

@@ -9,10 +9,11 @@ import {
   SPACE_EDIT_MODES,
   SPACE_LANGUAGES,
   type SpacePatch,
+  spacesPath,
   updateSpace,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { apiId, defineKind } from "../framework/kind";
+import { apiId, defineKind, idRef } from "../framework/kind";
 import { logLine } from "../framework/log";
 import { createdSince } from "../framework/recovery";
 import { UNKNOWN } from "../framework/unknown";
@@ -55,7 +56,7 @@ const inputs = z
       ),
     language: z.enum(SPACE_LANGUAGES).optional().describe("The language the space's content is written in."),
     // Omitted means the organization's top level, so a space moved elsewhere out of band is drift.
-    parentId: apiId
+    parentId: idRef("Collection")
       .nullable()
       .default(null)
       .describe(
@@ -141,6 +142,21 @@ export const spaceKind = defineKind<Inputs, State>({
   scope: "organization",
   inputs,
   state,
+  listing: {
+    path: ({ organizationId }) => spacesPath(String(organizationId)),
+    async list(ctx, { ids }) {
+      const org = String(ids.organizationId);
+      const all = await ctx.listings.get(spacesPath(org), () => listSpaces(ctx.client, org));
+      return all.map((s) => ({ id: s.id, title: s.title, known: ids, item: s }));
+    },
+    unmanaged: true,
+  },
+  imported: {
+    word: "space",
+    heading: "Spaces: kept when removed from the program or destroyed, since deleting one deletes its content.",
+    // A space holds content its deletion takes along: the program adopts spaces and never deletes one.
+    resourceOptions: "{ retainOnDelete: true }",
+  },
   outputs: ["visibility", "urls"],
   idFormat: "the space id, as in `https://app.gitbook.com/o/<org>/s/<spaceId>`",
   adoption:

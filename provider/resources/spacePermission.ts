@@ -6,6 +6,7 @@ export const spacePermissionKind = definePermissionKind({
   ids: ["spaceId"],
   idTexts: { spaceId: "The space the role is granted on." },
   target: ({ spaceId }) => ({ kind: "space", spaceId }),
+  targetKind: "Space",
   scope: "organization",
   apiPath: "/spaces/{spaceId}/permissions",
   example: `new docs.SpacePermission("writers-edit-handbook", { spaceId: handbook.id, teamId: writers.id, role: "edit" });`,

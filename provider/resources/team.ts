@@ -155,6 +155,16 @@ export const teamKind = defineKind<Inputs, State>({
   inputs,
   state,
   setProperties: ["members"],
+  listing: {
+    path: ({ organizationId }) => teamsPath(String(organizationId)),
+    async list(ctx, { ids }) {
+      const org = String(ids.organizationId);
+      const all = await ctx.listings.get(teamsPath(org), () => listTeams(ctx.client, org));
+      return all.map((t) => ({ id: t.id, title: t.title, known: ids, item: t }));
+    },
+    unmanaged: true,
+  },
+  imported: { word: "team", heading: "Teams and their complete membership." },
   outputs: [],
   idFormat: "the team id (API `id`); the organization comes from `organizationId`",
   adoption:

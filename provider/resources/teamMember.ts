@@ -1,15 +1,24 @@
 import { z } from "zod";
 import { listTeamMembers, putTeamMember, removeTeamMember, TEAM_ROLES, teamMembersPath } from "../client";
-import { API_ID_PATTERN, API_ID_RULE, apiId, apiIdPair, defineKind, type ResourceContext } from "../framework/kind";
+import {
+  API_ID_PATTERN,
+  API_ID_RULE,
+  apiId,
+  apiIdPair,
+  defineKind,
+  idRef,
+  type ResourceContext,
+} from "../framework/kind";
 import { listedTeamMembers } from "./teamMembership";
 
 const inputs = z.strictObject({
   organizationId: apiId.describe("The organization of the team."),
-  teamId: apiId.describe("The team."),
+  teamId: idRef("Team").describe("The team."),
   // The member endpoint also takes an email, but the team's listing reports users by id only, so an email here could
   // never be read back: Team.members is where emails are accepted.
   userId: z
     .string()
+    .meta({ refersTo: "OrganizationMember" })
     .regex(API_ID_PATTERN, {
       error: (issue) =>
         String(issue.input).includes("@")
@@ -70,6 +79,24 @@ export const teamMemberKind = defineKind<Inputs, State>({
   scope: "organization",
   inputs,
   state,
+  listing: {
+    parent: { kind: "Team", input: "teamId" },
+    path: ({ organizationId, teamId }) => teamMembersPath(String(organizationId), String(teamId)),
+    async list(ctx, { ids, title }) {
+      const [org, team] = [String(ids.organizationId), String(ids.teamId)];
+      const entries = await ctx.listings.get(teamMembersPath(org, team), () => listTeamMembers(ctx.client, org, team));
+      return entries.map(({ organization: { user } }) => ({
+        id: `${team}/${user.id}`,
+        title: user.email ?? user.id,
+        known: { organizationId: org, teamId: team, userId: user.id },
+        under: `team "${title}"`,
+      }));
+    },
+    // A team that declares `members` holds its whole membership.
+    managedBy: { byParentInput: "members" },
+    unmanaged: true,
+  },
+  imported: { inside: "in their team's `members` (Team)" },
   outputs: [],
   idFormat: "`<teamId>/<userId>`, e.g. `Tm0aB.../Us9xY...`; the organization comes from `organizationId`",
   importId: apiIdPair,

@@ -1,27 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  adoptedMessage,
-  adoptionNotices,
-  expectAdoption,
-  reportAdoption,
-  resetAdoptions,
-} from "../../provider/framework/adoptions";
-import { noticeAtExit, resetNoticesAtExit } from "../../provider/framework/notices";
+import { Adoptions, adoptedMessage } from "../../provider/framework/adoptions";
+import { Operation } from "../../provider/framework/operation";
 
-const messages = () => adoptionNotices().map((notice) => `${notice.severity}: ${notice.message}`);
+/** The tally of one operation; a test starts another where a new operation would. */
+let adoptions: Adoptions;
+const messages = () => adoptions.notices().map((notice) => `${notice.severity}: ${notice.message}`);
 let stderr: ReturnType<typeof vi.spyOn>;
 
 beforeEach(() => {
-  resetAdoptions();
+  adoptions = new Adoptions();
   stderr = vi.spyOn(process.stderr, "write").mockReturnValue(true);
 });
 afterEach(() => vi.restoreAllMocks());
 
 describe("the adoptions of `up`: one line for all, one more for each that changed its object", () => {
   it("counts every importId adoption and names only those that changed something, nothing written meanwhile", () => {
-    reportAdoption("Collection", "c-1", [], "importId");
-    reportAdoption("Team", "t-1", ["title", "members"], "importId");
-    reportAdoption("Space", "s-1", [], "importId");
+    adoptions.report("Collection", "c-1", [], "importId");
+    adoptions.report("Team", "t-1", ["title", "members"], "importId");
+    adoptions.report("Space", "s-1", [], "importId");
     expect(stderr).not.toHaveBeenCalled();
     expect(messages()).toEqual([
       `info: ${adoptedMessage("Team", "t-1", ["title", "members"], "importId")}`,
@@ -31,8 +27,8 @@ describe("the adoptions of `up`: one line for all, one more for each that change
   });
 
   it("in the singular, and once per object however often it is reported", () => {
-    reportAdoption("Collection", "c-1", [], "importId");
-    reportAdoption("Collection", "c-1", [], "importId");
+    adoptions.report("Collection", "c-1", [], "importId");
+    adoptions.report("Collection", "c-1", [], "importId");
     expect(messages()).toEqual([
       "info: 1 adopted, 0 changed: 1 of the creates counted below took over an existing object instead of making a " +
         "new one.",
@@ -40,10 +36,10 @@ describe("the adoptions of `up`: one line for all, one more for each that change
   });
 
   it("tells what the update did, not what its checks expected", () => {
-    expectAdoption("Collection", "c-1", "unread");
-    expectAdoption("Team", "t-1", { changed: ["title"], notice: "Team t-1 will change title" });
-    reportAdoption("Collection", "c-1", [], "importId");
-    reportAdoption("Team", "t-1", [], "importId");
+    adoptions.announce("Collection", "c-1", "unread");
+    adoptions.announce("Team", "t-1", { changed: ["title"], notice: "Team t-1 will change title" });
+    adoptions.report("Collection", "c-1", [], "importId");
+    adoptions.report("Team", "t-1", [], "importId");
     expect(messages()).toEqual([
       "info: 2 adopted, 0 changed: 2 of the creates counted below took over existing objects instead of making new " +
         "ones.",
@@ -51,8 +47,8 @@ describe("the adoptions of `up`: one line for all, one more for each that change
   });
 
   it("tells a take-over the program did not ask for at once, and does not count it", () => {
-    reportAdoption("OrganizationSettings", "org-1", [], "adoptsOnCreate");
-    reportAdoption("Site", "s-1", ["published"], "recovery");
+    adoptions.report("OrganizationSettings", "org-1", [], "adoptsOnCreate");
+    adoptions.report("Site", "s-1", ["published"], "recovery");
     expect(stderr.mock.calls).toEqual([
       [`info: ${adoptedMessage("OrganizationSettings", "org-1", [], "adoptsOnCreate")}\n`],
       [`info: ${adoptedMessage("Site", "s-1", ["published"], "recovery")}\n`],
@@ -67,17 +63,17 @@ describe("the adoptions of a preview: what check expects of each importId", () =
     "new ones";
 
   it("without preflight: how many, and how to see what they change", () => {
-    expectAdoption("Collection", "c-1", "unread");
-    expectAdoption("Team", "t-1", "unread");
-    expectAdoption("Team", "t-1", "unread");
+    adoptions.announce("Collection", "c-1", "unread");
+    adoptions.announce("Team", "t-1", "unread");
+    adoptions.announce("Team", "t-1", "unread");
     expect(messages()).toEqual([
       `info: 2 to adopt: ${takeOver(2)}; turn on docs:preflight to see what adoption changes.`,
     ]);
   });
 
   it("with preflight: what will change, each object that changes named above the count", () => {
-    expectAdoption("Collection", "c-1", { changed: [], notice: "unused" });
-    expectAdoption("Team", "t-1", { changed: ["title"], notice: 'Team importId "t-1": … will change title.' });
+    adoptions.announce("Collection", "c-1", { changed: [], notice: "unused" });
+    adoptions.announce("Team", "t-1", { changed: ["title"], notice: 'Team importId "t-1": … will change title.' });
     expect(messages()).toEqual([
       'info: Team importId "t-1": … will change title.',
       `info: 2 to adopt, 1 to change (listed above): ${takeOver(2)}.`,
@@ -85,8 +81,8 @@ describe("the adoptions of a preview: what check expects of each importId", () =
   });
 
   it("with preflight, objects found through a parent without an id yet are counted as read at `up`", () => {
-    expectAdoption("Site", "s-1", { changed: [], notice: "unused" });
-    expectAdoption("SiteShareLink", "l-1", "pending");
+    adoptions.announce("Site", "s-1", { changed: [], notice: "unused" });
+    adoptions.announce("SiteShareLink", "l-1", "pending");
     expect(messages()).toEqual([
       "info: 2 to adopt, 0 to change, 1 read only at `up` (found through a parent the same update adopts or " +
         `creates, which has no id yet): ${takeOver(2)}.`,
@@ -95,7 +91,7 @@ describe("the adoptions of a preview: what check expects of each importId", () =
 
   it("in the singular; and nothing at all when nothing is adopted", () => {
     expect(messages()).toEqual([]);
-    expectAdoption("Collection", "c-1", { changed: [], notice: "unused" });
+    adoptions.announce("Collection", "c-1", { changed: [], notice: "unused" });
     expect(messages()).toEqual([
       "info: 1 to adopt, 0 to change: 1 of the creates counted below takes over the existing object its importId " +
         "names instead of making a new one.",
@@ -103,37 +99,37 @@ describe("the adoptions of a preview: what check expects of each importId", () =
   });
 });
 
-describe("noticeAtExit", () => {
-  it("writes every registered notice once, in order, when the provider process exits; the signals exit", () => {
+describe("the notices at the end of the operation", () => {
+  it("writes the adoptions, then the missing companions, once, when the process exits; the signals exit", () => {
     const handlers = new Map<string, () => void>();
     vi.spyOn(process, "once").mockImplementation(((event: string, handler: () => void) => {
       handlers.set(event, handler);
       return process;
     }) as typeof process.once);
     const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
-    // Another test file of the same worker may have called configure, which listens already.
-    resetNoticesAtExit();
-    try {
-      const warnings = () => [{ severity: "warning" as const, message: "a companion is missing" }];
-      noticeAtExit(adoptionNotices);
-      noticeAtExit(warnings);
-      noticeAtExit(adoptionNotices);
-      expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
+    const operation = new Operation([]);
+    operation.tellAtExit();
+    operation.tellAtExit();
+    expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
 
-      reportAdoption("Collection", "c-1", [], "importId");
-      handlers.get("exit")?.();
-      expect(stderr.mock.calls).toEqual([
-        [
-          "info: 1 adopted, 0 changed: 1 of the creates counted below took over an existing object instead of making " +
-            "a new one.\n",
-        ],
-        ["warning: a companion is missing\n"],
-      ]);
-      handlers.get("SIGINT")?.();
-      handlers.get("SIGTERM")?.();
-      expect(exit.mock.calls).toEqual([[130], [143]]);
-    } finally {
-      resetNoticesAtExit();
-    }
+    operation.adoptions.report("Collection", "c-1", [], "importId");
+    const gated = {
+      when: { property: "visibility", equals: "gated" },
+      kind: "Gate",
+      parent: "siteId",
+      why: "add one.",
+    };
+    operation.companions.noteChecked({ kind: "Site", companion: gated }, { title: "Docs", visibility: "gated" });
+    handlers.get("exit")?.();
+    expect(stderr.mock.calls).toEqual([
+      [
+        "info: 1 adopted, 0 changed: 1 of the creates counted below took over an existing object instead of making " +
+          "a new one.\n",
+      ],
+      ['warning: Site "Docs" has visibility: "gated" but the program declares no Gate for it: add one.\n'],
+    ]);
+    handlers.get("SIGINT")?.();
+    handlers.get("SIGTERM")?.();
+    expect(exit.mock.calls).toEqual([[130], [143]]);
   });
 });

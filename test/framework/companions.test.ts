@@ -1,13 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  type CompanionRule,
-  missingCompanions,
-  noteChecked,
-  noteId,
-  resetCompanions,
-  warnAtExit,
-} from "../../provider/framework/companions";
-import { resetNoticesAtExit } from "../../provider/framework/notices";
+import { type CompanionRule, Companions } from "../../provider/framework/companions";
+import { Operation } from "../../provider/framework/operation";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
 /** The companion rule as data, on made-up kinds: a gated site wants a gate declared for it. */
@@ -22,94 +15,98 @@ const Gate = { kind: "Gate" };
 const warning = (name: string, id?: string) =>
   `Site ${name}${id ? ` ("${id}")` : ""} has visibility: "gated" but the program declares no Gate for it: ${rule.why}`;
 
-beforeEach(() => resetCompanions());
+/** What one operation saw; a test starts another where a new operation would. */
+let companions: Companions;
+beforeEach(() => {
+  companions = new Companions();
+});
 afterEach(() => vi.restoreAllMocks());
 
 const partners = { title: "Partners", visibility: "gated" };
 
 describe("companions", () => {
   it("warns about a subject whose companion is missing, naming it, the property and the rule's advice", () => {
-    noteChecked(Site, partners);
-    noteChecked(Site, { visibility: "gated" });
-    expect(missingCompanions()).toEqual([warning('"Partners"'), warning("(untitled)")]);
+    companions.noteChecked(Site, partners);
+    companions.noteChecked(Site, { visibility: "gated" });
+    expect(companions.missing()).toEqual([warning('"Partners"'), warning("(untitled)")]);
   });
 
   it("says nothing of a resource the rule does not apply to, or no longer applies to", () => {
-    noteChecked(Site, { title: "Docs", visibility: "public" });
-    noteChecked(Site, partners);
-    noteChecked(Site, { title: "Partners", visibility: "public" });
-    noteChecked(Gate, { siteId: "s-1" });
-    expect(missingCompanions()).toEqual([]);
+    companions.noteChecked(Site, { title: "Docs", visibility: "public" });
+    companions.noteChecked(Site, partners);
+    companions.noteChecked(Site, { title: "Partners", visibility: "public" });
+    companions.noteChecked(Gate, { siteId: "s-1" });
+    expect(companions.missing()).toEqual([]);
   });
 
   it("matches a known subject by id, and a new one by a companion whose parent is not known yet", () => {
-    noteChecked(Site, partners);
-    noteId(Site, partners, "s-1");
-    noteChecked(Gate, { siteId: "s-1" });
-    expect(missingCompanions()).toEqual([]);
+    companions.noteChecked(Site, partners);
+    companions.noteId(Site, partners, "s-1");
+    companions.noteChecked(Gate, { siteId: "s-1" });
+    expect(companions.missing()).toEqual([]);
 
-    resetCompanions();
-    noteChecked(Site, { title: "New", visibility: "gated" });
-    noteChecked(Gate, { siteId: UNKNOWN });
-    expect(missingCompanions()).toEqual([]);
+    companions = new Companions();
+    companions.noteChecked(Site, { title: "New", visibility: "gated" });
+    companions.noteChecked(Gate, { siteId: UNKNOWN });
+    expect(companions.missing()).toEqual([]);
   });
 
   it("spends each companion once, and an id alone does not count as a companion", () => {
-    noteChecked(Site, { title: "A", visibility: "gated" });
-    noteChecked(Site, { title: "B", visibility: "gated" });
-    noteChecked(Gate, { siteId: UNKNOWN });
-    noteId(Gate, { siteId: "s-9" }, "gate-id");
-    expect(missingCompanions()).toEqual([warning('"B"')]);
+    companions.noteChecked(Site, { title: "A", visibility: "gated" });
+    companions.noteChecked(Site, { title: "B", visibility: "gated" });
+    companions.noteChecked(Gate, { siteId: UNKNOWN });
+    companions.noteId(Gate, { siteId: "s-9" }, "gate-id");
+    expect(companions.missing()).toEqual([warning('"B"')]);
   });
 
   it("keeps a subject's id whatever comes first, its check or its id, and lists subjects with an id first", () => {
-    noteChecked(Site, { title: "New", visibility: "gated" });
-    noteId(Site, { title: "Old", visibility: "gated" }, "s-1");
-    noteChecked(Site, { title: "Old", visibility: "gated" });
-    noteChecked(Gate, { siteId: "s-2" });
-    expect(missingCompanions()).toEqual([warning('"Old"', "s-1"), warning('"New"')]);
+    companions.noteChecked(Site, { title: "New", visibility: "gated" });
+    companions.noteId(Site, { title: "Old", visibility: "gated" }, "s-1");
+    companions.noteChecked(Site, { title: "Old", visibility: "gated" });
+    companions.noteChecked(Gate, { siteId: "s-2" });
+    expect(companions.missing()).toEqual([warning('"Old"', "s-1"), warning('"New"')]);
   });
 
   // The orders the engine shows a subject and its companion to the provider process, in each operation.
   it("the update of `pulumi up` creating the subject: its id comes from its create, before the companion's check", () => {
-    noteChecked(Site, partners);
-    noteId(Site, partners, "s-new");
-    noteChecked(Gate, { siteId: "s-new" });
-    expect(missingCompanions()).toEqual([]);
+    companions.noteChecked(Site, partners);
+    companions.noteId(Site, partners, "s-new");
+    companions.noteChecked(Gate, { siteId: "s-new" });
+    expect(companions.missing()).toEqual([]);
     // The same order without the companion still warns, with the id.
-    resetCompanions();
-    noteChecked(Site, partners);
-    noteId(Site, partners, "s-new");
-    expect(missingCompanions()).toEqual([warning('"Partners"', "s-new")]);
+    companions = new Companions();
+    companions.noteChecked(Site, partners);
+    companions.noteId(Site, partners, "s-new");
+    expect(companions.missing()).toEqual([warning('"Partners"', "s-new")]);
   });
 
   it("a preview replacing the subject: the companion's parent is unknown, and the old id does not count", () => {
-    noteChecked(Site, partners);
-    noteId(Site, partners, "s-old");
-    noteId(Site, partners, undefined);
-    noteChecked(Gate, { siteId: UNKNOWN });
-    expect(missingCompanions()).toEqual([]);
+    companions.noteChecked(Site, partners);
+    companions.noteId(Site, partners, "s-old");
+    companions.noteId(Site, partners, undefined);
+    companions.noteChecked(Gate, { siteId: UNKNOWN });
+    expect(companions.missing()).toEqual([]);
   });
 
   it("the update replacing the subject: the create's new id replaces the diff's old one", () => {
-    noteChecked(Site, partners);
-    noteId(Site, partners, undefined);
-    noteId(Site, partners, "s-new");
-    noteChecked(Gate, { siteId: "s-new" });
-    expect(missingCompanions()).toEqual([]);
+    companions.noteChecked(Site, partners);
+    companions.noteId(Site, partners, undefined);
+    companions.noteId(Site, partners, "s-new");
+    companions.noteChecked(Gate, { siteId: "s-new" });
+    expect(companions.missing()).toEqual([]);
   });
 
   it("a companion with a literal parent, checked before its subject: judged at the end all the same", () => {
-    noteChecked(Gate, { siteId: "s-1" });
-    noteChecked(Site, partners);
-    noteId(Site, partners, "s-1");
-    expect(missingCompanions()).toEqual([]);
+    companions.noteChecked(Gate, { siteId: "s-1" });
+    companions.noteChecked(Site, partners);
+    companions.noteId(Site, partners, "s-1");
+    expect(companions.missing()).toEqual([]);
   });
 
   it("a refresh, which diffs the state without checking the program: no subject, no warning", () => {
-    noteId(Site, partners, "s-1");
-    noteId(Gate, { siteId: "s-1" }, "gate-id");
-    expect(missingCompanions()).toEqual([]);
+    companions.noteId(Site, partners, "s-1");
+    companions.noteId(Gate, { siteId: "s-1" }, "gate-id");
+    expect(companions.missing()).toEqual([]);
   });
 
   it("writes the warnings once, when the provider process exits, and exits on SIGINT and SIGTERM", () => {
@@ -120,21 +117,16 @@ describe("companions", () => {
     }) as typeof process.once);
     const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
     const stderr = vi.spyOn(process.stderr, "write").mockReturnValue(true);
-    // Another test file of the same worker may have called configure, which listens already.
-    resetNoticesAtExit();
-    try {
-      warnAtExit();
-      warnAtExit();
-      expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
+    const operation = new Operation([]);
+    operation.tellAtExit();
+    operation.tellAtExit();
+    expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
 
-      noteChecked(Site, partners);
-      handlers.get("exit")?.();
-      expect(stderr.mock.calls).toEqual([[`warning: ${warning('"Partners"')}\n`]]);
-      handlers.get("SIGINT")?.();
-      handlers.get("SIGTERM")?.();
-      expect(exit.mock.calls).toEqual([[130], [143]]);
-    } finally {
-      resetNoticesAtExit();
-    }
+    operation.companions.noteChecked(Site, partners);
+    handlers.get("exit")?.();
+    expect(stderr.mock.calls).toEqual([[`warning: ${warning('"Partners"')}\n`]]);
+    handlers.get("SIGINT")?.();
+    handlers.get("SIGTERM")?.();
+    expect(exit.mock.calls).toEqual([[130], [143]]);
   });
 });

@@ -1,18 +1,16 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { resetAdoptions } from "../../provider/framework/adoptions";
-import { missingCompanions, resetCompanions } from "../../provider/framework/companions";
-import { resetCrossResource } from "../../provider/framework/crossResource";
 import { defineKind, type Props, type ResourceContext } from "../../provider/framework/kind";
 import { Lifecycle } from "../../provider/framework/lifecycle";
 import { Listings } from "../../provider/framework/listings";
+import { Operation } from "../../provider/framework/operation";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
 /**
  * The companion rule through the framework's lifecycle, in each order the engine shows a subject and its companion
  * to one provider process: a gated portal wants a gate declared for it (made-up kinds, objects kept in memory).
  * Check, diff and create are called as the engine calls them; what each operation's process would warn about at its
- * end is `missingCompanions()`.
+ * end is `operation.companions.missing()`.
  */
 const portalInputs = z.strictObject({ parentId: z.string(), title: z.string(), visibility: z.string() });
 const gateInputs = z.strictObject({ portalId: z.string(), url: z.string() });
@@ -39,39 +37,33 @@ const memory = <T extends Props>(prefix: string) => ({
 const why = "declare a Gate with portalId: portal.id.";
 const context = () =>
   ({ listings: new Listings(), client: { policy: { maxAttempts: 1 } } }) as unknown as ResourceContext;
-const portals = new Lifecycle(
-  defineKind<PortalInputs, PortalInputs>({
-    kind: "Portal",
-    description: "A test kind with a companion rule.",
-    scope: "organization",
-    example: "",
-    inputs: portalInputs,
-    state: portalInputs,
-    outputs: [],
-    idFormat: "the portal id",
-    adoption: "",
-    replaceOnChanges: ["parentId"],
-    companion: { when: { property: "visibility", equals: "gated" }, kind: "Gate", parent: "portalId", why },
-    ...memory<PortalInputs>("p"),
-  }),
-  context,
-);
-const gates = new Lifecycle(
-  defineKind<GateInputs, GateInputs>({
-    kind: "Gate",
-    description: "The portal's companion.",
-    scope: "organization",
-    example: "",
-    inputs: gateInputs,
-    state: gateInputs,
-    outputs: [],
-    idFormat: "the gate id",
-    adoption: "",
-    replaceOnChanges: ["portalId"],
-    ...memory<GateInputs>("g"),
-  }),
-  context,
-);
+const portalKind = defineKind<PortalInputs, PortalInputs>({
+  kind: "Portal",
+  description: "A test kind with a companion rule.",
+  scope: "organization",
+  example: "",
+  inputs: portalInputs,
+  state: portalInputs,
+  outputs: [],
+  idFormat: "the portal id",
+  adoption: "",
+  replaceOnChanges: ["parentId"],
+  companion: { when: { property: "visibility", equals: "gated" }, kind: "Gate", parent: "portalId", why },
+  ...memory<PortalInputs>("p"),
+});
+const gateKind = defineKind<GateInputs, GateInputs>({
+  kind: "Gate",
+  description: "The portal's companion.",
+  scope: "organization",
+  example: "",
+  inputs: gateInputs,
+  state: gateInputs,
+  outputs: [],
+  idFormat: "the gate id",
+  adoption: "",
+  replaceOnChanges: ["portalId"],
+  ...memory<GateInputs>("g"),
+});
 
 const portal = { parentId: "org-1", title: "Partners", visibility: "gated" };
 const gate = (portalId: string) => ({ portalId, url: "https://auth.example/login" });
@@ -85,11 +77,16 @@ async function check(lifecycle: Pick<Lifecycle<Props, Props>, "check">, olds: Pr
   return result.inputs ?? {};
 }
 
+/** The operation under way, and the two kinds' lifecycles in it. */
+let operation: Operation;
+let portals: Lifecycle<PortalInputs, PortalInputs>;
+let gates: Lifecycle<GateInputs, GateInputs>;
+
 /** A new provider process: the next operation. */
 function nextOperation() {
-  resetCompanions();
-  resetCrossResource();
-  resetAdoptions();
+  operation = new Operation([]);
+  portals = new Lifecycle(portalKind, operation, context);
+  gates = new Lifecycle(gateKind, operation, context);
 }
 
 /** The state after an `up` that created the portal and its gate: ids and stored inputs. */
@@ -111,14 +108,14 @@ describe("a gated portal declared with its gate is never warned about, in any op
   it("the preview of a new program: the gate's portalId is not known yet", async () => {
     await check(portals, {}, portal);
     await check(gates, {}, gate(UNKNOWN));
-    expect(missingCompanions()).toEqual([]);
+    expect(operation.companions.missing()).toEqual([]);
   });
 
   it("the update of `pulumi up` creating both: the portal's id comes from its create", async () => {
     const checked = await check(portals, {}, portal);
     const { id } = await portals.create(checked);
     await gates.create(await check(gates, {}, gate(id)));
-    expect(missingCompanions()).toEqual([]);
+    expect(operation.companions.missing()).toEqual([]);
   });
 
   it("the update adopting the portal by importId: its id comes from the adoption", async () => {
@@ -127,14 +124,14 @@ describe("a gated portal declared with its gate is never warned about, in any op
     const { id } = await portals.create(checked);
     expect(id).toBe("existing");
     await gates.create(await check(gates, {}, gate(id)));
-    expect(missingCompanions()).toEqual([]);
+    expect(operation.companions.missing()).toEqual([]);
   });
 
   it("a preview or update of an unchanged program: the ids come from the diffs", async () => {
     const { portalId, portalChecked, gateChecked } = await deployed();
     await portals.diff(portalId, portalChecked, await check(portals, portalChecked, portal));
     await gates.diff("g", gateChecked, await check(gates, gateChecked, gate(portalId)));
-    expect(missingCompanions()).toEqual([]);
+    expect(operation.companions.missing()).toEqual([]);
   });
 
   it("a preview replacing the portal: its next id, and so the gate's portalId, are not known yet", async () => {
@@ -142,7 +139,7 @@ describe("a gated portal declared with its gate is never warned about, in any op
     const moved = await check(portals, portalChecked, { ...portal, parentId: "org-2" });
     expect((await portals.diff(portalId, portalChecked, moved)).replaces).toEqual(["parentId"]);
     await check(gates, {}, gate(UNKNOWN));
-    expect(missingCompanions()).toEqual([]);
+    expect(operation.companions.missing()).toEqual([]);
   });
 
   it("the update replacing the portal: the create's new id, not the diff's old one", async () => {
@@ -152,31 +149,31 @@ describe("a gated portal declared with its gate is never warned about, in any op
     const { id } = await portals.create(moved);
     expect(id).not.toBe(portalId);
     await check(gates, {}, gate(id));
-    expect(missingCompanions()).toEqual([]);
+    expect(operation.companions.missing()).toEqual([]);
   });
 
   it("a refresh, which diffs the state and checks nothing", async () => {
     const { portalId, gateId, portalChecked, gateChecked } = await deployed();
     await portals.diff(portalId, portalChecked, portalChecked);
     await gates.diff(gateId, gateChecked, gateChecked);
-    expect(missingCompanions()).toEqual([]);
+    expect(operation.companions.missing()).toEqual([]);
   });
 });
 
 describe("a gated portal without its gate is warned about", () => {
   it("in the preview of a new program, and in the update creating it, with the id it got", async () => {
     await check(portals, {}, portal);
-    expect(missingCompanions()).toEqual([warned()]);
+    expect(operation.companions.missing()).toEqual([warned()]);
     nextOperation();
     const { id } = await portals.create(await check(portals, {}, portal));
-    expect(missingCompanions()).toEqual([warned(id)]);
+    expect(operation.companions.missing()).toEqual([warned(id)]);
   });
 
   it("in a preview of the deployed portal, and when its gate names another portal", async () => {
     const { portalId, portalChecked } = await deployed();
     await portals.diff(portalId, portalChecked, await check(portals, portalChecked, portal));
-    expect(missingCompanions()).toEqual([warned(portalId)]);
+    expect(operation.companions.missing()).toEqual([warned(portalId)]);
     await check(gates, {}, gate("another-portal"));
-    expect(missingCompanions()).toEqual([warned(portalId)]);
+    expect(operation.companions.missing()).toEqual([warned(portalId)]);
   });
 });

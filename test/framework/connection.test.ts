@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_RETRY_POLICY, InsecureApiUrlError, TimeoutError, type WaitEvent } from "../../provider/client";
 import {
-  apiClient,
+  Connections,
   ENV_KEYS,
   InvalidSettingError,
   logWait,
@@ -15,9 +15,12 @@ import { apiError, type Stub, startStub, uniqueToken } from "../client/stub";
 /** Every setting of the connection, from stack config and environment, as the provider process resolves them. */
 const saved = Object.fromEntries(Object.values(ENV_KEYS).map((key) => [key, process.env[key]]));
 const stubs: Stub[] = [];
+/** The clients of one operation. */
+let connections: Connections;
 beforeEach(() => {
   for (const key of Object.values(ENV_KEYS)) delete process.env[key];
   setStackConfig({});
+  connections = new Connections();
 });
 afterEach(async () => {
   for (const [key, value] of Object.entries(saved)) {
@@ -26,6 +29,7 @@ afterEach(async () => {
   }
   setStackConfig({});
   setWaitReporter(undefined);
+  connections.close();
   vi.restoreAllMocks();
   while (stubs.length > 0) await stubs.pop()?.close();
 });
@@ -44,7 +48,7 @@ describe("where the API is and which token", () => {
     process.env[ENV_KEYS.apiUrl] = fromEnv.url;
     process.env[ENV_KEYS.apiToken] = envToken;
     setStackConfig({ apiUrl: configured.url, apiToken: configToken });
-    await apiClient().get("/orgs");
+    await connections.apiClient().get("/orgs");
     expect(configured.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${configToken}`]);
     expect(fromEnv.requests).toEqual([]);
   });
@@ -55,24 +59,24 @@ describe("where the API is and which token", () => {
     process.env[ENV_KEYS.apiUrl] = `  ${fromEnv.url}  `;
     process.env[ENV_KEYS.apiToken] = envToken;
     setStackConfig({ apiUrl: " ", apiToken: "" });
-    await apiClient().get("/orgs");
+    await connections.apiClient().get("/orgs");
     expect(fromEnv.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${envToken}`]);
   });
 
   it("defaults to the public API, and needs a token", () => {
-    expect(() => apiClient()).toThrow(MissingCredentialsError);
-    expect(() => apiClient()).toThrow(
+    expect(() => connections.apiClient()).toThrow(MissingCredentialsError);
+    expect(() => connections.apiClient()).toThrow(
       "No API token: set it with `pulumi config set --secret docs:apiToken <token>` or the DOCS_API_TOKEN environment variable.",
     );
     process.env[ENV_KEYS.apiToken] = uniqueToken();
-    expect(apiClient().baseUrl.href).toBe("https://api.gitbook.com/v1");
+    expect(connections.apiClient().baseUrl.href).toBe("https://api.gitbook.com/v1");
   });
 
   it("refuses plain http to another machine, naming the URL and both settings", () => {
     process.env[ENV_KEYS.apiToken] = uniqueToken();
     process.env[ENV_KEYS.apiUrl] = "http://docs.example.com/v1";
-    expect(() => apiClient()).toThrow(InsecureApiUrlError);
-    expect(() => apiClient()).toThrow(
+    expect(() => connections.apiClient()).toThrow(InsecureApiUrlError);
+    expect(() => connections.apiClient()).toThrow(
       'The API URL "http://docs.example.com/v1" is plain http to a host other than this machine: the token would ' +
         "travel unencrypted. Use an https:// URL (plain http:// is accepted only for localhost, 127.0.0.0/8 and ::1) " +
         "in DOCS_API_URL or the docs:apiUrl stack config.",
@@ -84,7 +88,7 @@ describe("where the API is and which token", () => {
     const [one, two] = [uniqueToken(), uniqueToken()];
     const clientFor = (url: string, token: string) => {
       setStackConfig({ apiUrl: url, apiToken: token });
-      return apiClient();
+      return connections.apiClient();
     };
     const first = clientFor(a.url, one);
     expect(clientFor(a.url, one)).toBe(first);
@@ -97,7 +101,7 @@ describe("where the API is and which token", () => {
 describe("timeouts, attempts and the rate-limit ceiling from the environment", () => {
   const client = () => {
     setStackConfig({ apiUrl: "https://api.gitbook.com/v1", apiToken: uniqueToken() });
-    return apiClient();
+    return connections.apiClient();
   };
 
   it("unset or blank means the client's defaults", () => {
@@ -138,12 +142,13 @@ describe("timeouts, attempts and the rate-limit ceiling from the environment", (
     process.env[ENV_KEYS.maxAttempts] = "2";
     process.env[ENV_KEYS.timeoutMs] = "300";
     setStackConfig({ apiUrl: busy.url, apiToken: uniqueToken() });
-    await expect(apiClient().get("/orgs")).rejects.toThrow(
+    await expect(connections.apiClient().get("/orgs")).rejects.toThrow(
       "failed with 503 Service Unavailable: busy (after 2 attempts)",
     );
     expect(busy.requests).toHaveLength(2);
     setStackConfig({ apiUrl: silent.url, apiToken: uniqueToken() });
-    const error = await apiClient()
+    const error = await connections
+      .apiClient()
       .get("/orgs")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
@@ -175,7 +180,7 @@ describe("long rate-limit waits are told to the user", () => {
     const reported: WaitEvent[] = [];
     setWaitReporter((e) => reported.push(e));
     setStackConfig({ apiUrl: "https://api.gitbook.com/v1", apiToken: uniqueToken() });
-    const onWait = apiClient().onWait;
+    const onWait = connections.apiClient().onWait;
     onWait?.(event);
     expect(reported).toEqual([event]);
   });

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { captureStderr } from "../support/log";
 
 const stderr = captureStderr();
-beforeEach(() => resetCaches());
+beforeEach(() => startOperation());
 
 const section = (title: string, siteId: string, isDefault: boolean) => ({
   organizationId: "org1",

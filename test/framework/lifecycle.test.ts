@@ -8,7 +8,6 @@ import {
   ServerError,
   UnauthorizedError,
 } from "../../provider/client";
-import { resetCrossResource } from "../../provider/framework/crossResource";
 import { explain } from "../../provider/framework/explain";
 import { ECHO_LIMIT } from "../../provider/framework/inputRules";
 import {
@@ -23,6 +22,7 @@ import {
 } from "../../provider/framework/kind";
 import { Lifecycle } from "../../provider/framework/lifecycle";
 import { Listings } from "../../provider/framework/listings";
+import { Operation } from "../../provider/framework/operation";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
 /**
@@ -118,6 +118,7 @@ class Fake {
   lifecycle(overrides: Partial<KindDefinition<Inputs, State>> = {}): Lifecycle<Inputs, State> {
     return new Lifecycle(
       this.definition(overrides),
+      new Operation([]),
       () => ({ listings: new Listings(), client: { policy: { maxAttempts: 1 } } }) as unknown as ResourceContext,
     );
   }
@@ -427,7 +428,6 @@ describe("kinds with nothing to create (adoptsOnCreate), one resource per object
   });
 
   it("check fails for a second resource naming the same object, not for the same inputs checked again", async () => {
-    resetCrossResource();
     const life = new Fake().lifecycle({ uniqueBy: ["parentId"] });
     expect((await life.check({}, { ...valid })).failures).toBeUndefined();
     expect((await life.check({}, { ...valid })).failures).toBeUndefined();

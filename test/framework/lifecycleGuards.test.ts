@@ -5,6 +5,7 @@ import type { CreatedCandidate, KindDefinition, Props, ResourceContext } from ".
 import { apiId, defineKind } from "../../provider/framework/kind";
 import { Lifecycle } from "../../provider/framework/lifecycle";
 import { Listings } from "../../provider/framework/listings";
+import { Operation } from "../../provider/framework/operation";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
 /**
@@ -49,6 +50,7 @@ function kind(overrides: Partial<KindDefinition<Inputs, State>> = {}) {
   });
   const lifecycle = new Lifecycle(
     definition,
+    new Operation([]),
     () => ({ listings, client: { policy: { maxAttempts: 1 } } }) as unknown as ResourceContext,
   );
   return { lifecycle };

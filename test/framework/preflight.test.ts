@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { adoptionNotices, resetAdoptions } from "../../provider/framework/adoptions";
 import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
-import { resetPreflight } from "../../provider/framework/preflight";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { currentOperation, lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 
 const fixture = useEmulator();
@@ -54,11 +52,12 @@ describe("preflight in check", () => {
       `spaceId: SiteSection.spaceId: preflight: no space has the id "wrongSpaceId" in organization "${fixture.org()}". ` +
         `List the valid ids with \`curl -H "Authorization: Bearer $DOCS_API_TOKEN" ${fixture.emulator.url}/orgs/${fixture.org()}/spaces\`.`,
     ]);
-    // The organization once, spaces and sites once each for six checks; the miss reloads the spaces once.
+    // The organization once, sites and spaces once each for six checks (in the inputs' order); the miss reloads the
+    // spaces once.
     expect(fixture.calls()).toEqual([
       `GET /v1/orgs/${fixture.org()}`,
-      `GET /v1/orgs/${fixture.org()}/spaces`,
       `GET /v1/orgs/${fixture.org()}/sites`,
+      `GET /v1/orgs/${fixture.org()}/spaces`,
       `GET /v1/orgs/${fixture.org()}/spaces`,
     ]);
   });
@@ -94,8 +93,9 @@ describe("preflight in check", () => {
     );
     const found = reasons(result);
     expect(found).toHaveLength(2);
-    expect(found[0]).toMatch(/^userId: TeamMember\.userId: preflight: no member of the organization has the id/);
-    expect(found[1]).toMatch(/^teamId: TeamMember\.teamId: preflight: no team has the id "noSuchTeam"/);
+    // In the order the schema declares the inputs.
+    expect(found[0]).toMatch(/^teamId: TeamMember\.teamId: preflight: no team has the id "noSuchTeam"/);
+    expect(found[1]).toMatch(/^userId: TeamMember\.userId: preflight: no member of the organization has the id/);
   });
 
   it("fails without a token, and on an organization the token cannot see", async () => {
@@ -116,45 +116,52 @@ describe("preflight in check", () => {
   });
 
   it("an importId of nothing or of another kind fails; a real one is announced with what adoption changes", async () => {
-    const collections = lifecycle("Collection");
     const inputs = { organizationId: fixture.org(), title: "Handbook" };
-    const missing = reasons(await collections.check({}, { ...inputs, importId: "noSuchCollection" }));
+    const missing = reasons(await lifecycle("Collection").check({}, { ...inputs, importId: "noSuchCollection" }));
     expect(missing).toEqual([
       'importId: Collection.importId: preflight: "noSuchCollection" names no existing Collection that these inputs ' +
         "can reach (format: the collection id, as in `https://app.gitbook.com/o/<org>/c/<collectionId>`). Fix importId, or remove it to create a new Collection.",
     ]);
     const [space] = fixture.emulator.spaceIds;
-    const wrongKind = reasons(await collections.check({}, { ...inputs, importId: space }));
+    const wrongKind = reasons(await lifecycle("Collection").check({}, { ...inputs, importId: space }));
     expect(wrongKind[0]).toMatch(/^importId: .*names no existing Collection/);
 
     const legacy = await fixture.apiCreate(`/orgs/${fixture.org()}/collections`, { title: "Legacy handbook" });
-    // Told at the end of the operation (adoptionNotices), not by check.
+    // Told at the end of the operation (Adoptions.notices), not by check.
     const takesOver =
       "1 of the creates counted below takes over the existing object its importId names instead of making a new one.";
-    resetAdoptions();
-    expect(reasons(await collections.check({}, { ...inputs, importId: legacy }))).toEqual([]);
-    expect(adoptionNotices().map((notice) => notice.message)).toEqual([
+    startOperation();
+    expect(reasons(await lifecycle("Collection").check({}, { ...inputs, importId: legacy }))).toEqual([]);
+    expect(
+      currentOperation()
+        .adoptions.notices()
+        .map((notice) => notice.message),
+    ).toEqual([
       `Collection importId "${legacy}": adopts the existing object "Legacy handbook" instead of creating one; ` +
         "adoption will change title.",
       `1 to adopt, 1 to change (listed above): ${takesOver}`,
     ]);
-    resetAdoptions();
-    await collections.check({}, { ...inputs, title: "Legacy handbook", importId: legacy });
-    expect(adoptionNotices().map((notice) => notice.message)).toEqual([`1 to adopt, 0 to change: ${takesOver}`]);
+    startOperation();
+    await lifecycle("Collection").check({}, { ...inputs, title: "Legacy handbook", importId: legacy });
+    expect(
+      currentOperation()
+        .adoptions.notices()
+        .map((notice) => notice.message),
+    ).toEqual([`1 to adopt, 0 to change: ${takesOver}`]);
     // Once in the state, importId has no effect: no read, no notice.
     fixture.emulator.clearRequests();
-    resetAdoptions();
-    await collections.check({ title: "Handbook" }, { ...inputs, importId: legacy });
-    expect(adoptionNotices()).toEqual([]);
+    startOperation();
+    await lifecycle("Collection").check({ title: "Handbook" }, { ...inputs, importId: legacy });
+    expect(currentOperation().adoptions.notices()).toEqual([]);
     expect(stderr).toEqual([]);
     expect(fixture.calls().filter((call) => call.includes(legacy))).toEqual([]);
   });
 
   it("announces an adoption without preflight, offline", async () => {
     delete process.env[ENV_KEYS.preflight];
-    resetAdoptions();
+    startOperation();
     await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs", importId: "abcdef" });
-    expect(adoptionNotices()).toEqual([
+    expect(currentOperation().adoptions.notices()).toEqual([
       {
         severity: "info",
         message:
@@ -258,7 +265,7 @@ describe("preflight's references and failures", () => {
       title: "Guides",
     });
     fixture.emulator.clearRequests();
-    resetAdoptions();
+    startOperation();
     // The site is adopted by the same preview, so its id reaches the checks of its children as the placeholder.
     const under = { organizationId: fixture.org(), siteId: UNKNOWN };
     const checks = [
@@ -269,7 +276,11 @@ describe("preflight's references and failures", () => {
     ];
     expect(checks.flatMap(reasons)).toEqual([]);
     expect(fixture.calls().filter((call) => call.includes(UNKNOWN))).toEqual([]);
-    expect(adoptionNotices().map((notice) => notice.message)).toEqual([
+    expect(
+      currentOperation()
+        .adoptions.notices()
+        .map((notice) => notice.message),
+    ).toEqual([
       "3 to adopt, 0 to change, 2 read only at `up` (found through a parent the same update adopts or creates, which " +
         "has no id yet): 3 of the creates counted below take over the existing objects their importId names instead " +
         "of making new ones.",
@@ -277,7 +288,7 @@ describe("preflight's references and failures", () => {
   });
 
   it("the client refuses a request carrying the placeholder before sending it", async () => {
-    const { apiClient } = await import("../../provider/framework/connection");
+    const { apiClient } = await import("../../provider/runtime");
     await expect(apiClient().get(`/orgs/${fixture.org()}/sites/${UNKNOWN}/share-links`)).rejects.toThrow(
       `GET /v1/orgs/${fixture.org()}/sites/${UNKNOWN}/share-links not sent: it carries a value that is not known until the update runs`,
     );
@@ -321,7 +332,7 @@ describe("preflight's references and failures", () => {
     expect(rejected[0]).toMatch(/^: Collection: preflight: the API rejected the token \(.+401.*\)\. /);
 
     // The client remembers a rejected token for the rest of the process: another token starts afresh.
-    resetCaches();
+    startOperation();
     fixture.emulator.injectFault({ method: "GET", path: `/orgs/${fixture.org()}$`, status: 403, count: 1 });
     expect(reasons(await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" }))).toEqual([
       expect.stringMatching(
@@ -332,7 +343,7 @@ describe("preflight's references and failures", () => {
       ),
     ]);
 
-    resetPreflight();
+    startOperation();
     fixture.emulator.injectFault({ method: "GET", path: `/orgs/${fixture.org()}$`, status: 500, count: 10 });
     expect(reasons(await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" }))).toEqual([
       expect.stringMatching(
@@ -341,7 +352,7 @@ describe("preflight's references and failures", () => {
     ]);
     fixture.emulator.clearFaults();
     // The organization is asked once per process, and a failure is not remembered as a success.
-    resetPreflight();
+    startOperation();
     fixture.emulator.clearRequests();
     await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" });
     await lifecycle("Collection").check({}, { organizationId: fixture.org(), title: "Docs" });

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
 import { TEAMS_LISTED_ALONE } from "../../provider/resources/teamMembership";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 
 /**
@@ -141,7 +141,7 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
     expect(sent().all).toEqual([]);
 
     // refresh in a new provider process: every read at once, 8 at a time as `--parallel 8` sends them.
-    resetCaches();
+    startOperation();
     fixture.emulator.clearRequests();
     await pooled(managed, 8, async (resource) => {
       const read = await lifecycle(resource.kind).read(resource.id, resource.state);
@@ -170,7 +170,7 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
 
   it("adopting every kind with the inputs it has sends no write", async () => {
     const { managed } = await upFromScratch();
-    resetCaches();
+    startOperation();
     for (const resource of managed) {
       fixture.emulator.clearRequests();
       const result = await lifecycle(resource.kind).create({ ...resource.inputs, importId: resource.id });
@@ -208,7 +208,7 @@ describe("request budgets of the bench's program shape", { timeout: 60_000 }, ()
     expect(promote.status).toBeLessThan(300);
     // The SAML listing fails on every attempt: each SAML provider is read alone instead.
     fixture.emulator.injectFault({ method: "GET", path: "/saml$", count: 3, status: 503 });
-    resetCaches();
+    startOperation();
     fixture.emulator.clearRequests();
     const reads = new Map<string, Awaited<ReturnType<ReturnType<typeof lifecycle>["read"]>>>();
     await pooled(managed, 8, async (resource) => {

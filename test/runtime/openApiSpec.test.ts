@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase } from "../support/lifecycle";
 
@@ -129,7 +129,7 @@ describe("OpenApiSpec sources", () => {
     await fixture.api("PUT", `/orgs/${fixture.org()}/openapi/orders`, { source: { text: YAML } });
     await new Promise((resolve) => setTimeout(resolve, 150));
     // The next refresh is a new operation: it does not share the first one's listing.
-    resetCaches();
+    startOperation();
     const drifted = await provider().read(id, state);
     expect(drifted.props).toMatchObject({ sourceText: YAML });
     expect((await provider().diff(id, drifted.props as Props, inputs)).changes).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { type Json, useEmulator } from "../support/emulator";
 import {
   checked,
@@ -167,11 +167,11 @@ describe("OrganizationMember", () => {
     expect(moved.failures).toEqual([
       { property: "userId", reason: expect.stringMatching(/removes the old user from the organization/) },
     ]);
-    resetCaches();
+    startOperation();
     expect(
       (await provider().check(olds, { ...olds, userId: fixture.user(1), allowReplace: true })).failures,
     ).toBeUndefined();
-    resetCaches();
+    startOperation();
     const kept = { ...olds, removeOnDelete: false };
     expect((await provider().check(kept, { ...kept, userId: fixture.user(1) })).failures).toBeUndefined();
   });

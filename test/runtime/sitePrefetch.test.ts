@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Props } from "../../provider/framework/kind";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created } from "../support/lifecycle";
 
@@ -52,7 +52,7 @@ describe("Site read prefetches its children's listings", () => {
   it("starts the structure and share-link listings once an earlier site's children needed them, before they ask", async () => {
     const first = await siteWithChildren("First");
     const second = await siteWithChildren("Second");
-    resetCaches();
+    startOperation();
     fixture.emulator.clearRequests();
 
     await read(first.site);
@@ -72,7 +72,7 @@ describe("Site read prefetches its children's listings", () => {
 
   it("as the engine orders a refresh, every site first: the first child's read starts its listing under every site", async () => {
     const sites = [await siteWithChildren("First"), await siteWithChildren("Second"), await siteWithChildren("Third")];
-    resetCaches();
+    startOperation();
     fixture.emulator.clearRequests();
 
     for (const { site } of sites) await read(site);
@@ -99,7 +99,7 @@ describe("Site read prefetches its children's listings", () => {
   it("leaves a failed prefetch to the child's own read, which lists again", async () => {
     const first = await siteWithChildren("First");
     const second = await siteWithChildren("Second");
-    resetCaches();
+    startOperation();
     await read(first.site);
     await read(first.link);
     // Answers the prefetch with a client error the transport does not retry, then lets the next listing through.

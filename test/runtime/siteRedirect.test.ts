@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ECHO_LIMIT } from "../../provider/framework/inputRules";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { redirectOperations } from "../../provider/resources/siteRedirects";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
@@ -423,7 +423,7 @@ describe("a SiteRedirect and a SiteRedirects on one site", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("warn once at preview, naming the site and the fix; other sites are fine", async () => {
-    resetCaches();
+    startOperation();
     const stderr: string[] = [];
     vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
       stderr.push(String(chunk));

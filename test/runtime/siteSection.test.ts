@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import {
   checked,
@@ -232,7 +232,7 @@ describe("SiteSection behaviour", () => {
     };
     const { id: siteSpace, state: siteSpaceState } = await created("SiteSpace", siteSpaceInputs);
     fixture.emulator.clearRequests();
-    resetCaches();
+    startOperation();
     const reads = await Promise.all([
       ...states.map(({ id, state }) => lifecycle("SiteSection").read(id, state)),
       lifecycle("SiteSpace").read(siteSpace, siteSpaceState),

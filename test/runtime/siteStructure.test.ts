@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { resetChangeNotes } from "../../provider/framework/changeNotes";
 import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { movesToOrder } from "../../provider/resources/siteOrder";
@@ -219,7 +218,6 @@ describe("what a new order moves, said by diff", () => {
   };
 
   it("names the item that moves by its title, with its old and new positions, once per operation", async () => {
-    resetChangeNotes();
     const { id, state, inputs } = await created("SiteStructure", await baseInputs());
     const [a, b, c] = built?.sections ?? [];
     const printed = stderr();
@@ -233,7 +231,6 @@ describe("what a new order moves, said by diff", () => {
   });
 
   it("names the site spaces that move within a section, new items and items left out", async () => {
-    resetChangeNotes();
     const { id, state, inputs } = await created("SiteStructure", await baseInputs());
     const [a, , c] = built?.sections ?? [];
     const [first, second] = built?.siteSpaces ?? [];
@@ -252,7 +249,6 @@ describe("what a new order moves, said by diff", () => {
   });
 
   it("names items by id in a state written before titles were kept; nothing without an old order or on a replace", async () => {
-    resetChangeNotes();
     const { id, state, inputs } = await created("SiteStructure", await baseInputs());
     const [a, b, c] = built?.sections ?? [];
     const { titles: _titles, ...older } = state;

@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { missingCompanions } from "../../provider/framework/companions";
+import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { currentOperation, lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, updateTo } from "../support/lifecycle";
 
@@ -69,8 +68,6 @@ describeLifecycle(
 );
 
 describe("SiteVisitorAuth behaviour", () => {
-  afterEach(() => resetCaches());
-
   it("makes a new key only when rotation changes", async () => {
     const { id, state, inputs } = await created("SiteVisitorAuth", {
       organizationId: fixture.org(),
@@ -128,13 +125,12 @@ describe("SiteVisitorAuth behaviour", () => {
 });
 
 describe("a visitor-auth site without SiteVisitorAuth", () => {
-  afterEach(() => resetCaches());
   const site = (title: string, visibility = "visitor-auth") => ({ organizationId: fixture.org(), title, visibility });
 
   it("is warned about when the program declares none for it", async () => {
     await lifecycle("Site").check({}, site("Handbook"));
     await lifecycle("Site").check({}, site("Public", "public"));
-    expect(missingCompanions()).toEqual([
+    expect(currentOperation().companions.missing()).toEqual([
       expect.stringMatching(
         /^Site "Handbook" has visibility: "visitor-auth" but the program declares no SiteVisitorAuth for it: .*Declare a SiteVisitorAuth/,
       ),
@@ -144,14 +140,14 @@ describe("a visitor-auth site without SiteVisitorAuth", () => {
   it("is not warned about when a SiteVisitorAuth for it is declared (new site, or by id)", async () => {
     await lifecycle("Site").check({}, site("Handbook"));
     await lifecycle("SiteVisitorAuth").check({}, { organizationId: fixture.org(), siteId: UNKNOWN });
-    expect(missingCompanions()).toEqual([]);
-    resetCaches();
+    expect(currentOperation().companions.missing()).toEqual([]);
+    startOperation();
     const siteId = await fixture.makeSite(VISITOR_AUTH);
     await lifecycle("Site").check({}, site("Handbook"));
     await lifecycle("Site").diff(siteId, site("Handbook"), site("Handbook"));
     await lifecycle("SiteVisitorAuth").check({}, { organizationId: fixture.org(), siteId: "another-site" });
-    expect(missingCompanions()).toEqual([expect.stringContaining(`Site "Handbook" ("${siteId}")`)]);
+    expect(currentOperation().companions.missing()).toEqual([expect.stringContaining(`Site "Handbook" ("${siteId}")`)]);
     await lifecycle("SiteVisitorAuth").check({}, { organizationId: fixture.org(), siteId });
-    expect(missingCompanions()).toEqual([]);
+    expect(currentOperation().companions.missing()).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle, resetCaches } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase } from "../support/lifecycle";
 
@@ -120,7 +120,7 @@ describe("TeamMember", () => {
 
   it("reads the members of one team from one listing during a refresh", async () => {
     const teamId = await fixture.makeTeam("Shared", [fixture.user(0), fixture.user(1), fixture.user(2)]);
-    resetCaches();
+    startOperation();
     fixture.emulator.clearRequests();
     for (const i of [0, 1, 2]) {
       const known = { organizationId: fixture.org(), teamId, userId: fixture.user(i), role: "member" };

@@ -121,7 +121,7 @@ function seeded(ids: string[], what: string, index: number): string {
 export interface UseEmulatorOptions extends EmulatorOptions {
   /**
    * Wire the provider's runtime to the emulator (default true): DOCS_API_URL/DOCS_API_TOKEN point at it and the
-   * runtime's caches are reset before each test. The emulator's own tests pass false and never load the provider.
+   * runtime starts a fresh operation before each test. The emulator's own tests pass false and never load the provider.
    */
   provider?: boolean;
 }
@@ -181,7 +181,7 @@ export function useEmulator(options: UseEmulatorOptions = {}): EmulatorFixture {
     fixture.emulator.reset();
     fixture.emulator.clearRequests();
     // Loaded here rather than at the top so that emulator-only tests do not load the provider.
-    if (provider) (await import("../../provider/runtime")).resetCaches();
+    if (provider) (await import("../../provider/runtime")).startOperation();
   });
   afterAll(async () => {
     await fixture.emulator?.close();

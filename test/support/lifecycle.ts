@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { resetCrossResource } from "../../provider/framework/crossResource";
 import type { Props } from "../../provider/framework/kind";
+import { Operation } from "../../provider/framework/operation";
+import { definitions } from "../../provider/registry";
 import { lifecycle } from "../../provider/runtime";
 import type { EmulatorFixture } from "./emulator";
 
@@ -51,10 +52,14 @@ export function updateTo(property: string, value: unknown, name = property): Upd
 export async function checked(kind: string, news: Props): Promise<Props> {
   // Each call stands for the check of a new engine operation, which runs in a provider process of its own: what an
   // earlier check saw (a kind's uniqueBy claim) must not make this one a second resource of the same program.
-  resetCrossResource();
-  const result = await lifecycle(kind).check({}, news);
-  expect(result.failures ?? []).toEqual([]);
-  return result.inputs as Props;
+  const operation = new Operation(definitions);
+  try {
+    const result = await lifecycle(kind, operation).check({}, news);
+    expect(result.failures ?? []).toEqual([]);
+    return result.inputs as Props;
+  } finally {
+    operation.close();
+  }
 }
 
 export async function created(kind: string, news: Props): Promise<{ id: string; state: Props; inputs: Props }> {

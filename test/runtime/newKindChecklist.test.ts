@@ -1,0 +1,49 @@
+/**
+ * What provider/README.md's table says a new kind touches, checked for every registered kind, so a file left out
+ * fails here by name instead of silently (the table names the test for each row).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { definitions } from "../../provider/registry";
+import { CENSUS_KINDS, NOT_IN_CENSUS } from "../support/census";
+
+const root = path.join(__dirname, "../..");
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+
+/** The kinds a `describeLifecycle` table in test/runtime names (`kind: "<Kind>"` in a file that calls it). */
+const lifecycleTables = new Set(
+  readdirSync(path.join(root, "test/runtime"))
+    .filter((file) => file.endsWith(".test.ts"))
+    .map((file) => read(`test/runtime/${file}`))
+    .filter((source) => source.includes("describeLifecycle("))
+    .flatMap((source) => [...source.matchAll(/\bkind: "([A-Z][A-Za-z]+)"/g)].map((match) => match[1])),
+);
+const parity = read("test/contract/parity.test.ts");
+/** Kinds with no input the official document limits or enumerates, so no parity entry to write. */
+const NO_PARITY_ENTRY: Readonly<Record<string, string>> = {
+  SiteStructure: "its only input is a list of ids of its site's objects, checked by its own tests",
+};
+const changelog = read("CHANGELOG.md");
+
+describe("a new kind touches every file provider/README.md lists", () => {
+  for (const { kind } of definitions) {
+    it(`${kind}: has a describeLifecycle table in test/runtime`, () => {
+      expect(lifecycleTables.has(kind), `no describeLifecycle table names kind "${kind}"`).toBe(true);
+    });
+    it(`${kind}: has parity entries in test/contract/parity.test.ts, or says why not`, () => {
+      const entry = parity.includes(`kind("${kind}"`);
+      expect(entry || kind in NO_PARITY_ENTRY, `no kind("${kind}", …) in parity.test.ts`).toBe(true);
+      expect(entry && kind in NO_PARITY_ENTRY, `${kind} has parity entries: drop it from NO_PARITY_ENTRY`).toBe(false);
+    });
+    it(`${kind}: is counted by the census of test/support/census.ts, or says why not`, () => {
+      expect(
+        CENSUS_KINDS.has(kind) !== kind in NOT_IN_CENSUS,
+        `${kind}: in exactly one of CENSUS_KINDS and NOT_IN_CENSUS`,
+      ).toBe(true);
+    });
+    it(`${kind}: is named in CHANGELOG.md`, () => {
+      expect(changelog.includes(`\`${kind}\``), `CHANGELOG.md never names \`${kind}\``).toBe(true);
+    });
+  }
+});
