@@ -1,4 +1,4 @@
-import type { KindDefinition, Props } from "./kind";
+import type { CompanionRule, KindDefinition, Props } from "./kind";
 import type { Notice } from "./notices";
 import { containsUnknown } from "./unknown";
 
@@ -13,17 +13,9 @@ import { containsUnknown } from "./unknown";
  * Only resources the program declares in this operation are judged: a refresh diffs the state without checking it.
  * Limits: a subject's check is told from its diff and create by its title, and only one program is seen.
  */
-export interface CompanionRule {
-  /** The subject's input property and the value that calls for a companion. */
-  when: { property: string; equals: unknown };
-  /** The companion's kind, and its input property holding the subject's id. */
-  kind: string;
-  parent: string;
-  /** What goes wrong without it, and what to declare. */
-  why: string;
-}
 
-type Definition = Pick<KindDefinition, "kind" | "companion">;
+/** What a companion rule needs of a kind's definition (`ProgramRules.companion`). */
+type Definition = Pick<KindDefinition, "kind" | "programRules">;
 
 interface Subject {
   kind: string;
@@ -47,7 +39,7 @@ export class Companions {
   /** Records a checked resource: as a subject of its kind's rule, and as anyone's companion. */
   noteChecked(definition: Definition, inputs: Props): void {
     this.checked.set(definition.kind, [...(this.checked.get(definition.kind) ?? []), inputs]);
-    const rule = definition.companion;
+    const rule = definition.programRules?.companion;
     if (!rule) return;
     const name = nameOf(inputs);
     const key = `${definition.kind} ${name}`;
@@ -60,7 +52,7 @@ export class Companions {
    * its next id is not known before its create), or its create's.
    */
   noteId(definition: Definition, inputs: Props, id: string | undefined): void {
-    if (!definition.companion) return;
+    if (!definition.programRules?.companion) return;
     const key = `${definition.kind} ${nameOf(inputs)}`;
     if (id === undefined) this.ids.delete(key);
     else this.ids.set(key, id);

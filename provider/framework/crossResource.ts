@@ -1,16 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { KindDefinition, Props } from "./kind";
+import type { KindDefinition, Props, ReferencedExpectation } from "./kind";
 import { notice } from "./notices";
 import { containsUnknown } from "./unknown";
-
-/** What a kind expects of the resource one of its inputs refers to (`KindDefinition.expectsOfReferenced`). */
-export interface ReferencedExpectation {
-  reference: string;
-  kind: string;
-  property: string;
-  value: string;
-  why: string;
-}
 
 /**
  * Warnings about pairs of resources, found offline in check. The engine checks every resource of a program one at a
@@ -40,10 +31,10 @@ export class CrossResourceRules {
    * changed between two runs is never compared with its own earlier inputs.
    */
   duplicateFailures(
-    definition: Pick<KindDefinition, "kind" | "uniqueBy">,
+    definition: Pick<KindDefinition, "kind" | "programRules">,
     inputs: Props,
   ): pulumi.dynamic.CheckFailure[] {
-    const keys = definition.uniqueBy;
+    const keys = definition.programRules?.uniqueBy;
     if (!keys || keys.some((key) => typeof inputs[key] !== "string" || containsUnknown(inputs[key]))) return [];
     const object = keys.map((key) => `${key} "${inputs[key]}"`).join(", ");
     const key = `${definition.kind} ${object}`;
@@ -62,9 +53,9 @@ export class CrossResourceRules {
   }
 
   /** Warns when a second resource sets the kind's exclusive flag under the same parent (two default sections). */
-  warnOnConflicts(definition: Pick<KindDefinition, "kind" | "exclusiveFlag" | "conflictsUnder">, inputs: Props): void {
+  warnOnConflicts(definition: Pick<KindDefinition, "kind" | "programRules">, inputs: Props): void {
     this.warnOnSharedParent(definition, inputs);
-    const rule = definition.exclusiveFlag;
+    const rule = definition.programRules?.exclusiveFlag;
     if (!rule || inputs[rule.property] !== true) return;
     const parent = inputs[rule.parent];
     if (typeof parent !== "string" || containsUnknown(parent)) return;
@@ -104,8 +95,8 @@ export class CrossResourceRules {
    * visibility is not `share-link`). The referenced resource is known once its diff, create or update ran in this
    * operation: before this check when this resource depends on its output, or later (then the warning comes then).
    */
-  warnOnExpectations(definition: Pick<KindDefinition, "kind" | "expectsOfReferenced">, inputs: Props): void {
-    const rule = definition.expectsOfReferenced;
+  warnOnExpectations(definition: Pick<KindDefinition, "kind" | "programRules">, inputs: Props): void {
+    const rule = definition.programRules?.expectsOfReferenced;
     if (!rule) return;
     const id = inputs[rule.reference];
     if (typeof id !== "string" || containsUnknown(id)) return;
@@ -132,8 +123,8 @@ export class CrossResourceRules {
   }
 
   /** Warns, once per parent, when a program declares two kinds managing the objects under it (`conflictsUnder`). */
-  private warnOnSharedParent(definition: Pick<KindDefinition, "kind" | "conflictsUnder">, inputs: Props): void {
-    const rule = definition.conflictsUnder;
+  private warnOnSharedParent(definition: Pick<KindDefinition, "kind" | "programRules">, inputs: Props): void {
+    const rule = definition.programRules?.conflictsUnder;
     if (!rule) return;
     const parent = inputs[rule.parent];
     if (typeof parent !== "string" || containsUnknown(parent)) return;

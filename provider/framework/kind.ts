@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { HttpClient } from "../client";
-import type { CompanionRule } from "./companions";
 import type { Listings } from "./listings";
 
 /** What a kind's CRUD functions get besides their arguments. */
@@ -59,14 +58,10 @@ export type Known<Inputs, State> = Inputs | State;
 export interface KindDefinition<Inputs extends Props = Props, State extends Props = Props> {
   /** The resource kind: the type token is `pulumi-nodejs:dynamic/docs:<kind>`, the class is `<kind>`. */
   kind: string;
-  /** What the kind is: the class's doc comment and the reference's first paragraph. */
-  description: string;
+  /** The texts of the reference and the generated classes that no schema holds. */
+  docs: KindDocs;
   /** Whether the kind lives in an organization or under a site (groups the reference and the README table). */
   scope: "organization" | "site";
-  /** What a user must know that no field says: paragraphs or `- ` bullets of the reference, in markdown. */
-  notes?: readonly string[];
-  /** A short program declaring the kind (TypeScript), shown in the reference. */
-  example: string;
   /** Validates and defaults the program's inputs in `check`. A property left `undefined` is not managed. */
   inputs: z.ZodType<Inputs, unknown>;
   /** Reads old outputs tolerantly: state written by older versions of this package must still load. */
@@ -116,38 +111,8 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   idFormat: string;
   /** Validates `importId` in check: an API id unless the kind's ids are composite. */
   importId?: z.ZodType<string, string>;
-  /** How to adopt an existing object, for the reference: what to pass as `importId` and what then happens. */
-  adoption: string;
-  /**
-   * A boolean input at most one resource per parent may set (a site's default section): check warns when two
-   * resources of the program set it under the same parent, since the API keeps one and each run would flip it.
-   */
-  exclusiveFlag?: { property: keyof Inputs & string; parent: keyof Inputs & string };
-  /**
-   * A value the resource an input refers to must have for this one to work (a share link's site must have visibility
-   * `share-link`): check warns when that resource, seen by diff, create or update in the same operation, has another.
-   * `why` says what goes wrong.
-   */
-  expectsOfReferenced?: {
-    reference: keyof Inputs & string;
-    kind: string;
-    property: string;
-    value: string;
-    why: string;
-  };
-  /**
-   * Inputs that together name the one API object a resource of this kind manages (an organization's settings, one
-   * membership): check fails for a second resource of the program naming the same object, since each would undo the
-   * other's changes on every run.
-   */
-  uniqueBy?: readonly (keyof Inputs & string)[];
-  /** A resource of another kind the program should declare for this one when it is in a given state (companions.ts). */
-  companion?: CompanionRule;
-  /**
-   * Another kind that manages the same API objects under the same parent (a SiteRedirects owns every redirect of its
-   * site, a SiteRedirect one of them): check warns when a program declares both under one parent, saying `why`.
-   */
-  conflictsUnder?: { parent: keyof Inputs & string; kind: string; why: string };
+  /** Rules about the program's other resources, checked offline across the operation (crossResource.ts, companions.ts). */
+  programRules?: ProgramRules<Inputs>;
 
   /**
    * For kinds with nothing to create (an organization's settings, an existing membership): create takes over the
@@ -271,6 +236,70 @@ export type ImportPlan =
   | { inside: string }
   /** Not declared: why, as `import --help` and its output say. */
   | { never: string };
+
+/** A kind's texts for the reference (docs/resources.md) and the generated classes' doc comments. */
+export interface KindDocs {
+  /** What the kind is: the class's doc comment and the reference's first paragraph. */
+  description: string;
+  /** What a user must know that no field says: paragraphs or `- ` bullets of the reference, in markdown. */
+  notes?: readonly string[];
+  /** A short program declaring the kind (TypeScript), shown in the reference. */
+  example: string;
+  /** How to adopt an existing object: what to pass as `importId` and what then happens. */
+  adoption: string;
+}
+
+/**
+ * Rules a kind's resource obeys with respect to the program's other resources, which check can only judge across the
+ * whole operation (the engine shows the provider one resource at a time). Declared apart from the CRUD facts since
+ * they are about programs, not about the API.
+ */
+export interface ProgramRules<Inputs extends Props = Props> {
+  /**
+   * A boolean input at most one resource per parent may set (a site's default section): check warns when two
+   * resources of the program set it under the same parent, since the API keeps one and each run would flip it.
+   */
+  exclusiveFlag?: { property: keyof Inputs & string; parent: keyof Inputs & string };
+  /**
+   * A value the resource an input refers to must have for this one to work (a share link's site must have visibility
+   * `share-link`): check warns when that resource, seen by diff, create or update in the same operation, has another.
+   * `why` says what goes wrong.
+   */
+  expectsOfReferenced?: ReferencedExpectation & { reference: keyof Inputs & string };
+  /**
+   * Inputs that together name the one API object a resource of this kind manages (an organization's settings, one
+   * membership): check fails for a second resource of the program naming the same object, since each would undo the
+   * other's changes on every run.
+   */
+  uniqueBy?: readonly (keyof Inputs & string)[];
+  /** A resource of another kind the program should declare for this one when it is in a given state (companions.ts). */
+  companion?: CompanionRule;
+  /**
+   * Another kind that manages the same API objects under the same parent (a SiteRedirects owns every redirect of its
+   * site, a SiteRedirect one of them): check warns when a program declares both under one parent, saying `why`.
+   */
+  conflictsUnder?: { parent: keyof Inputs & string; kind: string; why: string };
+}
+
+/** What a kind expects of the resource one of its inputs refers to (`ProgramRules.expectsOfReferenced`). */
+export interface ReferencedExpectation {
+  reference: string;
+  kind: string;
+  property: string;
+  value: string;
+  why: string;
+}
+
+/** A resource of another kind the program should declare for this one when it is in a given state (companions.ts). */
+export interface CompanionRule {
+  /** The subject's input property and the value that calls for a companion. */
+  when: { property: string; equals: unknown };
+  /** The companion's kind, and its input property holding the subject's id. */
+  kind: string;
+  parent: string;
+  /** What goes wrong without it, and what to declare. */
+  why: string;
+}
 
 /** An object a create may have made: its id (what `importId` takes) and the title, name or key that names it. */
 export interface CreatedCandidate {

@@ -7,7 +7,7 @@ import { explain, withoutStackTrace } from "./explain";
 import { InputRules } from "./inputRules";
 import { describeIssue } from "./issues";
 import { KeyedProperties } from "./keyed";
-import type { CreatedCandidate, Found, KindDefinition, Known, Props, ResourceContext } from "./kind";
+import type { CreatedCandidate, Found, KindDefinition, Known, ProgramRules, Props, ResourceContext } from "./kind";
 import type { Operation } from "./operation";
 import { checkAgainstApi } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
@@ -54,6 +54,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   private readonly replaceOnChanges: ReadonlySet<string>;
   private readonly providerOptions: ReadonlySet<string>;
   private readonly rules: InputRules<Inputs>;
+  /** The kind's rules about the program's other resources, as the operation's registries take them. */
+  private readonly program: { kind: string; programRules?: ProgramRules };
 
   constructor(
     readonly definition: KindDefinition<Inputs, State>,
@@ -67,6 +69,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     this.replaceOnChanges = new Set(definition.replaceOnChanges ?? []);
     this.providerOptions = new Set(definition.providerOptions ?? []);
     this.rules = new InputRules(definition);
+    // The rules name Inputs' properties, which are strings to the operation's registries of every kind.
+    this.program = { kind: definition.kind, programRules: definition.programRules as ProgramRules | undefined };
   }
 
   async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
@@ -83,11 +87,11 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     if (failures.length > 0) return { failures };
     const { inputs } = judged;
     const { crossResource, companions } = this.operation;
-    const duplicates = crossResource.duplicateFailures(this.definition, inputs);
+    const duplicates = crossResource.duplicateFailures(this.program, inputs);
     if (duplicates.length > 0) return { failures: duplicates };
-    crossResource.warnOnConflicts(this.definition, inputs);
-    companions.noteChecked(this.definition, inputs);
-    crossResource.warnOnExpectations(this.definition, inputs);
+    crossResource.warnOnConflicts(this.program, inputs);
+    companions.noteChecked(this.program, inputs);
+    crossResource.warnOnExpectations(this.program, inputs);
     const withConnection = connection === undefined ? inputs : { ...inputs, [CONNECTION]: connection };
     const rejected = await checkAgainstApi(this, olds, withConnection, importId, this.operation);
     if (rejected.length > 0) return { failures: rejected };
@@ -105,7 +109,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     const changed = this.changedProperties(olds, news);
     this.operation.changeNotes.noteChange(this.definition, id, olds, this.inputsOf(news), changed);
     const replaces = changed.filter((key) => this.replaceOnChanges.has(key));
-    this.operation.companions.noteId(this.definition, news, replaces.length > 0 ? undefined : id);
+    this.operation.companions.noteId(this.program, news, replaces.length > 0 ? undefined : id);
     // A new connection (another token source) changes nothing at the API, but is saved by an update for refresh and
     // destroy, which only see the state.
     const reconnected = !sameValue(olds[CONNECTION], news[CONNECTION]);
@@ -133,7 +137,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     );
     const outs = this.outputs(found.state, news);
     this.operation.crossResource.observeResource(this.definition.kind, found.id, outs);
-    this.operation.companions.noteId(this.definition, inputs, found.id);
+    this.operation.companions.noteId(this.program, inputs, found.id);
     return { id: found.id, outs };
   }
 

@@ -195,7 +195,7 @@ function renderClass({ definition, inputs, outputs }: KindTypes, model: TypeMode
   const { kind } = definition;
   const { exportName } = moduleOf(kind);
   const layout: Layout = { multiline: true, indent: "  ", model };
-  let text = jsdoc(`The arguments of ${kind}. ${definition.description}`, "");
+  let text = jsdoc(`The arguments of ${kind}. ${definition.docs.description}`, "");
   text += `export interface ${kind}Args extends AdoptionArgs, ConnectionOption {\n`;
   for (const { name, node, required } of inputs) {
     text += jsdoc(argumentSummary(definition, name, resolve(model, node), required, model), "  ");
@@ -203,7 +203,7 @@ function renderClass({ definition, inputs, outputs }: KindTypes, model: TypeMode
     text += `  ${name}${required ? "" : "?"}: ${isStructured(node, model) ? "DeepInput" : "pulumi.Input"}<${type}>;\n`;
   }
   text += "}\n\n";
-  text += jsdoc(`${definition.description} Id: ${definition.idFormat}.`, "");
+  text += jsdoc(`${definition.docs.description} Id: ${definition.idFormat}.`, "");
   text += `export class ${kind} extends DocsResource {\n`;
   for (const { name, node } of outputs) {
     text += jsdoc(node.description, "  ");
@@ -322,7 +322,7 @@ function cell(text: string): string {
 
 function renderKindSection({ definition, inputs, outputs }: KindTypes, model: TypeModel): string {
   const { kind } = definition;
-  const lines: string[] = [`## ${kind}`, "", definition.description, ""];
+  const lines: string[] = [`## ${kind}`, "", definition.docs.description, ""];
   lines.push("| Argument | Type and limits | Change | Omitted | Description |", "|---|---|---|---|---|");
   for (const { name, node: named, required } of inputs) {
     const node = resolve(model, named);
@@ -357,14 +357,14 @@ function renderKindSection({ definition, inputs, outputs }: KindTypes, model: Ty
     const description = [node.description, secrets.has(name) ? "A Pulumi secret." : ""].filter(Boolean).join(" ");
     lines.push(`| ${code(name)} | ${cell(code(tsType(node, layout)))} | ${cell(description || what)} |`);
   }
-  lines.push("", `Id: ${definition.idFormat}.`, "", `Adoption: ${definition.adoption}`, "");
+  lines.push("", `Id: ${definition.idFormat}.`, "", `Adoption: ${definition.docs.adoption}`, "");
   // A paragraph stands alone; consecutive `- ` bullets make one list.
-  for (const [i, note] of (definition.notes ?? []).entries()) {
-    const bulletAfterBullet = note.startsWith("- ") && definition.notes?.[i - 1]?.startsWith("- ");
+  for (const [i, note] of (definition.docs.notes ?? []).entries()) {
+    const bulletAfterBullet = note.startsWith("- ") && definition.docs.notes?.[i - 1]?.startsWith("- ");
     if (bulletAfterBullet) lines.pop();
     lines.push(note, "");
   }
-  lines.push("```ts", definition.example, "```", "");
+  lines.push("```ts", definition.docs.example, "```", "");
   return lines.join("\n");
 }
 
@@ -399,7 +399,7 @@ export function renderReference(definitions: readonly Definition[]): string {
 function renderKindsTable(definitions: readonly Definition[]): string {
   const rows = definitions.map((d) => {
     const replaced = d.replaceOnChanges?.length ? `${enumeration(d.replaceOnChanges)} changes` : "never";
-    return `| [${code(d.kind)}](docs/resources.md${anchor(d.kind)}) | ${cell(d.description)} | ${replaced} |`;
+    return `| [${code(d.kind)}](docs/resources.md${anchor(d.kind)}) | ${cell(d.docs.description)} | ${replaced} |`;
   });
   return ["| Kind | What it is | Replaced when |", "|---|---|---|", ...rows].join("\n");
 }

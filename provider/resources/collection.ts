@@ -77,7 +77,21 @@ const patchOf = (news: Inputs, changed: ReadonlySet<string>) =>
 
 export const collectionKind = defineKind<Inputs, State>({
   kind: "Collection",
-  description: "A collection of spaces, optionally nested in another collection.",
+  docs: {
+    description: "A collection of spaces, optionally nested in another collection.",
+    adoption:
+      '`importId: "<collectionId>"`. Adopting a collection of another organization than `organizationId` transfers it; ' +
+      "adopting a nested collection without declaring its `parentId` moves it to the top level.",
+    notes: [
+      "- Create is `POST /orgs/{organizationId}/collections` with `title` and `parentId`, followed by one `PATCH` when " +
+        "`description` or `defaultLevel` is declared.",
+      "- A change of `organizationId` transfers the collection (`POST /collections/{id}/transfer`), then moves it if its " +
+        "parent is not the declared `parentId`; a change of `parentId` moves it (`POST /collections/{id}/move`).",
+      "- `parentId` is always managed: a collection moved by hand is drift.",
+    ],
+    example: `const handbook = new docs.Collection("handbook", { organizationId, title: "Handbook", defaultLevel: "read" });
+new docs.Collection("engineering", { organizationId, title: "Engineering", parentId: handbook.id });`,
+  },
   scope: "organization",
   inputs,
   state,
@@ -93,18 +107,6 @@ export const collectionKind = defineKind<Inputs, State>({
   imported: { word: "collection", heading: "Collections, parents before their children." },
   outputs: ["urls"],
   idFormat: "the collection id, as in `https://app.gitbook.com/o/<org>/c/<collectionId>`",
-  adoption:
-    '`importId: "<collectionId>"`. Adopting a collection of another organization than `organizationId` transfers it; ' +
-    "adopting a nested collection without declaring its `parentId` moves it to the top level.",
-  notes: [
-    "- Create is `POST /orgs/{organizationId}/collections` with `title` and `parentId`, followed by one `PATCH` when " +
-      "`description` or `defaultLevel` is declared.",
-    "- A change of `organizationId` transfers the collection (`POST /collections/{id}/transfer`), then moves it if its " +
-      "parent is not the declared `parentId`; a change of `parentId` moves it (`POST /collections/{id}/move`).",
-    "- `parentId` is always managed: a collection moved by hand is drift.",
-  ],
-  example: `const handbook = new docs.Collection("handbook", { organizationId, title: "Handbook", defaultLevel: "read" });
-new docs.Collection("engineering", { organizationId, title: "Engineering", parentId: handbook.id });`,
   // Moving (parentId) and transferring (organizationId) have endpoints of their own: nothing forces a replace.
   replaceOnChanges: [],
 

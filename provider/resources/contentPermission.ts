@@ -170,7 +170,26 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
 
   return defineKind<Inputs, State>({
     kind: info.kind,
-    description: `One role granted on a ${info.noun} to a team or to a user.`,
+    docs: {
+      description: `One role granted on a ${info.noun} to a team or to a user.`,
+      adoption:
+        `\`importId: "<${info.ids[info.ids.length - 1]}>/<teamId or userId>"\`, naming the same ${info.noun} and ` +
+        "grantee as the inputs. Nothing is written when the granted role is the declared one. Adoption is optional: " +
+        "create grants the role with the API's idempotent grant call, so declaring a grant that exists sets its role.",
+      notes: [
+        `- Create is \`POST ${info.apiPath}\` ` +
+          "with one team or user; a change of `role` is a `PATCH` of that grant; delete removes the grant " +
+          "(the team or user keeps whatever access other grants and default levels give).",
+        "- There is no call that reads one grant: the provider lists the target's team or user grants. A refresh of " +
+          `many grants on one ${info.noun} makes one listing request per grantee type. A grant removed or changed by ` +
+          "hand shows in `pulumi preview --refresh`.",
+        "- `teamId` xor `userId` is checked offline. A change of the target or the grantee replaces the grant " +
+          "(deleting first, since the old and new grant may be the same pair).",
+        "- The grant's own role only: access the grantee gets from a collection's or the organization's default level " +
+          "is not part of it (the API's `…/permissions/aggregate` listing is not used).",
+      ],
+      example: info.example,
+    },
     scope: info.scope,
     inputs: inputs as z.ZodType<Inputs, unknown>,
     state: state as z.ZodType<State, unknown>,
@@ -187,23 +206,6 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
     outputs: [],
     idFormat: `\`<${info.ids[info.ids.length - 1]}>/<teamId or userId>\``,
     importId: apiIdPair,
-    adoption:
-      `\`importId: "<${info.ids[info.ids.length - 1]}>/<teamId or userId>"\`, naming the same ${info.noun} and ` +
-      "grantee as the inputs. Nothing is written when the granted role is the declared one. Adoption is optional: " +
-      "create grants the role with the API's idempotent grant call, so declaring a grant that exists sets its role.",
-    notes: [
-      `- Create is \`POST ${info.apiPath}\` ` +
-        "with one team or user; a change of `role` is a `PATCH` of that grant; delete removes the grant " +
-        "(the team or user keeps whatever access other grants and default levels give).",
-      "- There is no call that reads one grant: the provider lists the target's team or user grants. A refresh of " +
-        `many grants on one ${info.noun} makes one listing request per grantee type. A grant removed or changed by ` +
-        "hand shows in `pulumi preview --refresh`.",
-      "- `teamId` xor `userId` is checked offline. A change of the target or the grantee replaces the grant " +
-        "(deleting first, since the old and new grant may be the same pair).",
-      "- The grant's own role only: access the grantee gets from a collection's or the organization's default level " +
-        "is not part of it (the API's `…/permissions/aggregate` listing is not used).",
-    ],
-    example: info.example,
     replaceOnChanges,
     deleteBeforeReplace: true,
 

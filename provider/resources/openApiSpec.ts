@@ -143,7 +143,34 @@ const failure = (slug: string, what: string, error: unknown) =>
 
 export const openApiSpecKind = defineKind<Inputs, State>({
   kind: "OpenApiSpec",
-  description: "An OpenAPI document of an organization, which the API processes into versions.",
+  docs: {
+    description: "An OpenAPI document of an organization, which the API processes into versions.",
+    adoption:
+      '`importId: "<slug>"` or the spec id. The spec is looked up by the declared `slug`, so `slug` must be the ' +
+      "adopted spec's slug. A declared source that differs from the current one is sent and processed.",
+    notes: [
+      "- `up` waits for processing: after a create or a source change it polls the spec (backing off from 100 ms to " +
+        "5 s) until `processingState` is `complete`, for at most `processingTimeoutSeconds`. If processing fails or " +
+        "times out on create, the new spec is deleted again (so its slug stays free) and `up` fails with the API's " +
+        "error code and messages; on update, `up` fails and the state keeps the previous source, so the next `up` " +
+        "sends the new source again.",
+      "- Drift: for a text source, refresh compares `sourceText` with the text of the latest processed version " +
+        "(`GET …/versions/latest/content/raw`); for a URL source, with the spec's `sourceURL`.",
+      "- A URL source is fetched when it is created or changed. If the document behind an unchanged `sourceUrl` " +
+        "changes, `up` does not see a change and does not make the API fetch it again.",
+      "- `slug` accepts only lowercase letters: the official API document also allows capitals, but the provider uses " +
+        "the stricter rule of the API reference so that a slug is valid under both, since every slug change replaces " +
+        "the spec.",
+      "- Switching from `sourceUrl` to `sourceText`, or back, is an in-place update; so is a change of `visibility` " +
+        "(`PATCH /orgs/{organizationId}/openapi/{slug}`), which creates no new version.",
+    ],
+    example: `const petstore = new docs.OpenApiSpec("petstore", {
+  organizationId,
+  slug: "petstore",
+  sourceUrl: "https://petstore3.swagger.io/api/v3/openapi.json",
+});
+export const openApiVersion = petstore.lastVersionId;`,
+  },
   scope: "organization",
   inputs,
   state,
@@ -167,31 +194,6 @@ export const openApiSpecKind = defineKind<Inputs, State>({
   imported: { word: "spec", heading: "OpenAPI specifications." },
   outputs: ["processingState", "lastVersionId", "processingErrorCode", "processingErrors", "urls"],
   idFormat: "the spec id (API `id`), or its slug; the API is addressed by slug, which the state keeps",
-  adoption:
-    '`importId: "<slug>"` or the spec id. The spec is looked up by the declared `slug`, so `slug` must be the ' +
-    "adopted spec's slug. A declared source that differs from the current one is sent and processed.",
-  notes: [
-    "- `up` waits for processing: after a create or a source change it polls the spec (backing off from 100 ms to " +
-      "5 s) until `processingState` is `complete`, for at most `processingTimeoutSeconds`. If processing fails or " +
-      "times out on create, the new spec is deleted again (so its slug stays free) and `up` fails with the API's " +
-      "error code and messages; on update, `up` fails and the state keeps the previous source, so the next `up` " +
-      "sends the new source again.",
-    "- Drift: for a text source, refresh compares `sourceText` with the text of the latest processed version " +
-      "(`GET …/versions/latest/content/raw`); for a URL source, with the spec's `sourceURL`.",
-    "- A URL source is fetched when it is created or changed. If the document behind an unchanged `sourceUrl` " +
-      "changes, `up` does not see a change and does not make the API fetch it again.",
-    "- `slug` accepts only lowercase letters: the official API document also allows capitals, but the provider uses " +
-      "the stricter rule of the API reference so that a slug is valid under both, since every slug change replaces " +
-      "the spec.",
-    "- Switching from `sourceUrl` to `sourceText`, or back, is an in-place update; so is a change of `visibility` " +
-      "(`PATCH /orgs/{organizationId}/openapi/{slug}`), which creates no new version.",
-  ],
-  example: `const petstore = new docs.OpenApiSpec("petstore", {
-  organizationId,
-  slug: "petstore",
-  sourceUrl: "https://petstore3.swagger.io/api/v3/openapi.json",
-});
-export const openApiVersion = petstore.lastVersionId;`,
   // Slugs cannot be renamed, and no endpoint moves a spec to another organization.
   replaceOnChanges: ["organizationId", "slug"],
 

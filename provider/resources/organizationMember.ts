@@ -84,9 +84,30 @@ export function memberName(user: { id: string; displayName?: string; email?: str
 
 export const organizationMemberKind = defineKind<Inputs, State>({
   kind: "OrganizationMember",
-  description:
-    "The role (and SSO login) of an existing member of an organization. Members join by invitation or SSO; this " +
-    "resource never adds anyone, and removes someone only when asked to with `removeOnDelete: true`.",
+  docs: {
+    description:
+      "The role (and SSO login) of an existing member of an organization. Members join by invitation or SSO; this " +
+      "resource never adds anyone, and removes someone only when asked to with `removeOnDelete: true`.",
+    adoption:
+      "Not needed: create takes over the existing membership `organizationId` and `userId` name, and writes only the " +
+      'declared fields that differ — nothing when they match. An `importId` must be `"<organizationId>/<userId>"` of ' +
+      "the same pair.",
+    notes: [
+      "- Create reads `GET /orgs/{organizationId}/members/{userId}` and fails, saying so, when the user is not a member.",
+      "- `role` is changed in place (`PATCH …/members/{userId}`); `sso: true` through `POST …/members/{userId}/sso`. " +
+        "A role or SSO login changed by hand is drift, seen by `pulumi preview --refresh`.",
+      "- **Delete resets nothing** by default: the member keeps their role and access, and the log line says so. With " +
+        "`removeOnDelete: true`, delete removes the user from the organization (`DELETE …/members/{userId}`), with " +
+        "their team memberships and the access granted to them; they need a new invitation to come back. If the " +
+        "token's user may not remove members, the API sends a removal request to the organization's administrators " +
+        "instead, and the log line says that.",
+      "- A change of `organizationId` or `userId` replaces the resource. While the old inputs have " +
+        "`removeOnDelete: true`, that replacement would remove the old user, so it fails at preview unless " +
+        "`allowReplace: true` is set.",
+      "- `removeOnDelete` is stored with the resource: a change of it alone is an update that writes nothing to the API.",
+    ],
+    example: `new docs.OrganizationMember("grace", { organizationId, userId: graceUserId, role: "admin", sso: true });`,
+  },
   scope: "organization",
   inputs,
   state,
@@ -115,32 +136,15 @@ export const organizationMemberKind = defineKind<Inputs, State>({
   outputs: ["email"],
   idFormat: "`<organizationId>/<userId>`",
   importId: apiIdPair,
-  uniqueBy: ["organizationId", "userId"],
+  programRules: {
+    uniqueBy: ["organizationId", "userId"],
+  },
   adoptsOnCreate: {
     id: (news) => idOf(news.organizationId, news.userId),
     missing:
       "the user is not a member of the organization. Members join by invitation or SSO; invite them first (or fix " +
       "userId), then run `pulumi up` again.",
   },
-  adoption:
-    "Not needed: create takes over the existing membership `organizationId` and `userId` name, and writes only the " +
-    'declared fields that differ — nothing when they match. An `importId` must be `"<organizationId>/<userId>"` of ' +
-    "the same pair.",
-  notes: [
-    "- Create reads `GET /orgs/{organizationId}/members/{userId}` and fails, saying so, when the user is not a member.",
-    "- `role` is changed in place (`PATCH …/members/{userId}`); `sso: true` through `POST …/members/{userId}/sso`. " +
-      "A role or SSO login changed by hand is drift, seen by `pulumi preview --refresh`.",
-    "- **Delete resets nothing** by default: the member keeps their role and access, and the log line says so. With " +
-      "`removeOnDelete: true`, delete removes the user from the organization (`DELETE …/members/{userId}`), with " +
-      "their team memberships and the access granted to them; they need a new invitation to come back. If the " +
-      "token's user may not remove members, the API sends a removal request to the organization's administrators " +
-      "instead, and the log line says that.",
-    "- A change of `organizationId` or `userId` replaces the resource. While the old inputs have " +
-      "`removeOnDelete: true`, that replacement would remove the old user, so it fails at preview unless " +
-      "`allowReplace: true` is set.",
-    "- `removeOnDelete` is stored with the resource: a change of it alone is an update that writes nothing to the API.",
-  ],
-  example: `new docs.OrganizationMember("grace", { organizationId, userId: graceUserId, role: "admin", sso: true });`,
   replaceOnChanges: ["organizationId", "userId"],
   providerOptions: ["allowReplace"],
   guardedReplaces: {

@@ -119,9 +119,37 @@ function patchOf(news: Inputs, changed: ReadonlySet<string>): OrganizationPatch 
 
 export const organizationSettingsKind = defineKind<Inputs, State>({
   kind: "OrganizationSettings",
-  description:
-    "The settings of an existing organization: its title, email domains, hostname, default role and site, logo, SSO " +
-    "enforcement, AI features and invite links. Only the declared settings are managed.",
+  docs: {
+    description:
+      "The settings of an existing organization: its title, email domains, hostname, default role and site, logo, SSO " +
+      "enforcement, AI features and invite links. Only the declared settings are managed.",
+    adoption:
+      "Not needed: create takes over the organization (there is nothing to create), reads it, and writes only the " +
+      "declared settings that differ — nothing when all match. An `importId` must be the `organizationId` itself.",
+    notes: [
+      "- **Nothing is created and nothing is deleted.** `pulumi up` takes over the organization `organizationId` names " +
+        "and `PATCH`es the declared settings that differ from it. Deleting the resource (`pulumi destroy`, or removing " +
+        "it from the program) leaves the organization and every setting as they are, and its log line says so; to " +
+        "undo a setting, declare its old value and run `up` first.",
+      "- Only the declared settings are managed: a setting the program leaves out is neither written nor reported as " +
+        "drift. A setting changed by hand is drift, seen by `pulumi preview --refresh`.",
+      "- One `OrganizationSettings` per organization: a second one for the same organization in the program fails at " +
+        "preview, since each would undo the other's changes on every run.",
+      "- Every setting is changed in place (`PATCH /orgs/{organizationId}`); only a change of `organizationId` replaces " +
+        "the resource, which lets go of the old organization (left as it is) and takes over the new one.",
+      "- `sso: true` enforces SSO for every member: declare the organization's `SamlProvider` first (`dependsOn`), or " +
+        "members may have no way to log in. `emailDomains` is compared as a set.",
+      "- Not managed: `mergeRules` (the change-request review policy: content workflow rather than access, with a rule " +
+        "schema of its own; the API keeps it as it is), and what the official `PATCH` cannot set (`type`, `useCase`, " +
+        "billing, the custom hostname).",
+    ],
+    example: `const saml = new docs.SamlProvider("okta", { organizationId, label: "Okta", entityId, ssoUrl, certificate });
+new docs.OrganizationSettings(
+  "acme",
+  { organizationId, title: "Acme Docs", emailDomains: ["acme.example"], defaultRole: "read", sso: true },
+  { dependsOn: [saml] },
+);`,
+  },
   scope: "organization",
   inputs,
   state,
@@ -137,38 +165,14 @@ export const organizationSettingsKind = defineKind<Inputs, State>({
   imported: { word: "settings", heading: "The organization's settings, each at its current value." },
   outputs: [],
   idFormat: "the organization id, as in `https://app.gitbook.com/o/<organizationId>`",
-  uniqueBy: ["organizationId"],
+  programRules: {
+    uniqueBy: ["organizationId"],
+  },
   setProperties: ["emailDomains"],
   adoptsOnCreate: {
     id: (news) => news.organizationId,
     missing: "no such organization, or the token's user is not a member of it: check organizationId.",
   },
-  adoption:
-    "Not needed: create takes over the organization (there is nothing to create), reads it, and writes only the " +
-    "declared settings that differ — nothing when all match. An `importId` must be the `organizationId` itself.",
-  notes: [
-    "- **Nothing is created and nothing is deleted.** `pulumi up` takes over the organization `organizationId` names " +
-      "and `PATCH`es the declared settings that differ from it. Deleting the resource (`pulumi destroy`, or removing " +
-      "it from the program) leaves the organization and every setting as they are, and its log line says so; to " +
-      "undo a setting, declare its old value and run `up` first.",
-    "- Only the declared settings are managed: a setting the program leaves out is neither written nor reported as " +
-      "drift. A setting changed by hand is drift, seen by `pulumi preview --refresh`.",
-    "- One `OrganizationSettings` per organization: a second one for the same organization in the program fails at " +
-      "preview, since each would undo the other's changes on every run.",
-    "- Every setting is changed in place (`PATCH /orgs/{organizationId}`); only a change of `organizationId` replaces " +
-      "the resource, which lets go of the old organization (left as it is) and takes over the new one.",
-    "- `sso: true` enforces SSO for every member: declare the organization's `SamlProvider` first (`dependsOn`), or " +
-      "members may have no way to log in. `emailDomains` is compared as a set.",
-    "- Not managed: `mergeRules` (the change-request review policy: content workflow rather than access, with a rule " +
-      "schema of its own; the API keeps it as it is), and what the official `PATCH` cannot set (`type`, `useCase`, " +
-      "billing, the custom hostname).",
-  ],
-  example: `const saml = new docs.SamlProvider("okta", { organizationId, label: "Okta", entityId, ssoUrl, certificate });
-new docs.OrganizationSettings(
-  "acme",
-  { organizationId, title: "Acme Docs", emailDomains: ["acme.example"], defaultRole: "read", sso: true },
-  { dependsOn: [saml] },
-);`,
   // Another organization is another object: let go of the old one (its delete writes nothing) and take over the new.
   replaceOnChanges: ["organizationId"],
 

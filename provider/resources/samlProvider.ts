@@ -102,7 +102,25 @@ const fieldsOf = (news: Inputs, changed: ReadonlySet<string>) =>
 
 export const samlProviderKind = defineKind<Inputs, State>({
   kind: "SamlProvider",
-  description: "A SAML single sign-on provider of an organization.",
+  docs: {
+    description: "A SAML single sign-on provider of an organization.",
+    adoption: '`importId: "<samlProviderId>"`; the organization comes from `organizationId`.',
+    notes: [
+      "- Create is one `POST /orgs/{organizationId}/saml` with every declared argument; changes are one `PATCH`.",
+      "- `ssoUrl` and `defaultTeamId` do not accept `null`, so once set they can be changed but not cleared from a " +
+        "program; removing them leaves the current value.",
+      "- The SAML operations accept only a user's API token (not an integration or OAuth token).",
+    ],
+    example: `const sso = new docs.SamlProvider("okta", {
+  organizationId,
+  label: "Okta",
+  entityId: config.require("samlEntityId"),
+  ssoUrl: config.require("samlSsoUrl"),
+  certificate: config.requireSecret("samlCertificate"),
+  defaultRole: "read",
+});
+export const acsUrl = sso.acsUrl; // enter it, with sso.serviceEntityId, in the identity provider`,
+  },
   scope: "organization",
   inputs,
   state,
@@ -119,22 +137,6 @@ export const samlProviderKind = defineKind<Inputs, State>({
   imported: { word: "saml", heading: "SAML single sign-on." },
   outputs: ["status", "acsUrl", "startUrl", "serviceEntityId"],
   idFormat: "the SAML provider id (API `id`); the organization comes from `organizationId`",
-  adoption: '`importId: "<samlProviderId>"`; the organization comes from `organizationId`.',
-  notes: [
-    "- Create is one `POST /orgs/{organizationId}/saml` with every declared argument; changes are one `PATCH`.",
-    "- `ssoUrl` and `defaultTeamId` do not accept `null`, so once set they can be changed but not cleared from a " +
-      "program; removing them leaves the current value.",
-    "- The SAML operations accept only a user's API token (not an integration or OAuth token).",
-  ],
-  example: `const sso = new docs.SamlProvider("okta", {
-  organizationId,
-  label: "Okta",
-  entityId: config.require("samlEntityId"),
-  ssoUrl: config.require("samlSsoUrl"),
-  certificate: config.requireSecret("samlCertificate"),
-  defaultRole: "read",
-});
-export const acsUrl = sso.acsUrl; // enter it, with sso.serviceEntityId, in the identity provider`,
   // No endpoint moves a provider to another organization.
   replaceOnChanges: ["organizationId"],
 

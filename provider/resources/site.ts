@@ -129,9 +129,44 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
 
 export const siteKind = defineKind<Inputs, State>({
   kind: "Site",
-  description:
-    "A site that publishes spaces to an audience. Everything else in the site family lives under a site and takes " +
-    "its id as `siteId`.",
+  docs: {
+    description:
+      "A site that publishes spaces to an audience. Everything else in the site family lives under a site and takes " +
+      "its id as `siteId`.",
+    adoption: '`importId: "<siteId>"`.',
+    notes: [
+      "- Create is `POST /orgs/{organizationId}/sites` with `title`, `type` and `visibility`, then one `PATCH` for " +
+        "`basename`, `proxy` and `adaptiveContent` when declared, then `publish` when `published: " +
+        "true`. If a step after the `POST` fails, the new site is deleted again and `up` fails.",
+      "- Publishing can need a plan upgrade: the API then answers with a checkout session instead of publishing, and " +
+        "`up` fails saying so. Upgrade the plan in the web app, or set `published: false`.",
+      "- Deleting a site deletes everything under it: sections, section groups, site spaces, share links and its " +
+        "adaptive schema. Replacing a site (a change of `type` or `organizationId`) also replaces every resource that " +
+        "takes its id.",
+      "- **Create-only `type` and `organizationId`.** A site cannot change either in place, and a replacement deletes " +
+        "the site with everything under it (sections, site spaces, share links, adaptive schema, customization) and " +
+        "gives it new URLs. So a change of either fails at preview (`check` compares with the previous inputs), " +
+        "naming the old value. To replace the site anyway, set `allowReplace: true` on it for that `up` (a provider " +
+        "option: never sent, never a diff). Pulumi's `replaceOnChanges` resource option cannot opt in here: the " +
+        "properties already replace; what they lacked was a stop.",
+      "- `type`: when omitted, the API reference says new sites are `basic`, while the official API document says the " +
+        "default depends on the plan. Before you add `type` to the program of an existing site, check its `type` " +
+        "output: any other value replaces the site.",
+      "- Not managed: the site's default level, style guide, custom hostname, and which section or site space is the " +
+        "default (set that with `default: true` on a [SiteSection](#sitesection) or [SiteSpace](#sitespace)).",
+      "- No `agentsContext`: the API reference shows one (`excluded` or `included`), but the official API document " +
+        "has it neither in the site nor in `PATCH /orgs/{organizationId}/sites/{siteId}`, so it would not reach the " +
+        "real API. (The document's `…/agent-settings` are other settings: scans, findings and editing instructions.)",
+    ],
+    example: `const site = new docs.Site("docs", {
+  organizationId,
+  title: "Acme Docs",
+  visibility: "share-link",
+  adaptiveContent: true,
+  published: true,
+});
+export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
+  },
   scope: "site",
   inputs,
   state,
@@ -147,46 +182,15 @@ export const siteKind = defineKind<Inputs, State>({
   imported: { word: "site" },
   outputs: ["hostname", "urls", "createdAt"],
   idFormat: "the site id, as in `https://app.gitbook.com/o/<organizationId>/sites/<siteId>`",
-  adoption: '`importId: "<siteId>"`.',
-  notes: [
-    "- Create is `POST /orgs/{organizationId}/sites` with `title`, `type` and `visibility`, then one `PATCH` for " +
-      "`basename`, `proxy` and `adaptiveContent` when declared, then `publish` when `published: " +
-      "true`. If a step after the `POST` fails, the new site is deleted again and `up` fails.",
-    "- Publishing can need a plan upgrade: the API then answers with a checkout session instead of publishing, and " +
-      "`up` fails saying so. Upgrade the plan in the web app, or set `published: false`.",
-    "- Deleting a site deletes everything under it: sections, section groups, site spaces, share links and its " +
-      "adaptive schema. Replacing a site (a change of `type` or `organizationId`) also replaces every resource that " +
-      "takes its id.",
-    "- **Create-only `type` and `organizationId`.** A site cannot change either in place, and a replacement deletes " +
-      "the site with everything under it (sections, site spaces, share links, adaptive schema, customization) and " +
-      "gives it new URLs. So a change of either fails at preview (`check` compares with the previous inputs), " +
-      "naming the old value. To replace the site anyway, set `allowReplace: true` on it for that `up` (a provider " +
-      "option: never sent, never a diff). Pulumi's `replaceOnChanges` resource option cannot opt in here: the " +
-      "properties already replace; what they lacked was a stop.",
-    "- `type`: when omitted, the API reference says new sites are `basic`, while the official API document says the " +
-      "default depends on the plan. Before you add `type` to the program of an existing site, check its `type` " +
-      "output: any other value replaces the site.",
-    "- Not managed: the site's default level, style guide, custom hostname, and which section or site space is the " +
-      "default (set that with `default: true` on a [SiteSection](#sitesection) or [SiteSpace](#sitespace)).",
-    "- No `agentsContext`: the API reference shows one (`excluded` or `included`), but the official API document " +
-      "has it neither in the site nor in `PATCH /orgs/{organizationId}/sites/{siteId}`, so it would not reach the " +
-      "real API. (The document's `…/agent-settings` are other settings: scans, findings and editing instructions.)",
-  ],
-  example: `const site = new docs.Site("docs", {
-  organizationId,
-  title: "Acme Docs",
-  visibility: "share-link",
-  adaptiveContent: true,
-  published: true,
-});
-export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
   // Sites cannot change type or move to another organization.
   replaceOnChanges: ["organizationId", "type"],
-  companion: {
-    when: { property: "visibility", equals: "visitor-auth" },
-    kind: "SiteVisitorAuth",
-    parent: "siteId",
-    why: "its readers are asked to sign in, but nothing declares where (fallbackURL) or exports the signing key. Declare a SiteVisitorAuth with siteId: site.id.",
+  programRules: {
+    companion: {
+      when: { property: "visibility", equals: "visitor-auth" },
+      kind: "SiteVisitorAuth",
+      parent: "siteId",
+      why: "its readers are asked to sign in, but nothing declares where (fallbackURL) or exports the signing key. Declare a SiteVisitorAuth with siteId: site.id.",
+    },
   },
   guardedReplaces: {
     properties: ["organizationId", "type"],

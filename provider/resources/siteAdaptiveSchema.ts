@@ -103,9 +103,40 @@ function isEmpty(schema: ApiSiteAdaptiveSchema): boolean {
 
 export const siteAdaptiveSchemaKind = defineKind<Inputs, State>({
   kind: "SiteAdaptiveSchema",
-  description:
-    "The visitor claims of a site with adaptive content (`Site.adaptiveContent: true`): a draft-07 JSON Schema that " +
-    "conditions (`condition` of sections and site spaces) can refer to. A site has one.",
+  docs: {
+    description:
+      "The visitor claims of a site with adaptive content (`Site.adaptiveContent: true`): a draft-07 JSON Schema that " +
+      "conditions (`condition` of sections and site spaces) can refer to. A site has one.",
+    adoption:
+      'Not needed: create writes the whole schema, replacing whatever the site had. `importId: "<siteId>"` works only ' +
+      "when the site's schema already declares at least one claim (a site whose schema was never written has none: " +
+      "the API answers 404).",
+    notes: [
+      "`jsonSchema` is checked during preview against the official schema; no object may have other keys than these: " +
+        '`$schema` (optional; exactly `"http://json-schema.org/draft-07/schema#"`), `type: "object"`, ' +
+        "`additionalProperties: false` (required), and `properties`: at least one claim, by name. " +
+        '`properties.unsigned` (optional) holds the claims the visitor may send unsigned: `{ type: "object", ' +
+        'description: "Unsigned claims of the site visitor.", properties: { …claims }, additionalProperties: false }`.',
+      "Each claim has a `type` and a `description` (string, required): `boolean`; `string`, with an optional `enum` " +
+        "list of strings; `number`; `array`, whose `items` is a `boolean`, `string` or `number` claim; `object`, with " +
+        "`properties` (claims by name) and `additionalProperties: false`. The API reference allows only boolean claims; " +
+        "the official API document, and this kind, accept all of these.",
+      '- The API has no delete: deleting the resource writes an empty schema (`{ type: "object", properties: {}, ' +
+        "additionalProperties: false }`). A site whose schema has no claims counts as having none, as does a site whose " +
+        "schema was never written (the official document answers `GET …/adaptive-schema` with 404 then): a refresh " +
+        "drops the resource from the state and the next `up` writes the schema again.",
+      "- Declare one `SiteAdaptiveSchema` per site; two would overwrite each other.",
+    ],
+    example: `new docs.SiteAdaptiveSchema("claims", {
+  organizationId,
+  siteId: site.id,
+  jsonSchema: {
+    type: "object",
+    additionalProperties: false,
+    properties: { plan: { type: "string", enum: ["free", "pro"], description: "The visitor's plan" } },
+  },
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -127,35 +158,6 @@ export const siteAdaptiveSchemaKind = defineKind<Inputs, State>({
   imported: { word: "schema" },
   outputs: ["updatedAt"],
   idFormat: "the site id (a site has one adaptive schema)",
-  adoption:
-    'Not needed: create writes the whole schema, replacing whatever the site had. `importId: "<siteId>"` works only ' +
-    "when the site's schema already declares at least one claim (a site whose schema was never written has none: " +
-    "the API answers 404).",
-  notes: [
-    "`jsonSchema` is checked during preview against the official schema; no object may have other keys than these: " +
-      '`$schema` (optional; exactly `"http://json-schema.org/draft-07/schema#"`), `type: "object"`, ' +
-      "`additionalProperties: false` (required), and `properties`: at least one claim, by name. " +
-      '`properties.unsigned` (optional) holds the claims the visitor may send unsigned: `{ type: "object", ' +
-      'description: "Unsigned claims of the site visitor.", properties: { …claims }, additionalProperties: false }`.',
-    "Each claim has a `type` and a `description` (string, required): `boolean`; `string`, with an optional `enum` " +
-      "list of strings; `number`; `array`, whose `items` is a `boolean`, `string` or `number` claim; `object`, with " +
-      "`properties` (claims by name) and `additionalProperties: false`. The API reference allows only boolean claims; " +
-      "the official API document, and this kind, accept all of these.",
-    '- The API has no delete: deleting the resource writes an empty schema (`{ type: "object", properties: {}, ' +
-      "additionalProperties: false }`). A site whose schema has no claims counts as having none, as does a site whose " +
-      "schema was never written (the official document answers `GET …/adaptive-schema` with 404 then): a refresh " +
-      "drops the resource from the state and the next `up` writes the schema again.",
-    "- Declare one `SiteAdaptiveSchema` per site; two would overwrite each other.",
-  ],
-  example: `new docs.SiteAdaptiveSchema("claims", {
-  organizationId,
-  siteId: site.id,
-  jsonSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { plan: { type: "string", enum: ["free", "pro"], description: "The visitor's plan" } },
-  },
-});`,
   replaceOnChanges: ["organizationId", "siteId"],
   // The old resource's delete empties the site's schema: done after the new one was written, it could wipe it.
   deleteBeforeReplace: true,

@@ -335,10 +335,38 @@ async function apply(client: Parameters<typeof getSiteCustomization>[0], site: s
 
 export const siteCustomizationKind = defineKind<Inputs, State>({
   kind: "SiteCustomization",
-  description:
-    "A site's branding and reader-facing settings (the official `SiteCustomizationSettings`): styling and theme, " +
-    "favicon, header and footer links, announcement, color modes, feedback, AI, page actions, pagination, social " +
-    "preview and accounts. A site has one; only the sections (and fields of sections) the program declares are managed.",
+  docs: {
+    description:
+      "A site's branding and reader-facing settings (the official `SiteCustomizationSettings`): styling and theme, " +
+      "favicon, header and footer links, announcement, color modes, feedback, AI, page actions, pagination, social " +
+      "preview and accounts. A site has one; only the sections (and fields of sections) the program declares are managed.",
+    adoption:
+      'Not needed: every site has a customization, and create writes only the declared parts. `importId: "<siteId>"` ' +
+      "adopts it without writing anything when the declared parts already match.",
+    notes: [
+      "- Each top-level section is optional; one left out is not managed: a change made to it by hand is not drift and " +
+        "is never overwritten. Within an object section (`styling`, `header`, `footer`, `themes`, `ai`, `feedback`, " +
+        '`pagination`, …), fields are managed one by one too: `styling: { theme: "bold" }` manages the theme only, ' +
+        "and `null` unsets an optional field. `title`, `localizedTitle`, `favicon`, `announcement` and " +
+        "`socialAccounts` are managed whole.",
+      "- The API has only a full-replacement PUT (fields it is not sent go back to their defaults), so every write " +
+        "reads the current customization first and sends it back with the declared parts written over it (one GET and " +
+        "one PUT per create or update).",
+      "- Deleting the resource puts what it declared back to the platform's defaults (a new site's values; optional " +
+        "fields are unset) and leaves every other part as it is.",
+      "- Deprecated fields (`styling.background`, `header.preset`, `header.backgroundColor`, `header.linkColor`, " +
+        "`internationalization`) are not offered; the API keeps them as they are. A site space's overrides of " +
+        "these settings are a SiteSpaceCustomization.",
+      "- Declare one `SiteCustomization` per site; two would overwrite each other's parts.",
+    ],
+    example: `new docs.SiteCustomization("branding", {
+  organizationId,
+  siteId: site.id,
+  styling: { theme: "bold", primaryColor: { light: "#0B5FFF", dark: "#6EA8FF" } },
+  header: { links: [{ title: "Status", to: { kind: "url", url: "https://status.example.com" }, links: [] }] },
+  pagination: { enabled: true },
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -350,32 +378,6 @@ export const siteCustomizationKind = defineKind<Inputs, State>({
   },
   outputs: [],
   idFormat: "the site id (a site has one customization)",
-  adoption:
-    'Not needed: every site has a customization, and create writes only the declared parts. `importId: "<siteId>"` ' +
-    "adopts it without writing anything when the declared parts already match.",
-  notes: [
-    "- Each top-level section is optional; one left out is not managed: a change made to it by hand is not drift and " +
-      "is never overwritten. Within an object section (`styling`, `header`, `footer`, `themes`, `ai`, `feedback`, " +
-      '`pagination`, …), fields are managed one by one too: `styling: { theme: "bold" }` manages the theme only, ' +
-      "and `null` unsets an optional field. `title`, `localizedTitle`, `favicon`, `announcement` and " +
-      "`socialAccounts` are managed whole.",
-    "- The API has only a full-replacement PUT (fields it is not sent go back to their defaults), so every write " +
-      "reads the current customization first and sends it back with the declared parts written over it (one GET and " +
-      "one PUT per create or update).",
-    "- Deleting the resource puts what it declared back to the platform's defaults (a new site's values; optional " +
-      "fields are unset) and leaves every other part as it is.",
-    "- Deprecated fields (`styling.background`, `header.preset`, `header.backgroundColor`, `header.linkColor`, " +
-      "`internationalization`) are not offered; the API keeps them as they are. A site space's overrides of " +
-      "these settings are a SiteSpaceCustomization.",
-    "- Declare one `SiteCustomization` per site; two would overwrite each other's parts.",
-  ],
-  example: `new docs.SiteCustomization("branding", {
-  organizationId,
-  siteId: site.id,
-  styling: { theme: "bold", primaryColor: { light: "#0B5FFF", dark: "#6EA8FF" } },
-  header: { links: [{ title: "Status", to: { kind: "url", url: "https://status.example.com" }, links: [] }] },
-  pagination: { enabled: true },
-});`,
   replaceOnChanges: ["organizationId", "siteId"],
   // The old resource's delete resets the parts it declared: after the new one wrote them, it would undo them.
   deleteBeforeReplace: true,

@@ -67,7 +67,28 @@ const RULE_FIELDS = ["source", "destination", "permanent", "captureWildcard"] as
 
 export const siteRedirectKind = defineKind<Inputs, State>({
   kind: "SiteRedirect",
-  description: "One URL redirect of a site: a source path and where it sends readers.",
+  docs: {
+    description: "One URL redirect of a site: a source path and where it sends readers.",
+    adoption:
+      '`importId: "<redirectId>"`: the redirect is read from the site\'s listing and patched only where it differs.',
+    notes: [
+      "- Every field changes in place with `PATCH …/redirects/<id>`, `source` included; only a move to another site " +
+        "or organization replaces the redirect.",
+      "- A source is unique within a site, so a create whose answer was lost looks the source up " +
+        "(`GET …/redirect?source=`) instead of creating a second redirect.",
+      "- Only live redirects are managed: the API's drafts (`draft: true`) are the GitBook editor's review step, and a " +
+        "program's review is its pull request. A draft of the same source is left alone.",
+      "- For dozens or hundreds of rules, declare one [SiteRedirects](#siteredirects) per site instead; a site should " +
+        "not have both (preview warns).",
+    ],
+    example: `new docs.SiteRedirect("old-quickstart", {
+  organizationId,
+  siteId: site.id,
+  source: "/getting-started/quickstart",
+  destination: { kind: "site-section", siteSectionId: guides.id },
+  permanent: true,
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -94,27 +115,10 @@ export const siteRedirectKind = defineKind<Inputs, State>({
   imported: { inside: "a site's redirects are all in its one SiteRedirects" },
   outputs: ["createdAt"],
   idFormat: "the redirect id (listed by `GET /orgs/<organizationId>/sites/<siteId>/redirects`)",
-  adoption:
-    '`importId: "<redirectId>"`: the redirect is read from the site\'s listing and patched only where it differs.',
-  notes: [
-    "- Every field changes in place with `PATCH …/redirects/<id>`, `source` included; only a move to another site " +
-      "or organization replaces the redirect.",
-    "- A source is unique within a site, so a create whose answer was lost looks the source up " +
-      "(`GET …/redirect?source=`) instead of creating a second redirect.",
-    "- Only live redirects are managed: the API's drafts (`draft: true`) are the GitBook editor's review step, and a " +
-      "program's review is its pull request. A draft of the same source is left alone.",
-    "- For dozens or hundreds of rules, declare one [SiteRedirects](#siteredirects) per site instead; a site should " +
-      "not have both (preview warns).",
-  ],
-  example: `new docs.SiteRedirect("old-quickstart", {
-  organizationId,
-  siteId: site.id,
-  source: "/getting-started/quickstart",
-  destination: { kind: "site-section", siteSectionId: guides.id },
-  permanent: true,
-});`,
   replaceOnChanges: ["organizationId", "siteId"],
-  conflictsUnder: { parent: "siteId", kind: "SiteRedirects", why: REDIRECTS_OWNED },
+  programRules: {
+    conflictsUnder: { parent: "siteId", kind: "SiteRedirects", why: REDIRECTS_OWNED },
+  },
 
   async findCreated({ client }, news) {
     try {

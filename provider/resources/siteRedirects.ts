@@ -124,8 +124,37 @@ async function applyDeclared(ctx: ResourceContext, news: Inputs): Promise<State>
 
 export const siteRedirectsKind = defineKind<Inputs, State>({
   kind: "SiteRedirects",
-  description:
-    "Every redirect of a site, as one authoritative list: for migrations and restructures with hundreds of rules.",
+  docs: {
+    description:
+      "Every redirect of a site, as one authoritative list: for migrations and restructures with hundreds of rules.",
+    adoption:
+      '`importId: "<siteId>"`: the site\'s redirects are read, and the bulk PUT sends only the rules that differ ' +
+      "(nothing when none does).",
+    notes: [
+      "- **Authoritative:** the list owns every live redirect of the site. Creating a SiteRedirects deletes the " +
+        "site's redirects it does not list, a redirect added or removed by hand shows as a change in " +
+        "`pulumi preview --refresh`, and the next `up` puts the list back.",
+      "- Applied with the official bulk `PUT …/redirects`: one request carries the new and changed rules and the " +
+        "deletions (at most 500 operations each), never a request per rule. Read back with one listing per site.",
+      "- **Deleting a SiteRedirects deletes every live redirect of the site.** Use `retainOnDelete: true` to stop " +
+        "managing them and keep them.",
+      "- Every rule is checked at preview: the source pattern and length, unique sources, the destination's shape, " +
+        "and at most 500 rules. A failure in a list over 4 KB names the rule without printing the list.",
+      "- Only live redirects are managed (drafts are left alone), as with [SiteRedirect](#siteredirect); a site should " +
+        "not have both kinds (preview warns).",
+      "- Previews compare the rules by source (the engine's stored inputs hold them as an object by source; the " +
+        "state keeps the list): adding one rule anywhere in the list shows as `+ /its-source: {…}`. Until an `up` " +
+        "applies them, a preview's `redirects` output is that object too.",
+    ],
+    example: `new docs.SiteRedirects("redirects", {
+  organizationId,
+  siteId: site.id,
+  redirects: [
+    { source: "/v1/*", destination: { kind: "site-section", siteSectionId: legacy.id }, permanent: true },
+    { source: "/blog", destination: { kind: "external", url: "https://blog.example.com" } },
+  ],
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -149,35 +178,10 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
   setProperties: ["redirects"],
   keyedProperties: { redirects: "source" },
   idFormat: "the site id (one SiteRedirects per site)",
-  adoption:
-    '`importId: "<siteId>"`: the site\'s redirects are read, and the bulk PUT sends only the rules that differ ' +
-    "(nothing when none does).",
-  notes: [
-    "- **Authoritative:** the list owns every live redirect of the site. Creating a SiteRedirects deletes the " +
-      "site's redirects it does not list, a redirect added or removed by hand shows as a change in " +
-      "`pulumi preview --refresh`, and the next `up` puts the list back.",
-    "- Applied with the official bulk `PUT …/redirects`: one request carries the new and changed rules and the " +
-      "deletions (at most 500 operations each), never a request per rule. Read back with one listing per site.",
-    "- **Deleting a SiteRedirects deletes every live redirect of the site.** Use `retainOnDelete: true` to stop " +
-      "managing them and keep them.",
-    "- Every rule is checked at preview: the source pattern and length, unique sources, the destination's shape, " +
-      "and at most 500 rules. A failure in a list over 4 KB names the rule without printing the list.",
-    "- Only live redirects are managed (drafts are left alone), as with [SiteRedirect](#siteredirect); a site should " +
-      "not have both kinds (preview warns).",
-    "- Previews compare the rules by source (the engine's stored inputs hold them as an object by source; the " +
-      "state keeps the list): adding one rule anywhere in the list shows as `+ /its-source: {…}`. Until an `up` " +
-      "applies them, a preview's `redirects` output is that object too.",
-  ],
-  example: `new docs.SiteRedirects("redirects", {
-  organizationId,
-  siteId: site.id,
-  redirects: [
-    { source: "/v1/*", destination: { kind: "site-section", siteSectionId: legacy.id }, permanent: true },
-    { source: "/blog", destination: { kind: "external", url: "https://blog.example.com" } },
-  ],
-});`,
   replaceOnChanges: ["organizationId", "siteId"],
-  conflictsUnder: { parent: "siteId", kind: "SiteRedirect", why: REDIRECTS_OWNED },
+  programRules: {
+    conflictsUnder: { parent: "siteId", kind: "SiteRedirect", why: REDIRECTS_OWNED },
+  },
 
   // No findCreated: the bulk PUT upserts and deletes by source, so repeating it cannot duplicate anything.
   async create(ctx, news) {

@@ -149,7 +149,45 @@ const listed = (ctx: ResourceContext, org: string, site: string, id: string, fre
 
 export const siteSectionKind = defineKind<Inputs, State>({
   kind: "SiteSection",
-  description: "A section of a site, created with a first space; it holds one or more site spaces.",
+  docs: {
+    description: "A section of a site, created with a first space; it holds one or more site spaces.",
+    adoption:
+      '`importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). ' +
+      "With another `spaceId`, the adopted section reads as showing no such space and the next `up` adds a site space " +
+      "for it.",
+    notes: [
+      "- **`default`.** The API keeps exactly one default section per site (the first section created becomes it), so " +
+        "a section cannot stop being the default by itself. `true` makes the section the default; `false` means the " +
+        "same as leaving it out, which lets a program write `default: index === 0`. Declare `true` on at most one " +
+        "section per site.",
+      "- **No `urls` output.** A section's published URL is the site's root while it is the site's default and " +
+        "`<site URL>/<path>` otherwise, so creating or changing another section would leave it stale in this " +
+        "section's state; build it from the Site's `urls.published` and `path`. For the same reason `default` is " +
+        "recorded only for a section that declares `default: true`.",
+      "- Create is `POST /orgs/{organizationId}/sites/{siteId}/sections` with `spaceId`, `title` and `icon`, which also " +
+        "creates the section's first site space; then `default` and one `PATCH` for `path`, `condition` and " +
+        "`description`. If a later step fails, the new section is deleted again, unless it has taken in existing site " +
+        "spaces (next point): it is then kept, and the error gives its id to adopt with `importId`.",
+      "- When the first section is added to a site whose site spaces sit at its root level, the API moves those site " +
+        "spaces into it.",
+      "- Deleting a section deletes its site spaces with it, including any managed by [SiteSpace](#sitespace) resources.",
+      "- Group membership is set on the group: [SiteSectionGroup](#sitesectiongroup) `sectionIds`.",
+      "- A change of `spaceId` retargets the section's own site space (`siteSpaceId`) in place with `PATCH " +
+        "…/site-spaces/{siteSpaceId}` and `spaceId`: the section, its other site spaces, its path and its URLs stay. When " +
+        "the section no longer has its own site space (`spaceId` reads as `null`), the next `up` adds one for `spaceId`.",
+      "- Replacements (a change of `siteId` or `organizationId`) delete first, because the new section usually keeps " +
+        "the path, which must be unique in the site.",
+      "- Reads list the site's sections; a refresh makes one listing request per site.",
+    ],
+    example: `const guides = new docs.SiteSection("guides", {
+  organizationId,
+  siteId: site.id,
+  spaceId: guidesSpaceId,
+  title: "Guides",
+  icon: "book",
+  default: true,
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -172,43 +210,9 @@ export const siteSectionKind = defineKind<Inputs, State>({
   imported: { word: "section" },
   outputs: ["siteSpaceId"],
   idFormat: "the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)",
-  exclusiveFlag: { property: "default", parent: "siteId" },
-  adoption:
-    '`importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). ' +
-    "With another `spaceId`, the adopted section reads as showing no such space and the next `up` adds a site space " +
-    "for it.",
-  notes: [
-    "- **`default`.** The API keeps exactly one default section per site (the first section created becomes it), so " +
-      "a section cannot stop being the default by itself. `true` makes the section the default; `false` means the " +
-      "same as leaving it out, which lets a program write `default: index === 0`. Declare `true` on at most one " +
-      "section per site.",
-    "- **No `urls` output.** A section's published URL is the site's root while it is the site's default and " +
-      "`<site URL>/<path>` otherwise, so creating or changing another section would leave it stale in this " +
-      "section's state; build it from the Site's `urls.published` and `path`. For the same reason `default` is " +
-      "recorded only for a section that declares `default: true`.",
-    "- Create is `POST /orgs/{organizationId}/sites/{siteId}/sections` with `spaceId`, `title` and `icon`, which also " +
-      "creates the section's first site space; then `default` and one `PATCH` for `path`, `condition` and " +
-      "`description`. If a later step fails, the new section is deleted again, unless it has taken in existing site " +
-      "spaces (next point): it is then kept, and the error gives its id to adopt with `importId`.",
-    "- When the first section is added to a site whose site spaces sit at its root level, the API moves those site " +
-      "spaces into it.",
-    "- Deleting a section deletes its site spaces with it, including any managed by [SiteSpace](#sitespace) resources.",
-    "- Group membership is set on the group: [SiteSectionGroup](#sitesectiongroup) `sectionIds`.",
-    "- A change of `spaceId` retargets the section's own site space (`siteSpaceId`) in place with `PATCH " +
-      "…/site-spaces/{siteSpaceId}` and `spaceId`: the section, its other site spaces, its path and its URLs stay. When " +
-      "the section no longer has its own site space (`spaceId` reads as `null`), the next `up` adds one for `spaceId`.",
-    "- Replacements (a change of `siteId` or `organizationId`) delete first, because the new section usually keeps " +
-      "the path, which must be unique in the site.",
-    "- Reads list the site's sections; a refresh makes one listing request per site.",
-  ],
-  example: `const guides = new docs.SiteSection("guides", {
-  organizationId,
-  siteId: site.id,
-  spaceId: guidesSpaceId,
-  title: "Guides",
-  icon: "book",
-  default: true,
-});`,
+  programRules: {
+    exclusiveFlag: { property: "default", parent: "siteId" },
+  },
   replaceOnChanges: ["organizationId", "siteId"],
   // A replacement usually keeps its path, which must be unique in the site: the old section must go first.
   deleteBeforeReplace: true,

@@ -87,7 +87,28 @@ async function sortSections(ctx: ResourceContext, id: string, news: Inputs): Pro
 
 export const siteSectionGroupKind = defineKind<Inputs, State>({
   kind: "SiteSectionGroup",
-  description: "A group of sections in a site's navigation.",
+  docs: {
+    description: "A group of sections in a site's navigation.",
+    adoption: '`importId: "<sectionGroupId>"`.',
+    notes: [
+      "- `sectionIds` is sent with the `POST` on create; later changes make one `DELETE …/section-groups/{id}/sections/" +
+        "{sectionId}` per section removed and one `POST …/section-groups/{id}/sections` per section added, operations " +
+        "that only the API reference lists (the official document moves a section with its own `PATCH`).",
+      "- A section is in at most one group: adding it to this group takes it out of its previous one. Do not list a " +
+        "section in two groups; they would take it from each other on every `up`.",
+      "- Deleting a group does not delete its sections: the API moves them up to the group's parent level.",
+      "- `sectionIds` is ordered: the sections appear in the group in that order, applied with `PATCH …/structure/sort` " +
+        "(one move per section out of place) after the membership changes; a reorder by hand is drift. The group's own " +
+        "place in the site's top level belongs to [SiteStructure](#sitestructure).",
+      "- Not managed: nested groups, drafts and localized titles.",
+    ],
+    example: `new docs.SiteSectionGroup("product", {
+  organizationId,
+  siteId: site.id,
+  title: "Product",
+  sectionIds: [guides.id, apiReference.id],
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -110,25 +131,6 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
   imported: { word: "group" },
   outputs: [],
   idFormat: "the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)",
-  adoption: '`importId: "<sectionGroupId>"`.',
-  notes: [
-    "- `sectionIds` is sent with the `POST` on create; later changes make one `DELETE …/section-groups/{id}/sections/" +
-      "{sectionId}` per section removed and one `POST …/section-groups/{id}/sections` per section added, operations " +
-      "that only the API reference lists (the official document moves a section with its own `PATCH`).",
-    "- A section is in at most one group: adding it to this group takes it out of its previous one. Do not list a " +
-      "section in two groups; they would take it from each other on every `up`.",
-    "- Deleting a group does not delete its sections: the API moves them up to the group's parent level.",
-    "- `sectionIds` is ordered: the sections appear in the group in that order, applied with `PATCH …/structure/sort` " +
-      "(one move per section out of place) after the membership changes; a reorder by hand is drift. The group's own " +
-      "place in the site's top level belongs to [SiteStructure](#sitestructure).",
-    "- Not managed: nested groups, drafts and localized titles.",
-  ],
-  example: `new docs.SiteSectionGroup("product", {
-  organizationId,
-  siteId: site.id,
-  title: "Product",
-  sectionIds: [guides.id, apiReference.id],
-});`,
   replaceOnChanges: ["organizationId", "siteId"],
 
   // The API reports no createdAt for groups: every group of the site with the declared title counts.

@@ -66,7 +66,19 @@ const listed = (ctx: ResourceContext, org: string, site: string, id: string) =>
 
 export const siteShareLinkKind = defineKind<Inputs, State>({
   kind: "SiteShareLink",
-  description: "A secret link to a site, for sites with visibility `share-link`.",
+  docs: {
+    description: "A secret link to a site, for sites with visibility `share-link`.",
+    adoption: '`importId: "<shareLinkId>"`.',
+    notes: [
+      "- Create is `POST …/share-links` with the name, which makes an active link, then a `PATCH` when `active: false` " +
+        "(the link is deleted again if that fails).",
+      "- The token cannot be changed. To issue a new one, replace the resource (`pulumi up --replace <urn>`); the old " +
+        "link stops working when it is deleted. `active: false` disables a link without deleting it.",
+      "- Preview warns when the link's site, managed by the same program, has a visibility other than `share-link`.",
+    ],
+    example: `const reviewers = new docs.SiteShareLink("reviewers", { organizationId, siteId: site.id, name: "Reviewers" });
+export const reviewUrl = reviewers.url; // a secret`,
+  },
   scope: "site",
   inputs,
   state,
@@ -90,23 +102,15 @@ export const siteShareLinkKind = defineKind<Inputs, State>({
   outputs: ["url", "createdAt"],
   secretOutputs: ["url"],
   idFormat: "the share link id (listed by `GET /orgs/<organizationId>/sites/<siteId>/share-links`)",
-  adoption: '`importId: "<shareLinkId>"`.',
-  notes: [
-    "- Create is `POST …/share-links` with the name, which makes an active link, then a `PATCH` when `active: false` " +
-      "(the link is deleted again if that fails).",
-    "- The token cannot be changed. To issue a new one, replace the resource (`pulumi up --replace <urn>`); the old " +
-      "link stops working when it is deleted. `active: false` disables a link without deleting it.",
-    "- Preview warns when the link's site, managed by the same program, has a visibility other than `share-link`.",
-  ],
-  example: `const reviewers = new docs.SiteShareLink("reviewers", { organizationId, siteId: site.id, name: "Reviewers" });
-export const reviewUrl = reviewers.url; // a secret`,
   replaceOnChanges: ["organizationId", "siteId"],
-  expectsOfReferenced: {
-    reference: "siteId",
-    kind: "Site",
-    property: "visibility",
-    value: "share-link",
-    why: "a share link only takes effect on a site whose visibility is `share-link`, so this one opens nothing.",
+  programRules: {
+    expectsOfReferenced: {
+      reference: "siteId",
+      kind: "Site",
+      property: "visibility",
+      value: "share-link",
+      why: "a share link only takes effect on a site whose visibility is `share-link`, so this one opens nothing.",
+    },
   },
 
   async findCreated({ client }, news, since) {

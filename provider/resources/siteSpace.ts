@@ -116,7 +116,32 @@ const listed = (ctx: ResourceContext, org: string, site: string, id: string, fre
 
 export const siteSpaceKind = defineKind<Inputs, State>({
   kind: "SiteSpace",
-  description: "A space published in a site, in a section or at the site's root level (a site without sections).",
+  docs: {
+    description: "A space published in a site, in a section or at the site's root level (a site without sections).",
+    adoption:
+      '`importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)\'s `siteSpaceId` output to manage the ' +
+      "section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.",
+    notes: [
+      "- **No `urls` output**, and `default` is recorded only when declared `true`, as for sections: a site space's " +
+        "published URL and default status change when another site space or its section changes.",
+      "- `default` works as for sections: each section (and the root level) has exactly one default site space, `true` " +
+        "moves the default to this one, `false` means not managed. Declare `true` on at most one site space per section.",
+      "- Create is `POST /orgs/{organizationId}/sites/{siteId}/site-spaces` with `spaceId` and `sectionId`, then " +
+        "`default` and one `PATCH` for `path` and `condition`. If a step after the `POST` fails, the new site space is " +
+        "deleted again and `up` fails.",
+      "- Declare `sectionId` whenever the site has sections: without it the space goes to whichever section is the " +
+        "default at the time.",
+      "- Reads list the site's site spaces; a refresh makes one listing request per site.",
+    ],
+    example: `new docs.SiteSpace("changelog", {
+  organizationId,
+  siteId: site.id,
+  spaceId: changelogSpaceId,
+  sectionId: guides.id,
+  path: "changelog",
+  condition: 'visitor.claims.plan == "pro"',
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -142,29 +167,6 @@ export const siteSpaceKind = defineKind<Inputs, State>({
   outputs: ["title"],
   idFormat:
     "the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)",
-  adoption:
-    '`importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)\'s `siteSpaceId` output to manage the ' +
-    "section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.",
-  notes: [
-    "- **No `urls` output**, and `default` is recorded only when declared `true`, as for sections: a site space's " +
-      "published URL and default status change when another site space or its section changes.",
-    "- `default` works as for sections: each section (and the root level) has exactly one default site space, `true` " +
-      "moves the default to this one, `false` means not managed. Declare `true` on at most one site space per section.",
-    "- Create is `POST /orgs/{organizationId}/sites/{siteId}/site-spaces` with `spaceId` and `sectionId`, then " +
-      "`default` and one `PATCH` for `path` and `condition`. If a step after the `POST` fails, the new site space is " +
-      "deleted again and `up` fails.",
-    "- Declare `sectionId` whenever the site has sections: without it the space goes to whichever section is the " +
-      "default at the time.",
-    "- Reads list the site's site spaces; a refresh makes one listing request per site.",
-  ],
-  example: `new docs.SiteSpace("changelog", {
-  organizationId,
-  siteId: site.id,
-  spaceId: changelogSpaceId,
-  sectionId: guides.id,
-  path: "changelog",
-  condition: 'visitor.claims.plan == "pro"',
-});`,
   // Site spaces cannot move between sections or sites.
   replaceOnChanges: ["organizationId", "siteId", "sectionId"],
 

@@ -105,11 +105,41 @@ async function override(client: Parameters<typeof getSiteSpaceCustomization>[0],
 
 export const siteSpaceCustomizationKind = defineKind<Inputs, State>({
   kind: "SiteSpaceCustomization",
-  description:
-    "The customization overrides of one site space (a language variant or a version of the content): styling, " +
-    "favicon, header, footer, announcement, color modes, feedback, pagination and more, which take precedence over " +
-    "the site's customization (SiteCustomization) on that site space's pages. Only the sections (and fields of " +
-    "sections) the program declares are managed.",
+  docs: {
+    description:
+      "The customization overrides of one site space (a language variant or a version of the content): styling, " +
+      "favicon, header, footer, announcement, color modes, feedback, pagination and more, which take precedence over " +
+      "the site's customization (SiteCustomization) on that site space's pages. Only the sections (and fields of " +
+      "sections) the program declares are managed.",
+    adoption:
+      'Not needed: create overrides only the declared parts. `importId: "<siteSpaceId>"` adopts the site space\'s ' +
+      "customization without writing anything when the declared parts already show the declared values.",
+    notes: [
+      "- Each section is optional; one left out is not managed, and a change made to it by hand (on the site or the " +
+        "site space) is not drift. Within an object section (`styling`, `header`, `footer`, `themes`, …) fields are " +
+        'managed one by one: `styling: { theme: "bold" }` overrides the theme only. `title`, `localizedTitle`, ' +
+        "`favicon` and `announcement` are managed whole.",
+      "- Read reports what the site space shows (the API answers its overrides over the site's customization): a " +
+        "declared part that no longer shows its value, because its override was removed by hand or changed, is drift.",
+      "- Create and update are one partial PATCH of the declared parts at the site space's own address; repeating it " +
+        "after a lost answer duplicates nothing, so create needs no recovery of a lost answer.",
+      "- Deleting the resource removes every override of the site space (the official DELETE): the site space then " +
+        "follows the site's customization again. A part removed from the program keeps its override until then.",
+      '- `null` is not offered (the API reads it as "no override"); neither are fonts, `ai`, `pageActions`, ' +
+        "`socialAccounts`, `insights` and `advancedCustomization`, which the API overrides only per site, nor the " +
+        "deprecated `styling.background`, `header.preset`, `header.backgroundColor`, `header.linkColor` and " +
+        "`internationalization`.",
+      "- Declare one `SiteSpaceCustomization` per site space; deleting one removes the other's overrides too.",
+    ],
+    example: `new docs.SiteSpaceCustomization("french-branding", {
+  organizationId,
+  siteId: site.id,
+  siteSpaceId: frenchSiteSpace.id,
+  title: "Documentation",
+  announcement: { enabled: true, message: "Nouvelle version disponible", style: "info" },
+  styling: { primaryColor: { light: "#0055A4", dark: "#6EA8FF" } },
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -120,34 +150,6 @@ export const siteSpaceCustomizationKind = defineKind<Inputs, State>({
   },
   outputs: [],
   idFormat: "the site space id (a site space has one set of overrides)",
-  adoption:
-    'Not needed: create overrides only the declared parts. `importId: "<siteSpaceId>"` adopts the site space\'s ' +
-    "customization without writing anything when the declared parts already show the declared values.",
-  notes: [
-    "- Each section is optional; one left out is not managed, and a change made to it by hand (on the site or the " +
-      "site space) is not drift. Within an object section (`styling`, `header`, `footer`, `themes`, …) fields are " +
-      'managed one by one: `styling: { theme: "bold" }` overrides the theme only. `title`, `localizedTitle`, ' +
-      "`favicon` and `announcement` are managed whole.",
-    "- Read reports what the site space shows (the API answers its overrides over the site's customization): a " +
-      "declared part that no longer shows its value, because its override was removed by hand or changed, is drift.",
-    "- Create and update are one partial PATCH of the declared parts at the site space's own address; repeating it " +
-      "after a lost answer duplicates nothing, so create needs no recovery of a lost answer.",
-    "- Deleting the resource removes every override of the site space (the official DELETE): the site space then " +
-      "follows the site's customization again. A part removed from the program keeps its override until then.",
-    '- `null` is not offered (the API reads it as "no override"); neither are fonts, `ai`, `pageActions`, ' +
-      "`socialAccounts`, `insights` and `advancedCustomization`, which the API overrides only per site, nor the " +
-      "deprecated `styling.background`, `header.preset`, `header.backgroundColor`, `header.linkColor` and " +
-      "`internationalization`.",
-    "- Declare one `SiteSpaceCustomization` per site space; deleting one removes the other's overrides too.",
-  ],
-  example: `new docs.SiteSpaceCustomization("french-branding", {
-  organizationId,
-  siteId: site.id,
-  siteSpaceId: frenchSiteSpace.id,
-  title: "Documentation",
-  announcement: { enabled: true, message: "Nouvelle version disponible", style: "info" },
-  styling: { primaryColor: { light: "#0055A4", dark: "#6EA8FF" } },
-});`,
   replaceOnChanges: ["organizationId", "siteId", "siteSpaceId"],
   // The old resource's delete removes every override of its site space: after the new one wrote them, it would undo them.
   deleteBeforeReplace: true,

@@ -156,8 +156,29 @@ async function applyOrder(client: HttpClient, news: Inputs, changed: ReadonlySet
 
 export const siteStructureKind = defineKind<Inputs, State>({
   kind: "SiteStructure",
-  description:
-    "The navigation order of a site: its top-level sections and section groups, and the site spaces within sections.",
+  docs: {
+    description:
+      "The navigation order of a site: its top-level sections and section groups, and the site spaces within sections.",
+    adoption: '`importId: "<siteId>"`: the order is read, and sorted only where it differs from the declared one.',
+    notes: [
+      "- Pulumi creates independent resources in parallel, so without a SiteStructure two runs of one program can give " +
+        "the same site different navigation orders. Declare it once per site, after its sections and groups (it takes " +
+        "their ids, so the engine creates it last).",
+      "- Each list is authoritative for its level: `order` must name every top-level item, and each `siteSpaces` entry " +
+        "every site space of its section; `up` fails naming the ids missing or unknown. A reorder by hand is drift, " +
+        "which the next `up` sorts back. A list left out is not managed.",
+      "- Applied with `PATCH …/structure/sort` (one move per item out of place, none when the order already matches), " +
+        "read back from `GET …/structure`.",
+      "- The order of sections inside a group belongs to the group: [SiteSectionGroup](#sitesectiongroup) `sectionIds`.",
+      "- Deleting a SiteStructure leaves the order as it is; the API has nothing to delete.",
+    ],
+    example: `new docs.SiteStructure("navigation", {
+  organizationId,
+  siteId: site.id,
+  order: [guides.id, product.id, apiReference.id],
+  siteSpaces: [{ sectionId: guides.id, siteSpaceIds: [guides.siteSpaceId, guidesV1.id] }],
+});`,
+  },
   scope: "site",
   inputs,
   state,
@@ -173,25 +194,6 @@ export const siteStructureKind = defineKind<Inputs, State>({
   imported: { word: "navigation", leaveOut: ["siteSpaces"] },
   outputs: ["type", "titles"],
   idFormat: "the site id (one SiteStructure per site)",
-  adoption: '`importId: "<siteId>"`: the order is read, and sorted only where it differs from the declared one.',
-  notes: [
-    "- Pulumi creates independent resources in parallel, so without a SiteStructure two runs of one program can give " +
-      "the same site different navigation orders. Declare it once per site, after its sections and groups (it takes " +
-      "their ids, so the engine creates it last).",
-    "- Each list is authoritative for its level: `order` must name every top-level item, and each `siteSpaces` entry " +
-      "every site space of its section; `up` fails naming the ids missing or unknown. A reorder by hand is drift, " +
-      "which the next `up` sorts back. A list left out is not managed.",
-    "- Applied with `PATCH …/structure/sort` (one move per item out of place, none when the order already matches), " +
-      "read back from `GET …/structure`.",
-    "- The order of sections inside a group belongs to the group: [SiteSectionGroup](#sitesectiongroup) `sectionIds`.",
-    "- Deleting a SiteStructure leaves the order as it is; the API has nothing to delete.",
-  ],
-  example: `new docs.SiteStructure("navigation", {
-  organizationId,
-  siteId: site.id,
-  order: [guides.id, product.id, apiReference.id],
-  siteSpaces: [{ sectionId: guides.id, siteSpaceIds: [guides.siteSpaceId, guidesV1.id] }],
-});`,
   replaceOnChanges: ["organizationId", "siteId"],
   describeChange,
 

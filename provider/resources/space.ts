@@ -136,9 +136,39 @@ function patchOf(news: Inputs, changed: ReadonlySet<string>): SpacePatch | undef
 
 export const spaceKind = defineKind<Inputs, State>({
   kind: "Space",
-  description:
-    "A space: a container of documentation content (pages, files, change requests), at the top level of an " +
-    "organization or in a collection. Deleting it deletes its content (restorable for 7 days).",
+  docs: {
+    description:
+      "A space: a container of documentation content (pages, files, change requests), at the top level of an " +
+      "organization or in a collection. Deleting it deletes its content (restorable for 7 days).",
+    adoption:
+      '`importId: "<spaceId>"` — the common case: most spaces exist before the program does. Nothing is written when ' +
+      "the declared fields match the space; adopting a space in a collection without declaring its `parentId` moves it " +
+      "to the top level. A space of another organization than `organizationId` is refused (no transfer exists).",
+    notes: [
+      "- **Deleting a space deletes its content.** The API keeps a deleted space for 7 days, during which " +
+        "`POST /spaces/{spaceId}/restore` brings it back; the delete's log line says so. Give spaces that hold content " +
+        "`protect: true` (no `destroy` or replace removes them) or `retainOnDelete: true` (removing the resource from " +
+        "the program leaves the space in place), as in the example.",
+      "- Create is `POST /orgs/{organizationId}/spaces` with `title`, `emoji`, `parentId`, `language` and `editMode`, " +
+        "followed by one `PATCH` when `defaultLevel` or `icon` is declared (a failed `PATCH` deletes the new space).",
+      "- Updates are in place: `PATCH /spaces/{spaceId}` for `title`, `emoji`/`icon`, `editMode`, `defaultLevel` and " +
+        "`language`; `POST /spaces/{spaceId}/move` for `parentId`. A change of `organizationId` replaces the space, " +
+        "since the official document has no space transfer (the API reference's `POST /spaces/{spaceId}/transfer` is " +
+        "not used); with `protect: true` such a change fails instead.",
+      "- `parentId` is always managed: a space moved by hand is drift. `visibility` is an output: the official document " +
+        "has no field that sets it on a space.",
+      "- Not managed: templates and computed sources of the create body (content, not settings), `mergeRules`, git " +
+        "sync and visitor authentication (their own API objects).",
+    ],
+    example: `const guides = new docs.Collection("guides", { organizationId, title: "Guides" });
+const handbook = new docs.Space(
+  "handbook",
+  { organizationId, title: "Handbook", emoji: "1f4d8", parentId: guides.id, defaultLevel: "read" },
+  { protect: true }, // deleting a space deletes its content
+);
+// An existing space, adopted; removing it from the program leaves the space in place.
+new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spaceId>" }, { retainOnDelete: true });`,
+  },
   scope: "organization",
   inputs,
   state,
@@ -159,34 +189,6 @@ export const spaceKind = defineKind<Inputs, State>({
   },
   outputs: ["visibility", "urls"],
   idFormat: "the space id, as in `https://app.gitbook.com/o/<org>/s/<spaceId>`",
-  adoption:
-    '`importId: "<spaceId>"` — the common case: most spaces exist before the program does. Nothing is written when ' +
-    "the declared fields match the space; adopting a space in a collection without declaring its `parentId` moves it " +
-    "to the top level. A space of another organization than `organizationId` is refused (no transfer exists).",
-  notes: [
-    "- **Deleting a space deletes its content.** The API keeps a deleted space for 7 days, during which " +
-      "`POST /spaces/{spaceId}/restore` brings it back; the delete's log line says so. Give spaces that hold content " +
-      "`protect: true` (no `destroy` or replace removes them) or `retainOnDelete: true` (removing the resource from " +
-      "the program leaves the space in place), as in the example.",
-    "- Create is `POST /orgs/{organizationId}/spaces` with `title`, `emoji`, `parentId`, `language` and `editMode`, " +
-      "followed by one `PATCH` when `defaultLevel` or `icon` is declared (a failed `PATCH` deletes the new space).",
-    "- Updates are in place: `PATCH /spaces/{spaceId}` for `title`, `emoji`/`icon`, `editMode`, `defaultLevel` and " +
-      "`language`; `POST /spaces/{spaceId}/move` for `parentId`. A change of `organizationId` replaces the space, " +
-      "since the official document has no space transfer (the API reference's `POST /spaces/{spaceId}/transfer` is " +
-      "not used); with `protect: true` such a change fails instead.",
-    "- `parentId` is always managed: a space moved by hand is drift. `visibility` is an output: the official document " +
-      "has no field that sets it on a space.",
-    "- Not managed: templates and computed sources of the create body (content, not settings), `mergeRules`, git " +
-      "sync and visitor authentication (their own API objects).",
-  ],
-  example: `const guides = new docs.Collection("guides", { organizationId, title: "Guides" });
-const handbook = new docs.Space(
-  "handbook",
-  { organizationId, title: "Handbook", emoji: "1f4d8", parentId: guides.id, defaultLevel: "read" },
-  { protect: true }, // deleting a space deletes its content
-);
-// An existing space, adopted; removing it from the program leaves the space in place.
-new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spaceId>" }, { retainOnDelete: true });`,
   // Moving (parentId) has an endpoint of its own; spaces cannot change organization (no transfer in the official
   // document).
   replaceOnChanges: ["organizationId"],

@@ -150,7 +150,30 @@ async function syncMembers(
 
 export const teamKind = defineKind<Inputs, State>({
   kind: "Team",
-  description: "A team of organization members, with or without its membership managed.",
+  docs: {
+    description: "A team of organization members, with or without its membership managed.",
+    adoption:
+      '`importId: "<teamId>"`; the organization comes from `organizationId`. With `members` declared, adoption makes ' +
+      "the team's membership exactly that list.",
+    notes: [
+      "Do not manage the same team's membership with both `members` and [TeamMember](#teammember): they would undo " +
+        "each other's changes. When `members` is not managed, the membership is never listed (a refresh reads the " +
+        "team from the organization's shared team listing alone) and membership changes are not drift.",
+      "- Create is `PUT /orgs/{organizationId}/teams` (the official create operation is a `PUT` on the list path) with " +
+        "the title, then, when `members` is declared, one bulk `PUT /orgs/{organizationId}/teams/{id}/members` that " +
+        "adds, removes and sets roles. If that request fails, the new team is deleted again and `up` fails.",
+      "- Every user must already be a member of the organization; the API rejects an unknown user (400, naming it). " +
+        "This is not checked during preview.",
+      "- A user declared by email is matched through the email the API reports for that member. The official schema " +
+        "makes a user's `email` optional; if your API does not report it, declare user ids, or the member shows as a " +
+        "change on every preview.",
+    ],
+    example: `const writers = new docs.Team("writers", {
+  organizationId,
+  title: "Technical writers",
+  members: [{ user: leadUserId, role: "owner" }, { user: "writer@example.com" }],
+});`,
+  },
   scope: "organization",
   inputs,
   state,
@@ -167,27 +190,6 @@ export const teamKind = defineKind<Inputs, State>({
   imported: { word: "team", heading: "Teams and their complete membership." },
   outputs: [],
   idFormat: "the team id (API `id`); the organization comes from `organizationId`",
-  adoption:
-    '`importId: "<teamId>"`; the organization comes from `organizationId`. With `members` declared, adoption makes ' +
-    "the team's membership exactly that list.",
-  notes: [
-    "Do not manage the same team's membership with both `members` and [TeamMember](#teammember): they would undo " +
-      "each other's changes. When `members` is not managed, the membership is never listed (a refresh reads the " +
-      "team from the organization's shared team listing alone) and membership changes are not drift.",
-    "- Create is `PUT /orgs/{organizationId}/teams` (the official create operation is a `PUT` on the list path) with " +
-      "the title, then, when `members` is declared, one bulk `PUT /orgs/{organizationId}/teams/{id}/members` that " +
-      "adds, removes and sets roles. If that request fails, the new team is deleted again and `up` fails.",
-    "- Every user must already be a member of the organization; the API rejects an unknown user (400, naming it). " +
-      "This is not checked during preview.",
-    "- A user declared by email is matched through the email the API reports for that member. The official schema " +
-      "makes a user's `email` optional; if your API does not report it, declare user ids, or the member shows as a " +
-      "change on every preview.",
-  ],
-  example: `const writers = new docs.Team("writers", {
-  organizationId,
-  title: "Technical writers",
-  members: [{ user: leadUserId, role: "owner" }, { user: "writer@example.com" }],
-});`,
   // No endpoint moves a team to another organization.
   replaceOnChanges: ["organizationId"],
 

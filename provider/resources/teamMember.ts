@@ -75,7 +75,22 @@ async function put(ctx: ResourceContext, news: Inputs): Promise<State> {
 
 export const teamMemberKind = defineKind<Inputs, State>({
   kind: "TeamMember",
-  description: "One member of a team whose membership is otherwise not managed (a `Team` without `members`).",
+  docs: {
+    description: "One member of a team whose membership is otherwise not managed (a `Team` without `members`).",
+    adoption:
+      '`importId: "<teamId>/<userId>"`, naming the same team and user as `teamId` and `userId` (otherwise `up` fails). ' +
+      "Adoption is optional here: create is the same idempotent `PUT` as an update, so creating a membership that " +
+      "already exists succeeds (and sets `role` if declared).",
+    notes: [
+      "- There is no API call that reads one membership: the provider lists the team's members. A refresh of many " +
+        "members of the same team makes one listing request.",
+      "- Delete is `DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId}`. When the team itself is deleted, the " +
+        "membership is gone; a refresh drops it from the state.",
+      "- Replacements delete first, because the old and new membership may be the same pair (for example when only " +
+        "`organizationId` was corrected).",
+    ],
+    example: `new docs.TeamMember("lead", { organizationId, teamId: team.id, userId: leadUserId, role: "owner" });`,
+  },
   scope: "organization",
   inputs,
   state,
@@ -100,19 +115,6 @@ export const teamMemberKind = defineKind<Inputs, State>({
   outputs: [],
   idFormat: "`<teamId>/<userId>`, e.g. `Tm0aB.../Us9xY...`; the organization comes from `organizationId`",
   importId: apiIdPair,
-  adoption:
-    '`importId: "<teamId>/<userId>"`, naming the same team and user as `teamId` and `userId` (otherwise `up` fails). ' +
-    "Adoption is optional here: create is the same idempotent `PUT` as an update, so creating a membership that " +
-    "already exists succeeds (and sets `role` if declared).",
-  notes: [
-    "- There is no API call that reads one membership: the provider lists the team's members. A refresh of many " +
-      "members of the same team makes one listing request.",
-    "- Delete is `DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId}`. When the team itself is deleted, the " +
-      "membership is gone; a refresh drops it from the state.",
-    "- Replacements delete first, because the old and new membership may be the same pair (for example when only " +
-      "`organizationId` was corrected).",
-  ],
-  example: `new docs.TeamMember("lead", { organizationId, teamId: team.id, userId: leadUserId, role: "owner" });`,
   // The id is the pair; a membership cannot be moved to another team, user or organization.
   replaceOnChanges: ["organizationId", "teamId", "userId"],
   // The old and new membership may be the same pair (e.g. only organizationId was corrected): removing the old one

@@ -119,7 +119,10 @@ describe("the notices at the end of the operation", () => {
       parent: "siteId",
       why: "add one.",
     };
-    operation.companions.noteChecked({ kind: "Site", companion: gated }, { title: "Docs", visibility: "gated" });
+    operation.companions.noteChecked(
+      { kind: "Site", programRules: { companion: gated } },
+      { title: "Docs", visibility: "gated" },
+    );
     handlers.get("exit")?.();
     expect(stderr.mock.calls).toEqual([
       [

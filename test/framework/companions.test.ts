@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type CompanionRule, Companions } from "../../provider/framework/companions";
+import { Companions } from "../../provider/framework/companions";
+import type { CompanionRule } from "../../provider/framework/kind";
 import { Operation } from "../../provider/framework/operation";
 import { UNKNOWN } from "../../provider/framework/unknown";
 
@@ -10,7 +11,7 @@ const rule: CompanionRule = {
   parent: "siteId",
   why: "declare a Gate with siteId: site.id.",
 };
-const Site = { kind: "Site", companion: rule };
+const Site = { kind: "Site", programRules: { companion: rule } };
 const Gate = { kind: "Gate" };
 const warning = (name: string, id?: string) =>
   `Site ${name}${id ? ` ("${id}")` : ""} has visibility: "gated" but the program declares no Gate for it: ${rule.why}`;

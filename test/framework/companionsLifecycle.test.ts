@@ -39,28 +39,26 @@ const context = () =>
   ({ listings: new Listings(), client: { policy: { maxAttempts: 1 } } }) as unknown as ResourceContext;
 const portalKind = defineKind<PortalInputs, PortalInputs>({
   kind: "Portal",
-  description: "A test kind with a companion rule.",
+  docs: { description: "A test kind with a companion rule.", example: "", adoption: "" },
   scope: "organization",
-  example: "",
   inputs: portalInputs,
   state: portalInputs,
   outputs: [],
   idFormat: "the portal id",
-  adoption: "",
   replaceOnChanges: ["parentId"],
-  companion: { when: { property: "visibility", equals: "gated" }, kind: "Gate", parent: "portalId", why },
+  programRules: {
+    companion: { when: { property: "visibility", equals: "gated" }, kind: "Gate", parent: "portalId", why },
+  },
   ...memory<PortalInputs>("p"),
 });
 const gateKind = defineKind<GateInputs, GateInputs>({
   kind: "Gate",
-  description: "The portal's companion.",
+  docs: { description: "The portal's companion.", example: "", adoption: "" },
   scope: "organization",
-  example: "",
   inputs: gateInputs,
   state: gateInputs,
   outputs: [],
   idFormat: "the gate id",
-  adoption: "",
   replaceOnChanges: ["portalId"],
   ...memory<GateInputs>("g"),
 });

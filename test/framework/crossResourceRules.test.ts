@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { CrossResourceRules, type ReferencedExpectation } from "../../provider/framework/crossResource";
+import { CrossResourceRules } from "../../provider/framework/crossResource";
+import type { ReferencedExpectation } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { captureStderr } from "../support/log";
 
@@ -12,7 +13,7 @@ beforeEach(() => {
 });
 
 describe("uniqueBy", () => {
-  const Settings = { kind: "Settings", uniqueBy: ["siteId", "locale"] };
+  const Settings = { kind: "Settings", programRules: { uniqueBy: ["siteId", "locale"] } };
   const failure = {
     property: "siteId",
     reason:
@@ -40,7 +41,7 @@ describe("uniqueBy", () => {
 });
 
 describe("exclusiveFlag", () => {
-  const Section = { kind: "Section", exclusiveFlag: { property: "default", parent: "siteId" } };
+  const Section = { kind: "Section", programRules: { exclusiveFlag: { property: "default", parent: "siteId" } } };
 
   it("warns when a second resource under the same parent sets the flag, naming both", () => {
     rules.warnOnConflicts(Section, { siteId: "s-1", title: "Guides", default: true });
@@ -77,8 +78,14 @@ describe("exclusiveFlag", () => {
 });
 
 describe("conflictsUnder", () => {
-  const Redirect = { kind: "Redirect", conflictsUnder: { kind: "Redirects", parent: "siteId", why: "pick one." } };
-  const Redirects = { kind: "Redirects", conflictsUnder: { kind: "Redirect", parent: "siteId", why: "pick one." } };
+  const Redirect = {
+    kind: "Redirect",
+    programRules: { conflictsUnder: { kind: "Redirects", parent: "siteId", why: "pick one." } },
+  };
+  const Redirects = {
+    kind: "Redirects",
+    programRules: { conflictsUnder: { kind: "Redirect", parent: "siteId", why: "pick one." } },
+  };
 
   it("warns once per parent, naming the two kinds in one order whichever comes first", () => {
     rules.warnOnConflicts(Redirects, { siteId: "s-1" });
@@ -111,7 +118,7 @@ describe("expectsOfReferenced", () => {
     value: "share-link",
     why: "readers need a link.",
   };
-  const Link = { kind: "Link", expectsOfReferenced: rule };
+  const Link = { kind: "Link", programRules: { expectsOfReferenced: rule } };
   const warning = (name: string, title = "") =>
     `warning: Link ${name} targets Site "s-1"${title}, whose visibility is "public", not "share-link": readers need ` +
     'a link. Set visibility: "share-link" on the Site.\n';

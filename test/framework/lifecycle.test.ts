@@ -75,14 +75,12 @@ class Fake {
   definition(overrides: Partial<KindDefinition<Inputs, State>> = {}): KindDefinition<Inputs, State> {
     return defineKind<Inputs, State>({
       kind: "Widget",
-      description: "A test kind.",
+      docs: { description: "A test kind.", example: "", adoption: "" },
       scope: "organization",
-      example: "",
       inputs,
       state,
       outputs: ["url"],
       idFormat: "the widget id",
-      adoption: "",
       replaceOnChanges: ["parentId"],
       setProperties: ["tags"],
       providerOptions: ["waitSeconds"],
@@ -428,7 +426,7 @@ describe("kinds with nothing to create (adoptsOnCreate), one resource per object
   });
 
   it("check fails for a second resource naming the same object, not for the same inputs checked again", async () => {
-    const life = new Fake().lifecycle({ uniqueBy: ["parentId"] });
+    const life = new Fake().lifecycle({ programRules: { uniqueBy: ["parentId"] } });
     expect((await life.check({}, { ...valid })).failures).toBeUndefined();
     expect((await life.check({}, { ...valid })).failures).toBeUndefined();
     expect((await life.check({}, { ...valid, parentId: "p2", name: "Other" })).failures).toBeUndefined();

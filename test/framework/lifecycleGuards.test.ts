@@ -27,14 +27,12 @@ function kind(overrides: Partial<KindDefinition<Inputs, State>> = {}) {
   let loads = 0;
   const definition = defineKind<Inputs, State>({
     kind: "Vault",
-    description: "A test kind.",
+    docs: { description: "A test kind.", example: "", adoption: "" },
     scope: "organization",
-    example: "",
     inputs,
     state,
     outputs: [],
     idFormat: "the vault id",
-    adoption: "",
     replaceOnChanges: ["region"],
     guardedReplaces: { properties: ["region"], why: "its contents are lost." },
     providerOptions: ["allowReplace"],

@@ -33,7 +33,7 @@ describe("files generated from the kinds' schemas", () => {
     const reference = renderReference(definitions);
     for (const definition of definitions) {
       expect(reference).toContain(`## ${definition.kind}\n`);
-      expect(reference).toContain(definition.example);
+      expect(reference).toContain(definition.docs.example);
     }
     expect(reference).toContain(
       "| `title` | string, at most 50 characters | update in place | required | The collection's title. |",
@@ -125,7 +125,12 @@ describe("a kind's generated class and reference", () => {
   const widget = () =>
     ({
       kind: "Widget",
-      description: "A widget.",
+      docs: {
+        description: "A widget.",
+        adoption: "Not needed.",
+        notes: ["- one", "- two", "A paragraph."],
+        example: 'new docs.Widget("w", { size: 1 });',
+      },
       scope: "organization",
       inputs: z.strictObject({
         organizationId: z.string().describe("The organization."),
@@ -150,9 +155,6 @@ describe("a kind's generated class and reference", () => {
       outputs: ["extras", "loose", "note", "secret"],
       secretOutputs: ["secret"],
       idFormat: "the widget id",
-      adoption: "Not needed.",
-      notes: ["- one", "- two", "A paragraph."],
-      example: 'new docs.Widget("w", { size: 1 });',
     }) as unknown as Definition;
   const markers = (...names: string[]) =>
     names.map((name) => `${blockMarkers(name).start}\n${blockMarkers(name).end}\n`).join("\n");
