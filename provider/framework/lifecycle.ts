@@ -1,15 +1,17 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client";
 import type { AdoptedBy } from "./adoptions";
+import type { ChangeNotes } from "./changeNotes";
 import { undoOnFailure } from "./cleanup";
+import type { Companions } from "./companions";
+import type { CrossResourceRules } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import { explain, withoutStackTrace } from "./explain";
 import { InputRules } from "./inputRules";
 import { describeIssue } from "./issues";
 import { KeyedProperties } from "./keyed";
 import type { CreatedCandidate, Found, KindDefinition, Known, ProgramRules, Props, ResourceContext } from "./kind";
-import type { Operation } from "./operation";
-import { checkAgainstApi } from "./preflight";
+import { checkAgainstApi, type PreflightScope } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
 import {
   CONNECTION,
@@ -24,6 +26,14 @@ import { sameValue, wireSafe } from "./values";
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
 const PROVIDER_KEY = "__provider";
 const IMPORT_ID = "importId";
+
+/** What a lifecycle uses of the operation it belongs to (./operation.ts): its registries and its contexts. */
+export interface LifecycleScope extends PreflightScope {
+  crossResource: CrossResourceRules;
+  companions: Companions;
+  changeNotes: ChangeNotes;
+  context(connection?: ResourceConnection): ResourceContext;
+}
 /**
  * Output listing the input properties the program declared. `read` returns only those as the refreshed inputs: an
  * input the program never set must not show up as `+description` in every refresh of an unchanged resource.
@@ -59,7 +69,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   constructor(
     readonly definition: KindDefinition<Inputs, State>,
-    private readonly operation: Operation,
+    private readonly operation: LifecycleScope,
     private readonly context: (connection?: ResourceConnection) => ResourceContext = (connection) =>
       operation.context(connection),
   ) {

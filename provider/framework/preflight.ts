@@ -1,11 +1,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DocsApiError, type HttpClient, NotFoundError, organizationPath, UnauthorizedError } from "../client";
+import type { Adoptions } from "./adoptions";
 import { apiTokenSource, apiUrlSetting, CONFIG_KEYS, type Connections, ENV_KEYS, preflightSetting } from "./connection";
 import { referableIds } from "./enumerate";
 import { credentialFix } from "./explain";
 import type { KindDefinition, Props } from "./kind";
 import { Listings } from "./listings";
-import type { Operation } from "./operation";
 import { referencesOf } from "./references";
 import { clientOf, connectionOf, type ResourceConnection } from "./resourceConnection";
 import { containsUnknown } from "./unknown";
@@ -53,7 +53,12 @@ export class PreflightCache {
 }
 
 /** What preflight uses of the operation: its cache, its clients, its tally of adoptions and the kinds referred to. */
-type PreflightScope = Pick<Operation, "preflight" | "connections" | "adoptions" | "definition">;
+export interface PreflightScope {
+  preflight: PreflightCache;
+  connections: Connections;
+  adoptions: Adoptions;
+  definition(kind: string): KindDefinition | undefined;
+}
 
 export { preflightSetting as preflightEnabled };
 
