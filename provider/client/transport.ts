@@ -136,14 +136,13 @@ export class HttpClient {
   put<T = unknown>(path: string, body?: unknown): Promise<T> {
     return this.request<T>("PUT", path, { body });
   }
-  /** Resolves when the object is gone, whether this call removed it (205) or it was already absent (204, 404). */
+  /**
+   * Resolves when the object is gone: this call removed it (205), or it was already absent (204, as the official
+   * document answers a DELETE of a missing object). A 404 is a NotFoundError like any other answer's: the framework,
+   * not the transport, reads it as "already gone" (a resource's delete, a create's undo).
+   */
   async delete(path: string): Promise<void> {
-    try {
-      await this.request("DELETE", path);
-    } catch (error) {
-      if (error instanceof DocsApiError && error.status === 404) return;
-      throw error;
-    }
+    await this.request("DELETE", path);
   }
 
   async request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {

@@ -1,3 +1,4 @@
+import { NotFoundError } from "../client";
 import { messageOf, withNote } from "./explain";
 
 /**
@@ -18,9 +19,14 @@ export async function undoOnFailure<T>(
     const titled = created.title === undefined || created.title === created.id ? "" : ` ("${created.title}")`;
     const the = `the new ${created.kind} "${created.id}"${titled}`;
     const adopt = `adopt it with importId "${created.id}"`;
+    const removed = `${the} was removed again`;
     const note = await undo().then(
-      (kept) => (typeof kept === "string" ? `${the} was kept (${kept}): ${adopt}` : `${the} was removed again`),
-      (failed) => `removing ${the} failed too (${messageOf(failed)}): ${adopt} or delete it`,
+      (kept) => (typeof kept === "string" ? `${the} was kept (${kept}): ${adopt}` : removed),
+      // A 404: it is gone already (a retried DELETE whose first answer was lost).
+      (failed) =>
+        failed instanceof NotFoundError
+          ? removed
+          : `removing ${the} failed too (${messageOf(failed)}): ${adopt} or delete it`,
     );
     throw withNote(error, note);
   }

@@ -88,9 +88,9 @@ describe("status → error class and message", () => {
 });
 
 describe("DELETE", () => {
-  it("resolves on a real 404: the object is already gone", async () => {
+  it("throws NotFoundError on a 404, which the framework, not the transport, reads as already gone", async () => {
     const { http, stub } = await serve((_req, res) => apiError(res, 404, "no such thing"));
-    await expect(http.delete("/things/t1")).resolves.toBeUndefined();
+    await expect(http.delete("/things/t1")).rejects.toBeInstanceOf(NotFoundError);
     expect(stub.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["DELETE /v1/things/t1"]);
   });
 

@@ -24,6 +24,13 @@ async function failingCreate(): Promise<string> {
 }
 
 describe("rollback of a failed create", () => {
+  it("reads a 404 on the undo's DELETE as the object gone already, not as a failed removal", async () => {
+    fixture.emulator.injectFault({ method: "DELETE", path: "^/v1/collections/[^/]+$", status: 404, count: 1 });
+    const message = await failingCreate();
+    expect(message).toMatch(/the new Collection "[^"]+" \("Handbook"\) was removed again/);
+    expect(message).not.toMatch(/failed too/);
+  });
+
   it("waits out a 429 like any request, then removes the half-made object", async () => {
     fixture.emulator.injectFault({ method: "DELETE", path: "^/v1/collections/[^/]+$", status: 429, retryAfter: "1" });
     const message = await failingCreate();
