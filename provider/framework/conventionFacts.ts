@@ -6,6 +6,8 @@
  * block, naming the blocks that differ. The prose around the blocks stays hand-written and names no kind by such a
  * fact.
  */
+
+import { referencesOf } from "./references";
 import { type Definition, typeModel } from "./typeModel";
 
 /** The lines that open and close the generated block `name` (the README's kinds table is the block `kinds table`). */
@@ -119,6 +121,21 @@ function withoutCreateLookupBlock(all: readonly KindFacts[]): string {
   return `${count(without, all, HAVE)} no lookup for what a create made: ${kindsOf(without)}.`;
 }
 
+/** The kinds preflight checks ids against, with the inputs that name them (`idRef`), in registry order. */
+function preflightReferencesBlock(definitions: readonly Definition[]): string {
+  const inputs = new Map<string, string[]>();
+  for (const definition of definitions) {
+    for (const reference of referencesOf(definition)) {
+      const names = inputs.get(reference.kind) ?? [];
+      if (!names.includes(reference.input)) names.push(reference.input);
+      inputs.set(reference.kind, names);
+    }
+  }
+  const order = definitions.map((definition) => definition.kind).filter((kind) => inputs.has(kind));
+  const each = order.map((kind) => `${code(kind)} (${listed((inputs.get(kind) ?? []).map(code))})`);
+  return `the objects of ${order.length} kinds, each looked up in its own listing: ${listed(each)}.`;
+}
+
 /** The hand-written documents with generated blocks, by path from the repository root. */
 export const DOCUMENTS_WITH_BLOCKS = ["README.md", "docs/conventions.md"] as const;
 export type DocumentWithBlocks = (typeof DOCUMENTS_WITH_BLOCKS)[number];
@@ -135,6 +152,7 @@ export function factBlocks(definitions: readonly Definition[]) {
       "organizationId change": organizationChangeBlock(facts),
       "secret outputs": secretOutputs,
       "kinds without a create lookup": withoutCreateLookupBlock(facts),
+      "preflight references": preflightReferencesBlock(definitions),
     },
     "docs/conventions.md": { organizationId, ids: idsBlock(facts), "secret outputs": secretOutputs },
   } satisfies Record<DocumentWithBlocks, Record<string, string>>;

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { blockMarkers, blockNames, factBlocks, staleness, withBlocks } from "../../provider/framework/conventionFacts";
 import { generatedFiles } from "../../provider/framework/reference";
+import { referencesOf } from "../../provider/framework/references";
 import type { Definition } from "../../provider/framework/typeModel";
 import { definitions } from "../../provider/registry";
 
@@ -70,6 +71,14 @@ describe("the per-kind facts of the README and docs/conventions.md, from the reg
     expect(kindsNamed(blocks()["README.md"]["organizationId change"])).toEqual(inPlace);
     const noLookup = kindsWhere((definition) => definition.findCreated === undefined);
     expect(kindsNamed(blocks()["README.md"]["kinds without a create lookup"])).toEqual(noLookup);
+  });
+
+  it("name every kind an id input refers to, with its inputs: what preflight checks", () => {
+    const text = blocks()["README.md"]["preflight references"];
+    const referred = kindsWhere((d) => definitions.some((other) => referencesOf(other).some((r) => r.kind === d.kind)));
+    expect(kindsNamed(text).filter((kind) => referred.includes(kind))).toEqual(referred);
+    expect(text).toContain(`the objects of ${referred.length} kinds`);
+    expect(text).toContain("`SiteSection` (`sectionIds` and `sectionId`)");
   });
 });
 

@@ -164,6 +164,7 @@ describe("a kind's generated class and reference", () => {
     "organizationId change",
     "secret outputs",
     "kinds without a create lookup",
+    "preflight references",
   ];
   const readme = `# Readme\n\n${markers(...readmeFacts)}`;
   const conventions = markers("organizationId", "ids", "secret outputs");
