@@ -13,11 +13,13 @@ import {
   apiClient,
   apiUrlSetting,
   CONFIG_KEYS,
+  causeOfType,
   DocsApiError,
   ENV_KEYS,
   getOrganization,
   lifecycle,
   MissingCredentialsError,
+  nonEmpty,
 } from "./provider";
 import { describeResolutions, pendingCreates, REFRESH_ARGS, recoveredState, resolvePendingCreates } from "./recover";
 import {
@@ -228,7 +230,7 @@ interface Organization {
 /** `--organization`, else the provider's own default from the environment: one setting serves both. */
 function givenOrganization(values: { organization?: string }): Organization | undefined {
   if (values.organization) return { id: values.organization, source: "--organization" };
-  const fromEnvironment = process.env[ENV_KEYS.organizationId]?.trim();
+  const fromEnvironment = nonEmpty(process.env[ENV_KEYS.organizationId]);
   return fromEnvironment ? { id: fromEnvironment, source: ENV_KEYS.organizationId } : undefined;
 }
 
@@ -296,7 +298,9 @@ async function explainingApiFailures<T>(organization: Organization, calls: () =>
     const answer = failure?.message.replace(/\.$/, "");
     const api = apiUrlSetting().url;
     if (failure?.status === 401) {
-      const where = process.env[ENV_KEYS.apiUrl]?.trim() ? `from ${ENV_KEYS.apiUrl}` : `${ENV_KEYS.apiUrl} is not set`;
+      const where = nonEmpty(process.env[ENV_KEYS.apiUrl])
+        ? `from ${ENV_KEYS.apiUrl}`
+        : `${ENV_KEYS.apiUrl} is not set`;
       throw new Error(
         `${answer}. The API at ${api} (${where}) rejected the token in ${ENV_KEYS.apiToken}: check that it is a ` +
           `current API token of a member of organization "${organization.id}", and that ${ENV_KEYS.apiUrl} names ` +
@@ -314,16 +318,6 @@ async function explainingApiFailures<T>(organization: Organization, calls: () =>
     }
     throw error;
   }
-}
-
-/** The error of a type behind an error, through the causes a kind or the framework wrapped it in. */
-function causeOfType<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
-  let current: unknown = error;
-  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (current instanceof type) return current;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 function apiFailureIn(error: unknown): DocsApiError | undefined {

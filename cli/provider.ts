@@ -4,13 +4,20 @@
  * object's inputs), the shared listings and the credentials.
  */
 export { DocsApiError, getOrganization, type HttpClient } from "../provider/client";
-export { apiUrlSetting, CONFIG_KEYS, ENV_KEYS, MissingCredentialsError } from "../provider/framework/connection";
+export {
+  apiUrlSetting,
+  CONFIG_KEYS,
+  ENV_KEYS,
+  MissingCredentialsError,
+  nonEmpty,
+} from "../provider/framework/connection";
 export {
   type Batch,
   enumerate as enumerateKinds,
   enumerationOrder,
   siteRootKind,
 } from "../provider/framework/enumerate";
+export { causeOfType } from "../provider/framework/explain";
 export type { ListedObject } from "../provider/framework/kind";
 export { definitions } from "../provider/registry";
 export { apiClient, lifecycle, sharedContext } from "../provider/runtime";

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { ENV_NAME } from "./framework/connection";
 
 /** Where a `Connection` finds the API, the organization and its token. */
 export interface ConnectionArgs {
@@ -17,9 +18,6 @@ export interface ConnectionArgs {
    */
   token?: pulumi.Input<string>;
 }
-
-/** An environment variable's name, as POSIX shells accept them. */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * A connection to one organization (or API, or token), passed to resources as `connection` the way `aws.Provider`

@@ -8,17 +8,16 @@
  * candidates unless exactly one object matches.
  */
 import * as pulumi from "@pulumi/pulumi";
-import {
-  type ApiCollection,
-  type ApiOrganizationMember,
-  type ApiSite,
-  type ApiSpace,
-  type ApiTeam,
-  DEFAULT_API_URL,
-  type HttpClient,
-} from "./client";
+import type { ApiCollection, ApiOrganizationMember, ApiSite, ApiSpace, ApiTeam, HttpClient } from "./client";
 import type { Connection } from "./connection";
-import { CONFIG_KEYS, ENV_KEYS } from "./framework/connection";
+import {
+  CONFIG_KEYS,
+  defaultOrganizationId,
+  ENV_KEYS,
+  resolveConnection,
+  type StackConfigReader,
+  type TokenSource,
+} from "./framework/connection";
 import type { KindDefinition } from "./framework/kind";
 import { Listings } from "./framework/listings";
 import { collectionKind } from "./resources/collection";
@@ -295,40 +294,34 @@ async function listed<Item>(
 /** The client and organization of a lookup, from its arguments, its connection and the stack's settings. */
 async function settings(lookup: string, args: InOrganization, opts: LookupOptions): Promise<Settings> {
   const connection = opts.connection;
-  const organizationId =
-    args.organizationId ??
-    connection?.organizationId ??
-    stackSetting(CONFIG_KEYS.organizationId, ENV_KEYS.organizationId);
+  const organizationId = args.organizationId ?? connection?.organizationId ?? defaultOrganizationId(programConfig);
   if (!organizationId) {
     throw new LookupError(
       `${lookup}: no organization: pass organizationId, a connection with one, or set ` +
         `\`pulumi config set ${CONFIG_KEYS.organizationId} <id>\` or ${ENV_KEYS.organizationId}.`,
     );
   }
-  const apiUrl = connection?.apiUrl ?? stackSetting(CONFIG_KEYS.apiUrl, ENV_KEYS.apiUrl) ?? DEFAULT_API_URL;
-  let token: string | undefined;
-  if (connection?.token !== undefined) token = await knownValue(connection.token);
-  else if (connection?.tokenEnv !== undefined) token = nonEmpty(process.env[connection.tokenEnv]);
-  else token = stackSetting(CONFIG_KEYS.apiToken, ENV_KEYS.apiToken);
-  if (!token) {
-    const where =
-      connection?.tokenEnv !== undefined
-        ? `the connection's ${connection.tokenEnv} environment variable is not set`
-        : connection?.token !== undefined
-          ? "the connection's token is empty"
-          : `set \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}`;
-    throw new LookupError(`${lookup}: no API token: ${where}.`);
+  const token = connection?.token === undefined ? undefined : await knownValue(connection.token);
+  const { apiUrl, token: resolved } = resolveConnection(
+    { apiUrl: connection?.apiUrl, tokenEnv: connection?.tokenEnv, token },
+    (source) => new LookupError(`${lookup}: no API token: ${missingToken(source)}.`),
+    programConfig,
+  );
+  return { client: currentOperation().connections.clientFor(apiUrl, resolved), organizationId };
+}
+
+/** Stack config as the program's process has it (read raw), which wins over the environment, as in the provider. */
+const programConfig: StackConfigReader = (name) => pulumi.runtime.getConfig(CONFIG_KEYS[name]);
+
+function missingToken(source: TokenSource): string {
+  switch (source.from) {
+    case "tokenEnv":
+      return `the connection's ${source.variable} environment variable is not set`;
+    case "token":
+      return "the connection's token is empty";
+    case "stack":
+      return `set \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or ${ENV_KEYS.apiToken}`;
   }
-  return { client: currentOperation().connections.clientFor(apiUrl, token), organizationId };
-}
-
-/** Stack config (read raw, as the program's process has it) wins over the environment, as in the provider. */
-function stackSetting(configKey: string, envKey: string): string | undefined {
-  return nonEmpty(pulumi.runtime.getConfig(configKey)) ?? nonEmpty(process.env[envKey]);
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
 /** The value of a known Output (a connection's secret token from stack config is known at preview too). */

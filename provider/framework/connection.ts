@@ -3,9 +3,10 @@ import { DEFAULT_API_URL, HttpClient, type WaitEvent } from "../client";
 import { UNKNOWN } from "./unknown";
 
 /**
- * Where the API is and how to authenticate, resolved at call time inside the provider process. Stack config
- * (`docs:apiUrl`, secret `docs:apiToken`) wins over the environment (`DOCS_API_URL`, `DOCS_API_TOKEN`); neither is
- * ever captured by the serialized provider, so the token never reaches the state.
+ * Where the API is and how to authenticate, resolved at call time inside the provider process (and by lookups in the
+ * program's, from its own config: resolveConnection). Stack config (`docs:apiUrl`, secret `docs:apiToken`) wins over
+ * the environment (`DOCS_API_URL`, `DOCS_API_TOKEN`); neither is ever captured by the serialized provider, so the
+ * token never reaches the state.
  */
 interface StackConfig {
   apiUrl?: string;
@@ -37,6 +38,9 @@ export const ENV_KEYS = {
   organizationId: "DOCS_ORGANIZATION_ID",
   preflight: "DOCS_PREFLIGHT",
 } as const;
+
+/** An environment variable's name, as POSIX shells accept them: what a connection's `tokenEnv` must be. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function setStackConfig(config: StackConfig): void {
   stackConfig = { ...config };
@@ -70,26 +74,77 @@ export function setWaitReporter(reporter: WaitReporter | undefined): void {
   waitReporter = reporter ?? logWait;
 }
 
+/** A `docs:` setting that stack config or the environment gives. */
+type StackSettingName = keyof StackConfig;
+
+/**
+ * Reads a setting's stack config. The provider process has the config the engine passed to `configure`; lookups run
+ * in the program's process and read the program's own config instead.
+ */
+export type StackConfigReader = (name: StackSettingName) => string | undefined;
+
+const configured: StackConfigReader = (name) => stackConfig[name];
+
+/** A setting and where it came from: stack config wins over the environment; blank is unset. */
+function stackSetting(
+  name: StackSettingName,
+  config: StackConfigReader,
+): { value: string; from: "config" | "env" } | undefined {
+  const fromConfig = nonEmpty(config(name));
+  if (fromConfig !== undefined) return { value: fromConfig, from: "config" };
+  const fromEnv = nonEmpty(process.env[ENV_KEYS[name]]);
+  return fromEnv === undefined ? undefined : { value: fromEnv, from: "env" };
+}
+
 /** The API URL in use and the setting it came from, for messages about a connection that failed. */
-export function apiUrlSetting(): { url: string; source: string } {
-  const fromConfig = nonEmpty(stackConfig.apiUrl);
-  if (fromConfig) return { url: fromConfig, source: `stack config ${CONFIG_KEYS.apiUrl}` };
-  const fromEnv = nonEmpty(process.env[ENV_KEYS.apiUrl]);
-  if (fromEnv) return { url: fromEnv, source: `the ${ENV_KEYS.apiUrl} environment variable` };
+export function apiUrlSetting(config: StackConfigReader = configured): { url: string; source: string } {
+  const given = stackSetting("apiUrl", config);
+  if (given?.from === "config") return { url: given.value, source: `stack config ${CONFIG_KEYS.apiUrl}` };
+  if (given?.from === "env") return { url: given.value, source: `the ${ENV_KEYS.apiUrl} environment variable` };
   return { url: DEFAULT_API_URL, source: `the default (neither ${CONFIG_KEYS.apiUrl} nor ${ENV_KEYS.apiUrl} is set)` };
 }
 
 /** Where the token in use comes from (it wins in this order), or undefined when none is set. */
 export function apiTokenSource(): "config" | "env" | undefined {
-  if (nonEmpty(stackConfig.apiToken)) return "config";
-  return nonEmpty(process.env[ENV_KEYS.apiToken]) ? "env" : undefined;
+  return stackSetting("apiToken", configured)?.from;
 }
 
-/** The stack-wide token: stack config `docs:apiToken`, else `DOCS_API_TOKEN`. */
-export function stackToken(): string {
-  const token = nonEmpty(stackConfig.apiToken) ?? nonEmpty(process.env[ENV_KEYS.apiToken]);
-  if (!token) throw new MissingCredentialsError();
-  return token;
+/** What a connection names; what it leaves out comes from the stack-wide settings. */
+export interface ConnectionSettings {
+  apiUrl?: string | undefined;
+  /** The environment variable holding the token, read in the process that resolves the connection. */
+  tokenEnv?: string | undefined;
+  token?: string | undefined;
+}
+
+/** Where a connection's token was to come from, for the error that says it is missing. */
+export type TokenSource = { from: "token" } | { from: "tokenEnv"; variable: string } | { from: "stack" };
+
+/**
+ * The API URL and token of a connection: a resource's in the provider's process, a lookup's in the program's (with
+ * the program's config), or none, the stack-wide settings. Its own token wins, then its `tokenEnv`, then the stack's
+ * token; its URL, then the stack's. `missingToken` puts a missing token in the caller's words.
+ */
+export function resolveConnection(
+  connection: ConnectionSettings | undefined,
+  missingToken: (source: TokenSource) => Error,
+  config: StackConfigReader = configured,
+): { apiUrl: string; token: string } {
+  const { source, token } = tokenOf(connection, config);
+  if (!token) throw missingToken(source);
+  return { apiUrl: connection?.apiUrl ?? apiUrlSetting(config).url, token };
+}
+
+function tokenOf(
+  connection: ConnectionSettings | undefined,
+  config: StackConfigReader,
+): { source: TokenSource; token: string | undefined } {
+  if (connection?.token !== undefined) return { source: { from: "token" }, token: connection.token };
+  if (connection?.tokenEnv !== undefined) {
+    const variable = connection.tokenEnv;
+    return { source: { from: "tokenEnv", variable }, token: nonEmpty(process.env[variable]) };
+  }
+  return { source: { from: "stack" }, token: stackSetting("apiToken", config)?.value };
 }
 
 /**
@@ -102,7 +157,8 @@ export class Connections {
 
   /** The client of the stack-wide settings: stack config, then environment. */
   apiClient(): HttpClient {
-    return this.clientFor(apiUrlSetting().url, stackToken());
+    const { apiUrl, token } = resolveConnection(undefined, () => new MissingCredentialsError());
+    return this.clientFor(apiUrl, token);
   }
 
   clientFor(baseUrl: string, token: string): HttpClient {
@@ -153,8 +209,8 @@ export function logWait(event: WaitEvent): void {
  * The organization a resource belongs to when its program leaves `organizationId` out, as `aws:region` works: stack
  * config `docs:organizationId` wins over `DOCS_ORGANIZATION_ID`, as for the API URL. Undefined when neither is set.
  */
-export function defaultOrganizationId(): string | undefined {
-  return nonEmpty(stackConfig.organizationId) ?? nonEmpty(process.env[ENV_KEYS.organizationId]);
+export function defaultOrganizationId(config: StackConfigReader = configured): string | undefined {
+  return stackSetting("organizationId", config)?.value;
 }
 
 /**
@@ -162,16 +218,17 @@ export function defaultOrganizationId(): string | undefined {
  * on, anything else set is a typo reported as such. Off by default (see README, "Preflight").
  */
 export function preflightSetting(): boolean {
-  const fromConfig = nonEmpty(stackConfig.preflight);
-  const value = fromConfig ?? nonEmpty(process.env[ENV_KEYS.preflight]);
-  if (value === undefined) return false;
-  const normalized = value.toLowerCase();
+  const given = stackSetting("preflight", configured);
+  if (given === undefined) return false;
+  const normalized = given.value.toLowerCase();
   if (["true", "1", "yes", "on"].includes(normalized)) return true;
   if (["false", "0", "no", "off"].includes(normalized)) return false;
-  throw new InvalidSettingError(fromConfig ? CONFIG_KEYS.preflight : ENV_KEYS.preflight, value, "true or false");
+  const name = given.from === "config" ? CONFIG_KEYS.preflight : ENV_KEYS.preflight;
+  throw new InvalidSettingError(name, given.value, "true or false");
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
+/** A setting's value, trimmed; undefined when it is unset or blank. */
+export function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 

@@ -80,9 +80,17 @@ export function explain(
 
 /** The API's answer a kind's own error was caused by, however deep in its causes (a few levels at most). */
 function apiFailureBehind(error: unknown): DocsApiError | undefined {
-  let current = error instanceof Error ? error.cause : undefined;
+  return causeOfType(error instanceof Error ? error.cause : undefined, DocsApiError);
+}
+
+/** The error of a type that is, or is behind, an error, through the causes it was wrapped in (five at most). */
+export function causeOfType<T extends Error>(
+  error: unknown,
+  type: abstract new (...args: never[]) => T,
+): T | undefined {
+  let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (current instanceof DocsApiError) return current;
+    if (current instanceof type) return current;
     current = current.cause;
   }
   return undefined;

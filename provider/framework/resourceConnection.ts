@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { HttpClient } from "../client";
-import { apiUrlSetting, type Connections, stackToken } from "./connection";
+import { type Connections, ENV_NAME, MissingCredentialsError, resolveConnection, type TokenSource } from "./connection";
 import { describeIssue } from "./issues";
 import { apiId, type Props } from "./kind";
 import { containsUnknown } from "./unknown";
@@ -16,9 +16,6 @@ import { containsUnknown } from "./unknown";
  * the state.
  */
 export const CONNECTION = "connection";
-
-/** An environment variable's name, as POSIX shells accept them. */
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const connectionSchema = z
   .strictObject({
@@ -75,14 +72,11 @@ export function withConnectionOrganization(inputKeys: readonly string[], news: P
 
 /** A resource's client among the operation's: its connection's, or the stack-wide one (config, then environment). */
 export function clientOf(connections: Connections, connection: ResourceConnection | undefined): HttpClient {
-  if (connection === undefined) return connections.apiClient();
-  const baseUrl = connection.apiUrl ?? apiUrlSetting().url;
-  if (connection.token !== undefined) return connections.clientFor(baseUrl, connection.token);
-  if (connection.tokenEnv !== undefined) {
-    const token = process.env[connection.tokenEnv]?.trim();
-    if (!token) throw new MissingConnectionTokenError(connection.tokenEnv);
-    return connections.clientFor(baseUrl, token);
-  }
-  // Neither: the stack-wide token against this connection's URL.
-  return connections.clientFor(baseUrl, stackToken());
+  const { apiUrl, token } = resolveConnection(connection, missingToken);
+  return connections.clientFor(apiUrl, token);
+}
+
+/** A resource's `token` is never empty (its schema), so only an unset variable or stack-wide token is missing. */
+function missingToken(source: TokenSource): Error {
+  return source.from === "tokenEnv" ? new MissingConnectionTokenError(source.variable) : new MissingCredentialsError();
 }

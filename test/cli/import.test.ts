@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { emitProgram } from "../../cli/emit";
-import { EXIT, type Io, main } from "../../cli/main";
+import { EXIT } from "../../cli/main";
 import { packageSource } from "../../cli/project";
 import { DECLARED_INSIDE, NOT_WALKED, WALKED_KINDS, walkOrganization } from "../../cli/walk";
 import { kinds, lifecycle, startOperation } from "../../provider/runtime";
+import { type CliRun, restoreEnvAfterEach, runCli, stateFile, stateResource, useTempDirs } from "../support/cli";
 import { useEmulator } from "../support/emulator";
 import { seedOrganization } from "../support/seed-organization";
 import { biomeCheck } from "./biome";
@@ -19,26 +19,8 @@ const count = (list: string[]) => {
   return counts;
 };
 
-function capture(): Io & { stdout: () => string; stderr: () => string } {
-  let out = "";
-  let err = "";
-  return {
-    out: { write: (text: string) => (out += text) },
-    err: { write: (text: string) => (err += text) },
-    stdout: () => out,
-    stderr: () => err,
-  };
-}
-
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "docs-platform-cli-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs("docs-platform-cli-");
+restoreEnvAfterEach("DOCS_API_TOKEN", "DOCS_ORGANIZATION_ID");
 
 describe("import: the walk of a seeded organization", () => {
   it("finds every object the seed made, one resource each (team members inside their team)", async () => {
@@ -219,13 +201,12 @@ describe("import: the walk of a seeded organization", () => {
         .processingState;
     }
     const out = tempDir();
-    const io = capture();
-    expect(await main(["import", "--organization", fx.org(), "--out", out, "--quiet"], io)).toBe(EXIT.found);
+    const io = await runCli(["import", "--organization", fx.org(), "--out", out, "--quiet"]);
+    expect(io.code).toBe(EXIT.found);
     // Whether this clone has packed the package yet (the install to-do line) is not this test's subject.
     const notInstall = (line: string) => !line.startsWith("docs-platform: before `npm install`");
     expect(
-      io
-        .stderr()
+      io.stderr
         .split(/(?<=\n)/)
         .filter(notInstall)
         .join(""),
@@ -258,19 +239,19 @@ describe("import: the walk of a seeded organization", () => {
 describe("the docs-platform command", () => {
   it("has help for every command, with the exit codes", async () => {
     for (const args of [["--help"], ["import", "--help"], ["unmanaged", "-h"]]) {
-      const io = capture();
-      expect(await main(args, io)).toBe(EXIT.ok);
-      expect(io.stdout()).toMatch(/^Usage: docs-platform/);
-      expect(io.stdout()).toContain("Exit codes:\n  0  success");
-      expect(io.stdout()).toContain("DOCS_API_TOKEN");
+      const io = await runCli(args);
+      expect(io.code).toBe(EXIT.ok);
+      expect(io.stdout).toMatch(/^Usage: docs-platform/);
+      expect(io.stdout).toContain("Exit codes:\n  0  success");
+      expect(io.stdout).toContain("DOCS_API_TOKEN");
     }
   });
 
   it("import --help lists what is imported and what is not, from the walk's own lists; unmanaged has its filters", async () => {
     const help = async (command: string) => {
-      const io = capture();
-      expect(await main([command, "--help"], io)).toBe(EXIT.ok);
-      return io.stdout();
+      const io = await runCli([command, "--help"]);
+      expect(io.code).toBe(EXIT.ok);
+      return io.stdout;
     };
     const importHelp = await help("import");
     const flat = importHelp.replace(/\s+/g, " ");
@@ -322,38 +303,32 @@ describe("the docs-platform command", () => {
       [["unmanaged", "--organization", "o", "--stack", "a", "--state", "b"], "exclude each other"],
     ];
     for (const [args, message] of cases) {
-      const io = capture();
-      expect(await main(args, io), args.join(" ")).toBe(EXIT.usage);
-      expect(io.stderr()).toContain(message);
+      const io = await runCli(args);
+      expect(io.code, args.join(" ")).toBe(EXIT.usage);
+      expect(io.stderr).toContain(message);
     }
   });
 
   it("fails with exit code 1 and the fix when there is no token", async () => {
-    const token = process.env.DOCS_API_TOKEN;
     delete process.env.DOCS_API_TOKEN;
-    try {
-      const io = capture();
-      const code = await main(["import", "--organization", fx.org(), "--out", tempDir(), "--quiet"], io);
-      expect(code).toBe(EXIT.failure);
-      expect(io.stderr()).toContain("DOCS_API_TOKEN");
-    } finally {
-      process.env.DOCS_API_TOKEN = token;
-    }
+    const io = await runCli(["import", "--organization", fx.org(), "--out", tempDir(), "--quiet"]);
+    expect(io.code).toBe(EXIT.failure);
+    expect(io.stderr).toContain("DOCS_API_TOKEN");
   });
 
   it("import writes the project and reports progress on stderr", async () => {
     await seedOrganization(fx.emulator);
     const out = tempDir();
-    const io = capture();
-    expect(await main(["import", "--organization", fx.org(), "--out", out, "--name", "acme-docs"], io)).toBe(EXIT.ok);
-    expect(io.stdout()).toBe("");
-    expect(io.stderr()).toContain('site "Acme Docs": 26 objects');
-    expect(io.stderr()).toMatch(/75 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    const io = await runCli(["import", "--organization", fx.org(), "--out", out, "--name", "acme-docs"]);
+    expect(io.code).toBe(EXIT.ok);
+    expect(io.stdout).toBe("");
+    expect(io.stderr).toContain('site "Acme Docs": 26 objects');
+    expect(io.stderr).toMatch(/75 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
-      expect(io.stderr()).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
+      expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
     }
-    expect(io.stderr()).toContain("no default for a site's customization");
+    expect(io.stderr).toContain("no default for a site's customization");
     const readme = readFileSync(path.join(out, "README.md"), "utf8");
     expect(readme).toContain("\n## Not in the program\n\n- `OrganizationMember`: members join");
     expect(readme).toContain("- `SiteCustomization`: the official API document states no default");
@@ -371,35 +346,27 @@ describe("the docs-platform command", () => {
   it("unmanaged names what a state does not manage, by kind, and exits 3; 0 when everything is managed", async () => {
     const seeded = await seedOrganization(fx.emulator);
     const walk = await walkOrganization({ organizationId: fx.org() });
-    const resource = (kind: string, id: string, outputs: Record<string, unknown> = {}) => ({
-      type: `pulumi-nodejs:dynamic/docs:${kind}`,
-      id,
-      outputs,
-    });
-    const all = walk.objects.map((o) => resource(o.kind, o.id, { ...o.inputs, __declared: Object.keys(o.inputs) }));
-    const stateFile = (resources: unknown[]) => {
-      const file = path.join(tempDir(), "state.json");
-      writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources } }));
-      return file;
-    };
-    const complete = capture();
-    expect(await main(["unmanaged", "--organization", fx.org(), "--state", stateFile(all)], complete)).toBe(EXIT.ok);
-    expect(complete.stdout()).toContain("every object is managed by the stack (75 resources)");
+    const all = walk.objects.map((o) =>
+      stateResource(o.kind, o.id, { outputs: { ...o.inputs, __declared: Object.keys(o.inputs) } }),
+    );
+    const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
+    const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
+    expect(complete.code).toBe(EXIT.ok);
+    expect(complete.stdout).toContain("every object is managed by the stack (75 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
     const partial = all.filter((r) => r.id !== handbook && r.id !== link);
-    const io = capture();
-    expect(await main(["unmanaged", "--organization", fx.org(), "--state", stateFile(partial)], io)).toBe(EXIT.found);
-    expect(io.stdout()).toBe(
+    const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
+    expect(io.code).toBe(EXIT.found);
+    expect(io.stdout).toBe(
       `Organization ${fx.org()}: 2 object(s) not managed by the stack (73 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
     );
-    const json = capture();
-    const args = ["unmanaged", "--organization", fx.org(), "--state", stateFile(partial), "--json"];
-    expect(await main(args, json)).toBe(EXIT.found);
-    expect(JSON.parse(json.stdout())).toEqual({
+    const json = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial), "--json"]);
+    expect(json.code).toBe(EXIT.found);
+    expect(JSON.parse(json.stdout)).toEqual({
       organizationId: fx.org(),
       managed: 73,
       unmanaged: [
@@ -413,18 +380,16 @@ describe("the docs-platform command", () => {
     const withoutMembers = all
       .filter((r) => !r.type.endsWith(":Space") && r.id !== grant)
       .map((r) => (r.type.endsWith(":Team") ? { ...r, outputs: { __declared: ["title"] } } : r));
-    const members = capture();
-    const flags = ["--state", stateFile(withoutMembers), "--json"];
-    expect(await main(["unmanaged", "--organization", fx.org(), ...flags], members)).toBe(EXIT.found);
-    const withSpaces = capture();
-    expect(await main(["unmanaged", "--organization", fx.org(), ...flags, "--include-spaces"], withSpaces)).toBe(
-      EXIT.found,
-    );
-    const kindsListed = (io: ReturnType<typeof capture>) =>
-      count((JSON.parse(io.stdout()).unmanaged as { kind: string }[]).map((o) => o.kind));
+    const flags = ["--state", stateOf(withoutMembers), "--json"];
+    const members = await runCli(["unmanaged", "--organization", fx.org(), ...flags]);
+    expect(members.code).toBe(EXIT.found);
+    const withSpaces = await runCli(["unmanaged", "--organization", fx.org(), ...flags, "--include-spaces"]);
+    expect(withSpaces.code).toBe(EXIT.found);
+    const kindsListed = (io: CliRun) =>
+      count((JSON.parse(io.stdout).unmanaged as { kind: string }[]).map((o) => o.kind));
     expect(kindsListed(members)).toEqual({ TeamMember: 6, SpacePermission: 1 });
     expect(kindsListed(withSpaces)).toEqual({ TeamMember: 6, Space: 5, SpacePermission: 1 });
-    const listed = JSON.parse(members.stdout()).unmanaged as { kind: string; id: string; title: string }[];
+    const listed = JSON.parse(members.stdout).unmanaged as { kind: string; id: string; title: string }[];
     expect(listed.find((o) => o.kind === "SpacePermission")).toEqual({
       kind: "SpacePermission",
       id: grant,
@@ -442,11 +407,7 @@ describe("the docs-platform command", () => {
     const seeded = await seedOrganization(fx.emulator);
     const [docs, internal] = seeded.ids.Site!;
     const walk = await walkOrganization({ organizationId: fx.org() });
-    const all = walk.objects.map((o) => ({
-      type: `pulumi-nodejs:dynamic/docs:${o.kind}`,
-      id: o.id,
-      outputs: o.inputs,
-    }));
+    const all = walk.objects.map((o) => stateResource(o.kind, o.id, { outputs: o.inputs }));
     const redirect = async (site: string, source: string, draft = false) =>
       fx.apiCreate(`/orgs/${fx.org()}/sites/${site}/redirects`, {
         source,
@@ -461,20 +422,16 @@ describe("the docs-platform command", () => {
     // The walk's listings are shared with what runs next in this process; a run of the command starts afresh.
     startOperation();
     // A SiteRedirect owns its source even after the redirect was made again by hand (a new id).
-    const declared = {
-      type: "pulumi-nodejs:dynamic/docs:SiteRedirect",
-      id: "a-deleted-redirect",
+    const declared = stateResource("SiteRedirect", "a-deleted-redirect", {
       inputs: { organizationId: fx.org(), siteId: internal, source: "/kept" },
       outputs: { organizationId: fx.org(), siteId: internal, source: "/kept" },
-    };
+    });
     const run = async (resources: unknown[]) => {
-      const file = path.join(tempDir(), "state.json");
-      writeFileSync(file, JSON.stringify({ deployment: { resources } }));
-      const io = capture();
-      const code = await main(["unmanaged", "--organization", fx.org(), "--state", file, "--json"], io);
+      const file = stateFile(tempDir(), resources);
+      const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", file, "--json"]);
       return {
-        code,
-        unmanaged: JSON.parse(io.stdout()).unmanaged as { kind: string; id: string; title: string; under?: string }[],
+        code: io.code,
+        unmanaged: JSON.parse(io.stdout).unmanaged as { kind: string; id: string; title: string; under?: string }[],
       };
     };
     const under = 'site "Internal Handbook"';
@@ -501,13 +458,11 @@ describe("the docs-platform command", () => {
   it("unmanaged --kinds and --site limit the listing as they limit import's walk", async () => {
     const seeded = await seedOrganization(fx.emulator);
     const [, internal] = seeded.ids.Site!;
-    const file = path.join(tempDir(), "state.json");
-    writeFileSync(file, JSON.stringify({ deployment: { resources: [] } }));
+    const file = stateFile(tempDir());
     const listed = async (...flags: string[]) => {
-      const io = capture();
-      const args = ["unmanaged", "--organization", fx.org(), "--state", file, "--json", ...flags];
-      expect(await main(args, io), flags.join(" ")).toBe(EXIT.found);
-      return count((JSON.parse(io.stdout()).unmanaged as { kind: string }[]).map((o) => o.kind));
+      const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", file, "--json", ...flags]);
+      expect(io.code, flags.join(" ")).toBe(EXIT.found);
+      return count((JSON.parse(io.stdout).unmanaged as { kind: string }[]).map((o) => o.kind));
     };
     fx.emulator.clearRequests();
     expect(await listed("--kinds", "Team,SiteShareLink,SitePermission", "--site", internal!)).toEqual({
@@ -522,42 +477,34 @@ describe("the docs-platform command", () => {
     expect(await listed("--kinds", "Space")).toEqual({ Space: 5 });
     expect(await listed("--kinds", "SiteRedirect")).toEqual({ SiteRedirect: 2 });
 
-    const io = capture();
-    const args = ["unmanaged", "--organization", fx.org(), "--state", file, "--kinds", "SiteRedirects"];
-    expect(await main(args, io)).toBe(EXIT.usage);
-    expect(io.stderr()).toContain("--kinds: unknown kind(s) SiteRedirects; known: Collection, Space, Team, TeamMember");
+    const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", file, "--kinds", "SiteRedirects"]);
+    expect(io.code).toBe(EXIT.usage);
+    expect(io.stderr).toContain("--kinds: unknown kind(s) SiteRedirects; known: Collection, Space, Team, TeamMember");
   });
 
   it("--organization defaults to DOCS_ORGANIZATION_ID, the provider's own default; the usage error names both", async () => {
-    const saved = process.env.DOCS_ORGANIZATION_ID;
-    const file = path.join(tempDir(), "state.json");
-    writeFileSync(file, JSON.stringify({ deployment: { resources: [] } }));
-    try {
-      delete process.env.DOCS_ORGANIZATION_ID;
-      const missing = capture();
-      expect(await main(["unmanaged", "--state", file], missing)).toBe(EXIT.usage);
-      expect(missing.stderr()).toContain("--organization is required (or set DOCS_ORGANIZATION_ID)");
+    const file = stateFile(tempDir());
+    delete process.env.DOCS_ORGANIZATION_ID;
+    const missing = await runCli(["unmanaged", "--state", file]);
+    expect(missing.code).toBe(EXIT.usage);
+    expect(missing.stderr).toContain("--organization is required (or set DOCS_ORGANIZATION_ID)");
 
-      process.env.DOCS_ORGANIZATION_ID = fx.org();
-      const io = capture();
-      expect(await main(["unmanaged", "--state", file, "--json"], io)).toBe(EXIT.ok);
-      expect(JSON.parse(io.stdout())).toEqual({ organizationId: fx.org(), managed: 0, unmanaged: [] });
-      expect(fx.emulator.requests().map((r) => r.path)).toContain(`/v1/orgs/${fx.org()}/collections`);
-      // The flag wins over the environment.
-      const flagged = capture();
-      expect(await main(["unmanaged", "--organization", "elsewhere", "--state", file], flagged)).toBe(EXIT.failure);
-      expect(flagged.stderr()).toContain("/orgs/elsewhere/");
-    } finally {
-      if (saved === undefined) delete process.env.DOCS_ORGANIZATION_ID;
-      else process.env.DOCS_ORGANIZATION_ID = saved;
-    }
+    process.env.DOCS_ORGANIZATION_ID = fx.org();
+    const io = await runCli(["unmanaged", "--state", file, "--json"]);
+    expect(io.code).toBe(EXIT.ok);
+    expect(JSON.parse(io.stdout)).toEqual({ organizationId: fx.org(), managed: 0, unmanaged: [] });
+    expect(fx.emulator.requests().map((r) => r.path)).toContain(`/v1/orgs/${fx.org()}/collections`);
+    // The flag wins over the environment.
+    const flagged = await runCli(["unmanaged", "--organization", "elsewhere", "--state", file]);
+    expect(flagged.code).toBe(EXIT.failure);
+    expect(flagged.stderr).toContain("/orgs/elsewhere/");
   });
 
   it("unmanaged fails with exit code 1 on a file that is no stack export", async () => {
     const file = path.join(tempDir(), "state.json");
     writeFileSync(file, JSON.stringify({ hello: "world" }));
-    const io = capture();
-    expect(await main(["unmanaged", "--organization", fx.org(), "--state", file], io)).toBe(EXIT.failure);
-    expect(io.stderr()).toContain("pulumi stack export");
+    const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", file]);
+    expect(io.code).toBe(EXIT.failure);
+    expect(io.stderr).toContain("pulumi stack export");
   });
 });

@@ -1,21 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { localTarget, PACKED_TARBALL, packageSource, projectFiles, runningPackageRoot } from "../../cli/project";
+import { useTempDirs } from "../support/cli";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const version: string = require("../../package.json").version;
 
-const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = useTempDirs("project-source-");
 
 /** Writes `files` (path → content) under a fresh temporary folder and returns it. */
 function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(tmpdir(), "project-source-"));
-  made.push(root);
+  const root = tempDir();
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content);

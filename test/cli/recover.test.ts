@@ -1,13 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXIT, type Io, main } from "../../cli/main";
+import { EXIT } from "../../cli/main";
 import { pendingCreates, type ReadCreated, recoveredState, resolvePendingCreates } from "../../cli/recover";
 import { lifecycle } from "../../provider/runtime";
+import { runCli, stateFile, useTempDirs } from "../support/cli";
 import { callApi, useEmulator } from "../support/emulator";
 
 const fx = useEmulator();
+const tempDir = useTempDirs("recover-");
 const urn = (kind: string, name: string) => `urn:pulumi:dev::docs::pulumi-nodejs:dynamic/docs:${kind}::${name}`;
 /** What `docs-platform recover` looks with. */
 const find = (kind: string, inputs: Record<string, unknown>, since: Date) => lifecycle(kind).findCreated(inputs, since);
@@ -187,24 +186,26 @@ describe("docs-platform recover", () => {
     const recovered = deploymentOf(await recoveredState(state, resolutions, read));
     expect(recovered.resources.map((r) => [r.urn, r.id])).toEqual([[urn("Space", "guides"), made.body.id]]);
 
-    const dir = mkdtempSync(path.join(tmpdir(), "recover-"));
-    const file = path.join(dir, "state.json");
-    writeFileSync(file, JSON.stringify({ version: 3, deployment: recovered }));
-    let out = "";
-    const io: Io = { out: { write: (t: string) => (out += t) }, err: { write: () => undefined } };
-    const args = ["unmanaged", "--organization", fx.org(), "--state", file, "--include-spaces", "--json"];
-    await main(args, io);
-    const listed = JSON.parse(out).unmanaged as { kind: string; id: string }[];
+    const file = stateFile(tempDir(), recovered.resources);
+    const unmanaged = await runCli([
+      "unmanaged",
+      "--organization",
+      fx.org(),
+      "--state",
+      file,
+      "--include-spaces",
+      "--json",
+    ]);
+    const listed = JSON.parse(unmanaged.stdout).unmanaged as { kind: string; id: string }[];
     expect(listed).not.toContainEqual(expect.objectContaining({ id: made.body.id }));
   });
 
   it("has --help, and rejects unknown options with exit code 2", async () => {
-    let out = "";
-    let err = "";
-    const io: Io = { out: { write: (t: string) => (out += t) }, err: { write: (t: string) => (err += t) } };
-    expect(await main(["recover", "--help"], io)).toBe(EXIT.ok);
-    expect(out).toContain("pulumi stack import");
-    expect(await main(["recover", "--bogus"], io)).toBe(EXIT.usage);
-    expect(err).toContain("--bogus");
+    const help = await runCli(["recover", "--help"]);
+    expect(help.code).toBe(EXIT.ok);
+    expect(help.stdout).toContain("pulumi stack import");
+    const bogus = await runCli(["recover", "--bogus"]);
+    expect(bogus.code).toBe(EXIT.usage);
+    expect(bogus.stderr).toContain("--bogus");
   });
 });

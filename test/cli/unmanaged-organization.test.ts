@@ -1,42 +1,29 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EXIT, type Io, main } from "../../cli/main";
+import { beforeEach, describe, expect, it } from "vitest";
+import { EXIT } from "../../cli/main";
 import { organizationsInState } from "../../cli/unmanaged";
+import { restoreEnvAfterEach, runCli, stateFile, stateResource, useTempDirs } from "../support/cli";
 import { useEmulator } from "../support/emulator";
 
 const fx = useEmulator();
+const tempDir = useTempDirs("docs-platform-fake-pulumi-");
+restoreEnvAfterEach("PATH", "DOCS_ORGANIZATION_ID");
 
-function capture(): Io & { stdout: () => string; stderr: () => string } {
-  let out = "";
-  let err = "";
-  return {
-    out: { write: (text: string) => (out += text) },
-    err: { write: (text: string) => (err += text) },
-    stdout: () => out,
-    stderr: () => err,
-  };
-}
-
-const resource = (kind: string, id: string, organization: string) => ({
-  urn: `urn:pulumi:production::docs::pulumi-nodejs:dynamic/docs:${kind}::${id}`,
-  type: `pulumi-nodejs:dynamic/docs:${kind}`,
-  id,
-  inputs: { organizationId: organization },
-  outputs: { organizationId: organization },
-});
-const exportOf = (resources: unknown[]) => JSON.stringify({ version: 3, deployment: { resources } });
+const resource = (kind: string, id: string, organization: string) =>
+  stateResource(kind, id, {
+    urn: `urn:pulumi:production::docs::pulumi-nodejs:dynamic/docs:${kind}::${id}`,
+    inputs: { organizationId: organization },
+    outputs: { organizationId: organization },
+  });
 
 /**
  * A `pulumi` on the PATH that answers the two commands `unmanaged` runs, `stack export` and `config get`, from files,
  * and logs every call: the organization's resolution without the real CLI (test/e2e/drift-script.test.ts runs that).
  */
 let dir: string;
-let savedPath: string | undefined;
-let savedOrganization: string | undefined;
-const fakePulumi = (state: string, configured?: string) => {
-  writeFileSync(path.join(dir, "state.json"), state);
+const fakePulumi = (resources: unknown[], configured?: string) => {
+  stateFile(dir, resources);
   if (configured === undefined) rmSync(path.join(dir, "organization"), { force: true });
   else writeFileSync(path.join(dir, "organization"), `${configured}\n`);
 };
@@ -46,7 +33,7 @@ const pulumiCalls = () => {
 };
 
 beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), "docs-platform-fake-pulumi-"));
+  dir = tempDir();
   const script = path.join(dir, "pulumi");
   writeFileSync(
     script,
@@ -62,24 +49,16 @@ esac
 `,
   );
   chmodSync(script, 0o755);
-  savedPath = process.env.PATH;
   process.env.PATH = `${dir}${path.delimiter}${process.env.PATH}`;
-  savedOrganization = process.env.DOCS_ORGANIZATION_ID;
   delete process.env.DOCS_ORGANIZATION_ID;
-});
-afterEach(() => {
-  process.env.PATH = savedPath;
-  if (savedOrganization === undefined) delete process.env.DOCS_ORGANIZATION_ID;
-  else process.env.DOCS_ORGANIZATION_ID = savedOrganization;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("unmanaged finds the organization when the command line names none", () => {
   it("takes the stack's docs:organizationId, the provider's own default, before the state", async () => {
-    fakePulumi(exportOf([resource("Collection", "c1", fx.emulator.secondOrganizationId)]), fx.org());
-    const io = capture();
-    expect(await main(["unmanaged", "--stack", "production", "--json"], io)).toBe(EXIT.ok);
-    expect(JSON.parse(io.stdout()).organizationId).toBe(fx.org());
+    fakePulumi([resource("Collection", "c1", fx.emulator.secondOrganizationId)], fx.org());
+    const run = await runCli(["unmanaged", "--stack", "production", "--json"]);
+    expect(run.code).toBe(EXIT.ok);
+    expect(JSON.parse(run.stdout).organizationId).toBe(fx.org());
     expect(pulumiCalls()).toEqual([
       "stack export --non-interactive --stack production",
       "config get docs:organizationId --non-interactive --stack production",
@@ -88,11 +67,11 @@ describe("unmanaged finds the organization when the command line names none", ()
 
   it("without docs:organizationId, takes the one organization of the state's resources, as `import` writes them", async () => {
     const handMade = await fx.apiCreate(`/orgs/${fx.org()}/collections`, { title: "Scratch" });
-    fakePulumi(exportOf([resource("Collection", "adopted", fx.org()), resource("Team", "t", fx.org())]));
-    const io = capture();
-    expect(await main(["unmanaged", "--stack", "production"], io)).toBe(EXIT.found);
-    expect(io.stderr()).toBe("");
-    expect(io.stdout()).toBe(
+    fakePulumi([resource("Collection", "adopted", fx.org()), resource("Team", "t", fx.org())]);
+    const run = await runCli(["unmanaged", "--stack", "production"]);
+    expect(run.code).toBe(EXIT.found);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
       `Organization ${fx.org()}: 1 object(s) not managed by the stack (2 resources):\n` +
         `  Collection\n    ${handMade}  "Scratch"\n`,
     );
@@ -104,11 +83,11 @@ describe("unmanaged finds the organization when the command line names none", ()
 
   it("asks for --organization, naming them, when the state's resources belong to several organizations", async () => {
     const second = fx.emulator.secondOrganizationId;
-    fakePulumi(exportOf([resource("Collection", "a", fx.org()), resource("Site", "b", second)]));
-    const io = capture();
-    expect(await main(["unmanaged"], io)).toBe(EXIT.usage);
+    fakePulumi([resource("Collection", "a", fx.org()), resource("Site", "b", second)]);
+    const run = await runCli(["unmanaged"]);
+    expect(run.code).toBe(EXIT.usage);
     const [first, last] = [fx.org(), second].sort();
-    expect(io.stderr()).toBe(
+    expect(run.stderr).toBe(
       `docs-platform: the stack's resources belong to 2 organizations (${first}, ${last}): choose one with ` +
         "--organization <id> (or DOCS_ORGANIZATION_ID)\nRun `docs-platform --help` for usage.\n",
     );
@@ -116,10 +95,10 @@ describe("unmanaged finds the organization when the command line names none", ()
   });
 
   it("is a usage error naming each place it looked when neither the config nor the state names one", async () => {
-    fakePulumi(exportOf([{ type: "pulumi:pulumi:Stack", urn: "urn:pulumi:production::docs::pulumi:pulumi:Stack::x" }]));
-    const io = capture();
-    expect(await main(["unmanaged"], io)).toBe(EXIT.usage);
-    expect(io.stderr()).toContain(
+    fakePulumi([{ type: "pulumi:pulumi:Stack", urn: "urn:pulumi:production::docs::pulumi:pulumi:Stack::x" }]);
+    const run = await runCli(["unmanaged"]);
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.stderr).toContain(
       "--organization is required (or set DOCS_ORGANIZATION_ID): the stack's config has no docs:organizationId, " +
         "and its state holds no resource of this package",
     );
@@ -130,18 +109,17 @@ describe("unmanaged finds the organization when the command line names none", ()
   });
 
   it("reads no stack config for a state given as a file, and none at all when the organization is given", async () => {
-    const file = path.join(dir, "given.json");
-    writeFileSync(file, exportOf([resource("Collection", "adopted", fx.org())]));
-    const fromFile = capture();
-    expect(await main(["unmanaged", "--state", file, "--json"], fromFile)).toBe(EXIT.ok);
-    expect(JSON.parse(fromFile.stdout()).organizationId).toBe(fx.org());
+    const file = stateFile(tempDir(), [resource("Collection", "adopted", fx.org())]);
+    const fromFile = await runCli(["unmanaged", "--state", file, "--json"]);
+    expect(fromFile.code).toBe(EXIT.ok);
+    expect(JSON.parse(fromFile.stdout).organizationId).toBe(fx.org());
     expect(pulumiCalls()).toEqual([]);
 
-    fakePulumi(exportOf([resource("Collection", "adopted", "elsewhere")]), "configured-elsewhere");
+    fakePulumi([resource("Collection", "adopted", "elsewhere")], "configured-elsewhere");
     process.env.DOCS_ORGANIZATION_ID = fx.org();
-    const fromEnvironment = capture();
-    expect(await main(["unmanaged", "--json"], fromEnvironment)).toBe(EXIT.ok);
-    expect(JSON.parse(fromEnvironment.stdout()).organizationId).toBe(fx.org());
+    const fromEnvironment = await runCli(["unmanaged", "--json"]);
+    expect(fromEnvironment.code).toBe(EXIT.ok);
+    expect(JSON.parse(fromEnvironment.stdout).organizationId).toBe(fx.org());
     expect(pulumiCalls()).toEqual(["stack export --non-interactive"]);
   });
 });

@@ -1,24 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { Adoptions, adoptedMessage } from "../../provider/framework/adoptions";
-import { Operation } from "../../provider/framework/operation";
+import { captureStderr } from "../support/log";
+import { operationTellingAtExit } from "../support/processExit";
 
 /** The tally of one operation; a test starts another where a new operation would. */
 let adoptions: Adoptions;
 const messages = () => adoptions.notices().map((notice) => `${notice.severity}: ${notice.message}`);
-let stderr: ReturnType<typeof vi.spyOn>;
+const written = captureStderr();
 
 beforeEach(() => {
   adoptions = new Adoptions();
-  stderr = vi.spyOn(process.stderr, "write").mockReturnValue(true);
 });
-afterEach(() => vi.restoreAllMocks());
 
 describe("the adoptions of `up`: one line for all, one more for each that changed its object", () => {
   it("counts every importId adoption and names only those that changed something, nothing written meanwhile", () => {
     adoptions.report("Collection", "c-1", [], "importId");
     adoptions.report("Team", "t-1", ["title", "members"], "importId");
     adoptions.report("Space", "s-1", [], "importId");
-    expect(stderr).not.toHaveBeenCalled();
+    expect(written).toEqual([]);
     expect(messages()).toEqual([
       `info: ${adoptedMessage("Team", "t-1", ["title", "members"], "importId")}`,
       "info: 3 adopted, 1 changed (listed above): 3 of the creates counted below took over existing objects instead " +
@@ -49,9 +48,9 @@ describe("the adoptions of `up`: one line for all, one more for each that change
   it("tells a take-over the program did not ask for at once, and does not count it", () => {
     adoptions.report("OrganizationSettings", "org-1", [], "adoptsOnCreate");
     adoptions.report("Site", "s-1", ["published"], "recovery");
-    expect(stderr.mock.calls).toEqual([
-      [`info: ${adoptedMessage("OrganizationSettings", "org-1", [], "adoptsOnCreate")}\n`],
-      [`info: ${adoptedMessage("Site", "s-1", ["published"], "recovery")}\n`],
+    expect(written).toEqual([
+      `info: ${adoptedMessage("OrganizationSettings", "org-1", [], "adoptsOnCreate")}\n`,
+      `info: ${adoptedMessage("Site", "s-1", ["published"], "recovery")}\n`,
     ]);
     expect(messages()).toEqual([]);
   });
@@ -101,16 +100,8 @@ describe("the adoptions of a preview: what check expects of each importId", () =
 
 describe("the notices at the end of the operation", () => {
   it("writes the adoptions, then the missing companions, once, when the process exits; the signals exit", () => {
-    const handlers = new Map<string, () => void>();
-    vi.spyOn(process, "once").mockImplementation(((event: string, handler: () => void) => {
-      handlers.set(event, handler);
-      return process;
-    }) as typeof process.once);
-    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
-    const operation = new Operation([]);
-    operation.tellAtExit();
-    operation.tellAtExit();
-    expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
+    const { operation, ...atExit } = operationTellingAtExit();
+    expect(atExit.events()).toEqual(["exit", "SIGINT", "SIGTERM"]);
 
     operation.adoptions.report("Collection", "c-1", [], "importId");
     const gated = {
@@ -123,16 +114,12 @@ describe("the notices at the end of the operation", () => {
       { kind: "Site", programRules: { companion: gated } },
       { title: "Docs", visibility: "gated" },
     );
-    handlers.get("exit")?.();
-    expect(stderr.mock.calls).toEqual([
-      [
-        "info: 1 adopted, 0 changed: 1 of the creates counted below took over an existing object instead of making " +
-          "a new one.\n",
-      ],
-      ['warning: Site "Docs" has visibility: "gated" but the program declares no Gate for it: add one.\n'],
+    atExit.emit("exit");
+    expect(written).toEqual([
+      "info: 1 adopted, 0 changed: 1 of the creates counted below took over an existing object instead of making " +
+        "a new one.\n",
+      'warning: Site "Docs" has visibility: "gated" but the program declares no Gate for it: add one.\n',
     ]);
-    handlers.get("SIGINT")?.();
-    handlers.get("SIGTERM")?.();
-    expect(exit.mock.calls).toEqual([[130], [143]]);
+    expect(atExit.exitCodesOn("SIGINT", "SIGTERM")).toEqual([130, 143]);
   });
 });

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { Companions } from "../../provider/framework/companions";
 import type { CompanionRule } from "../../provider/framework/kind";
-import { Operation } from "../../provider/framework/operation";
 import { UNKNOWN } from "../../provider/framework/unknown";
+import { captureStderr } from "../support/log";
+import { operationTellingAtExit } from "../support/processExit";
 
 /** The companion rule as data, on made-up kinds: a gated site wants a gate declared for it. */
 const rule: CompanionRule = {
@@ -16,12 +17,13 @@ const Gate = { kind: "Gate" };
 const warning = (name: string, id?: string) =>
   `Site ${name}${id ? ` ("${id}")` : ""} has visibility: "gated" but the program declares no Gate for it: ${rule.why}`;
 
+const written = captureStderr();
+
 /** What one operation saw; a test starts another where a new operation would. */
 let companions: Companions;
 beforeEach(() => {
   companions = new Companions();
 });
-afterEach(() => vi.restoreAllMocks());
 
 const partners = { title: "Partners", visibility: "gated" };
 
@@ -111,23 +113,12 @@ describe("companions", () => {
   });
 
   it("writes the warnings once, when the provider process exits, and exits on SIGINT and SIGTERM", () => {
-    const handlers = new Map<string, () => void>();
-    vi.spyOn(process, "once").mockImplementation(((event: string, handler: () => void) => {
-      handlers.set(event, handler);
-      return process;
-    }) as typeof process.once);
-    const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never);
-    const stderr = vi.spyOn(process.stderr, "write").mockReturnValue(true);
-    const operation = new Operation([]);
-    operation.tellAtExit();
-    operation.tellAtExit();
-    expect(vi.mocked(process.once).mock.calls.map(([event]) => event)).toEqual(["exit", "SIGINT", "SIGTERM"]);
+    const { operation, ...atExit } = operationTellingAtExit();
+    expect(atExit.events()).toEqual(["exit", "SIGINT", "SIGTERM"]);
 
     operation.companions.noteChecked(Site, partners);
-    handlers.get("exit")?.();
-    expect(stderr.mock.calls).toEqual([[`warning: ${warning('"Partners"')}\n`]]);
-    handlers.get("SIGINT")?.();
-    handlers.get("SIGTERM")?.();
-    expect(exit.mock.calls).toEqual([[130], [143]]);
+    atExit.emit("exit");
+    expect(written).toEqual([`warning: ${warning('"Partners"')}\n`]);
+    expect(atExit.exitCodesOn("SIGINT", "SIGTERM")).toEqual([130, 143]);
   });
 });
