@@ -40,9 +40,12 @@ export default {
   mutate: [
     "provider/client/**/*.ts",
     "provider/framework/**/*.ts",
-    // The emulator's store, in its three layers (emulator/README.md): tables, the site structure, the other kinds.
+    // The emulator's stores (emulator/README.md), composed over the tables: the site structure, redirects, OpenAPI
+    // processing and the other kinds.
     "emulator/tables.ts",
     "emulator/siteStore.ts",
+    "emulator/redirectStore.ts",
+    "emulator/openApiStore.ts",
     "emulator/store.ts",
     "provider/resources/**/*.ts",
     // Written by `npm run docs` from the schemas, and compared with what it writes (test/runtime/reference.test.ts).

@@ -192,7 +192,7 @@ export function renderSite(env: Env, store: Store, site: SiteRec): Json {
     editAdaptiveSchema: true,
   };
   out.published = site.published;
-  out.siteSpaces = store.siteSpacesOf(site.id).length;
+  out.siteSpaces = store.siteStore.siteSpacesOf(site.id).length;
   out.createdAt = site.createdAt;
   if (site.adaptiveContent !== undefined) out.adaptiveContent = { enabled: site.adaptiveContent };
   if (site.styleguideSpaceId) out.styleguide = { kind: "space", space: site.styleguideSpaceId };
@@ -241,15 +241,17 @@ export function renderSection(env: Env, store: Store, section: SectionRec): Json
   out.path = section.path;
   if (section.condition !== undefined) out.condition = section.condition;
   if (section.groupId) out.sectionGroup = section.groupId;
-  out.siteSpaces = store.siteSpacesIn(section.siteId, section.id).map((ss) => renderSiteSpace(env, store, ss));
+  out.siteSpaces = store.siteStore
+    .siteSpacesIn(section.siteId, section.id)
+    .map((ss) => renderSiteSpace(env, store, ss));
   out.urls = site.published ? { published: sectionBaseUrl(store, site, section) } : {};
   if (section.icon !== undefined) out.icon = section.icon;
   return out;
 }
 
 export function renderSectionGroup(env: Env, store: Store, group: SectionGroupRec, depth = 0): Json {
-  const sections = store.sectionsOf(group.siteId).filter((s) => s.groupId === group.id);
-  const childGroups = store.groupsOf(group.siteId).filter((g) => g.parentGroupId === group.id);
+  const sections = store.siteStore.sectionsOf(group.siteId).filter((s) => s.groupId === group.id);
+  const childGroups = store.siteStore.groupsOf(group.siteId).filter((g) => g.parentGroupId === group.id);
   const children = [
     ...sections.map((s) => ({ position: s.position, render: () => renderSection(env, store, s) })),
     ...childGroups.map((g) => ({

@@ -57,7 +57,7 @@ export class EmulatorServer implements AdminTarget {
 
   constructor(options: EmulatorOptions = {}) {
     this.options = options;
-    this.store = new Store(options.clock);
+    this.store = new Store(options.clock, options.openApiStepMs ?? 50);
     this.token = options.token ?? "test-token";
     this.limiter = new RateLimiter(options.rateLimit);
     this.server = createServer((req, res) => {
@@ -93,7 +93,6 @@ export class EmulatorServer implements AdminTarget {
       apiBase: `${origin}/v1`,
       appBase: "https://app.gitbook.example",
       pageSize: this.options.pageSize ?? 20,
-      openApiStepMs: this.options.openApiStepMs ?? 50,
     };
   }
 

@@ -1,24 +1,89 @@
 /**
- * The site-structure half of the store: sites, sections, section groups, site spaces and share links, with their
- * invariants (one default section per site and one default site space per level, unique paths per level, what a
- * section's or a site's creation and deletion bring along). Store (store.ts) adds the other kinds.
+ * Sites and what belongs to one: sections, section groups, site spaces, share links, the adaptive schema, the
+ * customization and the publishing auth, with their invariants (one default section per site and one default site
+ * space per level, unique paths per level, what a section's or a site's creation and deletion bring along). Composed
+ * over the tables like every store (store.ts); redirects have their own (redirectStore.ts).
  */
 import { BadRequestError, NotFoundError } from "./errors";
-import { slugify } from "./ids";
-import type { ItemRef, Placement, SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "./records";
-import { Tables } from "./tables";
+import { randomToken, slugify } from "./ids";
+import type {
+  AdaptiveSchemaRec,
+  ItemRef,
+  Placement,
+  PublishingAuthRec,
+  SectionGroupRec,
+  SectionRec,
+  ShareLinkRec,
+  SiteCustomizationRec,
+  SiteRec,
+  SiteSpaceRec,
+  SpaceRec,
+} from "./records";
+import type { Tables } from "./tables";
+import type { DefaultLevel } from "./validate";
 
-export class SiteStore extends Tables {
+/** The settable fields of a site (the official PATCH body, with the API reference's `agentsContext`). */
+export interface SitePatch {
+  title?: string;
+  visibility?: string;
+  basename?: string;
+  adaptiveContent?: { enabled: boolean };
+  defaultLevel?: DefaultLevel;
+  defaultSiteSpace?: string;
+  defaultSiteSection?: string;
+  proxy?: string | null;
+  styleguide?: string | null;
+  agentsContext?: SiteRec["agentsContext"];
+}
+
+/** The settable fields of a section (the official PATCH body; `null` clears). */
+export interface SectionPatch {
+  title?: string;
+  localizedTitle?: Record<string, string>;
+  path?: string;
+  defaultSiteSpace?: string;
+  condition?: string | null;
+  icon?: string | null;
+  draft?: boolean;
+  description?: string | null;
+  localizedDescription?: Record<string, string>;
+  /** `null` takes the section out of its group. */
+  siteSectionGroupId?: string | null;
+}
+
+/** The settable fields of a site space (the official PATCH body; `null` clears). */
+export interface SiteSpacePatch {
+  path?: string;
+  condition?: string | null;
+  pageId?: string | null;
+  spaceId?: string;
+  hidden?: boolean;
+  draft?: boolean;
+}
+
+export class SiteStore {
+  private readonly tables: Tables;
+
+  constructor(tables: Tables) {
+    this.tables = tables;
+  }
+
   sectionsOf(siteId: string): SectionRec[] {
-    return [...this.sections.values()].filter((s) => s.siteId === siteId).sort((a, b) => a.position - b.position);
+    return [...this.tables.sections.values()]
+      .filter((s) => s.siteId === siteId)
+      .sort((a, b) => a.position - b.position);
   }
 
   groupsOf(siteId: string): SectionGroupRec[] {
-    return [...this.sectionGroups.values()].filter((g) => g.siteId === siteId).sort((a, b) => a.position - b.position);
+    return [...this.tables.sectionGroups.values()]
+      .filter((g) => g.siteId === siteId)
+      .sort((a, b) => a.position - b.position);
   }
 
   siteSpacesOf(siteId: string): SiteSpaceRec[] {
-    return [...this.siteSpaces.values()].filter((s) => s.siteId === siteId).sort((a, b) => a.position - b.position);
+    return [...this.tables.siteSpaces.values()]
+      .filter((s) => s.siteId === siteId)
+      .sort((a, b) => a.position - b.position);
   }
 
   /** Site spaces of one level: a section, or the root level (sectionId undefined). */
@@ -26,12 +91,38 @@ export class SiteStore extends Tables {
     return this.siteSpacesOf(siteId).filter((s) => s.sectionId === sectionId);
   }
 
+  /** A section of `site` named in a body field (unknown, or of another site → 400 naming the field). */
+  sectionRef(site: SiteRec, id: string, field: string): SectionRec {
+    const s = this.tables.sections.get(id);
+    if (!s || s.siteId !== site.id)
+      throw new BadRequestError(`${field}: site section "${id}" not found in site "${site.id}"`);
+    return s;
+  }
+
+  /** A section group of `site` named in a body field (400 naming the field otherwise). */
+  groupRef(site: SiteRec, id: string, field: string): SectionGroupRec {
+    const g = this.tables.sectionGroups.get(id);
+    if (!g || g.siteId !== site.id) {
+      throw new BadRequestError(`${field}: site section group "${id}" not found in site "${site.id}"`);
+    }
+    return g;
+  }
+
+  /** A live space of the organization named in a body field: a site shows its own organization's spaces only. */
+  spaceRef(orgId: string, id: string, field: string): SpaceRec {
+    const space = this.tables.spaces.get(id);
+    if (!space || space.deletedAt || space.orgId !== orgId) {
+      throw new BadRequestError(`${field}: space "${id}" not found in organization "${orgId}"`);
+    }
+    return space;
+  }
+
   defaultSection(siteId: string): SectionRec | undefined {
     return this.sectionsOf(siteId).find((s) => s.isDefault);
   }
 
   /** Makes sure a level with site spaces has exactly one default (the first one when none is). */
-  ensureDefaultSiteSpace(siteId: string, sectionId: string | undefined): void {
+  private ensureDefaultSiteSpace(siteId: string, sectionId: string | undefined): void {
     const level = this.siteSpacesIn(siteId, sectionId);
     const defaults = level.filter((s) => s.isDefault);
     if (defaults.length === 1) return;
@@ -44,7 +135,7 @@ export class SiteStore extends Tables {
     for (const s of this.siteSpacesIn(siteSpace.siteId, siteSpace.sectionId)) s.isDefault = s.id === siteSpace.id;
   }
 
-  ensureDefaultSection(siteId: string): void {
+  private ensureDefaultSection(siteId: string): void {
     const sections = this.sectionsOf(siteId);
     const defaults = sections.filter((s) => s.isDefault);
     if (defaults.length === 1) return;
@@ -58,7 +149,7 @@ export class SiteStore extends Tables {
   }
 
   /** A path derived from `base`, unique among `taken`. */
-  uniquePath(base: string, taken: Iterable<string>): string {
+  private uniquePath(base: string, taken: Iterable<string>): string {
     const used = new Set(taken);
     if (!used.has(base)) return base;
     for (let i = 2; ; i++) {
@@ -69,30 +160,31 @@ export class SiteStore extends Tables {
   }
 
   deleteSiteSpace(id: string): boolean {
-    const ss = this.siteSpaces.get(id);
+    const ss = this.tables.siteSpaces.get(id);
     if (!ss) return false;
-    this.siteSpaces.delete(id);
+    this.tables.siteSpaces.delete(id);
     this.ensureDefaultSiteSpace(ss.siteId, ss.sectionId);
     return true;
   }
 
   /** Deletes a section with its site spaces (and thereby its group membership). */
   deleteSection(id: string): boolean {
-    const section = this.sections.get(id);
+    const section = this.tables.sections.get(id);
     if (!section) return false;
-    for (const ss of this.siteSpacesIn(section.siteId, section.id)) this.siteSpaces.delete(ss.id);
-    this.sections.delete(id);
+    for (const ss of this.siteSpacesIn(section.siteId, section.id)) this.tables.siteSpaces.delete(ss.id);
+    this.tables.sections.delete(id);
     this.ensureDefaultSection(section.siteId);
     return true;
   }
 
   /** Deletes a section group: its sections and child groups move up to the group's parent level. */
   deleteSectionGroup(id: string): boolean {
-    const group = this.sectionGroups.get(id);
+    const group = this.tables.sectionGroups.get(id);
     if (!group) return false;
-    for (const s of this.sections.values()) if (s.groupId === id) s.groupId = group.parentGroupId;
-    for (const g of this.sectionGroups.values()) if (g.parentGroupId === id) g.parentGroupId = group.parentGroupId;
-    this.sectionGroups.delete(id);
+    for (const s of this.tables.sections.values()) if (s.groupId === id) s.groupId = group.parentGroupId;
+    for (const g of this.tables.sectionGroups.values())
+      if (g.parentGroupId === id) g.parentGroupId = group.parentGroupId;
+    this.tables.sectionGroups.delete(id);
     return true;
   }
 
@@ -114,7 +206,7 @@ export class SiteStore extends Tables {
       );
     }
     const ss: SiteSpaceRec = {
-      id: this.newId(),
+      id: this.tables.newId(),
       siteId: site.id,
       sectionId,
       spaceId: space.id,
@@ -124,11 +216,11 @@ export class SiteStore extends Tables {
       ),
       isDefault: level.length === 0,
       draft: extra.draft ?? false,
-      position: this.nextPosition(),
+      position: this.tables.nextPosition(),
     };
     if (extra.pageId !== undefined) ss.pageId = extra.pageId;
     if (extra.title !== undefined) ss.title = extra.title;
-    this.siteSpaces.set(ss.id, ss);
+    this.tables.siteSpaces.set(ss.id, ss);
     return ss;
   }
 
@@ -143,7 +235,7 @@ export class SiteStore extends Tables {
   ): SectionRec {
     const existing = this.sectionsOf(site.id);
     const section: SectionRec = {
-      id: this.newId(),
+      id: this.tables.newId(),
       siteId: site.id,
       title: fields.title,
       path: this.uniquePath(
@@ -153,11 +245,11 @@ export class SiteStore extends Tables {
       groupId: fields.groupId,
       isDefault: existing.length === 0,
       draft: fields.draft ?? false,
-      position: this.nextPosition(),
-      createdAt: this.now(),
+      position: this.tables.nextPosition(),
+      createdAt: this.tables.now(),
     };
     if (fields.icon !== undefined) section.icon = fields.icon;
-    this.sections.set(section.id, section);
+    this.tables.sections.set(section.id, section);
     let spaceShown = false;
     if (existing.length === 0) {
       for (const ss of this.siteSpacesIn(site.id, undefined)) {
@@ -182,42 +274,240 @@ export class SiteStore extends Tables {
     sections: SectionRec[],
   ): SectionGroupRec {
     const group: SectionGroupRec = {
-      id: this.newId(),
+      id: this.tables.newId(),
       siteId: site.id,
       title: fields.title,
       parentGroupId: fields.parentGroupId,
       draft: fields.draft ?? false,
-      position: this.nextPosition(),
+      position: this.tables.nextPosition(),
     };
     if (fields.icon !== undefined) group.icon = fields.icon;
-    this.sectionGroups.set(group.id, group);
+    this.tables.sectionGroups.set(group.id, group);
     for (const s of sections) this.setSectionGroup(s, group.id);
     return group;
+  }
+
+  /**
+   * Applies a section's PATCH once every field is checked, in this order: the default site space must be one of the
+   * section's, the path stays unique among the site's sections, and a group must be one of the site's (400 each).
+   */
+  updateSection(site: SiteRec, section: SectionRec, patch: SectionPatch): void {
+    let defaultSiteSpace: SiteSpaceRec | undefined;
+    if (patch.defaultSiteSpace !== undefined) {
+      defaultSiteSpace = this.tables.siteSpaces.get(patch.defaultSiteSpace);
+      if (!defaultSiteSpace || defaultSiteSpace.siteId !== site.id || defaultSiteSpace.sectionId !== section.id) {
+        throw new BadRequestError(
+          `defaultSiteSpace: site space "${patch.defaultSiteSpace}" is not a site space of section "${section.id}"`,
+        );
+      }
+    }
+    if (patch.path !== undefined && patch.path !== section.path) {
+      const clash = this.sectionsOf(site.id).find((s) => s.id !== section.id && s.path === patch.path);
+      if (clash) throw new BadRequestError(`path: "${patch.path}" is already used by site section "${clash.id}"`);
+    }
+    const group = patch.siteSectionGroupId
+      ? this.groupRef(site, patch.siteSectionGroupId, "siteSectionGroupId")
+      : undefined;
+
+    if (patch.title !== undefined) section.title = patch.title;
+    if (patch.localizedTitle !== undefined) section.localizedTitle = patch.localizedTitle;
+    if (patch.path !== undefined) section.path = patch.path;
+    if (patch.condition !== undefined) section.condition = patch.condition ?? undefined;
+    if (patch.icon !== undefined) section.icon = patch.icon ?? undefined;
+    if (patch.draft !== undefined) section.draft = patch.draft;
+    if (patch.description !== undefined) section.description = patch.description ?? undefined;
+    if (patch.localizedDescription !== undefined) section.localizedDescription = patch.localizedDescription;
+    if (patch.siteSectionGroupId !== undefined) this.setSectionGroup(section, group?.id);
+    if (defaultSiteSpace) this.setDefaultSiteSpace(defaultSiteSpace);
+  }
+
+  /**
+   * Applies a site space's PATCH once every field is checked: within its level (section or root) the path stays
+   * unique and a space is shown once; a new space must be a live space of the site's organization (400 each).
+   */
+  updateSiteSpace(site: SiteRec, ss: SiteSpaceRec, patch: SiteSpacePatch): void {
+    const level = this.siteSpacesIn(site.id, ss.sectionId).filter((s) => s.id !== ss.id);
+    if (patch.path !== undefined && patch.path !== ss.path) {
+      const clash = level.find((s) => s.path === patch.path);
+      if (clash) throw new BadRequestError(`path: "${patch.path}" is already used by site space "${clash.id}"`);
+    }
+    let spaceId = ss.spaceId;
+    if (patch.spaceId !== undefined && patch.spaceId !== ss.spaceId) {
+      spaceId = this.spaceRef(site.orgId, patch.spaceId, "spaceId").id;
+      if (level.some((s) => s.spaceId === spaceId)) {
+        throw new BadRequestError(`spaceId: space "${spaceId}" is already at this level of the site`);
+      }
+    }
+    ss.spaceId = spaceId;
+    if (patch.path !== undefined) ss.path = patch.path;
+    if (patch.condition !== undefined) ss.condition = patch.condition ?? undefined;
+    if (patch.pageId !== undefined) ss.pageId = patch.pageId;
+    if (patch.hidden !== undefined) ss.hidden = patch.hidden;
+    if (patch.draft !== undefined) ss.draft = patch.draft;
   }
 
   /** Puts a section into a group (undefined: the site root), at the end of its new level. */
   setSectionGroup(section: SectionRec, groupId: string | undefined): void {
     if (section.groupId === groupId) return;
     section.groupId = groupId;
-    section.position = this.nextPosition();
+    section.position = this.tables.nextPosition();
+  }
+
+  /** A new site of an organization showing `spaces` at its root level (a space listed twice → 400, nothing made). */
+  createSite(
+    orgId: string,
+    fields: { title: string; type: string; visibility: string },
+    spaces: readonly SpaceRec[],
+  ): SiteRec {
+    const seen = new Set<string>();
+    spaces.forEach((s, i) => {
+      if (seen.has(s.id)) throw new BadRequestError(`spaces[${i}]: space "${s.id}" is listed twice`);
+      seen.add(s.id);
+    });
+    const site: SiteRec = {
+      id: this.tables.newId(),
+      orgId,
+      ...fields,
+      published: false,
+      createdAt: this.tables.now(),
+      agentsContext: "excluded",
+      defaultLevel: "inherit",
+    };
+    this.tables.sites.set(site.id, site);
+    for (const space of spaces) this.addSiteSpace(site, space, undefined);
+    return site;
+  }
+
+  /**
+   * Applies a site's PATCH once every reference is checked (400 naming the field): the default section must be one
+   * of the site's; the default site space must be in the level that shows first — the default section (the new one
+   * when both change) or, without sections, the root; the style guide must be a live space of the organization.
+   */
+  updateSite(site: SiteRec, patch: SitePatch): void {
+    const section =
+      patch.defaultSiteSection !== undefined
+        ? this.sectionRef(site, patch.defaultSiteSection, "defaultSiteSection")
+        : undefined;
+    let siteSpace: SiteSpaceRec | undefined;
+    if (patch.defaultSiteSpace !== undefined) {
+      const ss = this.tables.siteSpaces.get(patch.defaultSiteSpace);
+      if (!ss || ss.siteId !== site.id) {
+        throw new BadRequestError(
+          `defaultSiteSpace: site space "${patch.defaultSiteSpace}" not found in site "${site.id}"`,
+        );
+      }
+      const defaultSectionId = (section ?? this.defaultSection(site.id))?.id;
+      if (ss.sectionId !== defaultSectionId) {
+        throw new BadRequestError(
+          `defaultSiteSpace: site space "${ss.id}" must be in the ${defaultSectionId ? "default section" : "root level"} of the site`,
+        );
+      }
+      siteSpace = ss;
+    }
+    if (patch.styleguide) this.spaceRef(site.orgId, patch.styleguide, "styleguide");
+
+    if (patch.title !== undefined) site.title = patch.title;
+    if (patch.visibility !== undefined) site.visibility = patch.visibility;
+    if (patch.basename !== undefined) site.basename = patch.basename;
+    if (patch.adaptiveContent !== undefined) site.adaptiveContent = patch.adaptiveContent.enabled;
+    if (patch.defaultLevel !== undefined) site.defaultLevel = patch.defaultLevel;
+    if (patch.proxy !== undefined) site.proxy = patch.proxy ?? undefined;
+    if (patch.styleguide !== undefined) site.styleguideSpaceId = patch.styleguide ?? undefined;
+    if (patch.agentsContext !== undefined) site.agentsContext = patch.agentsContext;
+    if (section) this.setDefaultSection(section);
+    if (siteSpace) this.setDefaultSiteSpace(siteSpace);
+  }
+
+  /**
+   * Moves a group under another group of its site (undefined: the site root), at the end of its new level. Groups
+   * form a tree: a group cannot go under itself or one of its descendants (400).
+   */
+  setGroupParent(group: SectionGroupRec, parentGroupId: string | undefined): void {
+    if (parentGroupId !== undefined && this.isSelfOrDescendant(group, parentGroupId)) {
+      throw new BadRequestError(
+        `parentSectionGroupId: cannot nest section group "${group.id}" inside itself or one of its descendants`,
+      );
+    }
+    if (parentGroupId === group.parentGroupId) return;
+    group.parentGroupId = parentGroupId;
+    group.position = this.tables.nextPosition();
+  }
+
+  /** True when the group `candidateId` is `group` or one of its descendants. */
+  private isSelfOrDescendant(group: SectionGroupRec, candidateId: string): boolean {
+    let cur = this.tables.sectionGroups.get(candidateId);
+    for (let i = 0; cur && i < 1000; i++) {
+      if (cur.id === group.id) return true;
+      cur = cur.parentGroupId ? this.tables.sectionGroups.get(cur.parentGroupId) : undefined;
+    }
+    return false;
+  }
+
+  /** A new active share link; its secret token is what `urls.published` carries. */
+  createShareLink(site: SiteRec, name: string): ShareLinkRec {
+    const link: ShareLinkRec = {
+      id: this.tables.newId(),
+      siteId: site.id,
+      name,
+      active: true,
+      token: randomToken(32),
+      createdAt: this.tables.now(),
+    };
+    this.tables.shareLinks.set(link.id, link);
+    return link;
   }
 
   deleteShareLink(id: string): boolean {
-    return this.shareLinks.delete(id);
+    return this.tables.shareLinks.delete(id);
+  }
+
+  /** A site has at most one adaptive schema; a PUT replaces it whole. */
+  setAdaptiveSchema(site: SiteRec, jsonSchema: unknown): AdaptiveSchemaRec {
+    const rec: AdaptiveSchemaRec = {
+      siteId: site.id,
+      jsonSchema: structuredClone(jsonSchema),
+      updatedAt: this.tables.now(),
+    };
+    this.tables.adaptiveSchemas.set(site.id, rec);
+    return rec;
+  }
+
+  /** A site's customization is replaced whole (the PUT checks every required field). */
+  setCustomization(site: SiteRec, settings: Record<string, unknown>): SiteCustomizationRec {
+    const rec: SiteCustomizationRec = { siteId: site.id, settings, updatedAt: this.tables.now() };
+    this.tables.siteCustomizations.set(site.id, rec);
+    return rec;
+  }
+
+  /** A site's publishing auth, made on first use with a new signing key (the API always has one to show). */
+  publishingAuth(site: SiteRec): PublishingAuthRec {
+    let rec = this.tables.publishingAuths.get(site.id);
+    if (!rec) {
+      rec = { siteId: site.id, backend: "custom", privateKey: randomToken(48) };
+      this.tables.publishingAuths.set(site.id, rec);
+    }
+    return rec;
+  }
+
+  /** A new signing key: what the old one signed no longer verifies. */
+  regeneratePublishingKey(site: SiteRec): PublishingAuthRec {
+    const rec = this.publishingAuth(site);
+    rec.privateKey = randomToken(48);
+    return rec;
   }
 
   /** Deletes a site and everything that belongs to it. */
   deleteSite(id: string): boolean {
-    if (!this.sites.has(id)) return false;
-    for (const [k, v] of this.siteSpaces) if (v.siteId === id) this.siteSpaces.delete(k);
-    for (const [k, v] of this.sections) if (v.siteId === id) this.sections.delete(k);
-    for (const [k, v] of this.sectionGroups) if (v.siteId === id) this.sectionGroups.delete(k);
-    for (const [k, v] of this.shareLinks) if (v.siteId === id) this.shareLinks.delete(k);
-    for (const [k, v] of this.redirects) if (v.siteId === id) this.redirects.delete(k);
-    this.adaptiveSchemas.delete(id);
-    this.siteCustomizations.delete(id);
-    this.publishingAuths.delete(id);
-    this.sites.delete(id);
+    if (!this.tables.sites.has(id)) return false;
+    for (const [k, v] of this.tables.siteSpaces) if (v.siteId === id) this.tables.siteSpaces.delete(k);
+    for (const [k, v] of this.tables.sections) if (v.siteId === id) this.tables.sections.delete(k);
+    for (const [k, v] of this.tables.sectionGroups) if (v.siteId === id) this.tables.sectionGroups.delete(k);
+    for (const [k, v] of this.tables.shareLinks) if (v.siteId === id) this.tables.shareLinks.delete(k);
+    for (const [k, v] of this.tables.redirects) if (v.siteId === id) this.tables.redirects.delete(k);
+    this.tables.adaptiveSchemas.delete(id);
+    this.tables.siteCustomizations.delete(id);
+    this.tables.publishingAuths.delete(id);
+    this.tables.sites.delete(id);
     return true;
   }
 
@@ -240,7 +530,11 @@ export class SiteStore extends Tables {
    */
   siteItemExists(site: SiteRec, p: ItemRef): boolean {
     const items: Map<string, { siteId: string }> =
-      p.kind === "site-space" ? this.siteSpaces : p.kind === "site-section" ? this.sections : this.sectionGroups;
+      p.kind === "site-space"
+        ? this.tables.siteSpaces
+        : p.kind === "site-section"
+          ? this.tables.sections
+          : this.tables.sectionGroups;
     return items.get(p.id)?.siteId === site.id;
   }
 
@@ -289,6 +583,6 @@ export class SiteStore extends Tables {
       index = placement?.before ? at : at + 1;
     }
     others.splice(index, 0, item);
-    for (const s of others) s.rec.position = this.nextPosition();
+    for (const s of others) s.rec.position = this.tables.nextPosition();
   }
 }

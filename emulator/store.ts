@@ -1,45 +1,158 @@
 /**
- * In-memory state of the emulator, after moto's backends: routes parse and render, the store owns every invariant
- * and every operation that touches more than one record (cascading deletes, records one operation creates or moves
- * in another table). Layers: tables.ts (the tables, ids, reset), siteStore.ts (the site structure), this file (the
- * other kinds). Record shapes: records.ts; fixtures: fixtures.ts.
+ * In-memory state of the emulator, after moto's backends: routes parse and render, the stores own every invariant
+ * and every write (cascading deletes, records one operation creates or moves in another table). One shape: each
+ * store is composed over the same `Tables` (tables.ts: the tables, ids, positions, clock, reset) and owns the
+ * invariants of its tables — `SiteStore` (siteStore.ts) the sites and their structure, `RedirectStore`
+ * (redirectStore.ts) the redirects, `OpenApiStore` (openApiStore.ts) the OpenAPI specs and their processing, and
+ * `Store` (this file) the other kinds. `Store` is what routes and tests get: it holds the other three and hands out
+ * the tables read-only (`store.sites` is a ReadonlyMap), so a route cannot write a table behind a store's back.
+ * Record shapes: records.ts; fixtures: fixtures.ts.
  */
 import { BadRequestError } from "./errors";
+import type { FixtureInfo } from "./fixtures";
+import { OpenApiStore } from "./openApiStore";
 import type {
   CollectionRec,
   MemberRec,
-  OpenApiErrorCode,
-  OpenApiSpecRec,
-  OpenApiVersionRec,
   OrgRec,
   PermissionRec,
   Placement,
+  SamlRec,
+  SiteSpaceRec,
   SpaceRec,
   TeamRec,
+  TeamRole,
 } from "./records";
+import { RedirectStore } from "./redirectStore";
 import { SiteStore } from "./siteStore";
+import { Tables } from "./tables";
+import type { MemberRole } from "./validate";
 
 export type { FixtureInfo } from "./fixtures";
 
-/** An item of an organization's content tree. */
 /** How long a deleted space can be restored (the API reference's lifecycle table). */
 export const SPACE_RESTORE_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
-const grantKey = (g: Pick<PermissionRec, "target" | "targetId" | "grantee" | "granteeId">) =>
-  `${g.target}/${g.targetId}/${g.grantee}/${g.granteeId}`;
+const grantKey = (g: GrantRef) => `${g.target}/${g.targetId}/${g.grantee}/${g.granteeId}`;
 
+/** Which grant: a grantee (team or user) on a target (space, collection or site). */
+export type GrantRef = Pick<PermissionRec, "target" | "targetId" | "grantee" | "granteeId">;
+
+/** An item of an organization's content tree. */
 export type ContentItem = { kind: "space"; rec: SpaceRec } | { kind: "collection"; rec: CollectionRec };
 
-export class Store extends SiteStore {
+/** A table as the Store hands it out: readable, not writable. */
+type Read<T> = T extends Map<infer K, infer V> ? ReadonlyMap<K, V> : never;
+
+export class Store {
+  /** The tables every store writes. Routes go through the stores; tests may seed records here directly. */
+  readonly tables: Tables;
+  readonly siteStore: SiteStore;
+  readonly redirectStore: RedirectStore;
+  readonly openApiStore: OpenApiStore;
+
+  /** `openApiStepMs`: the time per OpenAPI processing step (EmulatorOptions.openApiStepMs). */
+  constructor(clock: () => number = Date.now, openApiStepMs = 50) {
+    this.tables = new Tables(clock);
+    this.siteStore = new SiteStore(this.tables);
+    this.redirectStore = new RedirectStore(this.tables);
+    this.openApiStore = new OpenApiStore(this.tables, openApiStepMs);
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // The tables, read-only (lookups for routes and renderers, inspection for tests)
+
+  get orgs(): Read<Tables["orgs"]> {
+    return this.tables.orgs;
+  }
+  get users(): Read<Tables["users"]> {
+    return this.tables.users;
+  }
+  get members(): Read<Tables["members"]> {
+    return this.tables.members;
+  }
+  get spaces(): Read<Tables["spaces"]> {
+    return this.tables.spaces;
+  }
+  get collections(): Read<Tables["collections"]> {
+    return this.tables.collections;
+  }
+  get sites(): Read<Tables["sites"]> {
+    return this.tables.sites;
+  }
+  get sections(): Read<Tables["sections"]> {
+    return this.tables.sections;
+  }
+  get sectionGroups(): Read<Tables["sectionGroups"]> {
+    return this.tables.sectionGroups;
+  }
+  get siteSpaces(): Read<Tables["siteSpaces"]> {
+    return this.tables.siteSpaces;
+  }
+  get shareLinks(): Read<Tables["shareLinks"]> {
+    return this.tables.shareLinks;
+  }
+  get redirects(): Read<Tables["redirects"]> {
+    return this.tables.redirects;
+  }
+  get adaptiveSchemas(): Read<Tables["adaptiveSchemas"]> {
+    return this.tables.adaptiveSchemas;
+  }
+  get siteCustomizations(): Read<Tables["siteCustomizations"]> {
+    return this.tables.siteCustomizations;
+  }
+  get publishingAuths(): Read<Tables["publishingAuths"]> {
+    return this.tables.publishingAuths;
+  }
+  get samlProviders(): Read<Tables["samlProviders"]> {
+    return this.tables.samlProviders;
+  }
+  get teams(): Read<Tables["teams"]> {
+    return this.tables.teams;
+  }
+  get openApiSpecs(): Read<Tables["openApiSpecs"]> {
+    return this.tables.openApiSpecs;
+  }
+  get openApiVersions(): Read<Tables["openApiVersions"]> {
+    return this.tables.openApiVersions;
+  }
+  get permissions(): Read<Tables["permissions"]> {
+    return this.tables.permissions;
+  }
+
+  get fixtures(): FixtureInfo {
+    return this.tables.fixtures;
+  }
+
+  /** Milliseconds since the epoch, from the emulator's clock. */
+  clock(): number {
+    return this.tables.clock();
+  }
+
+  /** Current time as an ISO 8601 timestamp (from the clock). */
+  now(): string {
+    return this.tables.now();
+  }
+
+  /** Back to the fixtures (same ids as before). */
+  reset(): void {
+    this.tables.reset();
+  }
+
+  /** A level's site spaces (siteStore.ts), as tests read them. */
+  siteSpacesIn(siteId: string, sectionId: string | undefined): SiteSpaceRec[] {
+    return this.siteStore.siteSpacesIn(siteId, sectionId);
+  }
+
   // -------------------------------------------------------------------------------------------------------------
   // Members and users
 
   member(orgId: string, userId: string): MemberRec | undefined {
-    return this.members.get(`${orgId}/${userId}`);
+    return this.tables.members.get(`${orgId}/${userId}`);
   }
 
   membersOf(orgId: string): MemberRec[] {
-    return [...this.members.values()].filter((m) => m.orgId === orgId);
+    return [...this.tables.members.values()].filter((m) => m.orgId === orgId);
   }
 
   /** Resolves an organization member by user id or (case-insensitive) email. */
@@ -47,12 +160,12 @@ export class Store extends SiteStore {
     const direct = this.member(orgId, idOrEmail);
     if (direct) return direct;
     const lower = idOrEmail.toLowerCase();
-    return this.membersOf(orgId).find((m) => this.users.get(m.userId)?.email.toLowerCase() === lower);
+    return this.membersOf(orgId).find((m) => this.tables.users.get(m.userId)?.email.toLowerCase() === lower);
   }
 
   teamCountForMember(orgId: string, userId: string): number {
     let n = 0;
-    for (const t of this.teams.values()) if (t.orgId === orgId && t.members.has(userId)) n++;
+    for (const t of this.tables.teams.values()) if (t.orgId === orgId && t.members.has(userId)) n++;
     return n;
   }
 
@@ -60,17 +173,17 @@ export class Store extends SiteStore {
   // Spaces and collections
 
   liveSpace(id: string): SpaceRec | undefined {
-    const s = this.spaces.get(id);
+    const s = this.tables.spaces.get(id);
     return s && !s.deletedAt ? s : undefined;
   }
 
   collectionChildren(id: string): CollectionRec[] {
-    return [...this.collections.values()].filter((c) => c.parentId === id);
+    return [...this.tables.collections.values()].filter((c) => c.parentId === id);
   }
 
   /** The collection and all its descendant collections (depth-first, parent first). */
   collectionSubtree(id: string): CollectionRec[] {
-    const root = this.collections.get(id);
+    const root = this.tables.collections.get(id);
     if (!root) return [];
     const out: CollectionRec[] = [root];
     for (let i = 0; i < out.length; i++) out.push(...this.collectionChildren(out[i]!.id));
@@ -82,21 +195,21 @@ export class Store extends SiteStore {
     const subtree = this.collectionSubtree(id);
     if (subtree.length === 0) return false;
     const ids = new Set(subtree.map((c) => c.id));
-    const now = this.now();
-    for (const space of this.spaces.values()) {
+    const now = this.tables.now();
+    for (const space of this.tables.spaces.values()) {
       if (space.parentId && ids.has(space.parentId) && !space.deletedAt) space.deletedAt = now;
     }
-    for (const cid of ids) this.collections.delete(cid);
+    for (const cid of ids) this.tables.collections.delete(cid);
     return true;
   }
 
   /** Collections and live spaces under a parent collection (or the organization root), in order. */
   contentChildren(orgId: string, parentId: string | undefined): ContentItem[] {
     const items: ContentItem[] = [];
-    for (const c of this.collections.values()) {
+    for (const c of this.tables.collections.values()) {
       if (c.orgId === orgId && c.parentId === parentId) items.push({ kind: "collection", rec: c });
     }
-    for (const s of this.spaces.values()) {
+    for (const s of this.tables.spaces.values()) {
       if (s.orgId === orgId && !s.deletedAt && s.parentId === parentId) items.push({ kind: "space", rec: s });
     }
     return items.sort((a, b) => a.rec.position - b.rec.position);
@@ -120,47 +233,92 @@ export class Store extends SiteStore {
     }
     item.rec.parentId = parentId;
     siblings.splice(index, 0, item);
-    for (const s of siblings) s.rec.position = this.nextPosition();
-    if (item.kind === "space") item.rec.updatedAt = this.now();
+    for (const s of siblings) s.rec.position = this.tables.nextPosition();
+    if (item.kind === "space") item.rec.updatedAt = this.tables.now();
   }
 
-  /** A new empty space in an organization (what `spaceId: null` in a site structure body asks for). */
-  createSpace(orgId: string, title: string): SpaceRec {
-    const now = this.now();
+  /** Moves a collection (see moveInContentTree); collections form a tree, so not into itself or a descendant (400). */
+  moveCollection(collection: CollectionRec, parentId: string | undefined, placement: Placement | undefined): void {
+    if (parentId !== undefined && this.collectionSubtree(collection.id).some((x) => x.id === parentId)) {
+      throw new BadRequestError(
+        `parent: cannot move collection "${collection.id}" into itself or one of its descendant collections ("${parentId}")`,
+      );
+    }
+    this.moveInContentTree({ kind: "collection", rec: collection }, parentId, placement);
+  }
+
+  /**
+   * A new empty space in an organization, at the end of its parent: `POST /orgs/{o}/spaces`, or `spaceId: null` in a
+   * site structure body (which takes the defaults). The parent must be a collection of the organization (400).
+   */
+  createSpace(
+    orgId: string,
+    title: string,
+    fields: { emoji?: string; parentId?: string; language?: string; editMode?: SpaceRec["editMode"] } = {},
+  ): SpaceRec {
+    if (fields.parentId !== undefined) this.parentCollection(orgId, fields.parentId);
+    const now = this.tables.now();
     const space: SpaceRec = {
-      id: this.newId(),
+      id: this.tables.newId(),
       orgId,
       title: title.slice(0, 50),
-      emoji: "1f4c4",
+      emoji: fields.emoji ?? "1f4c4",
       visibility: "private",
       createdAt: now,
       updatedAt: now,
-      revision: this.newId(),
+      revision: this.tables.newId(),
       defaultLevel: "inherit",
-      editMode: "live",
-      position: this.nextPosition(),
+      editMode: fields.editMode ?? "live",
+      position: this.tables.nextPosition(),
     };
-    this.spaces.set(space.id, space);
+    if (fields.parentId !== undefined) space.parentId = fields.parentId;
+    if (fields.language !== undefined) space.language = fields.language;
+    this.tables.spaces.set(space.id, space);
     return space;
+  }
+
+  /** A new collection, at the end of its parent (a collection of the same organization, else 400) or the root. */
+  createCollection(orgId: string, fields: { title: string; parentId?: string }): CollectionRec {
+    if (fields.parentId !== undefined) this.parentCollection(orgId, fields.parentId);
+    const collection: CollectionRec = {
+      id: this.tables.newId(),
+      orgId,
+      title: fields.title,
+      parentId: fields.parentId,
+      defaultLevel: "inherit",
+      createdAt: this.tables.now(),
+      position: this.tables.nextPosition(),
+    };
+    this.tables.collections.set(collection.id, collection);
+    return collection;
+  }
+
+  /** Content stays within its organization: a new item's parent is one of the organization's collections. */
+  private parentCollection(orgId: string, id: string): CollectionRec {
+    const parent = this.tables.collections.get(id);
+    if (!parent || parent.orgId !== orgId) {
+      throw new BadRequestError(`parent: collection "${id}" not found in organization "${orgId}"`);
+    }
+    return parent;
   }
 
   /** Soft-deletes a live space: it answers 404 until restored, within 7 days (official). False when not live. */
   deleteSpace(id: string): boolean {
     const space = this.liveSpace(id);
     if (!space) return false;
-    space.deletedAt = this.now();
+    space.deletedAt = this.tables.now();
     return true;
   }
 
   /** Brings back a space deleted less than 7 days ago, at the end of its parent; undefined when there is none. */
   restoreSpace(id: string): SpaceRec | undefined {
-    const space = this.spaces.get(id);
+    const space = this.tables.spaces.get(id);
     if (!space?.deletedAt) return undefined;
-    if (Date.parse(this.now()) - Date.parse(space.deletedAt) > SPACE_RESTORE_WINDOW_MS) return undefined;
+    if (Date.parse(this.tables.now()) - Date.parse(space.deletedAt) > SPACE_RESTORE_WINDOW_MS) return undefined;
     space.deletedAt = undefined;
-    if (space.parentId && !this.collections.has(space.parentId)) space.parentId = undefined;
-    space.position = this.nextPosition();
-    space.updatedAt = this.now();
+    if (space.parentId && !this.tables.collections.has(space.parentId)) space.parentId = undefined;
+    space.position = this.tables.nextPosition();
+    space.updatedAt = this.tables.now();
     return space;
   }
 
@@ -169,104 +327,107 @@ export class Store extends SiteStore {
     const subtree = this.collectionSubtree(collection.id);
     const ids = new Set(subtree.map((x) => x.id));
     for (const x of subtree) x.orgId = orgId;
-    for (const s of this.spaces.values()) {
+    for (const s of this.tables.spaces.values()) {
       if (s.parentId && ids.has(s.parentId)) {
         s.orgId = orgId;
-        s.updatedAt = this.now();
+        s.updatedAt = this.tables.now();
       }
     }
     collection.parentId = undefined;
-    collection.position = this.nextPosition();
+    collection.position = this.tables.nextPosition();
   }
 
   // -------------------------------------------------------------------------------------------------------------
   // Content permissions (grants of a role on a space, collection or site to a team or a user)
 
   grantsOf(target: PermissionRec["target"], targetId: string, grantee: PermissionRec["grantee"]): PermissionRec[] {
-    return [...this.permissions.values()].filter(
+    return [...this.tables.permissions.values()].filter(
       (g) => g.target === target && g.targetId === targetId && g.grantee === grantee && this.granteeExists(g),
     );
   }
 
-  grant(rec: PermissionRec): void {
-    this.permissions.set(grantKey(rec), rec);
+  /**
+   * Sets a grantee's role on a target. `null` (guest) is kept on a site and removes a space's or collection's grant,
+   * since their listings report roles only (the official `UserContentPermission.permission` is a MemberRole).
+   */
+  setGrant(ref: GrantRef, role: MemberRole | null): void {
+    if (role === null && ref.target !== "site") this.revoke(ref);
+    else this.tables.permissions.set(grantKey(ref), { ...ref, role });
   }
 
   findGrant(target: PermissionRec["target"], targetId: string, grantee: PermissionRec["grantee"], granteeId: string) {
-    const found = this.permissions.get(grantKey({ target, targetId, grantee, granteeId }));
+    const found = this.tables.permissions.get(grantKey({ target, targetId, grantee, granteeId }));
     return found && this.granteeExists(found) ? found : undefined;
   }
 
-  revoke(rec: Pick<PermissionRec, "target" | "targetId" | "grantee" | "granteeId">): boolean {
-    return this.permissions.delete(grantKey(rec));
+  revoke(rec: GrantRef): boolean {
+    return this.tables.permissions.delete(grantKey(rec));
   }
 
   /** A grant to a deleted team, or to a user who left the organization, is no longer reported. */
   private granteeExists(g: PermissionRec): boolean {
-    return g.grantee === "team" ? this.teams.has(g.granteeId) : this.users.has(g.granteeId);
+    return g.grantee === "team" ? this.tables.teams.has(g.granteeId) : this.tables.users.has(g.granteeId);
   }
 
   // -------------------------------------------------------------------------------------------------------------
   // Teams
 
   teamsOf(orgId: string): TeamRec[] {
-    return [...this.teams.values()].filter((t) => t.orgId === orgId);
+    return [...this.tables.teams.values()].filter((t) => t.orgId === orgId);
   }
 
-  deleteSamlProvider(id: string): boolean {
-    return this.samlProviders.delete(id);
+  /** A new team; `memberIds` (members of the organization, resolved by the caller) join as plain members. */
+  createTeam(orgId: string, title: string, memberIds: readonly string[]): TeamRec {
+    const team: TeamRec = {
+      id: this.tables.newId(),
+      orgId,
+      title,
+      createdAt: this.tables.now(),
+      members: new Map(memberIds.map((userId) => [userId, "member"])),
+    };
+    this.tables.teams.set(team.id, team);
+    return team;
+  }
+
+  /**
+   * The bulk membership change: `add` joins new members (existing ones keep their role), `memberships` sets roles
+   * (adding whoever is missing), and `remove` applies last, so a user in both `add` and `remove` ends up removed.
+   */
+  updateTeamMembers(
+    team: TeamRec,
+    change: { add: readonly string[]; memberships: readonly (readonly [string, TeamRole])[]; remove: Iterable<string> },
+  ): void {
+    for (const userId of change.add) if (!team.members.has(userId)) team.members.set(userId, "member");
+    for (const [userId, role] of change.memberships) team.members.set(userId, role);
+    for (const userId of change.remove) team.members.delete(userId);
+  }
+
+  /** Adds a member to a team or changes their role; without a role, a new member is a plain member. */
+  setTeamMember(team: TeamRec, userId: string, role: TeamRole | undefined): void {
+    team.members.set(userId, role ?? team.members.get(userId) ?? "member");
+  }
+
+  removeTeamMember(team: TeamRec, userId: string): boolean {
+    return team.members.delete(userId);
   }
 
   deleteTeam(id: string): boolean {
-    if (!this.teams.delete(id)) return false;
-    for (const p of this.samlProviders.values()) if (p.defaultTeamId === id) p.defaultTeamId = undefined;
+    if (!this.tables.teams.delete(id)) return false;
+    for (const p of this.tables.samlProviders.values()) if (p.defaultTeamId === id) p.defaultTeamId = undefined;
     return true;
   }
 
   // -------------------------------------------------------------------------------------------------------------
-  // OpenAPI
+  // SAML providers
 
-  openApiSpecBySlug(orgId: string, slug: string): OpenApiSpecRec | undefined {
-    for (const s of this.openApiSpecs.values()) if (s.orgId === orgId && s.slug === slug) return s;
-    return undefined;
+  createSamlProvider(orgId: string, fields: Omit<SamlRec, "id" | "orgId" | "createdAt">): SamlRec {
+    const provider: SamlRec = { id: this.tables.newId(), orgId, ...fields, createdAt: this.tables.now() };
+    this.tables.samlProviders.set(provider.id, provider);
+    return provider;
   }
 
-  versionsOf(specId: string): OpenApiVersionRec[] {
-    return [...this.openApiVersions.values()].filter((v) => v.specId === specId);
-  }
-
-  /** Ends a spec's processing job: success records a version (the spec's latest), failure the error. */
-  finishOpenApiJob(
-    spec: OpenApiSpecRec,
-    at: string,
-    outcome: { format: "json" | "yaml"; parsed?: unknown } | { code?: OpenApiErrorCode; message: string },
-  ): void {
-    const job = spec.job;
-    if (!job) return;
-    if ("format" in outcome) {
-      const version: OpenApiVersionRec = {
-        id: job.versionId,
-        specId: spec.id,
-        createdAt: at,
-        source: job.source,
-        ...outcome,
-      };
-      this.openApiVersions.set(version.id, version);
-      spec.lastVersionId = version.id;
-      spec.lastProcessErrorCode = undefined;
-      spec.lastProcessedErrors = undefined;
-    } else {
-      spec.lastProcessErrorCode = outcome.code;
-      spec.lastProcessedErrors = [{ message: outcome.message, code: outcome.code }];
-    }
-    spec.lastProcessedAt = at;
-    spec.job = undefined;
-  }
-
-  deleteOpenApiSpec(id: string): boolean {
-    if (!this.openApiSpecs.delete(id)) return false;
-    for (const [k, v] of this.openApiVersions) if (v.specId === id) this.openApiVersions.delete(k);
-    return true;
+  deleteSamlProvider(id: string): boolean {
+    return this.tables.samlProviders.delete(id);
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -274,14 +435,14 @@ export class Store extends SiteStore {
 
   /** The organization's default site, while that site exists (a deleted site is no longer the default content). */
   defaultSiteOf(org: OrgRec): string | undefined {
-    const site = org.defaultSiteId ? this.sites.get(org.defaultSiteId) : undefined;
+    const site = org.defaultSiteId ? this.tables.sites.get(org.defaultSiteId) : undefined;
     return site && site.orgId === org.id ? site.id : undefined;
   }
 
   /** Another organization using `hostname` (hostnames name public content, so they are unique). */
   hostnameTaken(org: OrgRec, hostname: string): boolean {
     const lower = hostname.toLowerCase();
-    return [...this.orgs.values()].some((o) => o.id !== org.id && o.hostname.toLowerCase() === lower);
+    return [...this.tables.orgs.values()].some((o) => o.id !== org.id && o.hostname.toLowerCase() === lower);
   }
 
   /**
@@ -289,13 +450,13 @@ export class Store extends SiteStore {
    * made to them on the organization's spaces, collections and sites. False when they were not a member.
    */
   removeMember(orgId: string, userId: string): boolean {
-    if (!this.members.delete(`${orgId}/${userId}`)) return false;
+    if (!this.tables.members.delete(`${orgId}/${userId}`)) return false;
     for (const t of this.teamsOf(orgId)) t.members.delete(userId);
-    const inOrg = (g: PermissionRec) =>
-      (g.target === "space" ? this.spaces : g.target === "collection" ? this.collections : this.sites).get(g.targetId)
-        ?.orgId === orgId;
-    for (const [key, g] of this.permissions) {
-      if (g.grantee === "user" && g.granteeId === userId && inOrg(g)) this.permissions.delete(key);
+    const { spaces, collections, sites } = this.tables;
+    const targets = { space: spaces, collection: collections, site: sites };
+    const inOrg = (g: PermissionRec) => targets[g.target].get(g.targetId)?.orgId === orgId;
+    for (const [key, g] of this.tables.permissions) {
+      if (g.grantee === "user" && g.granteeId === userId && inOrg(g)) this.tables.permissions.delete(key);
     }
     return true;
   }

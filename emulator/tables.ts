@@ -1,6 +1,6 @@
 /**
  * The store's tables, one per kind, and what every table shares: ids unique across tables, positions, the clock, and
- * the reset to the fixtures. The operations on them (and every cross-kind invariant) are the Store's (store.ts).
+ * the reset to the fixtures. Plain data: the stores composed over them (store.ts) own every write and invariant.
  */
 import { type FixtureInfo, loadFixtures } from "./fixtures";
 import { randomId } from "./ids";

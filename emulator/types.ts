@@ -12,8 +12,6 @@ export interface Env {
   appBase: string;
   /** Default page size of lists. */
   pageSize: number;
-  /** Time per OpenAPI processing step. */
-  openApiStepMs: number;
 }
 
 export interface RouteContext {

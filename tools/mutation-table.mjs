@@ -36,7 +36,8 @@ const row = (name, t) =>
 const files = Object.entries(reportFiles).sort(([a], [b]) => a.localeCompare(b));
 const groups = {
   "provider/client + provider/framework": (path) => /^provider\/(client|framework)\//.test(path),
-  "emulator store (tables, siteStore, store)": (path) => /^emulator\/(tables|siteStore|store)\.ts$/.test(path),
+  "emulator stores (tables, siteStore, redirectStore, openApiStore, store)": (path) =>
+    /^emulator\/(tables|siteStore|redirectStore|openApiStore|store)\.ts$/.test(path),
   "provider/resources": (path) => path.startsWith("provider/resources/"),
 };
 

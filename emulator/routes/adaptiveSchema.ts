@@ -180,8 +180,7 @@ export const adaptiveSchemaRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const body = parseBody(ctx.body, { jsonSchema: req(checkAdaptiveJsonSchema) }, { required: true });
-      const rec = { siteId: site.id, jsonSchema: structuredClone(body.jsonSchema), updatedAt: ctx.store.now() };
-      ctx.store.adaptiveSchemas.set(site.id, rec);
+      const rec = ctx.store.siteStore.setAdaptiveSchema(site, body.jsonSchema);
       return ok({
         object: "site-adaptive-schema",
         jsonSchema: structuredClone(rec.jsonSchema),

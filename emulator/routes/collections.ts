@@ -2,9 +2,8 @@
  * Collections: GET/PATCH/DELETE /collections/{id}, GET /collections/{id}/spaces, POST …/move, POST …/transfer,
  * GET/POST /orgs/{organizationId}/collections.
  */
-import { BadRequestError, ConflictError, NotFoundError } from "../errors";
+import { ConflictError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
-import type { CollectionRec } from "../records";
 import { collectionLocation, renderCollection, renderSpace } from "../render";
 import type { Route } from "../types";
 import { defaultLevel, opt, parseBody, queryBool, req, str } from "../validate";
@@ -58,12 +57,7 @@ export const collectionRoutes: Route[] = [
     handler: (ctx) => {
       const c = requireCollection(ctx);
       const { parentId, position } = parseMove(ctx.store, c, ctx.body);
-      if (parentId !== undefined && ctx.store.collectionSubtree(c.id).some((x) => x.id === parentId)) {
-        throw new BadRequestError(
-          `parent: cannot move collection "${c.id}" into itself or one of its descendant collections ("${parentId}")`,
-        );
-      }
-      ctx.store.moveInContentTree({ kind: "collection", rec: c }, parentId, position);
+      ctx.store.moveCollection(c, parentId, position);
       return ok(renderCollection(ctx.env, c));
     },
   },
@@ -101,22 +95,7 @@ export const collectionRoutes: Route[] = [
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const body = parseBody(ctx.body, { title: opt(collectionTitle), parent: opt(str({ min: 1 })) });
-      if (body.parent !== undefined) {
-        const p = ctx.store.collections.get(body.parent);
-        if (!p || p.orgId !== org.id) {
-          throw new BadRequestError(`parent: collection "${body.parent}" not found in organization "${org.id}"`);
-        }
-      }
-      const c: CollectionRec = {
-        id: ctx.store.newId(),
-        orgId: org.id,
-        title: body.title ?? "Untitled",
-        parentId: body.parent,
-        defaultLevel: "inherit",
-        createdAt: ctx.store.now(),
-        position: ctx.store.nextPosition(),
-      };
-      ctx.store.collections.set(c.id, c);
+      const c = ctx.store.createCollection(org.id, { title: body.title ?? "Untitled", parentId: body.parent });
       return created(renderCollection(ctx.env, c), collectionLocation(ctx.env, c.id));
     },
   },

@@ -1,17 +1,11 @@
 /**
  * OpenAPI specs: list, create (POST), get, create-or-update (PUT: 201 created / 200 updated), visibility (PATCH),
- * delete; versions: list, latest, by id, content, latest content (and raw).
- *
- * Processing is simulated over time: every accepted source starts a job that is `pending` for one step
- * (`openApiStepMs`), `progress` for a second one and then `complete`. A successful job records a version; a
- * failed one sets `lastProcessErrorCode`. Nothing is fetched: a `url` source succeeds unless its host is
- * `*.unreachable.invalid` / `unreachable.invalid` (FETCH_ERROR) or `timeout.invalid` (FETCH_TIMEOUT); a `text`
- * source must be a JSON object or YAML whose first statement is `openapi:` / `swagger:` (else PARSE_ERROR).
- * State is settled lazily when a spec is read, so no timers are left behind.
+ * delete; versions: list, latest, by id, content, latest content (and raw). The simulated processing of a source
+ * is the store's (openApiStore.ts); every spec read settles its job first.
  */
 import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
-import type { OpenApiErrorCode, OpenApiSource, OpenApiSpecRec, OpenApiVersionRec, OrgRec } from "../records";
+import type { OpenApiSource, OpenApiSpecRec, OpenApiVersionRec, OrgRec } from "../records";
 import type { Store } from "../store";
 import type { Env, Route, RouteContext } from "../types";
 import { type Check, isPlainObject, oneOfValues, parseBody, req, str, url } from "../validate";
@@ -45,82 +39,8 @@ function specLocation(env: Env, s: OpenApiSpecRec): string {
   return `${env.apiBase}/orgs/${enc(s.orgId)}/openapi/${enc(s.slug)}`;
 }
 
-interface Outcome {
-  ok: boolean;
-  code?: OpenApiErrorCode;
-  message?: string;
-  format: "json" | "yaml";
-  parsed?: unknown;
-}
-
-function processSource(src: OpenApiSource): Outcome {
-  if ("url" in src) {
-    const host = new URL(src.url).hostname.toLowerCase();
-    const format = /\.ya?ml(\?|#|$)/i.test(src.url) ? "yaml" : "json";
-    if (host === "unreachable.invalid" || host.endsWith(".unreachable.invalid")) {
-      return { ok: false, code: "FETCH_ERROR", message: `Could not fetch ${src.url}`, format };
-    }
-    if (host === "timeout.invalid" || host.endsWith(".timeout.invalid")) {
-      return { ok: false, code: "FETCH_TIMEOUT", message: `Timed out fetching ${src.url}`, format };
-    }
-    return { ok: true, format };
-  }
-  const text = src.text;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isPlainObject(parsed)) return { ok: true, format: "json", parsed };
-    return { ok: false, code: "PARSE_ERROR", message: "The document must be a JSON object", format: "json" };
-  } catch {
-    // not JSON: maybe YAML
-  }
-  const firstStatement = text
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .find((l) => l !== "" && !l.startsWith("#") && l !== "---");
-  if (firstStatement && /^(openapi|swagger)\s*:/.test(firstStatement)) return { ok: true, format: "yaml" };
-  return {
-    ok: false,
-    code: "PARSE_ERROR",
-    message: "The document is neither valid JSON nor OpenAPI YAML",
-    format: "json",
-  };
-}
-
-function complete(store: Store, spec: OpenApiSpecRec, atMs: number): void {
-  if (!spec.job) return;
-  const outcome = processSource(spec.job.source);
-  store.finishOpenApiJob(
-    spec,
-    new Date(atMs).toISOString(),
-    outcome.ok
-      ? { format: outcome.format, parsed: outcome.parsed }
-      : { code: outcome.code, message: outcome.message ?? "Processing failed" },
-  );
-}
-
-/** Completes the job of `spec` if its time has come. */
-export function settle(store: Store, env: Env, spec: OpenApiSpecRec, nowMs = store.clock()): void {
-  if (spec.job && nowMs >= spec.job.acceptedAtMs + 2 * env.openApiStepMs) {
-    complete(store, spec, spec.job.acceptedAtMs + 2 * env.openApiStepMs);
-  }
-}
-
-function accept(store: Store, spec: OpenApiSpecRec, src: OpenApiSource): void {
-  const nowMs = store.clock();
-  // A job still running is superseded: it completes now, so every accepted source is processed.
-  if (spec.job) complete(store, spec, nowMs);
-  spec.job = { acceptedAtMs: nowMs, source: src, versionId: store.newId() };
-  spec.sourceURL = "url" in src ? src.url : undefined;
-  spec.updatedAt = new Date(nowMs).toISOString();
-}
-
-function processingState(env: Env, store: Store, spec: OpenApiSpecRec): "pending" | "progress" | "complete" {
-  if (!spec.job) return "complete";
-  return store.clock() < spec.job.acceptedAtMs + env.openApiStepMs ? "pending" : "progress";
-}
-
 function renderSpec(env: Env, store: Store, spec: OpenApiSpecRec): Record<string, unknown> {
-  settle(store, env, spec);
+  store.openApiStore.settle(spec);
   const out: Record<string, unknown> = {
     object: "openapi-spec",
     id: spec.id,
@@ -129,7 +49,7 @@ function renderSpec(env: Env, store: Store, spec: OpenApiSpecRec): Record<string
     slug: spec.slug,
   };
   if (spec.sourceURL) out.sourceURL = spec.sourceURL;
-  out.processingState = processingState(env, store, spec);
+  out.processingState = store.openApiStore.processingState(spec);
   if (spec.visibility) out.visibility = spec.visibility;
   if (spec.lastVersionId) out.lastVersion = spec.lastVersionId;
   if (spec.lastProcessedAt) out.lastProcessedAt = spec.lastProcessedAt;
@@ -182,14 +102,14 @@ function renderContent(spec: OpenApiSpecRec, v: OpenApiVersionRec): Record<strin
 function requireSpec(ctx: RouteContext): { org: OrgRec; spec: OpenApiSpecRec } {
   const org = requireOrg(ctx);
   const specSlug = param(ctx, "specSlug");
-  const spec = ctx.store.openApiSpecBySlug(org.id, specSlug);
+  const spec = ctx.store.openApiStore.openApiSpecBySlug(org.id, specSlug);
   if (!spec) throw new NotFoundError(`OpenAPI spec "${specSlug}" not found in organization "${org.id}"`);
-  settle(ctx.store, ctx.env, spec);
+  ctx.store.openApiStore.settle(spec);
   return { org, spec };
 }
 
 function versionsNewestFirst(store: Store, spec: OpenApiSpecRec): OpenApiVersionRec[] {
-  return store.versionsOf(spec.id).reverse();
+  return store.openApiStore.versionsOf(spec.id).reverse();
 }
 
 function requireVersion(ctx: RouteContext, spec: OpenApiSpecRec): OpenApiVersionRec {
@@ -203,13 +123,6 @@ function latestVersion(ctx: RouteContext, spec: OpenApiSpecRec): OpenApiVersionR
   const v = spec.lastVersionId ? ctx.store.openApiVersions.get(spec.lastVersionId) : undefined;
   if (!v) throw new NotFoundError(`OpenAPI spec "${spec.slug}" has no processed version yet`);
   return v;
-}
-
-function newSpec(store: Store, org: OrgRec, specSlug: string): OpenApiSpecRec {
-  const now = store.now();
-  const spec: OpenApiSpecRec = { id: store.newId(), orgId: org.id, slug: specSlug, createdAt: now, updatedAt: now };
-  store.openApiSpecs.set(spec.id, spec);
-  return spec;
 }
 
 const base = "/v1/orgs/{organizationId}/openapi";
@@ -230,11 +143,8 @@ export const openApiRoutes: Route[] = [
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const body = parseBody(ctx.body, { slug: req(slug), source: req(source) }, { required: true });
-      if (ctx.store.openApiSpecBySlug(org.id, body.slug)) {
-        throw new BadRequestError(`slug: an OpenAPI spec "${body.slug}" already exists in organization "${org.id}"`);
-      }
-      const spec = newSpec(ctx.store, org, body.slug);
-      accept(ctx.store, spec, body.source);
+      const spec = ctx.store.openApiStore.createOpenApiSpec(org.id, body.slug);
+      ctx.store.openApiStore.acceptSource(spec, body.source);
       return created(renderSpec(ctx.env, ctx.store, spec));
     },
   },
@@ -253,11 +163,12 @@ export const openApiRoutes: Route[] = [
       const org = requireOrg(ctx);
       const specSlug = slug(param(ctx, "specSlug"), "specSlug");
       const body = parseBody(ctx.body, { source: req(source) }, { required: true });
-      let spec = ctx.store.openApiSpecBySlug(org.id, specSlug);
+      const specs = ctx.store.openApiStore;
+      let spec = specs.openApiSpecBySlug(org.id, specSlug);
       const isNew = !spec;
-      if (!spec) spec = newSpec(ctx.store, org, specSlug);
-      else settle(ctx.store, ctx.env, spec);
-      accept(ctx.store, spec, body.source);
+      if (!spec) spec = specs.createOpenApiSpec(org.id, specSlug);
+      else specs.settle(spec);
+      specs.acceptSource(spec, body.source);
       const rendered = renderSpec(ctx.env, ctx.store, spec);
       return isNew ? created(rendered) : ok(rendered);
     },
@@ -282,8 +193,8 @@ export const openApiRoutes: Route[] = [
     path: `${base}/{specSlug}`,
     handler: (ctx) => {
       const org = requireOrg(ctx);
-      const spec = ctx.store.openApiSpecBySlug(org.id, param(ctx, "specSlug"));
-      return deleted(spec !== undefined && ctx.store.deleteOpenApiSpec(spec.id));
+      const spec = ctx.store.openApiStore.openApiSpecBySlug(org.id, param(ctx, "specSlug"));
+      return deleted(spec !== undefined && ctx.store.openApiStore.deleteOpenApiSpec(spec.id));
     },
   },
   {

@@ -9,17 +9,7 @@ import { paginate } from "../pagination";
 import type { PermissionRec } from "../records";
 import { renderTeam, renderUser } from "../render";
 import type { Route, RouteContext } from "../types";
-import {
-  arr,
-  MEMBER_ROLES,
-  type MemberRole,
-  memberRoleOrGuest,
-  oneOfValues,
-  opt,
-  parseBody,
-  req,
-  str,
-} from "../validate";
+import { arr, MEMBER_ROLES, memberRoleOrGuest, oneOfValues, opt, parseBody, req, str } from "../validate";
 import { deleted, noContent, ok, param, requireCollection, requireSite, requireSpace } from "./common";
 
 type Target = PermissionRec["target"];
@@ -93,7 +83,8 @@ function routesFor({ target, base, resolve }: TargetRoutes): Route[] {
           for (const [i, id] of (list ?? []).entries()) requireGrantee(ctx, grantee, t.orgId, id, `${grantee}s.${i}`);
         }
         for (const [grantee, list] of invited) {
-          for (const granteeId of list ?? []) grantOrRevoke(ctx, target, t.id, grantee, granteeId, body.role);
+          for (const granteeId of list ?? [])
+            ctx.store.setGrant({ target, targetId: t.id, grantee, granteeId }, body.role);
         }
         return noContent();
       },
@@ -130,7 +121,7 @@ function routesFor({ target, base, resolve }: TargetRoutes): Route[] {
           const body = parseBody(ctx.body, { role: opt(patchRole) }, { required: true });
           const grant = ctx.store.findGrant(target, t.id, grantee, granteeId);
           if (!grant) throw new NotFoundError(`${grantee} "${granteeId}" has no permission on ${target} "${t.id}"`);
-          if (body.role !== undefined) grantOrRevoke(ctx, target, t.id, grantee, granteeId, body.role);
+          if (body.role !== undefined) ctx.store.setGrant({ target, targetId: t.id, grantee, granteeId }, body.role);
           return noContent();
         },
       },
@@ -145,22 +136,6 @@ function routesFor({ target, base, resolve }: TargetRoutes): Route[] {
     );
   }
   return routes;
-}
-
-/**
- * A role grants; `null` (guest) is kept on a site and removes a space's or collection's grant, since their listings
- * report roles only (the official `UserContentPermission.permission` is a MemberRole).
- */
-function grantOrRevoke(
-  ctx: RouteContext,
-  target: Target,
-  targetId: string,
-  grantee: Grantee,
-  granteeId: string,
-  role: MemberRole | null,
-): void {
-  if (role === null && target !== "site") ctx.store.revoke({ target, targetId, grantee, granteeId });
-  else ctx.store.grant({ target, targetId, grantee, granteeId, role });
 }
 
 export const permissionRoutes: Route[] = targets.flatMap(routesFor);

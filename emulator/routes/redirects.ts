@@ -6,14 +6,7 @@
 import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
 import type { RedirectDestination, SiteRedirectRec } from "../records";
-import {
-  type BulkItem,
-  bulkRedirects,
-  createRedirect,
-  redirectBySource,
-  redirectsOf,
-  updateRedirect,
-} from "../redirectStore";
+import type { BulkItem } from "../redirectStore";
 import { redirectTarget, renderRedirect } from "../render";
 import type { Route } from "../types";
 import {
@@ -106,9 +99,9 @@ export const redirectRoutes: Route[] = [
       const draft = queryBool(ctx.query, "draft") ?? false;
       const search = queryString(ctx.query, "search")?.toLowerCase();
       const order = queryEnum(ctx.query, "orderBy", ORDERS) ?? "createdAt";
-      const items = redirectsOf(ctx.store, site.id, draft).filter(
-        (r) => search === undefined || r.source.toLowerCase().includes(search),
-      );
+      const items = ctx.store.redirectStore
+        .redirectsOf(site.id, draft)
+        .filter((r) => search === undefined || r.source.toLowerCase().includes(search));
       return ok(paginate(ctx, ordered(items, order), renderRedirect));
     },
   },
@@ -128,7 +121,7 @@ export const redirectRoutes: Route[] = [
         },
         { required: true },
       );
-      const rec = createRedirect(ctx.store, site, {
+      const rec = ctx.store.redirectStore.createRedirect(site, {
         source: body.source,
         draft: body.draft ?? false,
         captureWildcard: body.captureWildcard ?? false,
@@ -148,7 +141,7 @@ export const redirectRoutes: Route[] = [
         { redirects: req(arr(bulkItem, { min: 1, max: BULK_MAX })) },
         { required: true },
       );
-      return ok({ results: bulkRedirects(ctx.store, site, body.redirects) });
+      return ok({ results: ctx.store.redirectStore.bulkRedirects(site, body.redirects) });
     },
   },
   {
@@ -157,8 +150,9 @@ export const redirectRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const wanted = source(queryString(ctx.query, "source") ?? "", "source");
+      const redirects = ctx.store.redirectStore;
       const found =
-        redirectBySource(ctx.store, site.id, wanted, false) ?? redirectBySource(ctx.store, site.id, wanted, true);
+        redirects.redirectBySource(site.id, wanted, false) ?? redirects.redirectBySource(site.id, wanted, true);
       if (!found) throw new NotFoundError(`No redirect with source "${wanted}" in site "${site.id}"`);
       return ok({ redirect: renderRedirect(found), target: redirectTarget(ctx.store, site, found) });
     },
@@ -182,7 +176,7 @@ export const redirectRoutes: Route[] = [
         },
         { required: true },
       );
-      return ok(renderRedirect(updateRedirect(ctx.store, site, rec, patch)));
+      return ok(renderRedirect(ctx.store.redirectStore.updateRedirect(site, rec, patch)));
     },
   },
   {
@@ -190,10 +184,7 @@ export const redirectRoutes: Route[] = [
     path: `${SITE}/redirects/{siteRedirectId}`,
     handler: (ctx) => {
       const site = requireSite(ctx);
-      const rec = ctx.store.redirects.get(param(ctx, "siteRedirectId"));
-      if (!rec || rec.siteId !== site.id) return deleted(false);
-      ctx.store.redirects.delete(rec.id);
-      return deleted(true);
+      return deleted(ctx.store.redirectStore.deleteRedirect(site, param(ctx, "siteRedirectId")));
     },
   },
 ];

@@ -56,18 +56,14 @@ export const samlRoutes: Route[] = [
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const body = parseBody(ctx.body, { label: req(label), ...fields }, { required: true });
-      const p: SamlRec = {
-        id: ctx.store.newId(),
-        orgId: org.id,
+      const p = ctx.store.createSamlProvider(org.id, {
         label: body.label,
         ssoURL: body.ssoURL,
         entityID: body.entityID ?? "",
         certificate: body.certificate ?? "",
         defaultTeamId: body.defaultTeam !== undefined ? teamRef(ctx.store, org, body.defaultTeam) : undefined,
         defaultRole: body.defaultRole ?? null,
-        createdAt: ctx.store.now(),
-      };
-      ctx.store.samlProviders.set(p.id, p);
+      });
       const rendered = renderSaml(ctx.env, ctx.store, p);
       return created(rendered, (rendered.urls as { location: string }).location);
     },

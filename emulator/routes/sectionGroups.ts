@@ -2,11 +2,8 @@
  * Site section groups: list, create, update, delete, move, and the membership operations only the API reference has
  * `POST …/section-groups/{id}/sections` and `DELETE …/section-groups/{id}/sections/{sectionId}`.
  */
-import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
-import type { SectionGroupRec } from "../records";
 import { renderSectionGroup, siteLocation } from "../render";
-import type { Store } from "../store";
 import type { Route } from "../types";
 import { arr, bool, icon, nullable, opt, parseBody, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
@@ -14,23 +11,13 @@ import { groupRef, localized128, movePosition, requireGroup, sectionRef } from "
 
 const groupTitle = str({ min: 1, max: 100 });
 
-/** True when `candidate` is `group` or one of its descendants. */
-function isSelfOrDescendant(store: Store, group: SectionGroupRec, candidate: SectionGroupRec): boolean {
-  let cur: SectionGroupRec | undefined = candidate;
-  for (let i = 0; cur && i < 1000; i++) {
-    if (cur.id === group.id) return true;
-    cur = cur.parentGroupId ? store.sectionGroups.get(cur.parentGroupId) : undefined;
-  }
-  return false;
-}
-
 export const sectionGroupRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/orgs/{organizationId}/sites/{siteId}/section-groups",
     handler: (ctx) => {
       const site = requireSite(ctx);
-      return ok(paginate(ctx, ctx.store.groupsOf(site.id), (g) => renderSectionGroup(ctx.env, ctx.store, g)));
+      return ok(paginate(ctx, ctx.store.siteStore.groupsOf(site.id), (g) => renderSectionGroup(ctx.env, ctx.store, g)));
     },
   },
   {
@@ -52,7 +39,7 @@ export const sectionGroupRoutes: Route[] = [
       );
       const parent = body.parent ? groupRef(store, site, body.parent, "parent") : undefined;
       const sections = (body.sections ?? []).map((id, i) => sectionRef(store, site, id, `sections[${i}]`));
-      const group = store.addSectionGroup(
+      const group = store.siteStore.addSectionGroup(
         site,
         { title: body.title, parentGroupId: parent?.id, icon: body.icon ?? undefined, draft: body.draft },
         sections,
@@ -82,28 +69,16 @@ export const sectionGroupRoutes: Route[] = [
         },
         { required: true },
       );
-      let parentId = group.parentGroupId;
       if (body.parentSectionGroupId !== undefined) {
-        if (body.parentSectionGroupId === null) {
-          parentId = undefined;
-        } else {
-          const parent = groupRef(store, site, body.parentSectionGroupId, "parentSectionGroupId");
-          if (isSelfOrDescendant(store, group, parent)) {
-            throw new BadRequestError(
-              `parentSectionGroupId: cannot nest section group "${group.id}" inside itself or one of its descendants`,
-            );
-          }
-          parentId = parent.id;
-        }
+        const parent = body.parentSectionGroupId
+          ? groupRef(store, site, body.parentSectionGroupId, "parentSectionGroupId")
+          : undefined;
+        store.siteStore.setGroupParent(group, parent?.id);
       }
       if (body.title !== undefined) group.title = body.title;
       if (body.localizedTitle !== undefined) group.localizedTitle = body.localizedTitle;
       if (body.icon !== undefined) group.icon = body.icon ?? undefined;
       if (body.draft !== undefined) group.draft = body.draft;
-      if (parentId !== group.parentGroupId) {
-        group.parentGroupId = parentId;
-        group.position = store.nextPosition();
-      }
       return ok(renderSectionGroup(ctx.env, store, group));
     },
   },
@@ -113,7 +88,9 @@ export const sectionGroupRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const group = ctx.store.sectionGroups.get(param(ctx, "siteSectionGroupId"));
-      return deleted(group !== undefined && group.siteId === site.id && ctx.store.deleteSectionGroup(group.id));
+      return deleted(
+        group !== undefined && group.siteId === site.id && ctx.store.siteStore.deleteSectionGroup(group.id),
+      );
     },
   },
   {
@@ -124,7 +101,7 @@ export const sectionGroupRoutes: Route[] = [
       const group = requireGroup(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-section", "site-section-group"], "id")) });
-      store.moveInStructure(site, group.id, group.parentGroupId, body.position);
+      store.siteStore.moveInStructure(site, group.id, group.parentGroupId, body.position);
       return ok(renderSectionGroup(ctx.env, store, group));
     },
   },
@@ -138,7 +115,7 @@ export const sectionGroupRoutes: Route[] = [
       const { store } = ctx;
       const body = parseBody(ctx.body, { sectionId: req(str({ min: 1 })) }, { required: true });
       const section = sectionRef(store, site, body.sectionId, "sectionId");
-      store.setSectionGroup(section, group.id);
+      store.siteStore.setSectionGroup(section, group.id);
       return created(
         renderSectionGroup(ctx.env, store, group),
         `${siteLocation(ctx.env, site)}/section-groups/${encodeURIComponent(group.id)}`,
@@ -153,7 +130,7 @@ export const sectionGroupRoutes: Route[] = [
       const group = requireGroup(ctx, site);
       const section = ctx.store.sections.get(param(ctx, "siteSectionId"));
       if (!section || section.siteId !== site.id || section.groupId !== group.id) return deleted(false);
-      ctx.store.setSectionGroup(section, group.parentGroupId);
+      ctx.store.siteStore.setSectionGroup(section, group.parentGroupId);
       return deleted(true);
     },
   },

@@ -1,9 +1,7 @@
 /** Site share links: list (search), create (secret token in urls.published), update (active, name), delete. */
 
 import { NotFoundError } from "../errors";
-import { randomToken } from "../ids";
 import { paginate } from "../pagination";
-import type { ShareLinkRec } from "../records";
 import { renderShareLink, siteLocation } from "../render";
 import type { Route } from "../types";
 import { bool, opt, parseBody, queryString, req, str } from "../validate";
@@ -30,15 +28,7 @@ export const shareLinkRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const body = parseBody(ctx.body, { name: req(shareLinkName) }, { required: true });
-      const link: ShareLinkRec = {
-        id: ctx.store.newId(),
-        siteId: site.id,
-        name: body.name,
-        active: true,
-        token: randomToken(32),
-        createdAt: ctx.store.now(),
-      };
-      ctx.store.shareLinks.set(link.id, link);
+      const link = ctx.store.siteStore.createShareLink(site, body.name);
       return created(
         renderShareLink(ctx.store, link),
         `${siteLocation(ctx.env, site)}/share-links/${encodeURIComponent(link.id)}`,
@@ -71,7 +61,7 @@ export const shareLinkRoutes: Route[] = [
       const site = requireSite(ctx);
       const link = ctx.store.shareLinks.get(param(ctx, "shareLinkId"));
       if (!link || link.siteId !== site.id) return deleted(false);
-      ctx.store.deleteShareLink(link.id);
+      ctx.store.siteStore.deleteShareLink(link.id);
       return deleted(true);
     },
   },

@@ -5,7 +5,6 @@
  */
 
 import { BadRequestError } from "../errors";
-import { randomToken } from "../ids";
 import type { PublishingAuthRec } from "../records";
 import type { Route, RouteContext } from "../types";
 import {
@@ -199,15 +198,6 @@ export function customization(ctx: RouteContext, siteId: string) {
   return rec ? { ...structuredClone(rec.settings), updatedAt: rec.updatedAt } : newSiteCustomization();
 }
 
-function publishingAuth(ctx: RouteContext, siteId: string): PublishingAuthRec {
-  let rec = ctx.store.publishingAuths.get(siteId);
-  if (!rec) {
-    rec = { siteId, backend: "custom", privateKey: randomToken(48) };
-    ctx.store.publishingAuths.set(siteId, rec);
-  }
-  return rec;
-}
-
 function renderAuth(rec: PublishingAuthRec) {
   return {
     object: "publishing-auth",
@@ -231,14 +221,14 @@ export const siteBrandingRoutes: Route[] = [
       const site = requireSite(ctx);
       const body = parseBody(ctx.body, settings, { required: true });
       if (Object.keys(body.favicon).length > 1) throw new BadRequestError("favicon: must have either icon or emoji");
-      ctx.store.siteCustomizations.set(site.id, { siteId: site.id, settings: body, updatedAt: ctx.store.now() });
+      ctx.store.siteStore.setCustomization(site, body);
       return ok(customization(ctx, site.id));
     },
   },
   {
     method: "GET",
     path: authPath,
-    handler: (ctx) => ok(renderAuth(publishingAuth(ctx, requireSite(ctx).id))),
+    handler: (ctx) => ok(renderAuth(ctx.store.siteStore.publishingAuth(requireSite(ctx)))),
   },
   {
     method: "PATCH",
@@ -254,7 +244,7 @@ export const siteBrandingRoutes: Route[] = [
         },
         { required: true },
       );
-      const rec = publishingAuth(ctx, site.id);
+      const rec = ctx.store.siteStore.publishingAuth(site);
       rec.backend = body.backend;
       if (body.fallbackURL !== undefined) rec.fallbackURL = body.fallbackURL ?? undefined;
       if (body.logoutURL !== undefined) rec.logoutURL = body.logoutURL ?? undefined;
@@ -265,8 +255,7 @@ export const siteBrandingRoutes: Route[] = [
     method: "POST",
     path: `${authPath}/regenerate`,
     handler: (ctx) => {
-      const rec = publishingAuth(ctx, requireSite(ctx).id);
-      rec.privateKey = randomToken(48);
+      const rec = ctx.store.siteStore.regeneratePublishingKey(requireSite(ctx));
       return ok(renderAuth(rec));
     },
   },

@@ -1,6 +1,6 @@
 /**
- * Site structure helpers shared by sites, sections, section groups and site spaces: lookups, adding site
- * spaces with their default/path rules, and reordering among siblings.
+ * Site structure helpers shared by the routes of sites, sections, section groups and site spaces: lookups of path
+ * ids (404) and of body references (400, resolved by the SiteStore), and the body checks they share.
  */
 import { BadRequestError, NotFoundError } from "../errors";
 import type { ItemRef, Placement, SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "../records";
@@ -29,18 +29,11 @@ export function requireSiteSpace(ctx: RouteContext, site: SiteRec, id = param(ct
 
 /** A section of the site referenced from a body field (unknown → 400 naming the field). */
 export function sectionRef(store: Store, site: SiteRec, id: string, field: string): SectionRec {
-  const s = store.sections.get(id);
-  if (!s || s.siteId !== site.id)
-    throw new BadRequestError(`${field}: site section "${id}" not found in site "${site.id}"`);
-  return s;
+  return store.siteStore.sectionRef(site, id, field);
 }
 
 export function groupRef(store: Store, site: SiteRec, id: string, field: string): SectionGroupRec {
-  const g = store.sectionGroups.get(id);
-  if (!g || g.siteId !== site.id) {
-    throw new BadRequestError(`${field}: site section group "${id}" not found in site "${site.id}"`);
-  }
-  return g;
+  return store.siteStore.groupRef(site, id, field);
 }
 
 /**
@@ -49,17 +42,13 @@ export function groupRef(store: Store, site: SiteRec, id: string, field: string)
  */
 export function spaceForSite(
   store: Store,
-  site: SiteRec,
+  site: Pick<SiteRec, "orgId">,
   spaceId: string | null,
   field: string,
   title?: string,
 ): SpaceRec {
   if (spaceId === null) return store.createSpace(site.orgId, title ?? "Untitled");
-  const space = store.liveSpace(spaceId);
-  if (!space || space.orgId !== site.orgId) {
-    throw new BadRequestError(`${field}: space "${spaceId}" not found in organization "${site.orgId}"`);
-  }
-  return space;
+  return store.siteStore.spaceRef(site.orgId, spaceId, field);
 }
 
 export type { ItemRef as Pointer, Placement as Position } from "../records";

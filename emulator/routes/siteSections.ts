@@ -7,7 +7,6 @@
  */
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
-import type { SiteSpaceRec } from "../records";
 import { renderSection, siteLocation } from "../render";
 import type { Route } from "../types";
 import { bool, expression, icon, nullable, opt, parseBody, req, str } from "../validate";
@@ -37,7 +36,7 @@ export const siteSectionRoutes: Route[] = [
     path: "/v1/orgs/{organizationId}/sites/{siteId}/sections",
     handler: (ctx) => {
       const site = requireSite(ctx);
-      return ok(paginate(ctx, ctx.store.sectionsOf(site.id), (s) => renderSection(ctx.env, ctx.store, s)));
+      return ok(paginate(ctx, ctx.store.siteStore.sectionsOf(site.id), (s) => renderSection(ctx.env, ctx.store, s)));
     },
   },
   {
@@ -69,7 +68,7 @@ export const siteSectionRoutes: Route[] = [
         ? groupRef(store, site, body.siteSectionGroupId, "siteSectionGroupId")
         : undefined;
       const space = spaceForSite(store, site, body.spaceId, "spaceId", body.title ?? undefined);
-      const section = store.addSection(site, space, {
+      const section = store.siteStore.addSection(site, space, {
         title: body.title ?? defaultTitle(space.title),
         groupId: group?.id,
         icon: body.icon ?? undefined,
@@ -106,34 +105,7 @@ export const siteSectionRoutes: Route[] = [
         },
         { required: true },
       );
-      let defaultSiteSpace: SiteSpaceRec | undefined;
-      if (body.defaultSiteSpace !== undefined) {
-        defaultSiteSpace = store.siteSpaces.get(body.defaultSiteSpace);
-        if (!defaultSiteSpace || defaultSiteSpace.siteId !== site.id || defaultSiteSpace.sectionId !== section.id) {
-          throw new BadRequestError(
-            `defaultSiteSpace: site space "${body.defaultSiteSpace}" is not a site space of section "${section.id}"`,
-          );
-        }
-      }
-      if (body.path !== undefined && body.path !== section.path) {
-        const clash = store.sectionsOf(site.id).find((s) => s.id !== section.id && s.path === body.path);
-        if (clash) throw new BadRequestError(`path: "${body.path}" is already used by site section "${clash.id}"`);
-      }
-      const group =
-        body.siteSectionGroupId !== undefined && body.siteSectionGroupId !== null
-          ? groupRef(store, site, body.siteSectionGroupId, "siteSectionGroupId")
-          : undefined;
-
-      if (body.title !== undefined) section.title = body.title;
-      if (body.localizedTitle !== undefined) section.localizedTitle = body.localizedTitle;
-      if (body.path !== undefined) section.path = body.path;
-      if (body.condition !== undefined) section.condition = body.condition ?? undefined;
-      if (body.icon !== undefined) section.icon = body.icon ?? undefined;
-      if (body.draft !== undefined) section.draft = body.draft;
-      if (body.description !== undefined) section.description = body.description ?? undefined;
-      if (body.localizedDescription !== undefined) section.localizedDescription = body.localizedDescription;
-      if (body.siteSectionGroupId !== undefined) store.setSectionGroup(section, group?.id);
-      if (defaultSiteSpace) store.setDefaultSiteSpace(defaultSiteSpace);
+      store.siteStore.updateSection(site, section, body);
       return ok(renderSection(ctx.env, store, section));
     },
   },
@@ -143,7 +115,9 @@ export const siteSectionRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const section = ctx.store.sections.get(param(ctx, "siteSectionId"));
-      return deleted(section !== undefined && section.siteId === site.id && ctx.store.deleteSection(section.id));
+      return deleted(
+        section !== undefined && section.siteId === site.id && ctx.store.siteStore.deleteSection(section.id),
+      );
     },
   },
   {
@@ -154,7 +128,7 @@ export const siteSectionRoutes: Route[] = [
       const section = requireSection(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-section"], "siteSection")) });
-      store.moveInStructure(site, section.id, section.groupId, body.position);
+      store.siteStore.moveInStructure(site, section.id, section.groupId, body.position);
       return ok(renderSection(ctx.env, store, section));
     },
   },

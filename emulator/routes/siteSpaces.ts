@@ -19,7 +19,9 @@ export const siteSpaceRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const isDefault = queryBool(ctx.query, "default");
-      const all = ctx.store.siteSpacesOf(site.id).filter((s) => isDefault === undefined || s.isDefault === isDefault);
+      const all = ctx.store.siteStore
+        .siteSpacesOf(site.id)
+        .filter((s) => isDefault === undefined || s.isDefault === isDefault);
       return ok(paginate(ctx, all, (s) => renderSiteSpace(ctx.env, ctx.store, s)));
     },
   },
@@ -48,10 +50,10 @@ export const siteSpaceRoutes: Route[] = [
       const section =
         body.sectionId !== undefined
           ? sectionRef(store, site, body.sectionId, "sectionId")
-          : store.defaultSection(site.id);
+          : store.siteStore.defaultSection(site.id);
       if (body.spaceId !== null) {
         // Reject duplicates before anything is created.
-        const dup = store.siteSpacesIn(site.id, section?.id).find((s) => s.spaceId === body.spaceId);
+        const dup = store.siteStore.siteSpacesIn(site.id, section?.id).find((s) => s.spaceId === body.spaceId);
         if (dup) {
           throw new BadRequestError(
             `spaceId: space "${body.spaceId}" is already in ${section ? `site section "${section.id}"` : "the root level of the site"}`,
@@ -59,7 +61,7 @@ export const siteSpaceRoutes: Route[] = [
         }
       }
       const space = spaceForSite(store, site, body.spaceId, "spaceId", body.title);
-      const ss = store.addSiteSpace(site, space, section?.id, {
+      const ss = store.siteStore.addSiteSpace(site, space, section?.id, {
         draft: body.draft,
         pageId: body.pageId,
         title: body.title,
@@ -90,24 +92,7 @@ export const siteSpaceRoutes: Route[] = [
         },
         { required: true },
       );
-      const level = store.siteSpacesIn(site.id, ss.sectionId).filter((s) => s.id !== ss.id);
-      if (body.path !== undefined && body.path !== ss.path) {
-        const clash = level.find((s) => s.path === body.path);
-        if (clash) throw new BadRequestError(`path: "${body.path}" is already used by site space "${clash.id}"`);
-      }
-      let spaceId = ss.spaceId;
-      if (body.spaceId !== undefined && body.spaceId !== ss.spaceId) {
-        spaceId = spaceForSite(store, site, body.spaceId, "spaceId").id;
-        if (level.some((s) => s.spaceId === spaceId)) {
-          throw new BadRequestError(`spaceId: space "${spaceId}" is already at this level of the site`);
-        }
-      }
-      ss.spaceId = spaceId;
-      if (body.path !== undefined) ss.path = body.path;
-      if (body.condition !== undefined) ss.condition = body.condition ?? undefined;
-      if (body.pageId !== undefined) ss.pageId = body.pageId;
-      if (body.hidden !== undefined) ss.hidden = body.hidden;
-      if (body.draft !== undefined) ss.draft = body.draft;
+      store.siteStore.updateSiteSpace(site, ss, body);
       return ok(renderSiteSpace(ctx.env, store, ss));
     },
   },
@@ -117,7 +102,7 @@ export const siteSpaceRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const ss = ctx.store.siteSpaces.get(param(ctx, "siteSpaceId"));
-      return deleted(ss !== undefined && ss.siteId === site.id && ctx.store.deleteSiteSpace(ss.id));
+      return deleted(ss !== undefined && ss.siteId === site.id && ctx.store.siteStore.deleteSiteSpace(ss.id));
     },
   },
   {
@@ -128,7 +113,7 @@ export const siteSpaceRoutes: Route[] = [
       const ss = requireSiteSpace(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-space"], "siteSpace")) });
-      store.moveSiteSpace(site, ss, body.position);
+      store.siteStore.moveSiteSpace(site, ss, body.position);
       return ok(renderSiteSpace(ctx.env, store, ss));
     },
   },

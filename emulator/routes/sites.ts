@@ -3,7 +3,7 @@
  */
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
-import type { ItemRef, SiteRec, SiteSpaceRec } from "../records";
+import type { ItemRef, SiteRec } from "../records";
 import { renderSection, renderSectionGroup, renderSite, renderSiteSpace, siteLocation } from "../render";
 import type { Store } from "../store";
 import type { Env, Route } from "../types";
@@ -26,7 +26,7 @@ import {
   str,
 } from "../validate";
 import { created, deleted, ok, param, requireOrg, requireSite } from "./common";
-import { requireSiteSpace, sectionRef, spaceForSite } from "./siteCommon";
+import { requireSiteSpace, spaceForSite } from "./siteCommon";
 
 const siteTitle = str({ min: 2, max: 128 });
 const siteBasename = str({ min: 1, max: 100 });
@@ -38,16 +38,16 @@ const siteProxy = str({
 });
 
 export function siteStructure(env: Env, store: Store, site: SiteRec): unknown {
-  const sections = store.sectionsOf(site.id);
+  const sections = store.siteStore.sectionsOf(site.id);
   if (sections.length === 0) {
     return {
       type: "siteSpaces",
-      structure: store.siteSpacesIn(site.id, undefined).map((s) => renderSiteSpace(env, store, s)),
+      structure: store.siteStore.siteSpacesIn(site.id, undefined).map((s) => renderSiteSpace(env, store, s)),
     };
   }
   return {
     type: "sections",
-    structure: store
+    structure: store.siteStore
       .structureSiblings(site.id, undefined)
       .map((item) =>
         item.kind === "site-section"
@@ -76,7 +76,7 @@ export const siteRoutes: Route[] = [
       const sites = [...store.sites.values()].filter(
         (s) =>
           s.orgId === org.id &&
-          (space === undefined || store.siteSpacesOf(s.id).some((ss) => ss.spaceId === space)) &&
+          (space === undefined || store.siteStore.siteSpacesOf(s.id).some((ss) => ss.spaceId === space)) &&
           (title === undefined || s.title.toLowerCase().includes(title)) &&
           (published === undefined || s.published === published) &&
           (types.length === 0 || types.some((t) => t === s.type)),
@@ -96,26 +96,12 @@ export const siteRoutes: Route[] = [
         visibility: opt(oneOfValues(SITE_VISIBILITIES)),
         spaces: opt(arr(str({ min: 1 }))),
       });
-      const site: SiteRec = {
-        id: store.newId(),
-        orgId: org.id,
-        title: body.title ?? "Untitled site",
-        type: body.type ?? "basic",
-        visibility: body.visibility ?? "public",
-        published: false,
-        createdAt: store.now(),
-        agentsContext: "excluded",
-        defaultLevel: "inherit",
-      };
-      // Validate every space before creating anything.
-      const spaces = (body.spaces ?? []).map((id, i) => spaceForSite(store, site, id, `spaces[${i}]`));
-      const seen = new Set<string>();
-      spaces.forEach((s, i) => {
-        if (seen.has(s.id)) throw new BadRequestError(`spaces[${i}]: space "${s.id}" is listed twice`);
-        seen.add(s.id);
-      });
-      store.sites.set(site.id, site);
-      for (const space of spaces) store.addSiteSpace(site, space, undefined);
+      const spaces = (body.spaces ?? []).map((id, i) => spaceForSite(store, { orgId: org.id }, id, `spaces[${i}]`));
+      const site = store.siteStore.createSite(
+        org.id,
+        { title: body.title ?? "Untitled site", type: body.type ?? "basic", visibility: body.visibility ?? "public" },
+        spaces,
+      );
       return created(renderSite(ctx.env, store, site), siteLocation(ctx.env, site));
     },
   },
@@ -147,39 +133,7 @@ export const siteRoutes: Route[] = [
         },
         { required: true },
       );
-      // Validate references before changing anything.
-      const section =
-        body.defaultSiteSection !== undefined
-          ? sectionRef(store, site, body.defaultSiteSection, "defaultSiteSection")
-          : undefined;
-      let siteSpace: SiteSpaceRec | undefined;
-      if (body.defaultSiteSpace !== undefined) {
-        const ss = store.siteSpaces.get(body.defaultSiteSpace);
-        if (!ss || ss.siteId !== site.id) {
-          throw new BadRequestError(
-            `defaultSiteSpace: site space "${body.defaultSiteSpace}" not found in site "${site.id}"`,
-          );
-        }
-        const defaultSectionId = (section ?? store.defaultSection(site.id))?.id;
-        if (ss.sectionId !== defaultSectionId) {
-          throw new BadRequestError(
-            `defaultSiteSpace: site space "${ss.id}" must be in the ${defaultSectionId ? "default section" : "root level"} of the site`,
-          );
-        }
-        siteSpace = ss;
-      }
-      if (body.styleguide) spaceForSite(store, site, body.styleguide, "styleguide");
-
-      if (body.title !== undefined) site.title = body.title;
-      if (body.visibility !== undefined) site.visibility = body.visibility;
-      if (body.basename !== undefined) site.basename = body.basename;
-      if (body.adaptiveContent !== undefined) site.adaptiveContent = body.adaptiveContent.enabled;
-      if (body.defaultLevel !== undefined) site.defaultLevel = body.defaultLevel;
-      if (body.proxy !== undefined) site.proxy = body.proxy ?? undefined;
-      if (body.styleguide !== undefined) site.styleguideSpaceId = body.styleguide ?? undefined;
-      if (body.agentsContext !== undefined) site.agentsContext = body.agentsContext;
-      if (section) store.setDefaultSection(section);
-      if (siteSpace) store.setDefaultSiteSpace(siteSpace);
+      store.siteStore.updateSite(site, body);
       return ok(renderSite(ctx.env, store, site));
     },
   },
@@ -189,7 +143,7 @@ export const siteRoutes: Route[] = [
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const site = ctx.store.sites.get(param(ctx, "siteId"));
-      return deleted(site !== undefined && site.orgId === org.id && ctx.store.deleteSite(site.id));
+      return deleted(site !== undefined && site.orgId === org.id && ctx.store.siteStore.deleteSite(site.id));
     },
   },
   {
@@ -240,16 +194,16 @@ export const siteRoutes: Route[] = [
         throw new BadRequestError("item.type: site external links are not supported by the emulator");
       if (item.type === "site-space") {
         const ss = requireSiteSpace(ctx, site, item.id);
-        store.moveSiteSpace(site, ss, position);
+        store.siteStore.moveSiteSpace(site, ss, position);
         return ok(renderSiteSpace(env, store, ss));
       }
-      if (!store.siteItemExists(site, { kind: item.type, id: item.id }))
+      if (!store.siteStore.siteItemExists(site, { kind: item.type, id: item.id }))
         throw new BadRequestError(`item: ${item.type} "${item.id}" not found in site "${site.id}"`);
       const parent =
         item.type === "site-section"
           ? store.sections.get(item.id)!.groupId
           : store.sectionGroups.get(item.id)!.parentGroupId;
-      store.moveInStructure(site, item.id, parent, position);
+      store.siteStore.moveInStructure(site, item.id, parent, position);
       return ok(
         item.type === "site-section"
           ? renderSection(env, store, store.sections.get(item.id)!)

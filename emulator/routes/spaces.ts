@@ -113,17 +113,12 @@ export const spaceRoutes: Route[] = [
         language: opt(language),
         editMode: opt(editMode),
       });
-      if (body.parent !== undefined) {
-        const parent = ctx.store.collections.get(body.parent);
-        if (!parent || parent.orgId !== org.id) {
-          throw new BadRequestError(`parent: collection "${body.parent}" not found in organization "${org.id}"`);
-        }
-      }
-      const space = ctx.store.createSpace(org.id, body.title ?? "Untitled");
-      space.emoji = body.emoji ?? "";
-      space.parentId = body.parent;
-      space.language = body.language;
-      if (body.editMode) space.editMode = body.editMode;
+      const space = ctx.store.createSpace(org.id, body.title ?? "Untitled", {
+        emoji: body.emoji ?? "",
+        parentId: body.parent,
+        language: body.language,
+        editMode: body.editMode,
+      });
       return created(renderSpace(ctx.env, space), spaceLocation(ctx.env, space.id));
     },
   },

@@ -6,7 +6,7 @@
  */
 import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
-import type { MemberRec, OrgRec, TeamRec, TeamRole } from "../records";
+import type { MemberRec, OrgRec, TeamRec } from "../records";
 import { renderMember, renderTeam } from "../render";
 import type { Store } from "../store";
 import type { Route, RouteContext } from "../types";
@@ -59,15 +59,11 @@ export const teamRoutes: Route[] = [
         { required: true },
       );
       const members = (body.members ?? []).map((m, i) => memberRef(ctx.store, org, m, `members[${i}]`));
-      const team: TeamRec = {
-        id: ctx.store.newId(),
-        orgId: org.id,
-        title: body.title,
-        createdAt: ctx.store.now(),
-        members: new Map(),
-      };
-      for (const m of members) team.members.set(m.userId, "member");
-      ctx.store.teams.set(team.id, team);
+      const team = ctx.store.createTeam(
+        org.id,
+        body.title,
+        members.map((m) => m.userId),
+      );
       return { status: 201, body: renderTeam(ctx.store, team) };
     },
   },
@@ -136,9 +132,7 @@ export const teamRoutes: Route[] = [
       const memberships = Object.entries(body.memberships ?? {}).map(
         ([k, v]) => [memberRef(store, org, k, `memberships.${k}`).userId, v.role] as const,
       );
-      for (const userId of add) if (!team.members.has(userId)) team.members.set(userId, "member");
-      for (const [userId, role] of memberships) team.members.set(userId, role);
-      for (const userId of remove) team.members.delete(userId);
+      store.updateTeamMembers(team, { add, memberships, remove });
       return noContent();
     },
   },
@@ -151,8 +145,7 @@ export const teamRoutes: Route[] = [
       const member = ctx.store.findMember(org.id, userId);
       if (!member) throw new NotFoundError(`User "${userId}" is not a member of organization "${org.id}"`);
       const body = parseBody(ctx.body, { role: opt(teamRole) });
-      const role: TeamRole = body.role ?? team.members.get(member.userId) ?? "member";
-      team.members.set(member.userId, role);
+      ctx.store.setTeamMember(team, member.userId, body.role);
       return noContent();
     },
   },
@@ -162,7 +155,7 @@ export const teamRoutes: Route[] = [
     handler: (ctx) => {
       const { org, team } = requireTeam(ctx);
       const member = ctx.store.findMember(org.id, param(ctx, "userId"));
-      return deleted(member !== undefined && team.members.delete(member.userId));
+      return deleted(member !== undefined && ctx.store.removeTeamMember(team, member.userId));
     },
   },
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BadRequestError } from "../../emulator/errors";
-import type { CollectionRec, OpenApiSpecRec, SamlRec, TeamRec } from "../../emulator/records";
+import type { CollectionRec, OpenApiSpecRec, SamlRec, SiteSpaceRec, SpaceRec, TeamRec } from "../../emulator/records";
 import { type ContentItem, Store } from "../../emulator/store";
 
 /**
@@ -22,9 +22,9 @@ function storeAt(start = T0) {
       parentId,
       defaultLevel: "inherit",
       createdAt: store.now(),
-      position: store.nextPosition(),
+      position: store.tables.nextPosition(),
     };
-    store.collections.set(rec.id, rec);
+    store.tables.collections.set(rec.id, rec);
     return rec;
   };
   const team = (title: string, members: string[], orgId = org): TeamRec => {
@@ -35,7 +35,7 @@ function storeAt(start = T0) {
       createdAt: store.now(),
       members: new Map(members.map((m) => [m, "member" as const])),
     };
-    store.teams.set(rec.id, rec);
+    store.tables.teams.set(rec.id, rec);
     return rec;
   };
   return { store, time, org, org2, spaceIds, userIds, collection, team };
@@ -50,7 +50,7 @@ describe("tables", () => {
     const before = { orgs: [...store.orgs.keys()], spaces: [...store.spaces.keys()], users: [...store.users.keys()] };
     collection("Extra");
     team("Extra", []);
-    store.spaces.delete(before.spaces[0] as string);
+    store.tables.spaces.delete(before.spaces[0] as string);
     store.reset();
     expect([...store.orgs.keys()]).toEqual(before.orgs);
     expect([...store.spaces.keys()]).toEqual(before.spaces);
@@ -59,14 +59,14 @@ describe("tables", () => {
     expect(store.teams.size).toBe(0);
     expect(store.membersOf(org)).toHaveLength(3);
     // Positions start again: the fixtures get the same ones.
-    expect(store.nextPosition()).toBe(6);
+    expect(store.tables.nextPosition()).toBe(6);
   });
 
   it("positions only grow, ids are new and 20 alphanumerics, and now() reads the clock", () => {
     const { store, time } = storeAt();
-    const first = store.nextPosition();
-    expect(store.nextPosition()).toBe(first + 1);
-    const id = store.newId();
+    const first = store.tables.nextPosition();
+    expect(store.tables.nextPosition()).toBe(first + 1);
+    const id = store.tables.newId();
     expect(id).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(store.spaces.has(id) || store.orgs.has(id)).toBe(false);
     expect(store.now()).toBe("2026-03-01T12:00:00.000Z");
@@ -249,8 +249,8 @@ describe("teams and SAML providers", () => {
       defaultRole: "read",
       createdAt: store.now(),
     });
-    store.samlProviders.set("s1", saml("s1", a.id));
-    store.samlProviders.set("s2", saml("s2", b.id));
+    store.tables.samlProviders.set("s1", saml("s1", a.id));
+    store.tables.samlProviders.set("s2", saml("s2", b.id));
     expect(store.deleteTeam(a.id)).toBe(true);
     expect(store.samlProviders.get("s1")?.defaultTeamId).toBeUndefined();
     expect(store.samlProviders.get("s2")?.defaultTeamId).toBe(b.id);
@@ -266,7 +266,7 @@ describe("OpenAPI specs", () => {
     const fixture = storeAt();
     const spec = (id: string, slug: string, orgId = fixture.org): OpenApiSpecRec => {
       const rec: OpenApiSpecRec = { id, orgId, slug, createdAt: "t", updatedAt: "t" };
-      fixture.store.openApiSpecs.set(id, rec);
+      fixture.store.tables.openApiSpecs.set(id, rec);
       return rec;
     };
     return { ...fixture, spec };
@@ -276,9 +276,9 @@ describe("OpenAPI specs", () => {
     const { store, org, org2, spec } = specs();
     const mine = spec("o1", "petstore");
     spec("o2", "petstore", org2);
-    expect(store.openApiSpecBySlug(org, "petstore")).toBe(mine);
-    expect(store.openApiSpecBySlug(org2, "petstore")?.id).toBe("o2");
-    expect(store.openApiSpecBySlug(org, "other")).toBeUndefined();
+    expect(store.openApiStore.openApiSpecBySlug(org, "petstore")).toBe(mine);
+    expect(store.openApiStore.openApiSpecBySlug(org2, "petstore")?.id).toBe("o2");
+    expect(store.openApiStore.openApiSpecBySlug(org, "other")).toBeUndefined();
   });
 
   it("a job's success records the latest version and clears the errors; a failure records the error", () => {
@@ -287,7 +287,7 @@ describe("OpenAPI specs", () => {
     petstore.job = { acceptedAtMs: 0, source: { url: "https://x.test/a.json" }, versionId: "v1" };
     petstore.lastProcessErrorCode = "FETCH_ERROR";
     petstore.lastProcessedErrors = [{ message: "earlier" }];
-    store.finishOpenApiJob(petstore, "at-1", { format: "json", parsed: { openapi: "3.1.0" } });
+    store.openApiStore.finishOpenApiJob(petstore, "at-1", { format: "json", parsed: { openapi: "3.1.0" } });
     expect(store.openApiVersions.get("v1")).toEqual({
       id: "v1",
       specId: "o1",
@@ -301,7 +301,7 @@ describe("OpenAPI specs", () => {
     expect(petstore.lastProcessedErrors).toBeUndefined();
 
     petstore.job = { acceptedAtMs: 1, source: { text: "{" }, versionId: "v2" };
-    store.finishOpenApiJob(petstore, "at-2", { code: "PARSE_ERROR", message: "unexpected end" });
+    store.openApiStore.finishOpenApiJob(petstore, "at-2", { code: "PARSE_ERROR", message: "unexpected end" });
     expect(store.openApiVersions.has("v2")).toBe(false);
     expect(petstore).toMatchObject({
       lastVersionId: "v1",
@@ -312,9 +312,9 @@ describe("OpenAPI specs", () => {
     });
 
     // Without a job in flight there is nothing to finish.
-    store.finishOpenApiJob(petstore, "at-3", { format: "yaml" });
+    store.openApiStore.finishOpenApiJob(petstore, "at-3", { format: "yaml" });
     expect(petstore.lastProcessedAt).toBe("at-2");
-    expect(store.versionsOf("o1").map((v) => v.id)).toEqual(["v1"]);
+    expect(store.openApiStore.versionsOf("o1").map((v) => v.id)).toEqual(["v1"]);
   });
 
   it("deleting a spec deletes its versions only", () => {
@@ -327,12 +327,264 @@ describe("OpenAPI specs", () => {
       [b, "vb1"],
     ] as const) {
       rec.job = { acceptedAtMs: 0, source: { text: "{}" }, versionId };
-      store.finishOpenApiJob(rec, "at", { format: "json" });
+      store.openApiStore.finishOpenApiJob(rec, "at", { format: "json" });
     }
-    expect(store.versionsOf("o1").map((v) => v.id)).toEqual(["va1", "va2"]);
-    expect(store.deleteOpenApiSpec("o1")).toBe(true);
+    expect(store.openApiStore.versionsOf("o1").map((v) => v.id)).toEqual(["va1", "va2"]);
+    expect(store.openApiStore.deleteOpenApiSpec("o1")).toBe(true);
     expect([...store.openApiVersions.keys()]).toEqual(["vb1"]);
     expect(store.openApiSpecs.has("o1")).toBe(false);
-    expect(store.deleteOpenApiSpec("o1")).toBe(false);
+    expect(store.openApiStore.deleteOpenApiSpec("o1")).toBe(false);
+  });
+});
+
+describe("one shape: stores composed over the tables, the only writers", () => {
+  // Compile-time half (tsc fails on an unused directive): a table read through the Store cannot be written, so a
+  // route that tries does not compile and every write goes through a store method.
+  function routesCannotWriteTables(store: Store) {
+    // @ts-expect-error the Store hands its tables out as ReadonlyMaps
+    store.sites.delete("any");
+  }
+
+  it("the Store and every store it holds see the same tables", () => {
+    const { store, org, spaceIds } = storeAt();
+    expect(typeof routesCannotWriteTables).toBe("function");
+    const site = store.siteStore.createSite(org, { title: "Docs", type: "basic", visibility: "public" }, []);
+    expect(store.sites.get(site.id)).toBe(site);
+    expect(store.tables.sites.get(site.id)).toBe(site);
+    const rec = store.redirectStore.createRedirect(site, {
+      source: "/old",
+      draft: false,
+      captureWildcard: false,
+      permanent: false,
+      destination: { kind: "external", url: "https://example.com" },
+    });
+    expect(store.redirects.get(rec.id)).toBe(rec);
+    store.reset();
+    expect(store.sites.size + store.redirects.size).toBe(0);
+    expect(store.spaces.has(spaceIds[0] as string)).toBe(true);
+  });
+});
+
+describe("sites (SiteStore)", () => {
+  const docs = { title: "Docs", type: "basic", visibility: "public" };
+
+  it("creates a site with one root site space per listed space; a space listed twice creates nothing", () => {
+    const { store, org, spaceIds } = storeAt();
+    const [a, b] = spaceIds.map((id) => store.spaces.get(id)!) as [SpaceRec, SpaceRec];
+    expect(() => store.siteStore.createSite(org, docs, [a, b, a])).toThrow(
+      new BadRequestError(`spaces[2]: space "${a.id}" is listed twice`),
+    );
+    expect(store.sites.size + store.siteSpaces.size).toBe(0);
+    const site = store.siteStore.createSite(org, docs, [a, b]);
+    expect(site).toMatchObject({ orgId: org, published: false, agentsContext: "excluded", defaultLevel: "inherit" });
+    const root = store.siteStore.siteSpacesIn(site.id, undefined);
+    expect(root.map((ss) => [ss.spaceId, ss.isDefault])).toEqual([
+      [a.id, true],
+      [b.id, false],
+    ]);
+  });
+
+  it("a site's default site space is one of the level that shows first, and changes nothing when it is not", () => {
+    const { store, org, spaceIds } = storeAt();
+    const [a, b, c] = spaceIds.map((id) => store.spaces.get(id)!) as [SpaceRec, SpaceRec, SpaceRec];
+    const site = store.siteStore.createSite(org, docs, [a]);
+    const guides = store.siteStore.addSection(site, b, { title: "Guides" });
+    const api = store.siteStore.addSection(site, c, { title: "API" });
+    const [inApi] = store.siteStore.siteSpacesIn(site.id, api.id) as [SiteSpaceRec];
+    expect(() => store.siteStore.updateSite(site, { title: "Renamed", defaultSiteSpace: inApi.id })).toThrow(
+      new BadRequestError(`defaultSiteSpace: site space "${inApi.id}" must be in the default section of the site`),
+    );
+    expect([site.title, guides.isDefault, api.isDefault]).toEqual(["Docs", true, false]);
+    store.siteStore.updateSite(site, { title: "Renamed", defaultSiteSection: api.id, defaultSiteSpace: inApi.id });
+    expect([site.title, guides.isDefault, api.isDefault, inApi.isDefault]).toEqual(["Renamed", false, true, true]);
+  });
+
+  it("nests a group under another, never under itself or a descendant, and bumps it to the end only on a change", () => {
+    const { store, org } = storeAt();
+    const site = store.siteStore.createSite(org, docs, []);
+    const outer = store.siteStore.addSectionGroup(site, { title: "Outer" }, []);
+    const inner = store.siteStore.addSectionGroup(site, { title: "Inner", parentGroupId: outer.id }, []);
+    const cycle = `parentSectionGroupId: cannot nest section group "${outer.id}" inside itself or one of its descendants`;
+    expect(() => store.siteStore.setGroupParent(outer, inner.id)).toThrow(new BadRequestError(cycle));
+    expect(() => store.siteStore.setGroupParent(outer, outer.id)).toThrow(cycle);
+    expect(outer.parentGroupId).toBeUndefined();
+    const position = inner.position;
+    store.siteStore.setGroupParent(inner, outer.id);
+    expect(inner.position).toBe(position);
+    store.siteStore.setGroupParent(inner, undefined);
+    expect(inner.parentGroupId).toBeUndefined();
+    expect(inner.position).toBeGreaterThan(position);
+  });
+
+  it("a section's PATCH keeps paths unique, checks in order and changes nothing when a check fails", () => {
+    const { store, org, spaceIds } = storeAt();
+    const site = store.siteStore.createSite(org, docs, []);
+    const [s1, s2] = spaceIds.map((id) => store.spaces.get(id)!) as [SpaceRec, SpaceRec];
+    const first = store.siteStore.addSection(site, s1, { title: "Guides" });
+    const second = store.siteStore.addSection(site, s2, { title: "Reference" });
+    const foreign = store.siteStore.siteSpacesIn(site.id, first.id)[0]!;
+    expect(() =>
+      store.siteStore.updateSection(site, second, { title: "Changed", path: first.path, defaultSiteSpace: foreign.id }),
+    ).toThrow(`defaultSiteSpace: site space "${foreign.id}" is not a site space of section "${second.id}"`);
+    expect(() => store.siteStore.updateSection(site, second, { title: "Changed", path: first.path })).toThrow(
+      new BadRequestError(`path: "${first.path}" is already used by site section "${first.id}"`),
+    );
+    expect(() => store.siteStore.updateSection(site, second, { siteSectionGroupId: "nope" })).toThrow(
+      `siteSectionGroupId: site section group "nope" not found in site "${site.id}"`,
+    );
+    expect(second).toMatchObject({ title: "Reference", path: "reference" });
+    store.siteStore.updateSection(site, second, { path: second.path, condition: "visitor.claims.beta", icon: null });
+    expect(second).toMatchObject({ path: "reference", condition: "visitor.claims.beta", icon: undefined });
+  });
+
+  it("a site space's PATCH keeps paths unique and a space shown once per level, and takes live spaces only", () => {
+    const { store, org, org2, spaceIds } = storeAt();
+    const [a, b, c] = spaceIds.map((id) => store.spaces.get(id)!) as [SpaceRec, SpaceRec, SpaceRec];
+    const site = store.siteStore.createSite(org, docs, [a, b]);
+    const [ssA, ssB] = store.siteStore.siteSpacesIn(site.id, undefined) as [SiteSpaceRec, SiteSpaceRec];
+    expect(() => store.siteStore.updateSiteSpace(site, ssB, { path: ssA.path })).toThrow(
+      new BadRequestError(`path: "${ssA.path}" is already used by site space "${ssA.id}"`),
+    );
+    expect(() => store.siteStore.updateSiteSpace(site, ssB, { spaceId: a.id })).toThrow(
+      `spaceId: space "${a.id}" is already at this level of the site`,
+    );
+    const elsewhere = store.fixtures.secondOrganizationSpaceIds[0] as string;
+    expect(() => store.siteStore.updateSiteSpace(site, ssB, { spaceId: elsewhere })).toThrow(
+      `spaceId: space "${elsewhere}" not found in organization "${org}"`,
+    );
+    expect(store.spaces.get(elsewhere)?.orgId).toBe(org2);
+    store.deleteSpace(c.id);
+    expect(() => store.siteStore.updateSiteSpace(site, ssB, { spaceId: c.id })).toThrow(/not found/);
+    expect(ssB.spaceId).toBe(b.id);
+    store.siteStore.updateSiteSpace(site, ssB, { path: "renamed", hidden: true });
+    expect(ssB).toMatchObject({ path: "renamed", hidden: true, spaceId: b.id });
+  });
+
+  it("makes a site's publishing auth on first use, and a new key on regeneration", () => {
+    const { store, org } = storeAt();
+    const site = store.siteStore.createSite(org, docs, []);
+    expect(store.publishingAuths.has(site.id)).toBe(false);
+    const auth = store.siteStore.publishingAuth(site);
+    expect(store.siteStore.publishingAuth(site)).toBe(auth);
+    const key = auth.privateKey;
+    expect(store.siteStore.regeneratePublishingKey(site).privateKey).not.toBe(key);
+    expect(store.siteStore.setAdaptiveSchema(site, { type: "object" })).toMatchObject({ siteId: site.id });
+    store.siteStore.createShareLink(site, "Reviewers");
+    store.siteStore.deleteSite(site.id);
+    expect(store.publishingAuths.size + store.adaptiveSchemas.size + store.shareLinks.size).toBe(0);
+  });
+});
+
+describe("redirects (RedirectStore)", () => {
+  it("deletes a redirect of its own site only", () => {
+    const { store, org } = storeAt();
+    const fields = { title: "Docs", type: "basic", visibility: "public" };
+    const [one, two] = [store.siteStore.createSite(org, fields, []), store.siteStore.createSite(org, fields, [])];
+    const rec = store.redirectStore.createRedirect(one, {
+      source: "/old",
+      draft: false,
+      captureWildcard: false,
+      permanent: true,
+      destination: { kind: "external", url: "https://example.com" },
+    });
+    expect(store.redirectStore.deleteRedirect(two, rec.id)).toBe(false);
+    expect(store.redirectStore.deleteRedirect(one, rec.id)).toBe(true);
+    expect(store.redirectStore.deleteRedirect(one, rec.id)).toBe(false);
+  });
+});
+
+describe("content, teams and grants (Store)", () => {
+  it("creates collections and spaces under a collection of their own organization only", () => {
+    const { store, org, org2, collection } = storeAt();
+    const theirs = collection("Theirs", undefined, org2);
+    const refused = `parent: collection "${theirs.id}" not found in organization "${org}"`;
+    expect(() => store.createCollection(org, { title: "X", parentId: theirs.id })).toThrow(
+      new BadRequestError(refused),
+    );
+    expect(() => store.createSpace(org, "X", { parentId: theirs.id })).toThrow(refused);
+    const mine = store.createCollection(org, { title: "Mine" });
+    const space = store.createSpace(org, "Guide", { parentId: mine.id, emoji: "", language: "fr" });
+    expect(space).toMatchObject({ parentId: mine.id, emoji: "", language: "fr", editMode: "live" });
+    expect(store.contentChildren(org, mine.id).map((i) => i.rec.id)).toEqual([space.id]);
+  });
+
+  it("never moves a collection into itself or a descendant", () => {
+    const { store, collection } = storeAt();
+    const root = collection("Root");
+    const child = collection("Child", root.id);
+    const refused = `parent: cannot move collection "${root.id}" into itself or one of its descendant collections`;
+    expect(() => store.moveCollection(root, child.id, undefined)).toThrow(`${refused} ("${child.id}")`);
+    expect(() => store.moveCollection(root, root.id, undefined)).toThrow(`${refused} ("${root.id}")`);
+    store.moveCollection(child, undefined, undefined);
+    expect(child.parentId).toBeUndefined();
+  });
+
+  it("applies a bulk membership change with removals last, and keeps roles a plain add does not name", () => {
+    const { store, org, userIds } = storeAt();
+    const [ada, grace, linus] = userIds as [string, string, string];
+    const team = store.createTeam(org, "Writers", [ada]);
+    store.setTeamMember(team, ada, "owner");
+    store.updateTeamMembers(team, { add: [ada, grace, linus], memberships: [[grace, "owner"]], remove: [linus] });
+    expect([...team.members]).toEqual([
+      [ada, "owner"],
+      [grace, "owner"],
+    ]);
+    store.setTeamMember(team, linus, undefined);
+    expect(team.members.get(linus)).toBe("member");
+    expect(store.removeTeamMember(team, linus)).toBe(true);
+    expect(store.removeTeamMember(team, linus)).toBe(false);
+  });
+
+  it("a null role removes a space's grant and is kept on a site", () => {
+    const { store, org, spaceIds, team } = storeAt();
+    const writers = team("Writers", []);
+    const onSpace = {
+      target: "space",
+      targetId: spaceIds[0] as string,
+      grantee: "team",
+      granteeId: writers.id,
+    } as const;
+    store.setGrant(onSpace, "edit");
+    expect(store.findGrant("space", onSpace.targetId, "team", writers.id)?.role).toBe("edit");
+    store.setGrant(onSpace, null);
+    expect(store.findGrant("space", onSpace.targetId, "team", writers.id)).toBeUndefined();
+    const site = store.siteStore.createSite(org, { title: "Docs", type: "basic", visibility: "public" }, []);
+    store.setGrant({ ...onSpace, target: "site", targetId: site.id }, null);
+    expect(store.grantsOf("site", site.id, "team").map((g) => g.role)).toEqual([null]);
+  });
+});
+
+describe("OpenAPI processing (OpenApiStore)", () => {
+  it("refuses a second spec with the same slug in an organization", () => {
+    const { store, org, org2 } = storeAt();
+    store.openApiStore.createOpenApiSpec(org, "petstore");
+    store.openApiStore.createOpenApiSpec(org2, "petstore");
+    expect(() => store.openApiStore.createOpenApiSpec(org, "petstore")).toThrow(
+      new BadRequestError(`slug: an OpenAPI spec "petstore" already exists in organization "${org}"`),
+    );
+  });
+
+  it("is pending for a step, in progress for another, then complete; a new source completes the running job", () => {
+    const time = { now: T0 };
+    const store = new Store(() => time.now, 100);
+    const specs = store.openApiStore;
+    const spec = specs.createOpenApiSpec(store.fixtures.organizationId, "petstore");
+    specs.acceptSource(spec, { text: '{"openapi":"3.1.0"}' });
+    expect(specs.processingState(spec)).toBe("pending");
+    time.now += 100;
+    expect(specs.processingState(spec)).toBe("progress");
+    specs.acceptSource(spec, { url: "https://unreachable.invalid/spec.json" });
+    expect(spec).toMatchObject({ lastProcessedAt: new Date(time.now).toISOString(), sourceURL: expect.any(String) });
+    expect(specs.versionsOf(spec.id)).toHaveLength(1);
+    time.now += 199;
+    specs.settle(spec);
+    expect(specs.processingState(spec)).toBe("progress");
+    time.now += 1;
+    specs.settle(spec);
+    expect(specs.processingState(spec)).toBe("complete");
+    expect(spec).toMatchObject({
+      lastProcessErrorCode: "FETCH_ERROR",
+      lastVersionId: specs.versionsOf(spec.id)[0]?.id,
+    });
   });
 });
