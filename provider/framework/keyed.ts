@@ -48,11 +48,16 @@ export class KeyedProperties {
       if (!isRecord(value)) continue;
       result ??= { ...props };
       result[property] = Object.entries(value)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .sort(byName)
         .map(([name, rest]) => ({ [key]: name, ...(isRecord(rest) ? rest : {}) }));
     }
     return result ?? props;
   }
+}
+
+function byName([a]: [string, unknown], [b]: [string, unknown]): number {
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: the keys of one object never compare equal, and sort only asks whether the result is below 0
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function indexByKey(value: unknown, key: string): Props | undefined {

@@ -179,7 +179,8 @@ export function importIdFailure(kind: string, importId: string, idFormat: string
 /** A failed preflight request as a check failure naming the setting to fix. */
 export function requestFailure(kind: string, property: string, error: unknown): pulumi.dynamic.CheckFailure {
   const message = error instanceof Error ? error.message : String(error);
-  return { property, reason: `${kind}.${property}: preflight: ${message}` };
+  // A failure of the whole resource (its connection, a setting) names no property.
+  return { property, reason: `${property === "" ? kind : `${kind}.${property}`}: preflight: ${message}` };
 }
 
 function clientOrFailure(

@@ -29,23 +29,13 @@ export function movesToOrder(current: readonly string[], desired: readonly strin
   const wanted = desired.filter((id) => current.includes(id));
   const target = [...wanted, ...current.filter((id) => !wanted.includes(id))];
   const staying = longestInOrder(current, target);
-  const order = [...current];
-  const moves: Move[] = [];
-  target.forEach((id, i) => {
-    if (staying.has(id)) return;
+  // In target order, the items before an item out of place are in place already: it goes right after the one before
+  // it, or to the front (where current[0] is, since an item already first is never out of place).
+  return target.flatMap((id, i): Move[] => {
+    if (staying.has(id)) return [];
     const previous = target[i - 1];
-    const expectedAt = previous === undefined ? 0 : order.indexOf(previous) + 1;
-    if (order[expectedAt] === id) return;
-    order.splice(order.indexOf(id), 1);
-    if (previous === undefined) {
-      moves.push({ id, before: order[0]! });
-      order.unshift(id);
-    } else {
-      order.splice(order.indexOf(previous) + 1, 0, id);
-      moves.push({ id, after: previous });
-    }
+    return [previous === undefined ? { id, before: current[0]! } : { id, after: previous }];
   });
-  return moves;
 }
 
 /** The largest set of `current`'s items already in `target`'s relative order (a longest increasing subsequence). */
@@ -83,7 +73,7 @@ export function describeMoves(
   const kept = new Set(desired);
   const moved = movesToOrder(
     current.filter((id) => kept.has(id)),
-    desired.filter((id) => known.has(id)),
+    desired,
   ).map(({ id }) => `${nameOf(id)} moves from ${current.indexOf(id) + 1} to ${desired.indexOf(id) + 1}`);
   const added = desired.flatMap((id, i) =>
     known.has(id) ? [] : [`${containsUnknown(id) ? "a new item" : nameOf(id)} comes in at ${i + 1}`],
