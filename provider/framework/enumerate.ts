@@ -4,9 +4,11 @@
  * listings the kinds' reads share, so a read that follows costs no request. Names no kind: the order is the
  * registry's, organization-level kinds first, then site by site, each kind under every object of its parent kind.
  */
-import type { KindDefinition, ListedObject, ListingParent, Props, ResourceContext } from "./kind";
+import type { KindDefinition, KindListing, ListedObject, ListingParent, Props, ResourceContext } from "./kind";
 
 type Definition = Pick<KindDefinition, "kind" | "scope" | "listing">;
+/** A kind with a listing: the kinds enumerate lists. */
+type Listed = Definition & { listing: KindListing };
 
 /** The objects of one kind under the organization, or under one site. */
 export interface Batch {
@@ -25,8 +27,8 @@ export interface EnumerateOptions {
 }
 
 /** The kinds with a listing, in the order they are enumerated: organization-level kinds, then the site family. */
-export function enumerationOrder<D extends Definition>(definitions: readonly D[]): D[] {
-  const listed = definitions.filter((definition) => definition.listing !== undefined);
+export function enumerationOrder<D extends Definition>(definitions: readonly D[]): (D & Listed)[] {
+  const listed = definitions.filter((definition): definition is D & Listed => definition.listing !== undefined);
   return [
     ...listed.filter((definition) => definition.scope === "organization"),
     ...listed.filter((definition) => definition.scope === "site"),
@@ -38,48 +40,45 @@ export async function* enumerate(
   definitions: readonly Definition[],
   options: EnumerateOptions,
 ): AsyncGenerator<Batch> {
-  const byKind = new Map(definitions.map((definition) => [definition.kind, definition]));
+  const order = enumerationOrder(definitions);
+  const byKind = new Map(order.map((definition) => [definition.kind, definition]));
   const organization: ListingParent = {
     ids: { organizationId: options.organizationId },
     title: options.organizationId,
   };
   const underParent = new Map<string, Promise<ListedObject[]>>();
 
-  /** A kind's objects under one parent object, listed once however many kinds need them. */
-  const listUnder = (definition: Definition, parent: ListedObject | undefined): Promise<ListedObject[]> => {
-    const key = `${definition.kind} ${parent ? `${parent.id} ${JSON.stringify(parent.known)}` : ""}`;
+  /** A kind's objects under one parent object (or the organization), listed once however many kinds need them. */
+  const listUnder = (definition: Listed, parent?: ListedObject): Promise<ListedObject[]> => {
+    const key = JSON.stringify([definition.kind, parent?.id, parent?.known]);
     let found = underParent.get(key);
     if (!found) {
-      found = listed(ctx, definition, parent ? childParent(definition, parent) : organization);
+      found = listed(ctx, definition, parent ? childParent(definition.listing, parent) : organization);
       underParent.set(key, found);
     }
     return found;
   };
-  /** Every object of a kind, under every object of its parent kind (those of one site, when `within` names it). */
-  const objectsOf = async (definition: Definition, within?: SiteWithin): Promise<ListedObject[]> => {
-    const parentKind = definition.listing?.parent?.kind;
-    if (parentKind === undefined) return listUnder(definition, undefined);
-    if (within && parentKind === within.root) return listUnder(definition, within.site);
-    const parentDefinition = byKind.get(parentKind);
-    if (!parentDefinition?.listing) {
-      throw new Error(`${definition.kind} is listed under ${parentKind}, which has no listing`);
+  /** Every object of a kind, under every object of its parent kind (those of one site, when `siteId` is given). */
+  const objectsOf = async (definition: Listed, siteId?: string): Promise<ListedObject[]> => {
+    const parentKind = definition.listing.parent?.kind;
+    let items: ListedObject[] = [];
+    if (parentKind === undefined) items = await listUnder(definition);
+    else {
+      const parentDefinition = byKind.get(parentKind);
+      if (!parentDefinition) throw new Error(`${definition.kind} is listed under ${parentKind}, which has no listing`);
+      for (const parent of await objectsOf(parentDefinition, siteId))
+        items.push(...(await listUnder(definition, parent)));
     }
-    const items: ListedObject[] = [];
-    for (const parent of await objectsOf(parentDefinition, within)) {
-      if (within && parent.siteId !== within.site.siteId) continue;
-      items.push(...(await listUnder(definition, parent)));
-    }
-    return items;
+    return siteId === undefined ? items : items.filter((item) => item.siteId === siteId);
   };
 
-  const order = enumerationOrder(definitions);
   for (const definition of order.filter((d) => d.scope === "organization")) {
     if (options.kinds.has(definition.kind)) yield { kind: definition.kind, items: await objectsOf(definition) };
   }
   const siteKinds = order.filter((d) => d.scope === "site");
   if (!siteKinds.some((definition) => options.kinds.has(definition.kind))) return;
-  const root = siteKinds.find((definition) => definition.kind === siteRootKind(definitions));
-  if (!root) return;
+  const root = byKind.get(siteRootKind(definitions) ?? "");
+  if (!root) throw new Error("site-level kinds are listed under the site kind, and there is none");
   const sites = (await objectsOf(root)).filter((site) => !options.siteId || site.id === options.siteId);
   if (options.siteId && sites.length === 0) {
     throw new Error(`no site "${options.siteId}" in organization "${options.organizationId}"`);
@@ -87,17 +86,11 @@ export async function* enumerate(
   for (const site of sites) {
     const at = { id: site.id, title: site.title };
     for (const definition of siteKinds) {
-      if (!options.kinds.has(definition.kind)) continue;
-      const items = definition === root ? [site] : await objectsOf(definition, { root: root.kind, site });
-      yield { kind: definition.kind, items, site: at };
+      if (options.kinds.has(definition.kind)) {
+        yield { kind: definition.kind, items: await objectsOf(definition, site.siteId), site: at };
+      }
     }
   }
-}
-
-/** One site of the organization, as the objects of the site family's root kind name it. */
-interface SiteWithin {
-  root: string;
-  site: ListedObject;
 }
 
 /** The site family's root: the site-level kind listed under the organization (the site itself). */
@@ -106,20 +99,15 @@ export function siteRootKind(definitions: readonly Definition[]): string | undef
 }
 
 /** The parent a child kind's listing is made under: the parent object's own parents' ids plus its id. */
-function childParent(child: Definition, parent: ListedObject): ListingParent {
-  const input = child.listing?.parent?.input ?? "";
-  return {
-    ids: { ...parent.known, [input]: parent.id },
-    title: parent.title,
-    ...(parent.item !== undefined ? { item: parent.item } : {}),
-    ...(parent.siteId !== undefined ? { siteId: parent.siteId } : {}),
-  };
+function childParent(child: KindListing, parent: ListedObject): ListingParent {
+  const { item, siteId } = parent;
+  return { ids: { ...parent.known, [child.parent?.input ?? ""]: parent.id }, title: parent.title, item, siteId };
 }
 
 /** A kind's listing under one parent; objects listed under a site's object live under that site. */
-async function listed(ctx: ResourceContext, definition: Definition, parent: ListingParent): Promise<ListedObject[]> {
-  const items = (await definition.listing?.list(ctx, parent)) ?? [];
-  return items.map((item) => (item.siteId === undefined && parent.siteId ? { ...item, siteId: parent.siteId } : item));
+async function listed(ctx: ResourceContext, definition: Listed, parent: ListingParent): Promise<ListedObject[]> {
+  const items = await definition.listing.list(ctx, parent);
+  return items.map((item) => ({ ...item, siteId: item.siteId ?? parent.siteId }));
 }
 
 /**
@@ -133,8 +121,8 @@ export async function referableIds(
 ): Promise<Set<string>> {
   const listing = definition.listing;
   if (!listing) return new Set();
-  const title = String(parentIds[listing.parent?.input ?? "organizationId"] ?? "");
-  const items = await listing.list(ctx, { ids: parentIds, title });
+  // A reference needs ids only: no listing of a referred kind words anything with its parent's title.
+  const items = await listing.list(ctx, { ids: parentIds, title: "" });
   const as = listing.referredToAs;
   return new Set(items.map((item) => (as === undefined ? item.id : String(item.known[as]))));
 }

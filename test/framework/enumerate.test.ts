@@ -87,6 +87,8 @@ describe("enumerate: an organization through the kinds' listing facets", () => {
     ]);
     expect(siteRootKind(definitions)).toBe("Portal");
     expect(siteRootKind([Shelf, Book, Note])).toBeUndefined();
+    // A site-level kind without a listing is never the root, wherever it stands.
+    expect(siteRootKind([kind("Banner", "site"), Page, Portal])).toBe("Portal");
   });
 
   it("lists each kind under every object of its parent kind, once per parent, site by site", async () => {
@@ -105,6 +107,9 @@ describe("enumerate: an organization through the kinds' listing facets", () => {
       ["Portal", "p2", ["p2"]],
     ]);
     expect(batches[2]?.site).toEqual({ id: "p1", title: "Docs" });
+    // The site kind's own objects keep the site they are; organization-level objects have none.
+    expect(batches[5]?.items.map((item) => item.siteId)).toEqual(["p1"]);
+    expect(batches[0]?.items.map((item) => item.siteId)).toEqual([undefined, undefined]);
     // Shelves are listed once, though Book needed them before Shelf's own batch; each portal's pages once.
     expect(calls.filter((call) => call.startsWith("Shelf"))).toHaveLength(1);
     expect(calls.filter((call) => call.startsWith("Portal"))).toHaveLength(1);
@@ -143,6 +148,15 @@ describe("enumerate: an organization through the kinds' listing facets", () => {
     const batches = await all(["Page"], "p2");
     expect(batches.map((b) => [b.site?.id, ids(b.items)])).toEqual([["p2", ["p2-page"]]]);
     await expect(all(["Page"], "p9")).rejects.toThrow('no site "p9" in organization "org"');
+  });
+
+  it("fails when site-level kinds are asked for and no site kind lists the sites", async () => {
+    const run = async () => {
+      for await (const _ of enumerate(ctx, [Shelf, Page], { organizationId: "org", kinds: new Set(["Page"]) })) {
+        // drained
+      }
+    };
+    await expect(run()).rejects.toThrow("site-level kinds are listed under the site kind, and there is none");
   });
 
   it("fails naming the kind whose parent kind has no listing", async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import ts from "typescript";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ENV_KEYS } from "../../provider/framework/connection";
 import { Operation } from "../../provider/framework/operation";
 import { definitions } from "../../provider/registry";
@@ -36,6 +36,21 @@ describe("two operations side by side", () => {
     expect(other.context().listings).not.toBe(one.context().listings);
     expect(lifecycle("Site", one)).toBe(lifecycle("Site", one));
     expect(lifecycle("Site", other)).not.toBe(lifecycle("Site", one));
+  });
+
+  it("give a resource with its own connection its own client and listings, the same ones every time", () => {
+    const connection = { apiUrl: fixture.emulator.url, token: "another-token" };
+    const own = one.context(connection);
+    expect(one.context(connection).listings).toBe(own.listings);
+    expect(one.context(connection).client).toBe(own.client);
+    expect(own.listings).not.toBe(one.context().listings);
+    expect(own.client).not.toBe(one.context().client);
+  });
+
+  it("close their clients when they end", async () => {
+    const closed = vi.spyOn(one.connections.apiClient(), "close");
+    one.close();
+    expect(closed).toHaveBeenCalledTimes(1);
   });
 
   it("each loads preflight's listings for itself, once", async () => {

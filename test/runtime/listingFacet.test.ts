@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { enumerationOrder, siteRootKind } from "../../provider/framework/enumerate";
-import { API_ID_PATTERN } from "../../provider/framework/kind";
+import { API_ID_PATTERN, idRef } from "../../provider/framework/kind";
 import { referencesOf } from "../../provider/framework/references";
 import { definitions } from "../../provider/registry";
 
@@ -58,6 +58,13 @@ describe("the listing-and-references facet: every kind declares how its objects 
     }
     expect(siteRootKind(definitions)).toBe("Site");
     expect(order[0]).toBe("OrganizationSettings");
+  });
+
+  it("finds references however the id is wrapped: a list of ids, and a union whose id is not its first member", () => {
+    const group = definitions.find((definition) => definition.kind === "SiteSectionGroup");
+    expect(group && referencesOf(group)).toContainEqual({ input: "sectionIds", kind: "SiteSection", many: true });
+    const inputs = z.strictObject({ spaceId: z.union([z.null(), idRef("Space")]), note: z.string() });
+    expect(referencesOf({ inputs })).toEqual([{ input: "spaceId", kind: "Space", many: false }]);
   });
 
   it("names what each reference checks: the kinds referred to are the ones preflight lists", () => {
