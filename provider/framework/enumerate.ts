@@ -111,16 +111,10 @@ async function listed(ctx: ResourceContext, definition: Listed, parent: ListingP
 }
 
 /**
- * The ids an input referring to `definition` may hold under the given parents' ids (`organizationId`, and the
+ * The ids an input referring to a kind (its `listing`) may hold under the given parents' ids (`organizationId`, and the
  * parent's id input when the kind is listed under one): what preflight checks a reference against.
  */
-export async function referableIds(
-  ctx: ResourceContext,
-  definition: Definition,
-  parentIds: Props,
-): Promise<Set<string>> {
-  const listing = definition.listing;
-  if (!listing) return new Set();
+export async function referableIds(ctx: ResourceContext, listing: KindListing, parentIds: Props): Promise<Set<string>> {
   // A reference needs ids only: no listing of a referred kind words anything with its parent's title.
   const items = await listing.list(ctx, { ids: parentIds, title: "" });
   const as = listing.referredToAs;

@@ -84,8 +84,7 @@ export async function preflight(
   if (failures.length > 0 || typeof importId !== "string" || containsUnknown(importId)) return { failures };
   // The object is found through its parents (a share link through its site): one the same update creates or adopts
   // has no id yet, so the object cannot be read before `up`.
-  const pending = Object.keys(inputs).filter((key) => containsUnknown(inputs[key]));
-  if (pending.length > 0) return { failures: [], adoption: `${adoptionSubject(importId, {})}; ${readAtUp(pending)}` };
+  if (Object.values(inputs).some(containsUnknown)) return { failures: [] };
   let found: pulumi.dynamic.ReadResult;
   try {
     found = await lifecycle.lookup(importId, inputs);
@@ -96,11 +95,6 @@ export async function preflight(
   const changed = lifecycle.changedProperties(found.props ?? {}, inputs);
   const changes = changed.length === 0 ? "no change" : `will change ${changed.join(", ")}`;
   return { failures: [], adoption: `${adoptionSubject(importId, found.props ?? {})}; adoption ${changes}.`, changed };
-}
-
-/** Why an adoption's object is read only at `up`: inputs it is found by are outputs of the same update. */
-function readAtUp(pending: readonly string[]): string {
-  return `${pending.join(", ")} ${pending.length === 1 ? "is" : "are"} not known until \`up\`, which reads the object then.`;
 }
 
 /** `importId "abc": adopts the existing object "Product docs"`: the object an importId names, by id and title. */
@@ -124,21 +118,22 @@ export async function verifyReferences(
   if (orgFailure) return [orgFailure];
   const failures: pulumi.dynamic.CheckFailure[] = [];
   for (const reference of referencesOf(definition)) {
+    const listing = scope.definition(reference.kind)?.listing;
     const value = inputs[reference.input];
-    if (value === undefined || value === null || containsUnknown(value)) continue;
-    const wanted = (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === "string");
-    const referred = scope.definition(reference.kind);
-    const listing = referred?.listing;
+    // An id not known yet (an object the same update creates) is `up`'s to check; null and absent name nothing.
+    const wanted = (Array.isArray(value) ? value : [value]).filter(
+      (id): id is string => typeof id === "string" && !containsUnknown(id),
+    );
     // The referred kind's objects are listed under a parent these inputs name (a section under `siteId`).
     const parentInput = listing?.parent?.input;
     const parentId = parentInput === undefined ? undefined : inputs[parentInput];
-    if (!referred || !listing || wanted.length === 0) continue;
+    if (!listing || wanted.length === 0) continue;
     if (parentInput !== undefined && (typeof parentId !== "string" || containsUnknown(parentId))) continue;
     const parentIds: Props = { organizationId: org, ...(parentInput !== undefined ? { [parentInput]: parentId } : {}) };
     const path = listing.path(parentIds);
     // A listing of its own, never a cached one: a miss reloads it (PreflightCache.exists).
     const load = async () => [
-      ...(await referableIds({ client: client.client, listings: new Listings() }, referred, parentIds)),
+      ...(await referableIds({ client: client.client, listings: new Listings() }, listing, parentIds)),
     ];
     for (const id of wanted) {
       let found: boolean;

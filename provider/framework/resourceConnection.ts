@@ -55,7 +55,8 @@ export function connectionFailures(kind: string, value: unknown): pulumi.dynamic
 /** The connection a state or inputs carry, or undefined for a resource that uses the stack-wide settings. */
 export function connectionOf(props: Props): ResourceConnection | undefined {
   const value = props[CONNECTION];
-  if (value === undefined || value === null || containsUnknown(value)) return undefined;
+  // Absent and null fail the schema; a connection with a value not known yet (at preview) is none yet.
+  if (containsUnknown(value)) return undefined;
   const parsed = connectionSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
 }

@@ -1,5 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ENV_KEYS, resolveConnection, setStackConfig, type TokenSource } from "../../provider/framework/connection";
+import {
+  Connections,
+  ENV_KEYS,
+  MissingCredentialsError,
+  resolveConnection,
+  setStackConfig,
+  type TokenSource,
+} from "../../provider/framework/connection";
+import {
+  clientOf,
+  connectionOf,
+  MissingConnectionTokenError,
+  withConnectionOrganization,
+} from "../../provider/framework/resourceConnection";
+import { UNKNOWN } from "../../provider/framework/unknown";
 import { restoreEnvAfterEach } from "../support/cli";
 
 /**
@@ -62,5 +76,36 @@ describe("resolveConnection", () => {
       '{"from":"tokenEnv","variable":"OTHER_TOKEN"}',
     );
     expect(() => resolveConnection({ apiUrl: "https://own.example.com/v1" }, missing)).toThrow('{"from":"stack"}');
+  });
+});
+
+describe("a resource's connection", () => {
+  it("gives a missing token its own error: the connection's unset variable, or the stack's settings", () => {
+    const connections = new Connections();
+    expect(() => clientOf(connections, undefined)).toThrow(MissingCredentialsError);
+    expect(() => clientOf(connections, { tokenEnv: "OTHER_TOKEN" })).toThrow(MissingConnectionTokenError);
+    expect(() => clientOf(connections, { tokenEnv: "OTHER_TOKEN" })).toThrow(/OTHER_TOKEN/);
+    connections.close();
+  });
+
+  it("lends its organization only to a kind that takes organizationId and leaves it out", () => {
+    const connection = { organizationId: "OrgOfConnection" };
+    expect(withConnectionOrganization(["organizationId", "title"], { title: "T", connection })).toEqual({
+      title: "T",
+      connection,
+      organizationId: "OrgOfConnection",
+    });
+    expect(withConnectionOrganization(["spaceId"], { spaceId: "s", connection })).toEqual({ spaceId: "s", connection });
+    const declared = { organizationId: "Declared", connection };
+    expect(withConnectionOrganization(["organizationId"], declared)).toBe(declared);
+    expect(withConnectionOrganization(["organizationId"], { connection: {} })).toEqual({ connection: {} });
+  });
+
+  it("is none while absent, null, malformed or not known yet", () => {
+    expect(connectionOf({})).toBeUndefined();
+    expect(connectionOf({ connection: null })).toBeUndefined();
+    expect(connectionOf({ connection: { apiUrl: UNKNOWN } })).toBeUndefined();
+    expect(connectionOf({ connection: { tokenEnv: "not a name" } })).toBeUndefined();
+    expect(connectionOf({ connection: { tokenEnv: "OTHER_TOKEN" } })).toEqual({ tokenEnv: "OTHER_TOKEN" });
   });
 });
