@@ -117,7 +117,7 @@ export function needsUnderSites(ctx: ResourceContext, listing: SiteListing<unkno
 /** The site's listing, shared by every read of it in this operation (`needsUnderSites`). */
 export function listUnderSite<T>(ctx: ResourceContext, listing: SiteListing<T>, organization: string, site: string) {
   needsUnderSites(ctx, listing);
-  return shared(ctx, listing, organization, site);
+  return sharedUnderSite(ctx, listing, organization, site);
 }
 
 /** A `Site` read: starts under the site every listing this operation has read under another one. */
@@ -129,10 +129,14 @@ export function prefetchUnderSite(ctx: ResourceContext, organization: string, si
 
 function prefetch(ctx: ResourceContext, listing: SiteListing<unknown>, organization: string, site: string): void {
   // A failure is the child's to report: its own read lists again, then falls back as it would have.
-  shared(ctx, listing, organization, site).catch(() => undefined);
+  sharedUnderSite(ctx, listing, organization, site).catch(() => undefined);
 }
 
-function shared<T>(ctx: ResourceContext, listing: SiteListing<T>, organization: string, site: string) {
+/**
+ * A site listing through the reads' shared cache, without marking it for prefetching under every site: what the
+ * listing facets use to enumerate (`listUnderSite` is for reads, which prefetch).
+ */
+export function sharedUnderSite<T>(ctx: ResourceContext, listing: SiteListing<T>, organization: string, site: string) {
   return ctx.listings.get(listing.path(organization, site), () => listing.list(ctx.client, organization, site));
 }
 

@@ -14,6 +14,7 @@ import {
   needsUnderSites,
   organizationId,
   redirectListing,
+  sharedUnderSite,
   siteId,
   siteIdsOf,
   UNDER_SITE,
@@ -97,9 +98,7 @@ export const siteRedirectKind = defineKind<Inputs, State>({
     path: (ids) => redirectListing.path(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);
-      const rules = await ctx.listings.get(redirectListing.path(org, site), () =>
-        redirectListing.list(ctx.client, org, site),
-      );
+      const rules = await sharedUnderSite(ctx, redirectListing, org, site);
       return rules.map((r) => ({
         id: r.id,
         title: r.source,

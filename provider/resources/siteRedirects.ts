@@ -12,6 +12,7 @@ import {
   listUnderSite,
   organizationId,
   redirectListing,
+  sharedUnderSite,
   siteId,
   siteIdsOf,
   UNDER_SITE,
@@ -166,9 +167,7 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
     path: (ids) => redirectListing.path(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);
-      const rules = await ctx.listings.get(redirectListing.path(org, site), () =>
-        redirectListing.list(ctx.client, org, site),
-      );
+      const rules = await sharedUnderSite(ctx, redirectListing, org, site);
       // A site without any redirect has none to declare.
       if (rules.length === 0) return [];
       return [{ id: site, title: `${title} redirects`, known: ids, under: underSiteTitled(title) }];

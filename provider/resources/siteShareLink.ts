@@ -13,6 +13,7 @@ import { createdSince } from "../framework/recovery";
 import {
   findListed,
   organizationId,
+  sharedUnderSite,
   shareLinkListing,
   siteId,
   siteIdsOf,
@@ -87,8 +88,7 @@ export const reviewUrl = reviewers.url; // a secret`,
     path: (ids) => siteShareLinksPath(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);
-      const load = () => listSiteShareLinks(ctx.client, org, site);
-      return (await ctx.listings.get(siteShareLinksPath(org, site), load)).map((l) => ({
+      return (await sharedUnderSite(ctx, shareLinkListing, org, site)).map((l) => ({
         id: l.id,
         title: l.name ?? "share link",
         known: { organizationId: org, siteId: site },
