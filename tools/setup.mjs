@@ -14,6 +14,9 @@
 //   pulumi-language-nodejs          next to a pulumi found in (a)/(b), else built from
 //                                   tools/pulumi-language-nodejs (the official Go module is not
 //                                   served by the Go module proxy);
+//   pulumi-language-yaml            the YAML language host, built from tools/pulumi-language-yaml
+//                                   (pulumi-yaml at the version its go.mod requires, against the
+//                                   same pulumi pkg/sdk as the CLI);
 //   pulumi-resource-pulumi-nodejs   the dynamic provider launcher shipped in @pulumi/pulumi.
 //
 // Idempotent: .tools/setup-stamp.json records the inputs of each piece, so a warm run only
@@ -50,6 +53,9 @@ const STAMP_SCHEMA = 1;
 const cacheDir = path.join(toolsDir, "cache");
 const cliModuleDir = path.join(repoRoot, "tools", "pulumi-cli");
 const hostModuleDir = path.join(repoRoot, "tools", "pulumi-language-nodejs");
+const yamlModuleDir = path.join(repoRoot, "tools", "pulumi-language-yaml");
+const YAML_MODULE = "github.com/pulumi/pulumi-yaml";
+const SDK_VERSION_VAR = "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version";
 const sdkDir = path.join(repoRoot, "node_modules", "@pulumi", "pulumi");
 
 class SetupError extends Error {}
@@ -219,24 +225,23 @@ function readVersions() {
     throw new SetupError(`${rel(sdkPackageJson)} not found: run \`npm ci\` (or \`npm install\`) first.`);
   }
   const version = JSON.parse(readFileSync(sdkPackageJson, "utf8")).version;
-  const pins = {
-    "tools/pulumi-cli/go.mod github.com/pulumi/pulumi/pkg/v3": goModRequire(
-      path.join(cliModuleDir, "go.mod"),
-      "github.com/pulumi/pulumi/pkg/v3",
-    ),
-    "tools/pulumi-cli/go.mod github.com/pulumi/pulumi/sdk/v3": goModRequire(
-      path.join(cliModuleDir, "go.mod"),
-      "github.com/pulumi/pulumi/sdk/v3",
-    ),
-    "tools/pulumi-language-nodejs/go.mod github.com/pulumi/pulumi/sdk/v3": goModRequire(
-      path.join(hostModuleDir, "go.mod"),
-      "github.com/pulumi/pulumi/sdk/v3",
-    ),
-  };
+  // The YAML host is built against the CLI's pkg/sdk too: bumping one alone risks protocol drift between them.
+  const pins = Object.fromEntries(
+    [
+      [cliModuleDir, "github.com/pulumi/pulumi/pkg/v3"],
+      [cliModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
+      [hostModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
+      [yamlModuleDir, "github.com/pulumi/pulumi/pkg/v3"],
+      [yamlModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
+    ].map(([dir, modulePath]) => [
+      `${rel(dir)}/go.mod ${modulePath}`,
+      goModRequire(path.join(dir, "go.mod"), modulePath),
+    ]),
+  );
   const wrong = Object.entries(pins).filter(([, v]) => v !== `v${version}`);
   if (wrong.length > 0) {
     throw new SetupError(
-      `the Pulumi CLI must match the installed @pulumi/pulumi ${version}, but ` +
+      `the Pulumi CLI and the language hosts must be built against the installed @pulumi/pulumi ${version}, but ` +
         wrong.map(([where, v]) => `${where} is ${v ?? "missing"}`).join(", ") +
         `. Update the go.mod files (go get github.com/pulumi/pulumi/...@v${version} && go mod tidy) ` +
         "or the @pulumi/pulumi pin in package.json so they agree.",
@@ -284,8 +289,11 @@ function provideNode(stamp) {
   };
 }
 
-/** Go build with the flags of Pulumi's own releases (.goreleaser.yml), into `output` atomically. */
-function goBuild(moduleDir, pkg, output, version, what) {
+/**
+ * Go build with the flags of Pulumi's own releases (.goreleaser.yml), into `output` atomically.
+ * `versionStamp` is the `-X` assignment (`<package>.Version=v…`) the binary reports its version from.
+ */
+function goBuild(moduleDir, pkg, output, versionStamp, what) {
   const go = findAllOnPath("go")[0];
   if (!go) {
     const goLine = readFileSync(path.join(moduleDir, "go.mod"), "utf8").match(/^go\s+(\S+)/m)?.[1];
@@ -302,7 +310,7 @@ function goBuild(moduleDir, pkg, output, version, what) {
       "-tags",
       "osusergo,grpcnotrace",
       "-ldflags",
-      `-w -s -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${version}`,
+      `-w -s -X ${versionStamp}`,
       "-o",
       tmp,
       pkg,
@@ -375,7 +383,13 @@ function providePulumi(version, stamp) {
   log(`no ready-made Pulumi CLI ${want}: ${attempts.join("; ")}`);
 
   // (c) Build it. Cold: about 5 minutes on 2 cores; with a warm GOCACHE, seconds.
-  const built = goBuild(cliModuleDir, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", link, version, "the Pulumi CLI");
+  const built = goBuild(
+    cliModuleDir,
+    "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi",
+    link,
+    `${SDK_VERSION_VAR}=${want}`,
+    "the Pulumi CLI",
+  );
   if (!built.ok) {
     attempts.push(`(c) ${built.why}`);
     throw new SetupError(`cannot provide the Pulumi CLI ${want}:\n  ${attempts.join("\n  ")}`);
@@ -405,11 +419,54 @@ function provideLanguageHost(version, stamp, pulumiState) {
     return { line: `language ${versionOf(link, ["-version"]) ?? "?"}  ${how}`, state: { hash, how } };
   }
 
-  const built = goBuild(hostModuleDir, ".", link, version, "pulumi-language-nodejs");
+  const built = goBuild(hostModuleDir, ".", link, `${SDK_VERSION_VAR}=${want}`, "pulumi-language-nodejs");
   if (!built.ok) throw new SetupError(`cannot provide pulumi-language-nodejs: ${built.why}`);
   expectVersion(link, ["-version"], want);
   const how = `built from ${rel(hostModuleDir)}`;
   return { line: `language ${want}  ${how} (${seconds(t)})`, state: { hash, how } };
+}
+
+/**
+ * The version of `modulePath` linked into a Go binary, from the build info Go records in it (what
+ * `go version -m` prints as `mod <module> <version>` for the main package's module, `dep …` for the
+ * others); undefined when absent or not a Go binary.
+ */
+function goModuleVersionIn(bin, modulePath) {
+  if (!isExecutable(bin)) return undefined;
+  const binary = readFileSync(bin);
+  for (const kind of ["mod", "dep"]) {
+    const line = `\n${kind}\t${modulePath}\t`;
+    const at = binary.indexOf(line);
+    if (at >= 0) return binary.toString("latin1", at + line.length, at + line.length + 100).match(/^v[^\t\n]+/)?.[0];
+  }
+  return undefined;
+}
+
+// pulumi-language-yaml has no version flag (it reports its version only over gRPC, in GetPluginInfo),
+// so the version check reads the pulumi-yaml module version from the binary's build info instead.
+function provideYamlLanguageHost(stamp) {
+  const link = path.join(binDir, "pulumi-language-yaml");
+  const goMod = path.join(yamlModuleDir, "go.mod");
+  const want = goModRequire(goMod, YAML_MODULE);
+  if (!want) throw new SetupError(`${rel(goMod)} requires no ${YAML_MODULE}: restore its require line`);
+  const hash = sha256(readFileSync(goMod, "utf8"), readFileSync(path.join(yamlModuleDir, "go.sum"), "utf8"));
+  if (!force && stamp?.yamlLanguageHost?.hash === hash && goModuleVersionIn(link, YAML_MODULE) === want) {
+    return { line: `yaml     ${want}  ${stamp.yamlLanguageHost.how} (cached)`, state: stamp.yamlLanguageHost };
+  }
+  const t = performance.now();
+  // Cold: about 70 s on 2 cores once the CLI's build has warmed GOCACHE (most packages are shared).
+  const built = goBuild(
+    yamlModuleDir,
+    `${YAML_MODULE}/cmd/pulumi-language-yaml`,
+    link,
+    `${YAML_MODULE}/pkg/version.Version=${want}`,
+    "pulumi-language-yaml",
+  );
+  if (!built.ok) throw new SetupError(`cannot provide pulumi-language-yaml: ${built.why}`);
+  const got = goModuleVersionIn(link, YAML_MODULE);
+  if (got !== want) throw new SetupError(`${rel(link)} links ${YAML_MODULE} ${got ?? "(not found)"}, expected ${want}`);
+  const how = `built from ${rel(yamlModuleDir)}`;
+  return { line: `yaml     ${want}  ${how} (${seconds(t)})`, state: { hash, how } };
 }
 
 function provideDynamicProvider(stamp) {
@@ -442,6 +499,8 @@ function main() {
   log(pulumi.line);
   const host = provideLanguageHost(version, stamp, pulumi.state);
   log(host.line);
+  const yamlHost = provideYamlLanguageHost(stamp);
+  log(yamlHost.line);
   const provider = provideDynamicProvider(stamp);
   log(provider.line);
 
@@ -451,6 +510,7 @@ function main() {
     node: node.state,
     pulumi: pulumi.state,
     languageHost: host.state,
+    yamlLanguageHost: yamlHost.state,
     dynamicProvider: provider.state,
   };
   writeStamp(stamp, next);
