@@ -3,7 +3,7 @@
  * prettier) format it, so a formatter run changes nothing, and it holds nothing secret: only ids and inputs.
  */
 import { camelCase, Names } from "./names";
-import { definitions, siteRootKind } from "./provider";
+import { definitions, importIdOf, pluginType, siteRootKind } from "./provider";
 import { type NamedId, WALKED_KINDS, type Walk, type WalkedObject } from "./walk";
 
 /** Identifiers the program itself uses; no resource is given one of them. */
@@ -17,6 +17,7 @@ const plan = (kind: string) => {
   const imported = IMPORT_PLANS.get(kind);
   return imported && "word" in imported ? imported : undefined;
 };
+const DEFINITIONS = new Map(definitions.map((definition) => [definition.kind, definition]));
 /** The kind whose objects are the sites, which every site-level object lives under. */
 const SITE_KIND = siteRootKind(definitions);
 
@@ -28,6 +29,8 @@ export interface GeneratedProgram {
   source: string;
   /** Resource name per object id (the first declared object of an id: a site before its adaptive schema). */
   names: Map<string, string>;
+  /** Every declared object with its resource name, in program order. */
+  resources: { object: WalkedObject; name: string }[];
 }
 
 export function emitProgram(walk: Walk, command: string): GeneratedProgram {
@@ -125,7 +128,32 @@ export function emitProgram(walk: Walk, command: string): GeneratedProgram {
   }
   const resourceNames = new Map<string, string>();
   for (const [id, name] of declared) resourceNames.set(id, name.slug);
-  return { source: `${lines.join("\n")}\n`, names: resourceNames };
+  const resources = order.map((object) => ({ object, name: nameOf.get(object)!.slug }));
+  return { source: `${lines.join("\n")}\n`, names: resourceNames, resources };
+}
+
+/** One resource of a `pulumi import --file` file (pulumi's cmd/pulumi/operations/import.go, `importSpec`). */
+export interface PluginImport {
+  type: string;
+  name: string;
+  id: string;
+}
+
+/**
+ * The `pulumi import --file` file that imports the program's objects through the provider plugin (`docs:index:<Kind>`
+ * types) under the names the TypeScript program gives them: import ids in the kinds' format, organization included,
+ * made of what the walk read (no request).
+ */
+export function pluginImportFile(walk: Walk, program: GeneratedProgram): { resources: PluginImport[] } {
+  return {
+    resources: program.resources.map(({ object, name }) => {
+      const definition = DEFINITIONS.get(object.kind);
+      if (!definition) throw new Error(`no kind "${object.kind}"`);
+      // Every kind's inputs name its parents (test/framework/importIds.test.ts), the organization aside.
+      const parents = { ...object.inputs, organizationId: walk.organizationId };
+      return { type: pluginType(object.kind), name, id: importIdOf(definition, definitions, object.id, parents) };
+    }),
+  };
 }
 
 /**

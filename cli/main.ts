@@ -4,10 +4,10 @@
  * (`unmanaged`). Same credentials as the provider: DOCS_API_TOKEN, and DOCS_API_URL for another API.
  */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { emitProgram } from "./emit";
+import { emitProgram, pluginImportFile } from "./emit";
 import { projectFiles, writeProject } from "./project";
 import {
   apiClient,
@@ -123,6 +123,8 @@ Options:
 ${wrapped(WALKED_KINDS.join(", "), KINDS_INDENT)}
   --site <id>           of the sites, only this one
   --name <name>         the Pulumi project name (default: docs-platform)
+  --plugin-json <file>  also write <file> for \`pulumi import --file <file>\`: the same objects under the same names,
+                        as resources of the provider plugin (types docs:index:<Kind>, import ids with the organization)
   --quiet               no progress on stderr
   -h, --help            this help
 
@@ -364,6 +366,7 @@ async function importCommand(args: string[], io: Io) {
       kinds: { type: "string" },
       site: { type: "string" },
       name: { type: "string", default: "docs-platform" },
+      "plugin-json": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -398,6 +401,12 @@ async function importCommand(args: string[], io: Io) {
     warn: (line) => io.err.write(`docs-platform: ${line}\n`),
   });
   writeProject(out, files);
+  const pluginJson = values["plugin-json"];
+  if (pluginJson) {
+    const file = pluginImportFile(walk, program);
+    writeFileSync(pluginJson, `${JSON.stringify(file, null, 2)}\n`);
+    progress?.(`wrote ${pluginJson} (${file.resources.length} resources): pulumi import --file ${pluginJson}`);
+  }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   progress?.(
     `${walk.objects.length} objects in ${seconds} s; wrote ${path.join(out, "index.ts")} ` +

@@ -18,6 +18,7 @@ export {
   siteRootKind,
 } from "../provider/framework/enumerate";
 export { causeOfType } from "../provider/framework/explain";
+export { importIdOf, pluginType } from "../provider/framework/importIds";
 export type { ListedObject } from "../provider/framework/kind";
 export { definitions } from "../provider/registry";
 export { apiClient, lifecycle, sharedContext } from "../provider/runtime";

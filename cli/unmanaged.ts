@@ -56,6 +56,7 @@ function stateResources(exported: unknown): StateResource[] {
 }
 
 const listings = new Map(definitions.map((definition) => [definition.kind, definition.listing]));
+const parents = new Map(definitions.map((definition) => [definition.kind, definition.parent]));
 
 /** Whether a resource's program declares an input (states older than `__declared` hold declared inputs only). */
 function declares(outputs: Record<string, unknown>, input: string): boolean {
@@ -82,12 +83,13 @@ export function managedByState(exported: unknown): Managed {
       const by = listing?.managedBy;
       const owned = by?.byOutput?.kind === kind ? outputs[by.byOutput.property] : undefined;
       if (typeof owned === "string") add(other, owned);
-      if (by?.byParentInput && listing?.parent?.kind === kind && declares(outputs, by.byParentInput)) {
+      if (by?.byParentInput && parents.get(other)?.kind === kind && declares(outputs, by.byParentInput)) {
         managed.declaring.add(`${kind} ${resource.id} ${by.byParentInput}`);
       }
     }
     const own = listings.get(kind);
-    const parentId = own?.parent && props[own.parent.input];
+    const parent = parents.get(kind);
+    const parentId = parent && props[parent.input];
     if (typeof parentId !== "string") continue;
     managed.underParent.add(`${kind} ${parentId}`);
     const key = own?.managedBy?.byKey && props[own.managedBy.byKey];
@@ -155,7 +157,7 @@ export function unmanagedObjects(objects: InventoriedObject[], managed: Managed)
       if (managed.ids.get(kind)?.has(id)) return false;
       const listing = listings.get(kind);
       const by = listing?.managedBy;
-      const parent = listing?.parent;
+      const parent = parents.get(kind);
       if (!by || !parent) return true;
       const parentId = String(known[parent.input]);
       if (by.byParentInput && managed.declaring.has(`${parent.kind} ${parentId} ${by.byParentInput}`)) return false;

@@ -1,4 +1,4 @@
-import { CONFIG_KEYS } from "./connection";
+import { settingName } from "./connection";
 import { type Notice, notice } from "./notices";
 
 /** How a create came to take over an existing object instead of making one. */
@@ -77,7 +77,7 @@ export class Adoptions {
       count === 1
         ? "takes over the existing object its importId names instead of making a new one"
         : "take over the existing objects their importId names instead of making new ones";
-    const hint = unread > 0 ? `; turn on ${CONFIG_KEYS.preflight} to see what adoption changes` : "";
+    const hint = unread > 0 ? `; turn on ${settingName("preflight")} to see what adoption changes` : "";
     return [...changes, `${counts.join(", ")}: ${count} of the creates counted below ${what}${hint}.`].map(info);
   }
 }

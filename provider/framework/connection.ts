@@ -8,13 +8,18 @@ import { UNKNOWN } from "./unknown";
  * the environment (`DOCS_API_URL`, `DOCS_API_TOKEN`); neither is ever captured by the serialized provider, so the
  * token never reaches the state.
  */
-interface StackConfig {
+export interface StackConfig {
   apiUrl?: string;
   apiToken?: string;
   /** The default for every resource's `organizationId` (see ./defaults.ts). */
   organizationId?: string;
   /** `docs:preflight`: verify references against the API in check (see ./preflight.ts). */
   preflight?: string;
+  /**
+   * The `pulumi:providers:docs` resource these settings are the inputs of, on the plugin route; undefined for the
+   * stack's own settings (the dynamic route, the plugin's default provider). Messages name the settings after it.
+   */
+  provider?: string;
 }
 
 /**
@@ -23,11 +28,18 @@ interface StackConfig {
  */
 let stackConfig: StackConfig = {};
 
+/**
+ * The namespace of the stack config keys. It is also the provider plugin's package name, since the engine hands a
+ * default provider only the config keys of its own package (pkg/resource/deploy/target.go): one config serves both
+ * routes.
+ */
+export const CONFIG_NAMESPACE = "docs";
+
 export const CONFIG_KEYS = {
-  apiUrl: "docs:apiUrl",
-  apiToken: "docs:apiToken",
-  organizationId: "docs:organizationId",
-  preflight: "docs:preflight",
+  apiUrl: `${CONFIG_NAMESPACE}:apiUrl`,
+  apiToken: `${CONFIG_NAMESPACE}:apiToken`,
+  organizationId: `${CONFIG_NAMESPACE}:organizationId`,
+  preflight: `${CONFIG_NAMESPACE}:preflight`,
 } as const;
 export const ENV_KEYS = {
   apiUrl: "DOCS_API_URL",
@@ -46,11 +58,32 @@ export function setStackConfig(config: StackConfig): void {
   stackConfig = { ...config };
 }
 
+/** A setting that stack config or the environment gives. */
+type StackSettingName = keyof typeof CONFIG_KEYS;
+
+/** How messages name a setting: its stack config key, or an explicit provider's input of that name. */
+export function settingName(name: StackSettingName): string {
+  const { provider } = stackConfig;
+  return provider === undefined ? CONFIG_KEYS[name] : `the ${name} input of provider "${provider}"`;
+}
+
+/** Where a setting's value came from, when it came from config: `stack config docs:apiUrl`, or the provider's input. */
+function configSource(name: StackSettingName): string {
+  return stackConfig.provider === undefined ? `stack config ${CONFIG_KEYS[name]}` : settingName(name);
+}
+
+/** How to set a setting, as a fix in a message: the config command, or the explicit provider's input. */
+export function settingFix(name: StackSettingName, placeholder: string): string {
+  const { provider } = stackConfig;
+  if (provider !== undefined) return `\`${name}: ${placeholder}\` in the inputs of provider "${provider}"`;
+  const secret = name === "apiToken" ? "--secret " : "";
+  return `\`pulumi config set ${secret}${CONFIG_KEYS[name]} ${placeholder}\``;
+}
+
 export class MissingCredentialsError extends Error {
   constructor() {
     super(
-      `No API token: set it with \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` ` +
-        `or the ${ENV_KEYS.apiToken} environment variable.`,
+      `No API token: set it with ${settingFix("apiToken", "<token>")} or the ${ENV_KEYS.apiToken} environment variable.`,
     );
     this.name = "MissingCredentialsError";
   }
@@ -74,9 +107,6 @@ export function setWaitReporter(reporter: WaitReporter | undefined): void {
   waitReporter = reporter ?? logWait;
 }
 
-/** A `docs:` setting that stack config or the environment gives. */
-type StackSettingName = keyof StackConfig;
-
 /**
  * Reads a setting's stack config. The provider process has the config the engine passed to `configure`; lookups run
  * in the program's process and read the program's own config instead.
@@ -99,7 +129,7 @@ function stackSetting(
 /** The API URL in use and the setting it came from, for messages about a connection that failed. */
 export function apiUrlSetting(config: StackConfigReader = configured): { url: string; source: string } {
   const given = stackSetting("apiUrl", config);
-  if (given?.from === "config") return { url: given.value, source: `stack config ${CONFIG_KEYS.apiUrl}` };
+  if (given?.from === "config") return { url: given.value, source: configSource("apiUrl") };
   if (given?.from === "env") return { url: given.value, source: `the ${ENV_KEYS.apiUrl} environment variable` };
   return { url: DEFAULT_API_URL, source: `the default (neither ${CONFIG_KEYS.apiUrl} nor ${ENV_KEYS.apiUrl} is set)` };
 }
@@ -187,14 +217,19 @@ export class Connections {
   }
 }
 
-/** The default reporter: one `pulumi.log.info` line per long wait, naming the call and the reset time. */
-export function logWait(event: WaitEvent): void {
+/** What a long wait is reported as: the call, why it waits and until when, never the token. */
+export function waitLine(event: WaitEvent): string {
   const seconds = Math.ceil(event.waitMs / 1000);
   const why =
     event.reason === "limit-reached"
       ? `the API rate limit${event.limit === undefined ? "" : ` of ${event.limit} requests`} is spent`
       : "the API answered 429 Too Many Requests";
-  const line = `${event.method} ${event.path}: ${why}; waiting ${seconds} s, until ${event.resetAt}.`;
+  return `${event.method} ${event.path}: ${why}; waiting ${seconds} s, until ${event.resetAt}.`;
+}
+
+/** The default reporter: one `pulumi.log.info` line per long wait. */
+export function logWait(event: WaitEvent): void {
+  const line = waitLine(event);
   const toStderr = () => process.stderr.write(`${line}\n`);
   try {
     // Loaded on first use, when a wait happens: the client itself never imports Pulumi.
@@ -223,7 +258,7 @@ export function preflightSetting(): boolean {
   const normalized = given.value.toLowerCase();
   if (["true", "1", "yes", "on"].includes(normalized)) return true;
   if (["false", "0", "no", "off"].includes(normalized)) return false;
-  const name = given.from === "config" ? CONFIG_KEYS.preflight : ENV_KEYS.preflight;
+  const name = given.from === "config" ? settingName("preflight") : ENV_KEYS.preflight;
   throw new InvalidSettingError(name, given.value, "true or false");
 }
 

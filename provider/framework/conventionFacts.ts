@@ -28,18 +28,12 @@ interface KindFacts {
   createLookup: boolean;
 }
 
-/** A kind's name in lower-case words: `SiteLabel` → `site label`. */
-const words = (name: string) => name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-
 /**
- * Whether a kind's id is the id of its own API object. `idFormat` says so by naming the kind: `the <the last words of
- * the kind's name> id`, as in `the label id` or `the site label id` for a kind `SiteLabel` (case aside). Any other
- * format (two ids joined by `/`, `the site id` of an object a site has one of) is another object's id or a pair, which
- * the documents list with the format; a format worded otherwise is listed too, so no id goes unmentioned.
+ * Whether a kind's id is the id of its own API object (`KindDefinition.id`, `own` unless declared): the others have
+ * their parent's id or a pair, which the documents list with the format.
  */
 function hasOwnId(definition: Definition): boolean {
-  const named = /^the ([A-Za-z ]+?) id\b/.exec(definition.idFormat)?.[1];
-  return named !== undefined && ` ${words(definition.kind)}`.endsWith(` ${named.toLowerCase()}`);
+  return (definition.id ?? "own") === "own";
 }
 
 function factsOf(definitions: readonly Definition[]): KindFacts[] {

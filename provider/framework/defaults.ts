@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS } from "./connection";
+import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS, settingFix } from "./connection";
 import type { Props } from "./kind";
 
 /**
@@ -46,7 +46,7 @@ export function applyProviderDefaults(kind: string, inputKeys: readonly string[]
       property: key,
       reason:
         `${kind}.${key}: not set and no default: pass ${key} to the resource, or set a default for the stack with ` +
-        `\`pulumi config set ${setting.config} <id>\` or the ${setting.env} environment variable.`,
+        `${settingFix(key as keyof typeof PROVIDER_DEFAULTS, "<id>")} or the ${setting.env} environment variable.`,
     });
   }
   return { news: filled, failures };

@@ -6,7 +6,7 @@
  */
 import type { KindDefinition, KindListing, ListedObject, ListingParent, Props, ResourceContext } from "./kind";
 
-type Definition = Pick<KindDefinition, "kind" | "scope" | "listing">;
+type Definition = Pick<KindDefinition, "kind" | "scope" | "parent" | "listing">;
 /** A kind with a listing: the kinds enumerate lists. */
 type Listed = Definition & { listing: KindListing };
 
@@ -53,14 +53,14 @@ export async function* enumerate(
     const key = JSON.stringify([definition.kind, parent?.id, parent?.known]);
     let found = underParent.get(key);
     if (!found) {
-      found = listed(ctx, definition, parent ? childParent(definition.listing, parent) : organization);
+      found = listed(ctx, definition, parent ? childParent(definition, parent) : organization);
       underParent.set(key, found);
     }
     return found;
   };
   /** Every object of a kind, under every object of its parent kind (those of one site, when `siteId` is given). */
   const objectsOf = async (definition: Listed, siteId?: string): Promise<ListedObject[]> => {
-    const parentKind = definition.listing.parent?.kind;
+    const parentKind = definition.parent?.kind;
     let items: ListedObject[] = [];
     if (parentKind === undefined) items = await listUnder(definition);
     else {
@@ -95,11 +95,11 @@ export async function* enumerate(
 
 /** The site family's root: the site-level kind listed under the organization (the site itself). */
 export function siteRootKind(definitions: readonly Definition[]): string | undefined {
-  return definitions.find((d) => d.scope === "site" && d.listing !== undefined && d.listing.parent === undefined)?.kind;
+  return definitions.find((d) => d.scope === "site" && d.listing !== undefined && d.parent === undefined)?.kind;
 }
 
 /** The parent a child kind's listing is made under: the parent object's own parents' ids plus its id. */
-function childParent(child: KindListing, parent: ListedObject): ListingParent {
+function childParent(child: Definition, parent: ListedObject): ListingParent {
   const { item, siteId } = parent;
   return { ids: { ...parent.known, [child.parent?.input ?? ""]: parent.id }, title: parent.title, item, siteId };
 }

@@ -1,5 +1,12 @@
 import { ConnectionError, DocsApiError } from "../client";
-import { apiTokenSource, apiUrlSetting, CONFIG_KEYS, ENV_KEYS, MissingCredentialsError } from "./connection";
+import {
+  apiTokenSource,
+  apiUrlSetting,
+  ENV_KEYS,
+  MissingCredentialsError,
+  settingFix,
+  settingName,
+} from "./connection";
 import { EXPLAINED_STACK } from "./hostEcho";
 import type { KindDefinition } from "./kind";
 import { MissingConnectionTokenError, type ResourceConnection } from "./resourceConnection";
@@ -144,17 +151,14 @@ const STORED_CONFIGURATION_OPERATIONS: ReadonlySet<string> = new Set(["read", "d
 export function credentialFix(operation: string, problem: "missing" | "rejected"): string {
   const source = apiTokenSource();
   if (!STORED_CONFIGURATION_OPERATIONS.has(operation)) {
-    return (
-      `Check the API token: \`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or the ` +
-      `${ENV_KEYS.apiToken} environment variable.`
-    );
+    return `Check the API token: ${settingFix("apiToken", "<token>")} or the ${ENV_KEYS.apiToken} environment variable.`;
   }
   const saved =
     "Refresh, read and destroy use the provider configuration saved in the state by the last `pulumi up`, " +
-    `so a ${CONFIG_KEYS.apiToken} set or changed since then is not used yet.`;
+    `so a token set in ${settingName("apiToken")} or changed since then is not used yet.`;
   if (problem === "rejected" && source === "config") {
     return (
-      `${saved} The rejected token is that saved ${CONFIG_KEYS.apiToken}: run \`pulumi up\` once to save the ` +
+      `${saved} The rejected token is that saved ${settingName("apiToken")}: run \`pulumi up\` once to save the ` +
       "current one (or `pulumi refresh --run-program`)."
     );
   }

@@ -112,7 +112,7 @@ export class InputRules<Inputs extends Props> {
 }
 
 /** Inputs whose schema carries `.meta(SENSITIVE)`. */
-function sensitiveInputsOf(definition: Pick<KindDefinition, "inputs">): ReadonlySet<string> {
+export function sensitiveInputsOf(definition: Pick<KindDefinition, "inputs">): ReadonlySet<string> {
   const schema = z.toJSONSchema(definition.inputs, { io: "input", unrepresentable: "any" });
   const properties = Object.entries(schema.properties ?? {});
   return new Set(

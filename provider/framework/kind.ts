@@ -99,6 +99,14 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
    * declared inputs, `changed` the input properties that differ; `undefined` says nothing.
    */
   describeChange?(id: string, olds: State, news: Inputs, changed: ReadonlySet<string>): string | undefined;
+  /**
+   * The kind whose objects hold this kind's, and this kind's input naming that parent's id (a share link's site:
+   * `{ kind: "Site", input: "siteId" }`); absent: the organization. Parents' parents follow from their own kinds, so
+   * the chain from the organization down is data: what a listing is made under, and the parts of an import id.
+   */
+  parent?: KindParent;
+  /** How the resource id relates to the parent's (see `IdRelation`); absent: `own`. */
+  id?: IdRelation;
   /** How the kind's objects are listed under their parent; absent for kinds whose objects only a read finds. */
   listing?: KindListing;
   /** How `docs-platform import` declares the kind's listed objects, or why it does not (every registered kind says). */
@@ -148,6 +156,22 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   delete(ctx: ResourceContext, id: string, state: State): Promise<void>;
 }
 
+/** The kind whose objects hold a kind's (`KindDefinition.parent`), and the input naming the parent's id. */
+export interface KindParent {
+  kind: string;
+  input: string;
+}
+
+/**
+ * How a kind's resource id relates to its parent's (`KindDefinition.id`), which is what an import id is made of:
+ * - `own`: the object's own id, under its parent (a share link's id, with the site as parent);
+ * - `parent`: one object per parent, which has the parent's id (a site's structure has the site's id, the
+ *   organization's settings the organization's);
+ * - `{ pair }`: the parent's id and another joined by `/`, `pair` naming the other (a team member's
+ *   `<teamId>/<userId>` is `{ pair: "userId" }`); its `importId` is then `apiIdPair`.
+ */
+export type IdRelation = "own" | "parent" | { pair: string };
+
 /**
  * The parent a kind's objects are listed under: the organization (`ids` holds `organizationId` only), or one listed
  * object of the parent kind (`ids` adds the parent's id under the input that names it, such as `siteId`).
@@ -185,9 +209,7 @@ export interface ListedObject<Item = unknown> {
  * through `ctx.listings`, the cache the kinds' reads share, so a read that follows costs no request.
  */
 export interface KindListing<Item = unknown> {
-  /** The kind whose objects hold this kind's, and the input of this kind naming that parent's id; absent: the organization. */
-  parent?: { kind: string; input: string };
-  /** The objects under one parent, in the order a program should declare them (parents before children). */
+  /** The objects under one parent (the kind's `parent`), in the order a program should declare them (parents before children). */
   list(ctx: ResourceContext, parent: ListingParent): Promise<ListedObject<Item>[]>;
   /** The listing's path under the API's base URL (what preflight's message tells the user to `curl`). */
   path(parentIds: Props): string;

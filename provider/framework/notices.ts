@@ -5,7 +5,26 @@
  * "Diagnostics". It names the resource itself: kind, id or title.
  */
 export function notice(severity: "info" | "warning", message: string): void {
+  sink(severity, message);
+}
+
+export type NoticeSink = (severity: "info" | "warning", message: string) => void;
+
+const toStderr: NoticeSink = (severity, message) => {
   process.stderr.write(`${severity}: ${message}\n`);
+};
+
+let sink: NoticeSink = toStderr;
+
+/**
+ * Sends notices elsewhere: a provider plugin, whose stderr the engine hides, sends them through the engine's log with
+ * the resource's URN. Returns the function that puts stderr back.
+ */
+export function redirectNotices(to: NoticeSink): () => void {
+  sink = to;
+  return () => {
+    sink = toStderr;
+  };
 }
 
 export interface Notice {

@@ -1,7 +1,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DocsApiError, type HttpClient, NotFoundError, organizationPath, UnauthorizedError } from "../client";
 import type { Adoptions } from "./adoptions";
-import { apiTokenSource, apiUrlSetting, CONFIG_KEYS, type Connections, ENV_KEYS, preflightSetting } from "./connection";
+import {
+  apiTokenSource,
+  apiUrlSetting,
+  type Connections,
+  ENV_KEYS,
+  preflightSetting,
+  settingFix,
+  settingName,
+} from "./connection";
 import { referableIds } from "./enumerate";
 import { credentialFix } from "./explain";
 import type { KindDefinition, Props } from "./kind";
@@ -118,14 +126,15 @@ export async function verifyReferences(
   if (orgFailure) return [orgFailure];
   const failures: pulumi.dynamic.CheckFailure[] = [];
   for (const reference of referencesOf(definition)) {
-    const listing = scope.definition(reference.kind)?.listing;
+    const referred = scope.definition(reference.kind);
+    const listing = referred?.listing;
     const value = inputs[reference.input];
     // An id not known yet (an object the same update creates) is `up`'s to check; null and absent name nothing.
     const wanted = (Array.isArray(value) ? value : [value]).filter(
       (id): id is string => typeof id === "string" && !containsUnknown(id),
     );
     // The referred kind's objects are listed under a parent these inputs name (a section under `siteId`).
-    const parentInput = listing?.parent?.input;
+    const parentInput = referred?.parent?.input;
     const parentId = parentInput === undefined ? undefined : inputs[parentInput];
     if (!listing || wanted.length === 0) continue;
     if (parentInput !== undefined && (typeof parentId !== "string" || containsUnknown(parentId))) continue;
@@ -196,8 +205,8 @@ function clientOrFailure(
       failure: {
         property: "",
         reason:
-          `${kind}: preflight (${CONFIG_KEYS.preflight} / ${ENV_KEYS.preflight}) needs an API token and none is set: ` +
-          `\`pulumi config set --secret ${CONFIG_KEYS.apiToken} <token>\` or the ${ENV_KEYS.apiToken} environment ` +
+          `${kind}: preflight (${settingName("preflight")} / ${ENV_KEYS.preflight}) needs an API token and none is ` +
+          `set: ${settingFix("apiToken", "<token>")} or the ${ENV_KEYS.apiToken} environment ` +
           "variable (in CI, give the preview job the token), or turn preflight off.",
       },
     };

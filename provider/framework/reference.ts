@@ -10,7 +10,10 @@
  */
 import { type DocumentWithBlocks, factBlocks, withBlocks } from "./conventionFacts";
 import { providerDefaultOf } from "./defaults";
+import { importIdFormat, pluginType } from "./importIds";
 import { API_ID_PATTERN } from "./kind";
+import { PLUGIN_CLASSES_FILE, renderPluginClasses } from "./pluginClasses";
+import { SCHEMA_FILE, schemaText } from "./schema";
 import {
   type Definition,
   type KindTypes,
@@ -50,7 +53,7 @@ function union(types: string[]): string {
  * file); otherwise on one line (a table cell of the reference), with named types spelled out (`expand`) because the
  * reference does not define them.
  */
-interface Layout {
+export interface Layout {
   multiline: boolean;
   indent: string;
   model: TypeModel;
@@ -58,7 +61,7 @@ interface Layout {
 }
 
 /** The TypeScript type of a node, as a program reads it (an output) and as `DeepInput` takes it (an argument). */
-function tsType(node: Node, layout: Layout): string {
+export function tsType(node: Node, layout: Layout): string {
   const name = refName(node);
   if (name !== undefined) return layout.expand ? tsType(resolve(layout.model, node), layout) : name;
   if (node.tsType) return node.tsType;
@@ -120,13 +123,13 @@ function objectType(node: Node, layout: Layout): string {
 }
 
 /** Whether a program may pass Outputs inside the value (objects and lists), not only for the value as a whole. */
-function isStructured(node: Node, model: TypeModel): boolean {
+export function isStructured(node: Node, model: TypeModel): boolean {
   const resolved = resolve(model, node);
   if (resolved.tsType || resolved.type === "object" || resolved.type === "array") return true;
   return (resolved.anyOf ?? resolved.oneOf ?? []).some((alternative) => isStructured(alternative, model));
 }
 
-function jsdoc(text: string | undefined, indent: string): string {
+export function jsdoc(text: string | undefined, indent: string): string {
   if (!text) return "";
   const words = text.replace(/\*\//g, "*\\/").split(/\s+/);
   const lines: string[] = [];
@@ -186,7 +189,7 @@ function renderNamedType(type: NamedType, model: TypeModel): string {
  * Types a kind's properties name with `.meta({ tsType })`, which the generated file imports from the kind's module
  * (a property's own type: a recursive schema, which the type model does not spell out).
  */
-function typeTypesUsed(model: TypeModel, kind: string): string[] {
+export function typeTypesUsed(model: TypeModel, kind: string): string[] {
   const properties = model.kinds.filter((k) => k.definition.kind === kind).flatMap((k) => [...k.inputs, ...k.outputs]);
   return [...new Set(properties.flatMap(({ node }) => (node.tsType ? [node.tsType] : [])))];
 }
@@ -215,7 +218,7 @@ function renderClass({ definition, inputs, outputs }: KindTypes, model: TypeMode
 }
 
 /** The JSDoc of an argument: its description, then what its reference row says in short. */
-function argumentSummary(
+export function argumentSummary(
   definition: Definition,
   name: string,
   node: Node,
@@ -357,7 +360,12 @@ function renderKindSection({ definition, inputs, outputs }: KindTypes, model: Ty
     const description = [node.description, secrets.has(name) ? "A Pulumi secret." : ""].filter(Boolean).join(" ");
     lines.push(`| ${code(name)} | ${cell(code(tsType(node, layout)))} | ${cell(description || what)} |`);
   }
-  lines.push("", `Id: ${definition.idFormat}.`, "", `Adoption: ${definition.docs.adoption}`, "");
+  const importId = importIdFormat(
+    definition,
+    model.kinds.map((k) => k.definition),
+  );
+  lines.push("", `Id: ${definition.idFormat}.`, "", `Import: \`pulumi import ${pluginType(kind)} <name> ${importId}\``);
+  lines.push("", `Adoption: ${definition.docs.adoption}`, "");
   // A paragraph stands alone; consecutive `- ` bullets make one list.
   for (const [i, note] of (definition.docs.notes ?? []).entries()) {
     const bulletAfterBullet = note.startsWith("- ") && definition.docs.notes?.[i - 1]?.startsWith("- ");
@@ -381,6 +389,10 @@ export function renderReference(definitions: readonly Definition[]): string {
       "are in [conventions.md](conventions.md); installation and configuration in the [README](../README.md).",
     "",
     "An `id` is an API object's id: letters, digits, `-` and `_` only, checked during preview.",
+    "",
+    "Import gives the id `pulumi import` takes with the provider plugin (type `docs:index:<Kind>`): the parents' ids " +
+      "from the organization down, then the object's; `[<organizationId>/]` may be left out when " +
+      "`docs:organizationId` (or `DOCS_ORGANIZATION_ID`) is set.",
     "",
     "## Contents",
     "",
@@ -416,6 +428,8 @@ export function generatedFiles(
   return {
     "docs/resources.md": renderReference(definitions),
     "provider/resources/generated.ts": renderClasses(definitions),
+    [PLUGIN_CLASSES_FILE]: renderPluginClasses(definitions),
+    [SCHEMA_FILE]: schemaText(definitions),
     "README.md": withBlocks("README.md", documents["README.md"], {
       ...blocks["README.md"],
       "kinds table": renderKindsTable(definitions),

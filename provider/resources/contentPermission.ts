@@ -193,8 +193,9 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
     scope: info.scope,
     inputs: inputs as z.ZodType<Inputs, unknown>,
     state: state as z.ZodType<State, unknown>,
+    parent: { kind: info.targetKind, input: info.ids[info.ids.length - 1]! },
+    id: { pair: "teamId or userId" },
     listing: {
-      parent: { kind: info.targetKind, input: info.ids[info.ids.length - 1]! },
       path: (ids) => permissionsPath(info.target(ids as Record<Ids, string>)),
       list: (ctx, parent) => grantsOn(ctx, parent),
       unmanaged: true,

@@ -111,6 +111,7 @@ export const organizationMemberKind = defineKind<Inputs, State>({
   scope: "organization",
   inputs,
   state,
+  id: { pair: "userId" },
   listing: {
     path: ({ organizationId }) => organizationMembersPath(String(organizationId)),
     async list(ctx, { ids }) {

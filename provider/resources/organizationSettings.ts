@@ -153,6 +153,7 @@ new docs.OrganizationSettings(
   scope: "organization",
   inputs,
   state,
+  id: "parent",
   // One per organization: its listing is the organization itself (the read that follows costs a request of its own).
   listing: {
     path: ({ organizationId }) => organizationPath(String(organizationId)),

@@ -140,8 +140,9 @@ export const siteAdaptiveSchemaKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
+  id: "parent",
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => sitePath(...siteIdsOf(ids)),
     // One per site, with the site's id; the read needs only the organization besides it.
     list: async (_ctx, { ids, title }) => [

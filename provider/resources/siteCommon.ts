@@ -53,7 +53,7 @@ export function managesDefault(
   return declared ? declared.has("default") : known.default === true;
 }
 
-/** The parent of every kind listed under a site (KindListing.parent): the site, whose id the `siteId` input names. */
+/** The parent of every kind under a site (KindDefinition.parent): the site, whose id the `siteId` input names. */
 export const UNDER_SITE = { kind: "Site", input: "siteId" } as const;
 
 /** The organization and site ids a listing under a site is made with. */

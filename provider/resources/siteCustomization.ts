@@ -8,7 +8,7 @@ import {
 } from "../client";
 import { defineKind, type Props } from "../framework/kind";
 import { logLine } from "../framework/log";
-import { organizationId, siteId } from "./siteCommon";
+import { organizationId, siteId, UNDER_SITE } from "./siteCommon";
 
 /*
  * Typed from the official `SiteCustomizationSettingsInput`. Each section is optional (left out: not managed), and so is
@@ -370,6 +370,8 @@ export const siteCustomizationKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
+  id: "parent",
   imported: {
     never:
       "the official API document states no default for a site's customization (the emulator's new-site values are " +

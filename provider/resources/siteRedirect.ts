@@ -93,8 +93,8 @@ export const siteRedirectKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => redirectListing.path(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);

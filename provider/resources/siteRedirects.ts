@@ -162,8 +162,9 @@ export const siteRedirectsKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
+  id: "parent",
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => redirectListing.path(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);

@@ -191,8 +191,8 @@ export const siteSectionKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => siteSectionsPath(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);

@@ -112,8 +112,8 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => siteSectionGroupsPath(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);

@@ -83,8 +83,8 @@ export const reviewUrl = reviewers.url; // a secret`,
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => siteShareLinksPath(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);

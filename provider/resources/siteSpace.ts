@@ -145,8 +145,8 @@ export const siteSpaceKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => siteSpacesPath(...siteIdsOf(ids)),
     async list(ctx, { ids, title }) {
       const [org, site] = siteIdsOf(ids);

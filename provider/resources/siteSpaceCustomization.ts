@@ -143,6 +143,8 @@ export const siteSpaceCustomizationKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: { kind: "SiteSpace", input: "siteSpaceId" },
+  id: "parent",
   imported: {
     never:
       "the API reports a site space's customization with the site's values filled in, so its overrides cannot be " +

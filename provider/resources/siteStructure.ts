@@ -182,8 +182,9 @@ export const siteStructureKind = defineKind<Inputs, State>({
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
+  id: "parent",
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => siteStructurePath(...siteIdsOf(ids)),
     list: async (_ctx, { ids, title }) => [
       { id: String(ids.siteId), title: `${title} navigation`, known: ids, under: underSiteTitled(title) },

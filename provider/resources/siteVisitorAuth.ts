@@ -116,8 +116,9 @@ export const signingKey = visitorAuth.privateKey; // [secret]`,
   scope: "site",
   inputs,
   state,
+  parent: UNDER_SITE,
+  id: "parent",
   listing: {
-    parent: UNDER_SITE,
     path: (ids) => sitePath(...siteIdsOf(ids)),
     // Every site has visitor authentication; only a site whose readers sign in uses it.
     list: async (_ctx, { ids, title, item }) =>

@@ -94,8 +94,9 @@ export const teamMemberKind = defineKind<Inputs, State>({
   scope: "organization",
   inputs,
   state,
+  parent: { kind: "Team", input: "teamId" },
+  id: { pair: "userId" },
   listing: {
-    parent: { kind: "Team", input: "teamId" },
     path: ({ organizationId, teamId }) => teamMembersPath(String(organizationId), String(teamId)),
     async list(ctx, { ids, title }) {
       const [org, team] = [String(ids.organizationId), String(ids.teamId)];

@@ -167,10 +167,15 @@ interface StoredResource {
   outputs?: Record<string, unknown>;
 }
 
-/** Every dynamic resource's outputs by URN, as the backend holds them now. */
+/** Whether a resource is one of the package's, on either route: a dynamic resource or the plugin's `docs:index:`. */
+export function isDocsResource(type: string): boolean {
+  return type.startsWith("pulumi-nodejs:dynamic/docs:") || type.startsWith("docs:index:");
+}
+
+/** Every docs resource's outputs by URN, as the backend holds them now. */
 async function outputsByUrn(stack: Stack): Promise<Map<string, unknown>> {
   const resources: StoredResource[] = (await stack.exportStack()).deployment.resources ?? [];
-  return new Map(resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/")).map((r) => [r.urn, r.outputs]));
+  return new Map(resources.filter((r) => isDocsResource(r.type)).map((r) => [r.urn, r.outputs]));
 }
 
 /** `urn: property` for each top-level output that differs between two snapshots, added or removed resources too. */

@@ -14,7 +14,7 @@ afterEach(() => {
 
 const SAVED =
   "Refresh, read and destroy use the provider configuration saved in the state by the last `pulumi up`, so a " +
-  "docs:apiToken set or changed since then is not used yet.";
+  "token set in docs:apiToken or changed since then is not used yet.";
 const NOW =
   "Check the API token: `pulumi config set --secret docs:apiToken <token>` or the DOCS_API_TOKEN environment variable.";
 

@@ -45,7 +45,7 @@ describe("credential errors that tell the truth", () => {
             : await failure(collections().delete("abc", inputs()));
         expect(error.message).toBe(
           `Collection "abc" ${operation}: No API token. Refresh, read and destroy use the provider configuration ` +
-            "saved in the state by the last `pulumi up`, so a docs:apiToken set or changed since then is not used " +
+            "saved in the state by the last `pulumi up`, so a token set in docs:apiToken or changed since then is not used " +
             "yet. Fix: export DOCS_API_TOKEN=<token> and run again, or run `pulumi up` once.",
         );
       }

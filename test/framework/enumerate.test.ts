@@ -7,16 +7,28 @@ import {
   siteRootKind,
   treeOrder,
 } from "../../provider/framework/enumerate";
-import type { KindListing, ListedObject, ListingParent, ResourceContext } from "../../provider/framework/kind";
+import type {
+  KindListing,
+  KindParent,
+  ListedObject,
+  ListingParent,
+  ResourceContext,
+} from "../../provider/framework/kind";
 
 /** Every listing call, as `<kind> <parent ids>`. */
 let calls: string[] = [];
 const ctx = {} as ResourceContext;
 
-function kind(name: string, scope: "organization" | "site", listing?: Omit<KindListing, "path" | "unmanaged">) {
+function kind(
+  name: string,
+  scope: "organization" | "site",
+  listing?: Omit<KindListing, "path" | "unmanaged">,
+  parent?: KindParent,
+) {
   return {
     kind: name,
     scope,
+    ...(parent ? { parent } : {}),
     ...(listing
       ? {
           listing: {
@@ -39,10 +51,14 @@ const Shelf = kind("Shelf", "organization", {
     { id: "s2", title: "Low", known: ids },
   ],
 });
-const Book = kind("Book", "organization", {
-  parent: { kind: "Shelf", input: "shelfId" },
-  list: async (_c, { ids, title }) => [{ id: `${ids.shelfId}-b`, title: `book on ${title}`, known: ids }],
-});
+const Book = kind(
+  "Book",
+  "organization",
+  {
+    list: async (_c, { ids, title }) => [{ id: `${ids.shelfId}-b`, title: `book on ${title}`, known: ids }],
+  },
+  { kind: "Shelf", input: "shelfId" },
+);
 const Note = kind("Note", "organization");
 const Portal = kind("Portal", "site", {
   list: async (_c, { ids }) => [
@@ -50,20 +66,32 @@ const Portal = kind("Portal", "site", {
     { id: "p2", title: "Help", known: ids, siteId: "p2", item: { open: false } },
   ],
 });
-const Page = kind("Page", "site", {
-  parent: { kind: "Portal", input: "portalId" },
-  list: async (_c, { ids, title }) => [{ id: `${ids.portalId}-page`, title: `page of ${title}`, known: ids }],
-});
-const Comment = kind("Comment", "site", {
-  parent: { kind: "Page", input: "pageId" },
-  list: async (_c, { ids }) => [{ id: `${ids.pageId}-c`, title: "c", known: ids }],
-});
-const Gate = kind("Gate", "site", {
-  parent: { kind: "Portal", input: "portalId" },
-  // One per portal, only where the portal (its listed item) is open.
-  list: async (_c, { ids, item }) =>
-    (item as { open?: boolean } | undefined)?.open ? [{ id: String(ids.portalId), title: "gate", known: ids }] : [],
-});
+const Page = kind(
+  "Page",
+  "site",
+  {
+    list: async (_c, { ids, title }) => [{ id: `${ids.portalId}-page`, title: `page of ${title}`, known: ids }],
+  },
+  { kind: "Portal", input: "portalId" },
+);
+const Comment = kind(
+  "Comment",
+  "site",
+  {
+    list: async (_c, { ids }) => [{ id: `${ids.pageId}-c`, title: "c", known: ids }],
+  },
+  { kind: "Page", input: "pageId" },
+);
+const Gate = kind(
+  "Gate",
+  "site",
+  {
+    // One per portal, only where the portal (its listed item) is open.
+    list: async (_c, { ids, item }) =>
+      (item as { open?: boolean } | undefined)?.open ? [{ id: String(ids.portalId), title: "gate", known: ids }] : [],
+  },
+  { kind: "Portal", input: "portalId" },
+);
 const definitions = [Comment, Page, Gate, Portal, Book, Note, Shelf];
 
 async function all(kinds: string[], siteId?: string): Promise<Batch[]> {
@@ -160,7 +188,7 @@ describe("enumerate: an organization through the kinds' listing facets", () => {
   });
 
   it("fails naming the kind whose parent kind has no listing", async () => {
-    const Orphan = kind("Orphan", "organization", { parent: { kind: "Note", input: "noteId" }, list: async () => [] });
+    const Orphan = kind("Orphan", "organization", { list: async () => [] }, { kind: "Note", input: "noteId" });
     const run = async () => {
       for await (const _ of enumerate(ctx, [Note, Orphan], { organizationId: "org", kinds: new Set(["Orphan"]) })) {
         // drained

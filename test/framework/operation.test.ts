@@ -105,6 +105,7 @@ const PROCESS_WIDE: Record<string, string> = {
     "the stack's docs: settings from configure: the process's configuration, read like its environment",
   "provider/framework/connection.ts waitReporter": "where long rate-limit waits are reported: an output, not state",
   "provider/framework/log.ts sink": "where kinds' log lines go: an output, not state",
+  "provider/framework/notices.ts sink": "where notices go (stderr, or a plugin's engine log): an output, not state",
   "provider/client/rateLimit.ts limiters":
     "the API's budget per token, which every operation and client of the process spends together",
   // Constants: filled once when the module loads and never changed.

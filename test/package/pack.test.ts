@@ -28,11 +28,21 @@ describe("the packed package", () => {
     const outside = list.filter(
       (file) =>
         !/^dist\/(provider|emulator|cli)\/.+\.(js|d\.ts)$/.test(file) &&
-        !/^[A-Z]+\.md$|^LICENSE$|^package\.json$|^emulator\/README\.md$/.test(file),
+        !/^[A-Z]+\.md$|^LICENSE$|^package\.json$|^emulator\/README\.md$/.test(file) &&
+        // The provider plugin's launcher and the schema it answers GetSchema with.
+        !/^bin\/pulumi-resource-docs$|^provider\/plugin\/schema\.json$/.test(file),
     );
     expect(outside).toEqual([]);
     expect(list).toEqual(
-      expect.arrayContaining(["README.md", "CHANGELOG.md", "LICENSE", "package.json", "emulator/README.md"]),
+      expect.arrayContaining([
+        "README.md",
+        "CHANGELOG.md",
+        "LICENSE",
+        "package.json",
+        "emulator/README.md",
+        "bin/pulumi-resource-docs",
+        "provider/plugin/schema.json",
+      ]),
     );
     expect(list.filter((file) => /\.map$|test|\.ts$/.test(file) && !file.endsWith(".d.ts"))).toEqual([]);
   });

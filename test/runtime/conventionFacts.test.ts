@@ -85,7 +85,7 @@ describe("the per-kind facts of the README and docs/conventions.md, from the reg
 /** A kind with what the facts read; `organizationId` among its inputs unless `organizationId: false`. */
 function kind(
   name: string,
-  facts: Partial<Pick<Definition, "idFormat" | "secretOutputs" | "replaceOnChanges" | "findCreated">> & {
+  facts: Partial<Pick<Definition, "idFormat" | "id" | "secretOutputs" | "replaceOnChanges" | "findCreated">> & {
     organizationId?: false;
   } = {},
 ): Definition {
@@ -109,22 +109,20 @@ describe("the facts' sentences", () => {
     );
   });
 
-  it("take an id as the kind's own when its format names the kind's last words, and list every other", () => {
+  it("take an id as the kind's own unless the kind declares it its parent's or a pair, and list every other", () => {
     const all = [
       kind("Site"),
-      kind("SiteShareLink", { idFormat: "the share link id (listed by its site)" }),
-      kind("SamlProvider", { idFormat: "the SAML provider id (API `id`)" }),
-      kind("SiteSchema", { idFormat: "the site id (a site has one schema)" }),
-      kind("SpaceGrant", { idFormat: "`<spaceId>/<userId>`" }),
-      kind("Pin", { idFormat: "a pin's number" }),
-      kind("Shelf", { idFormat: "the elf id" }),
+      kind("SiteShareLink", { idFormat: "the share link id (listed by its site)", id: "own" }),
+      kind("SiteSchema", { idFormat: "the site id (a site has one schema)", id: "parent" }),
+      kind("SpaceGrant", { idFormat: "`<spaceId>/<userId>`", id: { pair: "userId" } }),
+      // The wording is the kind's to choose: only the declared fact counts.
+      kind("Shelf", { idFormat: "the elf id", id: "parent" }),
     ];
     expect(factBlocks(all)["docs/conventions.md"].ids).toBe(
       [
-        "4 of the 7 kinds have no API object id of their own. Their Pulumi `id`, which `importId` takes too:",
+        "3 of the 5 kinds have no API object id of their own. Their Pulumi `id`, which `importId` takes too:",
         "- `SiteSchema`: the site id (a site has one schema)",
         "- `SpaceGrant`: `<spaceId>/<userId>`",
-        "- `Pin`: a pin's number",
         "- `Shelf`: the elf id",
       ].join("\n"),
     );

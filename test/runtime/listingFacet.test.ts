@@ -18,17 +18,16 @@ const isId = (node: JsonNode): boolean =>
 
 describe("the listing-and-references facet: every kind declares how its objects are found", () => {
   for (const definition of definitions) {
-    const { kind, listing, imported } = definition;
+    const { kind, listing, imported, parent } = definition;
 
     it(`${kind}: says how \`docs-platform import\` declares it, and is listed if import declares it`, () => {
       expect(imported, `${kind}.imported`).toBeDefined();
       if (imported && !("never" in imported)) expect(listing, `${kind}.listing`).toBeDefined();
     });
 
-    it(`${kind}: its listing's parent is a listed kind, named by an input that refers to it`, () => {
-      const parent = listing?.parent;
+    it(`${kind}: its parent is a listed kind, named by an input that refers to it`, () => {
       if (!parent) return;
-      expect(byKind.get(parent.kind)?.listing, `${kind}.listing.parent: ${parent.kind} has no listing`).toBeDefined();
+      expect(byKind.get(parent.kind)?.listing, `${kind}.parent: ${parent.kind} has no listing`).toBeDefined();
       expect(referencesOf(definition)).toContainEqual({ input: parent.input, kind: parent.kind, many: false });
     });
 
@@ -50,7 +49,7 @@ describe("the listing-and-references facet: every kind declares how its objects 
   it("enumerates parents before their children: organization-level kinds, then the site family from its root", () => {
     const order = enumerationOrder(definitions).map((definition) => definition.kind);
     for (const definition of definitions) {
-      const parent = definition.listing?.parent?.kind;
+      const parent = definition.listing && definition.parent?.kind;
       if (parent)
         expect(order.indexOf(parent), `${definition.kind} after ${parent}`).toBeLessThan(
           order.indexOf(definition.kind),

@@ -1,0 +1,111 @@
+import * as pulumi from "@pulumi/pulumi";
+
+/**
+ * The program side of the plugin route: what the generated classes (./resources.ts) register with the engine. This
+ * module and those classes load nothing but @pulumi/pulumi: the `docs` provider plugin (pulumi-resource-docs) does
+ * the work in its own process, so a program that uses them never loads the provider's runtime, kinds or client.
+ */
+
+/** The Pulumi package the plugin serves: `docs:index:<Kind>` resources, `pulumi:providers:docs` providers. */
+export const PACKAGE = "docs";
+
+/** The type token of a kind on the plugin route. */
+export function pluginType(kind: string): string {
+  return `${PACKAGE}:index:${kind}`;
+}
+
+/**
+ * The type token the same kind has on the dynamic route (`DocsResource`: `pulumi.dynamic.Resource` with module
+ * `docs`). Every plugin resource is aliased to it, so that a stack written by the dynamic route moves over with no
+ * replace: the engine finds the old resource under this type and diffs it through the plugin.
+ */
+export function dynamicType(kind: string): string {
+  return `pulumi-nodejs:dynamic/docs:${kind}`;
+}
+
+/** What a generated class tells its base: the kind, every property it registers, and its secret outputs. */
+export interface PluginKind {
+  kind: string;
+  /**
+   * Every input and output property, registered as `undefined` unless given, so that each output the program reads
+   * resolves from the state (as the dynamic route's `registration` does).
+   */
+  properties: readonly string[];
+  secretOutputs?: readonly string[];
+}
+
+/** The dynamic route's per-resource connection, which explicit providers replace on this route. */
+const CONNECTION = "connection";
+
+/** What a resource registers: its properties and options, apart from the constructor so a test sees them. */
+export function pluginRegistration(
+  kind: PluginKind,
+  name: string,
+  args: object,
+  opts?: pulumi.CustomResourceOptions,
+): { props: Record<string, unknown>; options: pulumi.CustomResourceOptions } {
+  if ((args as Record<string, unknown>)[CONNECTION] !== undefined) {
+    throw new Error(
+      `${kind.kind} "${name}": connection is not an argument on the plugin route; give the resource a provider ` +
+        `instead: new ${kind.kind}("${name}", {...}, { provider: new docs.Provider("...", { organizationId, ` +
+        "apiUrl, apiToken }) }) (docs/plugin-migration.md).",
+    );
+  }
+  const props: Record<string, unknown> = {};
+  for (const key of kind.properties) props[key] = undefined;
+  Object.assign(props, args);
+  const secrets = kind.secretOutputs ?? [];
+  const own: pulumi.CustomResourceOptions = { aliases: [{ type: dynamicType(kind.kind) }] };
+  if (secrets.length > 0) own.additionalSecretOutputs = [...secrets];
+  return { props, options: pulumi.mergeOptions(opts, own) };
+}
+
+/**
+ * A resource of the `docs` provider plugin: type token `docs:index:<Kind>`. The per-kind classes, with the same names,
+ * arguments and documented outputs as the dynamic route's, are generated from the kinds' schemas (./resources.ts).
+ */
+export abstract class PluginResource extends pulumi.CustomResource {
+  protected constructor(kind: PluginKind, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    const { props, options } = pluginRegistration(kind, name, args, opts);
+    super(pluginType(kind.kind), name, props, options);
+  }
+}
+
+/**
+ * The settings of one `docs` provider, named as the stack's `docs:*` config keys are. An explicit provider does not
+ * read the stack config: a setting left out falls back to its environment variable (`DOCS_API_URL`, …).
+ */
+export interface ProviderArgs {
+  /** The organization of the resources that leave `organizationId` out; default: `DOCS_ORGANIZATION_ID`. */
+  organizationId?: pulumi.Input<string>;
+  /** The API's base URL; default: `DOCS_API_URL`, else the public API. */
+  apiUrl?: pulumi.Input<string>;
+  /**
+   * The API token, e.g. `config.requireSecret("otherToken")`; always stored as a Pulumi secret. Default:
+   * `DOCS_API_TOKEN`.
+   */
+  apiToken?: pulumi.Input<string>;
+  /** Verify references against the API in check (preview), as `docs:preflight` does; default: `DOCS_PREFLIGHT`. */
+  preflight?: pulumi.Input<boolean>;
+}
+
+/**
+ * An explicit instance of the `docs` provider (`pulumi:providers:docs`), for resources of another organization, API
+ * or token than the stack's: `new docs.Collection("c", {...}, { provider })`. The dynamic route's `Connection`
+ * becomes one of these.
+ */
+export class Provider extends pulumi.ProviderResource {
+  declare readonly organizationId: pulumi.Output<string | undefined>;
+  declare readonly apiUrl: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: ProviderArgs = {}, opts?: pulumi.ResourceOptions) {
+    const props = {
+      organizationId: args.organizationId,
+      apiUrl: args.apiUrl,
+      apiToken: args.apiToken === undefined ? undefined : pulumi.secret(args.apiToken),
+      // A string, as stack config gives it to the default provider (`docs:preflight: "true"`).
+      preflight: args.preflight === undefined ? undefined : pulumi.output(args.preflight).apply(String),
+    };
+    super(PACKAGE, name, props, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["apiToken"] }));
+  }
+}

@@ -1,0 +1,350 @@
+import * as grpc from "@grpc/grpc-js";
+import * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb";
+import { LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
+import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import * as providerRpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { setStackConfig } from "../../provider/framework/connection";
+import { notice } from "../../provider/framework/notices";
+import { EngineLog } from "../../provider/plugin/engineLog";
+import { asSecret, isSecret } from "../../provider/plugin/secrets";
+import { serve } from "../../provider/plugin/server";
+import { definitions } from "../../provider/registry";
+import { currentOperation } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+
+/**
+ * The plugin's gRPC service, driven as the engine drives it (a ResourceProviderClient over a local port) against the
+ * in-process emulator, with a fake engine that records the Log RPCs. Each gap of `@pulumi/pulumi/provider`'s
+ * `main()` in 3.259 that the service closes has a test here.
+ */
+const fixture = useEmulator();
+
+const logged: { severity: number; message: string; urn: string }[] = [];
+let engine: grpc.Server;
+let plugin: grpc.Server;
+let client: providerRpc.ResourceProviderClient;
+let restoreSinks: () => void;
+const SCHEMA = '{"name":"docs"}';
+
+beforeAll(async () => {
+  engine = new grpc.Server();
+  engine.addService(engineRpc.EngineService, {
+    log: (call: grpc.ServerUnaryCall<LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
+      logged.push({
+        severity: call.request.getSeverity(),
+        message: call.request.getMessage(),
+        urn: call.request.getUrn(),
+      });
+      callback(null, new Empty());
+    },
+  } as grpc.UntypedServiceImplementation);
+  const enginePort = await new Promise<number>((resolve, reject) =>
+    engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+  );
+  const log = new EngineLog();
+  log.attach(`127.0.0.1:${enginePort}`);
+  restoreSinks = log.install();
+  const served = await serve({ definitions, operation: currentOperation, version: "9.9.9", schema: () => SCHEMA, log });
+  plugin = served.server;
+  client = new providerRpc.ResourceProviderClient(`127.0.0.1:${served.port}`, grpc.credentials.createInsecure());
+});
+
+afterAll(() => {
+  restoreSinks();
+  client.close();
+  plugin.forceShutdown();
+  engine.forceShutdown();
+});
+
+beforeEach(() => {
+  logged.length = 0;
+  setStackConfig({});
+});
+
+/** One unary call of the client, as the engine makes it. */
+function rpc<Response>(method: keyof providerRpc.ResourceProviderClient, request: unknown): Promise<Response> {
+  const call = client[method] as unknown as (
+    request: unknown,
+    callback: (error: grpc.ServiceError | null, response: Response) => void,
+  ) => unknown;
+  return new Promise((resolve, reject) =>
+    call.call(client, request, (error, response) => (error ? reject(error) : resolve(response))),
+  );
+}
+
+const urnOf = (kind: string, name = "r") => `urn:pulumi:dev::proj::docs:index:${kind}::${name}`;
+const struct = (value: Record<string, unknown>) => Struct.fromJavaScript(value as never);
+
+async function configure(args: Record<string, unknown>) {
+  const request = new proto.ConfigureRequest()
+    .setArgs(struct(args))
+    .setUrn("urn:pulumi:dev::proj::pulumi:providers:docs::default");
+  return rpc<proto.ConfigureResponse>("configure", request);
+}
+
+async function check(kind: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
+  const request = new proto.CheckRequest()
+    .setUrn(urnOf(kind))
+    .setType(`docs:index:${kind}`)
+    .setOlds(struct(olds))
+    .setNews(struct(news));
+  return rpc<proto.CheckResponse>("check", request);
+}
+
+async function create(kind: string, properties: Record<string, unknown>) {
+  const request = new proto.CreateRequest()
+    .setUrn(urnOf(kind))
+    .setType(`docs:index:${kind}`)
+    .setProperties(struct(properties));
+  const response = await rpc<proto.CreateResponse>("create", request);
+  return { id: response.getId(), props: response.getProperties()?.toJavaScript() as Record<string, unknown> };
+}
+
+/** The detailed diff: each property's kind of change. */
+function kindsOf(response: proto.DiffResponse): Record<string, proto.PropertyDiff.Kind> {
+  const kinds: Record<string, proto.PropertyDiff.Kind> = {};
+  response.getDetaileddiffMap().forEach((diff, key) => {
+    kinds[key] = diff.getKind();
+  });
+  return kinds;
+}
+
+const emulatorConfig = () => ({ apiUrl: fixture.emulator.url, apiToken: asSecret(fixture.emulator.token) });
+
+describe("configure", () => {
+  it("takes the API settings from the provider's config, which main() drops, and asks for plain values", async () => {
+    const saved = process.env.DOCS_API_TOKEN;
+    process.env.DOCS_API_TOKEN = "not-the-token";
+    try {
+      const response = await configure({ ...emulatorConfig(), organizationId: fixture.org(), version: "0.1.0" });
+      expect(response.getAcceptsecrets()).toBe(false);
+      expect(response.getAcceptresources()).toBe(false);
+      const checked = await check("Collection", { title: "Guides" });
+      // The default organization came from the config, the token from the config (the environment's is wrong).
+      const inputs = checked.getInputs()?.toJavaScript() as Record<string, unknown>;
+      expect(inputs).toMatchObject({ organizationId: fixture.org(), title: "Guides" });
+      const { id } = await create("Collection", inputs);
+      expect(fixture.emulator.store.collections.get(id)?.title).toBe("Guides");
+    } finally {
+      process.env.DOCS_API_TOKEN = saved;
+    }
+  });
+});
+
+describe("an explicit provider", () => {
+  it("names its inputs, not the stack config, in what it tells the user", async () => {
+    const saved = process.env.DOCS_API_TOKEN;
+    delete process.env.DOCS_API_TOKEN;
+    try {
+      const request = new proto.ConfigureRequest()
+        .setArgs(struct({ apiUrl: fixture.emulator.url, organizationId: fixture.org() }))
+        .setName("eu")
+        .setUrn("urn:pulumi:dev::proj::pulumi:providers:docs::eu");
+      await rpc<proto.ConfigureResponse>("configure", request);
+      await expect(create("Collection", { organizationId: fixture.org(), title: "Guides" })).rejects.toThrow(
+        'Check the API token: `apiToken: <token>` in the inputs of provider "eu"',
+      );
+    } finally {
+      process.env.DOCS_API_TOKEN = saved;
+    }
+  });
+});
+
+describe("checkConfig", () => {
+  const checkConfig = (news: Record<string, unknown>, name = "default_0_1_0") =>
+    rpc<proto.CheckResponse>(
+      "checkConfig",
+      new proto.CheckRequest().setUrn(`urn:pulumi:dev::proj::pulumi:providers:docs::${name}`).setNews(struct(news)),
+    );
+
+  it("stores the token as a secret even when it was set in plain text", async () => {
+    const response = await checkConfig({ apiToken: "plain-token", apiUrl: "http://x", version: "0.1.0" });
+    const inputs = response.getInputs()?.toJavaScript() as Record<string, unknown>;
+    expect(isSecret(inputs.apiToken)).toBe(true);
+    expect(inputs.apiUrl).toBe("http://x");
+    expect(inputs.version).toBe("0.1.0");
+    expect(response.getFailuresList()).toEqual([]);
+  });
+
+  it("rejects a key no setting has, naming it, the settings and the fix", async () => {
+    const response = await checkConfig({ apiTokn: "x" });
+    const [failure] = response.getFailuresList();
+    expect(failure?.getProperty()).toBe("apiTokn");
+    expect(failure?.getReason()).toContain("docs:apiTokn is not a setting of the docs provider");
+    expect(failure?.getReason()).toContain("docs:apiToken");
+    expect(failure?.getReason()).toContain("pulumi config rm docs:apiTokn");
+  });
+
+  it("names an explicit provider's inputs rather than stack config keys", async () => {
+    const response = await checkConfig({ organisationId: "x" }, "second");
+    expect(response.getFailuresList()[0]?.getReason()).toBe(
+      'organisationId is not a setting of provider "second"; its settings are apiUrl, apiToken, organizationId, preflight.',
+    );
+  });
+});
+
+describe("secrets", () => {
+  it("marks a kind's secret outputs itself, since the engine marks only what the program gave as secret", async () => {
+    await configure(emulatorConfig());
+    const siteId = await fixture.makeSite({ visibility: "share-link" });
+    const { props } = await create("SiteShareLink", { organizationId: fixture.org(), siteId, name: "Partners" });
+    expect(isSecret(props.url)).toBe(true);
+    expect(isSecret(props.name)).toBe(false);
+  });
+});
+
+describe("diff", () => {
+  const diff = (kind: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    rpc<proto.DiffResponse>(
+      "diff",
+      new proto.DiffRequest()
+        .setUrn(urnOf(kind))
+        .setType(`docs:index:${kind}`)
+        .setId("c1")
+        .setOlds(struct(olds))
+        .setNews(struct(news)),
+    );
+  const state = { organizationId: "org", title: "Guides", defaultLevel: "inherit", __declared: ["title"] };
+
+  it("sends a detailed diff (main() sends none), update or replace per property", async () => {
+    const link = { organizationId: "org", siteId: "s1", name: "Partners", active: true, __declared: ["name"] };
+    const response = await diff("SiteShareLink", link, { organizationId: "org", siteId: "s2", name: "Customers" });
+    expect(response.getChanges()).toBe(proto.DiffResponse.DiffChanges.DIFF_SOME);
+    expect(response.getHasdetaileddiff()).toBe(true);
+    expect(kindsOf(response)).toEqual({
+      siteId: proto.PropertyDiff.Kind.UPDATE_REPLACE,
+      name: proto.PropertyDiff.Kind.UPDATE,
+    });
+    expect(response.getReplacesList()).toEqual(["siteId"]);
+    const added = await diff("Collection", state, { organizationId: "org", title: "Guides", description: "New" });
+    expect(kindsOf(added)).toEqual({ description: proto.PropertyDiff.Kind.ADD });
+  });
+
+  it("answers no change when the declared inputs equal the state", async () => {
+    const response = await diff("Collection", state, { organizationId: "org", title: "Guides" });
+    expect(response.getChanges()).toBe(proto.DiffResponse.DiffChanges.DIFF_NONE);
+    expect(response.getDetaileddiffMap().getLength()).toBe(0);
+  });
+
+  it("removes the serialized provider of a resource moved here from the dynamic route, with no replace", async () => {
+    const response = await diff(
+      "Collection",
+      { ...state, __provider: "exports.handler = …" },
+      { organizationId: "org", title: "Guides" },
+    );
+    expect(response.getChanges()).toBe(proto.DiffResponse.DiffChanges.DIFF_SOME);
+    expect(response.getReplacesList()).toEqual([]);
+    expect(kindsOf(response)).toEqual({ __provider: proto.PropertyDiff.Kind.DELETE });
+  });
+});
+
+describe("update", () => {
+  it("writes a migrated resource's outputs without the serialized provider, and sends no request", async () => {
+    await configure(emulatorConfig());
+    const { id, props } = await create("Collection", { organizationId: fixture.org(), title: "Guides" });
+    fixture.emulator.clearRequests();
+    const olds = { ...props, __provider: "exports.handler = …" };
+    const request = new proto.UpdateRequest()
+      .setUrn(urnOf("Collection"))
+      .setType("docs:index:Collection")
+      .setId(id)
+      .setOlds(struct(olds))
+      .setNews(struct({ organizationId: fixture.org(), title: "Guides" }));
+    const response = await rpc<proto.UpdateResponse>("update", request);
+    const outs = response.getProperties()?.toJavaScript() as Record<string, unknown>;
+    expect(outs.__provider).toBeUndefined();
+    expect(outs.title).toBe("Guides");
+    expect(fixture.writes()).toEqual([]);
+  });
+});
+
+describe("read", () => {
+  const read = (kind: string, id: string, properties?: Record<string, unknown>) => {
+    const request = new proto.ReadRequest().setUrn(urnOf(kind)).setType(`docs:index:${kind}`).setId(id);
+    if (properties !== undefined) request.setProperties(struct(properties));
+    return rpc<proto.ReadResponse>("read", request);
+  };
+
+  it("imports with the id alone, where main() crashes on the absent properties", async () => {
+    await configure({ ...emulatorConfig(), organizationId: fixture.org() });
+    const siteId = await fixture.makeSite({ visibility: "share-link" });
+    const linkId = await fixture.apiCreate(`/orgs/${fixture.org()}/sites/${siteId}/share-links`, { name: "Partners" });
+    const response = await read("SiteShareLink", `${siteId}/${linkId}`);
+    expect(response.getId()).toBe(linkId);
+    const props = response.getProperties()?.toJavaScript() as Record<string, unknown>;
+    const inputs = response.getInputs()?.toJavaScript() as Record<string, unknown>;
+    expect(inputs).toMatchObject({ organizationId: fixture.org(), siteId, name: "Partners" });
+    // No program asks for the URL to be secret on import: the plugin does.
+    expect(isSecret(props.url)).toBe(true);
+  });
+
+  it("answers an empty id for an object gone since the last refresh", async () => {
+    await configure(emulatorConfig());
+    const { id, props } = await create("Collection", { organizationId: fixture.org(), title: "Gone soon" });
+    expect((await fixture.api("DELETE", `/collections/${id}`)).status).toBeLessThan(300);
+    expect((await read("Collection", id, props)).getId()).toBe("");
+  });
+});
+
+describe("errors", () => {
+  it("names an unknown type token", async () => {
+    await expect(check("Nope", {})).rejects.toThrow("unknown resource type docs:index:Nope");
+  });
+
+  it("answers a failed create with the lifecycle's message", async () => {
+    await configure({ apiUrl: fixture.emulator.url, apiToken: asSecret("wrong-token") });
+    await expect(create("Collection", { organizationId: fixture.org(), title: "Guides" })).rejects.toThrow(
+      /Collection/,
+    );
+  });
+});
+
+describe("the engine's log", () => {
+  it("carries a notice written during a call under that call's resource, which stderr would hide", async () => {
+    await configure(emulatorConfig());
+    const urn = urnOf("OrganizationSettings", "settings");
+    // OrganizationSettings takes over the organization on create and says so in a notice.
+    const request = new proto.CreateRequest()
+      .setUrn(urn)
+      .setType("docs:index:OrganizationSettings")
+      .setProperties(struct({ organizationId: fixture.org(), aiSearch: true }));
+    await rpc<proto.CreateResponse>("create", request);
+    const lines = logged.filter((line) => line.urn === urn);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.map((line) => line.message).join("\n")).toContain("OrganizationSettings");
+  });
+
+  it("sends a notice outside any call under the stack", async () => {
+    notice("warning", "outside any call");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logged).toContainEqual({ severity: LogSeverity.WARNING, message: "outside any call", urn: "" });
+  });
+
+  it("sends the closing notices on the first Cancel only", async () => {
+    await configure(emulatorConfig());
+    // An adoption by importId is told once the operation is over.
+    const id = await fixture.makeCollection("Existing");
+    await create("Collection", { organizationId: fixture.org(), title: "Existing", importId: id });
+    const closing = currentOperation().closingNotices();
+    expect(closing.length).toBeGreaterThan(0);
+    logged.length = 0;
+    await rpc<Empty>("cancel", new Empty());
+    await rpc<Empty>("cancel", new Empty());
+    expect(logged.map((line) => line.message)).toEqual(closing.map((n) => n.message));
+    expect(logged.every((line) => line.urn === "")).toBe(true);
+  });
+});
+
+describe("plugin info and schema", () => {
+  it("answers the package version and the schema text", async () => {
+    const info = await rpc<PluginInfo>("getPluginInfo", new Empty());
+    expect(info.getVersion()).toBe("9.9.9");
+    const schema = await rpc<proto.GetSchemaResponse>("getSchema", new proto.GetSchemaRequest());
+    expect(schema.getSchema()).toBe(SCHEMA);
+  });
+});
