@@ -18,7 +18,8 @@ export {
   siteRootKind,
 } from "../provider/framework/enumerate";
 export { causeOfType } from "../provider/framework/explain";
-export { importIdOf, pluginType } from "../provider/framework/importIds";
+export { importIdOf } from "../provider/framework/importIds";
 export type { ListedObject } from "../provider/framework/kind";
+export { kindOfType, pluginType } from "../provider/framework/typeTokens";
 export { definitions } from "../provider/registry";
 export { apiClient, lifecycle, sharedContext } from "../provider/runtime";

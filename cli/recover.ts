@@ -14,8 +14,7 @@
  */
 import type { CreatedCandidate } from "../provider/framework/kind";
 import { CLOCK_SKEW_MS } from "../provider/framework/recovery";
-
-const DOCS_TYPE = "pulumi-nodejs:dynamic/docs:";
+import { kindOfType } from "../provider/framework/typeTokens";
 
 export interface PendingCreate {
   urn: string;
@@ -64,7 +63,7 @@ export function pendingCreates(exported: unknown): PendingCreate[] {
       const { __provider: _provider, ...inputs } = revealed(resource.inputs ?? {}) as Record<string, unknown>;
       return {
         urn: resource.urn,
-        kind: resource.type.startsWith(DOCS_TYPE) ? resource.type.slice(DOCS_TYPE.length) : "",
+        kind: kindOfType(resource.type) ?? "",
         inputs,
         ...(resource.created ? { created: resource.created } : {}),
       };

@@ -4,10 +4,7 @@
  * adaptive schema, which has no listing.
  */
 import { ENUMERATED_KINDS, enumerate } from "./enumerate";
-import { definitions, lifecycle } from "./provider";
-
-/** The type token of every resource of this package: `pulumi-nodejs:dynamic/docs:<Kind>`. */
-const TYPE_PREFIX = "pulumi-nodejs:dynamic/docs:";
+import { definitions, kindOfType, lifecycle } from "./provider";
 
 export interface OrganizationObject {
   kind: string;
@@ -73,8 +70,8 @@ export function managedByState(exported: unknown): Managed {
     managed.ids.set(kind, ids);
   };
   for (const resource of stateResources(exported)) {
-    if (!resource.type?.startsWith(TYPE_PREFIX) || !resource.id) continue;
-    const kind = resource.type.slice(TYPE_PREFIX.length);
+    const kind = kindOfType(resource.type ?? "");
+    if (kind === undefined || !resource.id) continue;
     const outputs = resource.outputs ?? {};
     const props = { ...resource.inputs, ...outputs };
     managed.count++;
@@ -105,7 +102,7 @@ export function managedByState(exported: unknown): Managed {
 export function organizationsInState(exported: unknown): string[] {
   const found = new Set<string>();
   for (const resource of stateResources(exported)) {
-    if (!resource.type?.startsWith(TYPE_PREFIX)) continue;
+    if (kindOfType(resource.type ?? "") === undefined) continue;
     const organizationId = resource.outputs?.organizationId ?? resource.inputs?.organizationId;
     if (typeof organizationId === "string" && organizationId !== "") found.add(organizationId);
   }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_API_URL, HttpClient, type WaitEvent } from "../client";
+import { PACKAGE } from "./typeTokens";
 import { UNKNOWN } from "./unknown";
 
 /**
@@ -28,12 +29,8 @@ export interface StackConfig {
  */
 let stackConfig: StackConfig = {};
 
-/**
- * The namespace of the stack config keys. It is also the provider plugin's package name, since the engine hands a
- * default provider only the config keys of its own package (pkg/resource/deploy/target.go): one config serves both
- * routes.
- */
-export const CONFIG_NAMESPACE = "docs";
+/** The namespace of the stack config keys: the package's name (./typeTokens.ts says why both routes share it). */
+export const CONFIG_NAMESPACE = PACKAGE;
 
 export const CONFIG_KEYS = {
   apiUrl: `${CONFIG_NAMESPACE}:apiUrl`,

@@ -26,10 +26,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { NotFoundError } from "../client";
-import { CONFIG_KEYS, CONFIG_NAMESPACE, defaultOrganizationId, ENV_KEYS } from "./connection";
+import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS } from "./connection";
 import { explain, withoutStackTrace } from "./explain";
 import { KeyedProperties } from "./keyed";
 import { API_ID_PATTERN, type KindDefinition, type Props, type ResourceContext } from "./kind";
+import { pluginType } from "./typeTokens";
 
 /** What the import id of a kind is made from: the kind's parent chain and id relation. */
 type Facts = Pick<KindDefinition, "kind" | "parent" | "id">;
@@ -40,11 +41,6 @@ type Kinds<D extends Facts = Facts> = readonly D[] | ((kind: string) => D | unde
 const ORGANIZATION = "organizationId";
 /** The output listing the inputs a program declares (lifecycle.ts): a refresh reports only those. */
 const DECLARED = "__declared";
-
-/** The type token of a kind served by the provider plugin: `docs:index:<Kind>`. */
-export function pluginType(kind: string): string {
-  return `${CONFIG_NAMESPACE}:index:${kind}`;
-}
 
 /** The parts of a kind's import id, by the inputs they name. */
 interface Shape {

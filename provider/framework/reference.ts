@@ -10,7 +10,7 @@
  */
 import { type DocumentWithBlocks, factBlocks, withBlocks } from "./conventionFacts";
 import { providerDefaultOf } from "./defaults";
-import { importIdFormat, pluginType } from "./importIds";
+import { importIdFormat } from "./importIds";
 import { API_ID_PATTERN } from "./kind";
 import { PLUGIN_CLASSES_FILE, renderPluginClasses } from "./pluginClasses";
 import { SCHEMA_FILE, schemaText } from "./schema";
@@ -24,6 +24,7 @@ import {
   type TypeModel,
   typeModel,
 } from "./typeModel";
+import { pluginType } from "./typeTokens";
 
 /** Where a kind's definition lives: `resources/<kind with a lowercase first letter>.ts`, exported as `<that>Kind`. */
 export function moduleOf(kind: string): { file: string; exportName: string } {

@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Connection } from "../connection";
 import type { KindDefinition } from "./kind";
 import { CONNECTION } from "./resourceConnection";
+import { PACKAGE } from "./typeTokens";
 
 /**
  * Program-side argument types: every property may be a plain value, a promise or an Output, at any depth. The
@@ -74,6 +75,6 @@ export abstract class DocsResource extends pulumi.dynamic.Resource {
     const { props, options } = registration(definition, name, args, opts);
     // Loaded here rather than imported: the kind module loads the runtime, which loads every resource module.
     const provider: pulumi.dynamic.ResourceProvider = require(`../kinds/${definition.kind}`);
-    super(provider, name, props, options, "docs", definition.kind);
+    super(provider, name, props, options, PACKAGE, definition.kind);
   }
 }

@@ -12,23 +12,17 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_API_URL } from "../client";
-import { CONFIG_KEYS, CONFIG_NAMESPACE, ENV_KEYS } from "./connection";
-import { pluginType } from "./importIds";
+import { CONFIG_KEYS, ENV_KEYS } from "./connection";
 import { type Definition, type Node, refName, type TypeModel, typeModel } from "./typeModel";
+import { dynamicType, PACKAGE, pluginType } from "./typeTokens";
 
 /** The package: `docs:index:<Kind>` resources, `pulumi:providers:docs` providers, plugin `pulumi-resource-docs`. */
-const PACKAGE = CONFIG_NAMESPACE;
 
 /** Where `npm run docs` writes the schema, from the repository root; shipped at the same path in the package. */
 export const SCHEMA_FILE = "provider/plugin/schema.json";
 
 /** The type token of a resource or of a named type: both are `docs:index:<Name>`. */
 const token = pluginType;
-
-/** The type a kind's resources have on the dynamic route (`DocsResource`: a dynamic resource of module `docs`). */
-function dynamicRouteType(kind: string): string {
-  return `pulumi-nodejs:dynamic/${PACKAGE}:${kind}`;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The parts of pkg/codegen/schema's PackageSpec this schema uses
@@ -427,7 +421,7 @@ function resource({ definition, inputs, outputs }: TypeModel["kinds"][number], w
     ...(requiredInputs.length > 0 ? { requiredInputs } : {}),
     properties,
     ...(required.length > 0 ? { required } : {}),
-    aliases: [{ type: dynamicRouteType(kind) }],
+    aliases: [{ type: dynamicType(kind) }],
   };
 }
 

@@ -4,9 +4,9 @@ import {
   importIdOf,
   importObject,
   parseImportId,
-  pluginType,
 } from "../../provider/framework/importIds";
 import type { KindDefinition, Props } from "../../provider/framework/kind";
+import { pluginType } from "../../provider/framework/typeTokens";
 import { definitions } from "../../provider/registry";
 import { currentOperation, lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
