@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  importIdFormat,
-  importIdOf,
-  importObject,
-  parseImportId,
-} from "../../provider/framework/importIds";
+import { importIdFormat, importIdOf, importObject, parseImportId } from "../../provider/framework/importIds";
 import type { KindDefinition, Props } from "../../provider/framework/kind";
 import { pluginType } from "../../provider/framework/typeTokens";
 import { definitions } from "../../provider/registry";
