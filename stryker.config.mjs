@@ -48,8 +48,11 @@ export default {
     "emulator/openApiStore.ts",
     "emulator/store.ts",
     "provider/resources/**/*.ts",
+    // The provider plugin's service, over the same lifecycles.
+    "provider/plugin/**/*.ts",
     // Written by `npm run docs` from the schemas, and compared with what it writes (test/runtime/reference.test.ts).
     "!provider/resources/generated.ts",
+    "!provider/plugin/resources.ts",
   ],
   ignoreStatic: true,
   concurrency: 2,
