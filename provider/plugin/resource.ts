@@ -1,27 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
+import { dynamicType, PACKAGE, pluginType } from "../framework/typeTokens";
 
 /**
  * The program side of the plugin route: what the generated classes (./resources.ts) register with the engine. This
- * module and those classes load nothing but @pulumi/pulumi: the `docs` provider plugin (pulumi-resource-docs) does
+ * module and those classes load nothing but @pulumi/pulumi and the type tokens: the `docs` provider plugin does
  * the work in its own process, so a program that uses them never loads the provider's runtime, kinds or client.
+ * Every resource is aliased to its kind's dynamic type, so that a stack written by the dynamic route moves over with
+ * no replace: the engine finds the old resource under that type and diffs it through the plugin.
  */
-
-/** The Pulumi package the plugin serves: `docs:index:<Kind>` resources, `pulumi:providers:docs` providers. */
-export const PACKAGE = "docs";
-
-/** The type token of a kind on the plugin route. */
-export function pluginType(kind: string): string {
-  return `${PACKAGE}:index:${kind}`;
-}
-
-/**
- * The type token the same kind has on the dynamic route (`DocsResource`: `pulumi.dynamic.Resource` with module
- * `docs`). Every plugin resource is aliased to it, so that a stack written by the dynamic route moves over with no
- * replace: the engine finds the old resource under this type and diffs it through the plugin.
- */
-export function dynamicType(kind: string): string {
-  return `pulumi-nodejs:dynamic/docs:${kind}`;
-}
 
 /** What a generated class tells its base: the kind, every property it registers, and its secret outputs. */
 export interface PluginKind {
