@@ -55,6 +55,11 @@ export function setStackConfig(config: StackConfig): void {
   stackConfig = { ...config };
 }
 
+/** Reports a long rate-limit wait where waits are reported now. */
+export function reportWait(event: WaitEvent): void {
+  waitReporter(event);
+}
+
 /** A setting that stack config or the environment gives. */
 type StackSettingName = keyof typeof CONFIG_KEYS;
 
@@ -198,7 +203,7 @@ export class Connections {
         timeoutMs: setting(ENV_KEYS.timeoutMs, 1, "a whole number of milliseconds, 1 or more"),
         retry: { maxAttempts: setting(ENV_KEYS.maxAttempts, 1, "a whole number of attempts, 1 or more") },
         maxWaitSeconds: setting(ENV_KEYS.maxWaitSeconds, 0, "a whole number of seconds, 0 or more"),
-        onWait: (event) => waitReporter(event),
+        onWait: reportWait,
         // Preview's checks hold unknown outputs as this string: never let one into a request path or body.
         placeholder: UNKNOWN,
       });

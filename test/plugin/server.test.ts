@@ -7,8 +7,10 @@ import * as providerRpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { setStackConfig } from "../../provider/framework/connection";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { WaitEvent } from "../../provider/client";
+import { reportWait, setStackConfig } from "../../provider/framework/connection";
+import { logLine } from "../../provider/framework/log";
 import { notice } from "../../provider/framework/notices";
 import { EngineLog } from "../../provider/plugin/engineLog";
 import { asSecret, isSecret } from "../../provider/plugin/secrets";
@@ -25,31 +27,42 @@ import { useEmulator } from "../support/emulator";
 const fixture = useEmulator();
 
 const logged: { severity: number; message: string; urn: string }[] = [];
+const LOG_LATENCY_MS = 60;
 let engine: grpc.Server;
 let plugin: grpc.Server;
 let client: providerRpc.ResourceProviderClient;
 let restoreSinks: () => void;
+let engineLog: EngineLog;
 const SCHEMA = '{"name":"docs"}';
 
 beforeAll(async () => {
   engine = new grpc.Server();
   engine.addService(engineRpc.EngineService, {
+    // A line counts as logged when the engine answers it, which may take a while: a call must answer after its lines.
     log: (call: grpc.ServerUnaryCall<LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
-      logged.push({
-        severity: call.request.getSeverity(),
-        message: call.request.getMessage(),
-        urn: call.request.getUrn(),
-      });
-      callback(null, new Empty());
+      setTimeout(() => {
+        logged.push({
+          severity: call.request.getSeverity(),
+          message: call.request.getMessage(),
+          urn: call.request.getUrn(),
+        });
+        callback(null, new Empty());
+      }, LOG_LATENCY_MS);
     },
   } as grpc.UntypedServiceImplementation);
   const enginePort = await new Promise<number>((resolve, reject) =>
     engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
   );
-  const log = new EngineLog();
-  log.attach(`127.0.0.1:${enginePort}`);
-  restoreSinks = log.install();
-  const served = await serve({ definitions, operation: currentOperation, version: "9.9.9", schema: () => SCHEMA, log });
+  engineLog = new EngineLog();
+  engineLog.attach(`127.0.0.1:${enginePort}`);
+  restoreSinks = engineLog.install();
+  const served = await serve({
+    definitions,
+    operation: currentOperation,
+    version: "9.9.9",
+    schema: () => SCHEMA,
+    log: engineLog,
+  });
   plugin = served.server;
   client = new providerRpc.ResourceProviderClient(`127.0.0.1:${served.port}`, grpc.credentials.createInsecure());
 });
@@ -287,7 +300,97 @@ describe("read", () => {
     await configure(emulatorConfig());
     const { id, props } = await create("Collection", { organizationId: fixture.org(), title: "Gone soon" });
     expect((await fixture.api("DELETE", `/collections/${id}`)).status).toBeLessThan(300);
-    expect((await read("Collection", id, props)).getId()).toBe("");
+    const gone = await read("Collection", id, props);
+    expect(gone.getId()).toBe("");
+    expect(gone.getProperties()).toBeUndefined();
+  });
+});
+
+describe("more of each call", () => {
+  it("answers a check that fails with its failures and no inputs", async () => {
+    await configure(emulatorConfig());
+    const response = await check("Collection", { organizationId: fixture.org(), title: "x".repeat(300) });
+    expect(response.getInputs()).toBeUndefined();
+    expect(response.getFailuresList().map((f) => f.getProperty())).toEqual(["title"]);
+  });
+
+  it("finds the kind in the URN when the engine sends no type, under a parent too", async () => {
+    await configure(emulatorConfig());
+    const request = new proto.CheckRequest()
+      .setUrn("urn:pulumi:dev::proj::my:component$docs:index:Collection::c")
+      .setOlds(struct({}))
+      .setNews(struct({ organizationId: fixture.org(), title: "Guides" }));
+    const response = await rpc<proto.CheckResponse>("check", request);
+    expect(response.getInputs()?.toJavaScript()).toMatchObject({ title: "Guides" });
+  });
+
+  it("skips null settings, and takes an explicit provider's name from its URN", async () => {
+    const saved = process.env.DOCS_API_TOKEN;
+    delete process.env.DOCS_API_TOKEN;
+    try {
+      const request = new proto.ConfigureRequest()
+        .setArgs(struct({ apiUrl: fixture.emulator.url, organizationId: fixture.org(), preflight: null }))
+        .setUrn("urn:pulumi:dev::proj::pulumi:providers:docs::eu");
+      await rpc<proto.ConfigureResponse>("configure", request);
+      // preflight null is unset (not the string "null", which would fail as a typo).
+      expect((await check("Collection", { organizationId: fixture.org(), title: "Guides" })).getFailuresList()).toEqual(
+        [],
+      );
+      await expect(create("Collection", { organizationId: fixture.org(), title: "Guides" })).rejects.toThrow(
+        'in the inputs of provider "eu"',
+      );
+    } finally {
+      process.env.DOCS_API_TOKEN = saved;
+    }
+  });
+
+  it("adds no token to a provider's config that has none", async () => {
+    const response = await rpc<proto.CheckResponse>(
+      "checkConfig",
+      new proto.CheckRequest()
+        .setUrn("urn:pulumi:dev::proj::pulumi:providers:docs::default")
+        .setNews(struct({ apiUrl: "http://x" })),
+    );
+    expect(response.getInputs()?.toJavaScript()).toEqual({ apiUrl: "http://x" });
+  });
+
+  it("deletes before it replaces where the kind says so, and lists the changed properties", async () => {
+    const olds = { organizationId: "org", siteId: "s1", schema: { type: "object" }, __declared: ["schema"] };
+    const response = await rpc<proto.DiffResponse>(
+      "diff",
+      new proto.DiffRequest()
+        .setUrn(urnOf("SiteAdaptiveSchema"))
+        .setType("docs:index:SiteAdaptiveSchema")
+        .setId("s1")
+        .setOlds(struct(olds))
+        .setNews(struct({ organizationId: "org", siteId: "s2", schema: { type: "object" } })),
+    );
+    expect(response.getDeletebeforereplace()).toBe(true);
+    expect(response.getDiffsList()).toEqual(["siteId"]);
+    const inPlace = await rpc<proto.DiffResponse>(
+      "diff",
+      new proto.DiffRequest()
+        .setUrn(urnOf("SiteShareLink"))
+        .setType("docs:index:SiteShareLink")
+        .setId("l1")
+        .setOlds(struct({ organizationId: "org", siteId: "s1", name: "A", __declared: ["name"] }))
+        .setNews(struct({ organizationId: "org", siteId: "s1", name: "B" })),
+    );
+    expect(inPlace.getDeletebeforereplace()).toBe(false);
+  });
+
+  it("deletes the object", async () => {
+    await configure(emulatorConfig());
+    const { id, props } = await create("Collection", { organizationId: fixture.org(), title: "Short-lived" });
+    await rpc<Empty>(
+      "delete",
+      new proto.DeleteRequest()
+        .setUrn(urnOf("Collection"))
+        .setType("docs:index:Collection")
+        .setId(id)
+        .setProperties(struct(props)),
+    );
+    expect(fixture.emulator.store.collections.get(id)).toBeUndefined();
   });
 });
 
@@ -319,10 +422,51 @@ describe("the engine's log", () => {
     expect(lines.map((line) => line.message).join("\n")).toContain("OrganizationSettings");
   });
 
-  it("sends a notice outside any call under the stack", async () => {
-    notice("warning", "outside any call");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(logged).toContainEqual({ severity: LogSeverity.WARNING, message: "outside any call", urn: "" });
+  it("sends lines outside any call under the stack, each at its severity", async () => {
+    notice("warning", "a warning notice");
+    notice("info", "an info notice");
+    logLine("warn", "a warn line");
+    logLine("info", "an info line");
+    reportWait({
+      method: "GET",
+      path: "/v1/orgs/o",
+      reason: "limit-reached",
+      limit: 3,
+      waitMs: 6500,
+      resetAt: "2026-11-26T00:00:00.000Z",
+    } as WaitEvent);
+    await engineLog.flushed();
+    expect(logged).toEqual([
+      { severity: LogSeverity.WARNING, message: "a warning notice", urn: "" },
+      { severity: LogSeverity.INFO, message: "an info notice", urn: "" },
+      { severity: LogSeverity.WARNING, message: "a warn line", urn: "" },
+      { severity: LogSeverity.INFO, message: "an info line", urn: "" },
+      {
+        severity: LogSeverity.INFO,
+        message:
+          "GET /v1/orgs/o: the API rate limit of 3 requests is spent; waiting 7 s, until 2026-11-26T00:00:00.000Z.",
+        urn: "",
+      },
+    ]);
+  });
+
+  it("writes to stderr where no engine listens or the engine does not answer", async () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const detached = new EngineLog();
+      await detached.send("warning", "no engine");
+      detached.attach("127.0.0.1:1");
+      await detached.send("info", "engine gone");
+      detached.close();
+      await detached.send("info", "closed");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toEqual(["warning: no engine\n", "info: engine gone\n", "info: closed\n"]);
   });
 
   it("sends the closing notices on the first Cancel only", async () => {
