@@ -12,7 +12,8 @@ process.once("exit", () => {
   if (!dir) return;
   const { user, system } = process.cpuUsage();
   const main = process.argv[1] ?? "";
-  const role = /cmd[\\/]dynamic-provider/.test(main)
+  // The dynamic route's and the floor's provider, or the plugin route's server (dist/provider/plugin/main.js).
+  const role = /cmd[\\/]dynamic-provider|provider[\\/]plugin[\\/]main\.js/.test(main)
     ? "provider"
     : /cmd[\\/]run/.test(main)
       ? "program"

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import type { RequestLogEntry } from "../emulator/index.ts";
-import { reapedChildrenCpuMs, TreeSampler } from "./procs.mts";
+import { type Role, reapedChildrenCpuMs, TreeSampler } from "./procs.mts";
 
 export interface Invocation {
   wallMs: number;
@@ -11,6 +11,11 @@ export interface Invocation {
   cpuMs: number;
   /** Sum of the per-process CPU seen by polling; a lower bound, kept to check the figure above. */
   polledCpuMs: number;
+  /**
+   * The same by role: where the tree's CPU goes (the CLI is the engine). Each process's CPU at its last sample, so a
+   * lower bound, low by up to one polling interval per process. Absent from runs before it was recorded.
+   */
+  polledCpuMsByRole?: Record<Role, number>;
   peakRssKb: { cli: number; program: number; provider: number };
   /** Processes seen per role (the provider runs once per operation). */
   processes: { program: number; provider: number; other: number };
@@ -52,10 +57,17 @@ export async function invoke(
   }
   const peak = (role: string) => Math.max(0, ...records.filter((r) => r.role === role).map((r) => r.peakRssKb));
   const count = (role: string) => records.filter((r) => r.role === role).length;
+  const polled = (role: Role) => records.filter((r) => r.role === role).reduce((sum, r) => sum + r.cpuMs, 0);
   return {
     wallMs,
     cpuMs,
     polledCpuMs: records.reduce((sum, r) => sum + r.cpuMs, 0),
+    polledCpuMsByRole: {
+      cli: polled("cli"),
+      program: polled("program"),
+      provider: polled("provider"),
+      other: polled("other"),
+    },
     peakRssKb: { cli: peak("cli"), program: peak("program"), provider: peak("provider") },
     processes: { program: count("program"), provider: count("provider"), other: count("other") },
     cliWrittenBytes: records.find((r) => r.role === "cli")?.writtenBytes ?? 0,

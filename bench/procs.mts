@@ -4,6 +4,7 @@
 // That is exact, unlike polling, which misses what a process spends after its last sample. Peak RSS: VmHWM, the
 // kernel's high-water mark per process, read while polling (it only grows, so the last sample is the peak).
 import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ, fixed at 100 on Linux for the /proc interface.
 
@@ -42,9 +43,16 @@ function read(file: string): string | undefined {
 
 function roleOf(command: string, isRoot: boolean): Role {
   if (isRoot) return "cli";
-  if (command.includes("dynamic-provider")) return "provider";
-  if (/cmd[/\\]run|run-plugin|pulumi-language-nodejs-exec|language-host/.test(command) && command.includes("node"))
-    return "program";
+  const [executable = "", script = ""] = command.split(" ");
+  // The launchers look up the script they start: `node -e "…require.resolve('@pulumi/pulumi/cmd/run')…"` (the
+  // language host), the same for cmd/dynamic-provider (the CLI's pulumi-resource-pulumi-nodejs), `readlink` and
+  // `dirname` (bin/pulumi-resource-docs). They name the same paths and are neither program nor provider.
+  if (script === "-e" || !/^(node|sh|dash|bash)$/.test(path.basename(executable))) return "other";
+  // @pulumi/pulumi's dynamic-provider script (the dynamic route and the floor), or the `docs` plugin's launcher, which
+  // execs node on the plugin's server in the same process.
+  if (/cmd[/\\]dynamic-provider|pulumi-resource-docs$|provider[/\\]plugin[/\\]main\.js$/.test(script))
+    return "provider";
+  if (/cmd[/\\]run|run-plugin|pulumi-language-nodejs-exec|language-host/.test(command)) return "program";
   return "other";
 }
 
@@ -97,9 +105,12 @@ export class TreeSampler {
       if (!fields) continue;
       const status = read(`/proc/${pid}/status`);
       const io = read(`/proc/${pid}/io`);
+      // Read every time: a process starts as a fork of its parent, with the parent's command line, until it execs (the
+      // launchers' shells, the language host's children), so its first command may not be what it runs.
+      const command = (read(`/proc/${pid}/cmdline`) ?? "").split("\0").join(" ").trim();
       let record = this.records.get(pid);
-      if (!record) {
-        const command = (read(`/proc/${pid}/cmdline`) ?? "").split("\0").join(" ").trim();
+      if (!record || (command !== "" && command !== record.command)) {
+        // A new image has a new peak (VmHWM starts over at exec).
         record = { pid, role: roleOf(command, pid === this.rootPid), command, peakRssKb: 0, cpuMs: 0, writtenBytes: 0 };
         this.records.set(pid, record);
       }

@@ -56,12 +56,14 @@ function categoryOf({ url, functionName }: CallFrame): Category {
 }
 
 /**
- * Which process wrote the profile: the provider runs @pulumi/pulumi's dynamic-provider command, the program its `run`
- * command; the language host also runs npm (to list the program's plugins).
+ * Which process wrote the profile: the provider runs @pulumi/pulumi's dynamic-provider command (dynamic route, floor)
+ * or the package's plugin server (plugin route), the program its `run` command; the language host also runs npm (to
+ * list the program's plugins).
  */
 function roleOf(profile: CpuProfile): "provider" | "program" | "npm" | "other" {
   const urls = profile.nodes.map((node) => node.callFrame.url);
-  if (urls.some((url) => url.includes("/cmd/dynamic-provider/"))) return "provider";
+  if (urls.some((url) => url.includes("/cmd/dynamic-provider/") || url.includes("/dist/provider/plugin/main.js")))
+    return "provider";
   if (urls.some((url) => url.includes("/cmd/run/"))) return "program";
   if (urls.some((url) => url.includes("/npm/bin/npm-cli.js"))) return "npm";
   return "other";

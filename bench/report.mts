@@ -5,10 +5,16 @@ import path from "node:path";
 import * as vega from "vega";
 import * as vegaLite from "vega-lite";
 import type { Invocation, Traffic } from "./measure.mts";
+import type { Role } from "./procs.mts";
 
 export const OPS = ["up", "preview", "refresh", "unchanged up", "rename up", "destroy"] as const;
 export type Op = (typeof OPS)[number];
-export type Variant = "project" | "floor";
+/** The package's two routes to the engine: dynamic resources, and the `docs` provider plugin. */
+export const ROUTES = ["dynamic", "plugin"] as const;
+export type Route = (typeof ROUTES)[number];
+/** Each route, and the no-op dynamic-provider floor both are measured against. */
+export const VARIANTS = [...ROUTES, "floor"] as const;
+export type Variant = (typeof VARIANTS)[number];
 
 export interface OpRecord extends Invocation {
   n: number;
@@ -40,6 +46,13 @@ export interface Run {
   records: OpRecord[];
 }
 
+/**
+ * Records of runs before the plugin route called the dynamic route "project"; `--render` reads them as "dynamic".
+ */
+export function withRouteNames(records: OpRecord[]): OpRecord[] {
+  return records.map((r) => ((r.variant as string) === "project" ? { ...r, variant: "dynamic" } : r));
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -48,23 +61,69 @@ const median = (values: number[]) => {
 const min = (values: number[]) => Math.min(...values);
 const s = (ms: number) => (ms / 1000).toFixed(2);
 const mb = (kilobytes: number) => (kilobytes / 1024).toFixed(0);
+const mbOfBytes = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+const DASH = "–";
 
-export interface Summary {
-  n: number;
-  op: Op;
-  wall: Record<Variant, { min: number; median: number }>;
-  cpu: Record<Variant, { min: number; median: number }>;
-  /** Median over the repeats of project ÷ floor of the same repeat. */
+interface Stats {
+  min: number;
+  median: number;
+}
+
+/** One variant's figures for one N and operation (medians over the repeats unless named otherwise). */
+export interface VariantSummary {
+  wall: Stats;
+  cpu: Stats;
+  stateBytesPerResource: number;
+  /** Resources in the state after the operation (the stack and its default provider included). */
+  stateResources: number;
+  peakRssKb: { program: number; provider: number };
+  cliWrittenBytes: number;
+  /** Provider processes (dynamic-provider or pulumi-resource-docs) the operation started. */
+  providerProcesses: number;
+  /** Polled CPU by process role, when the run recorded it. */
+  cpuByRole?: Record<Role, number>;
+}
+
+/** A route's figures, with its ratio to the floor and the API traffic it caused. */
+export interface RouteSummary extends VariantSummary {
+  /** Median over the repeats of route ÷ floor of the same repeat. */
   wallRatio: number;
   cpuRatio: number;
   requests: number;
   writes: number;
   requestsPerResource: number;
   byFamily: Record<string, number>;
-  stateBytesPerResource: Record<Variant, number>;
-  peakRssKb: Record<Variant, { program: number; provider: number }>;
-  cliWrittenBytes: Record<Variant, number>;
-  steps: number;
+}
+
+export interface Summary {
+  n: number;
+  op: Op;
+  floor: VariantSummary;
+  /** The routes this run measured (a run from before the plugin route has the dynamic one only). */
+  routes: Partial<Record<Route, RouteSummary>>;
+}
+
+/** Median polled CPU by role over the records that have it (runs before it was recorded have none). */
+function cpuByRole(rs: OpRecord[]): Record<Role, number> | undefined {
+  const recorded = rs.flatMap((r) => (r.polledCpuMsByRole ? [r.polledCpuMsByRole] : []));
+  if (recorded.length === 0) return undefined;
+  const of = (role: Role) => median(recorded.map((byRole) => byRole[role]));
+  return { cli: of("cli"), program: of("program"), provider: of("provider"), other: of("other") };
+}
+
+function summarizeVariant(rs: OpRecord[], n: number): VariantSummary {
+  const stats = (pick: (r: OpRecord) => number) => ({ min: min(rs.map(pick)), median: median(rs.map(pick)) });
+  const med = (pick: (r: OpRecord) => number) => median(rs.map(pick));
+  return {
+    wall: stats((r) => r.wallMs),
+    cpu: stats((r) => r.cpuMs),
+    stateBytesPerResource: med((r) => r.state.bytes) / n,
+    stateResources: med((r) => r.state.resources),
+    peakRssKb: { program: med((r) => r.peakRssKb.program), provider: med((r) => r.peakRssKb.provider) },
+    cliWrittenBytes: med((r) => r.cliWrittenBytes),
+    providerProcesses: med((r) => r.processes.provider),
+    cpuByRole: cpuByRole(rs),
+  };
 }
 
 export function summarize(records: OpRecord[]): Summary[] {
@@ -73,57 +132,44 @@ export function summarize(records: OpRecord[]): Summary[] {
   for (const n of [...new Set(timed.map((r) => r.n))]) {
     for (const op of OPS) {
       const of = (variant: Variant) => timed.filter((r) => r.n === n && r.op === op && r.variant === variant);
-      const project = of("project");
       const floor = of("floor");
-      if (project.length === 0 || floor.length === 0) continue;
-      const pairs = project.flatMap((p) => {
-        const f = floor.find((r) => r.repeat === p.repeat);
-        return f ? [{ p, f }] : [];
-      });
-      const stats = (rs: OpRecord[], pick: (r: OpRecord) => number) => ({
-        min: min(rs.map(pick)),
-        median: median(rs.map(pick)),
-      });
-      const families = [...new Set(project.flatMap((r) => Object.keys(r.api.byFamily)))];
-      summaries.push({
-        n,
-        op,
-        wall: { project: stats(project, (r) => r.wallMs), floor: stats(floor, (r) => r.wallMs) },
-        cpu: { project: stats(project, (r) => r.cpuMs), floor: stats(floor, (r) => r.cpuMs) },
-        wallRatio: median(pairs.map(({ p, f }) => p.wallMs / f.wallMs)),
-        cpuRatio: median(pairs.map(({ p, f }) => p.cpuMs / f.cpuMs)),
-        requests: median(project.map((r) => r.api.requests)),
-        writes: median(project.map((r) => r.api.writes)),
-        requestsPerResource: median(project.map((r) => r.api.requests)) / n,
-        byFamily: Object.fromEntries(families.map((f) => [f, median(project.map((r) => r.api.byFamily[f] ?? 0))])),
-        stateBytesPerResource: {
-          project: median(project.map((r) => r.state.bytes)) / n,
-          floor: median(floor.map((r) => r.state.bytes)) / n,
-        },
-        peakRssKb: {
-          project: {
-            program: median(project.map((r) => r.peakRssKb.program)),
-            provider: median(project.map((r) => r.peakRssKb.provider)),
-          },
-          floor: {
-            program: median(floor.map((r) => r.peakRssKb.program)),
-            provider: median(floor.map((r) => r.peakRssKb.provider)),
-          },
-        },
-        cliWrittenBytes: {
-          project: median(project.map((r) => r.cliWrittenBytes)),
-          floor: median(floor.map((r) => r.cliWrittenBytes)),
-        },
-        steps: median(project.map((r) => r.state.resources)),
-      });
+      if (floor.length === 0) continue;
+      const routes: Partial<Record<Route, RouteSummary>> = {};
+      for (const route of ROUTES) {
+        const measured = of(route);
+        if (measured.length === 0) continue;
+        const pairs = measured.flatMap((m) => {
+          const f = floor.find((r) => r.repeat === m.repeat);
+          return f ? [{ m, f }] : [];
+        });
+        const families = [...new Set(measured.flatMap((r) => Object.keys(r.api.byFamily)))];
+        routes[route] = {
+          ...summarizeVariant(measured, n),
+          wallRatio: median(pairs.map(({ m, f }) => m.wallMs / f.wallMs)),
+          cpuRatio: median(pairs.map(({ m, f }) => m.cpuMs / f.cpuMs)),
+          requests: median(measured.map((r) => r.api.requests)),
+          writes: median(measured.map((r) => r.api.writes)),
+          requestsPerResource: median(measured.map((r) => r.api.requests)) / n,
+          byFamily: Object.fromEntries(families.map((f) => [f, median(measured.map((r) => r.api.byFamily[f] ?? 0))])),
+        };
+      }
+      if (Object.keys(routes).length === 0) continue;
+      summaries.push({ n, op, floor: summarizeVariant(floor, n), routes });
     }
   }
   return summaries;
 }
 
+/** One cell per route, "–" for a route the run did not measure. */
+const perRoute = (x: Summary, cell: (r: RouteSummary) => string) =>
+  ROUTES.map((route) => {
+    const summary = x.routes[route];
+    return summary ? cell(summary) : DASH;
+  });
+
 function markdown(run: Run, summaries: Summary[], chartFile: string): string {
   const lines: string[] = [];
-  lines.push(`# Benchmark: the package against a no-op dynamic-provider floor`, "");
+  lines.push(`# Benchmark: the package's dynamic and plugin routes against a no-op dynamic-provider floor`, "");
   lines.push(
     `\`${run.command}\` on ${run.date}: ${run.machine}; ${run.cli}; \`--parallel ${run.parallel}\`; ` +
       `paired repeats: ${[...new Set(run.records.filter((r) => r.latencyMs === 0).map((r) => r.n))]
@@ -136,60 +182,123 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
         .map(([k, v]) => `${k}: ${(v / 60).toFixed(1)} min`)
         .join(", ")}).`,
     "",
+    "Routes: **dynamic**, the package's classes (`pulumi-docs-platform`: dynamic resources, whose provider runs in " +
+      "@pulumi/pulumi's dynamic-provider process); **plugin**, the same classes from `pulumi-docs-platform/plugin` " +
+      "(`docs:index:<Kind>` resources served by the `docs` provider plugin, `pulumi-resource-docs`); **floor**, a " +
+      "no-op dynamic provider with the same classes and graph. All three run bench/program/shape.js.",
+    "",
     "Wall and CPU: seconds for the CLI's whole process tree (CLI, language host, program, provider), min / median over " +
-      "the repeats. Ratio: median over the repeats of project ÷ floor in the same pair. Requests: API requests the " +
-      "operation sent (writes in brackets), per resource in the last column.",
+      "the repeats. Ratio: median over the repeats of route ÷ floor in the same repeat. Requests: API requests the " +
+      "operation sent (writes in brackets), per resource in the last column (dynamic / plugin).",
     "",
   );
   lines.push(
-    "| N | op | wall project | wall floor | ratio | CPU project | CPU floor | CPU ratio | requests (writes) | req/resource |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| N | op | wall dynamic | wall plugin | wall floor | ratio dynamic | ratio plugin | CPU dynamic | CPU plugin " +
+      "| CPU floor | CPU ratio dynamic | CPU ratio plugin | requests dynamic | requests plugin | req/resource |",
+    `|---:|---|${"---:|".repeat(13)}`,
   );
+  const minMedian = (stats: Stats) => `${s(stats.min)} / ${s(stats.median)}`;
   for (const x of summaries) {
-    lines.push(
-      `| ${x.n} | ${x.op} | ${s(x.wall.project.min)} / ${s(x.wall.project.median)} | ${s(x.wall.floor.min)} / ${s(x.wall.floor.median)} ` +
-        `| **${x.wallRatio.toFixed(2)}** | ${s(x.cpu.project.min)} / ${s(x.cpu.project.median)} | ${s(x.cpu.floor.min)} / ${s(x.cpu.floor.median)} ` +
-        `| ${x.cpuRatio.toFixed(2)} | ${x.requests} (${x.writes}) | ${x.requestsPerResource.toFixed(2)} |`,
-    );
+    const cells = [
+      ...perRoute(x, (r) => minMedian(r.wall)),
+      minMedian(x.floor.wall),
+      ...perRoute(x, (r) => `**${r.wallRatio.toFixed(2)}**`),
+      ...perRoute(x, (r) => minMedian(r.cpu)),
+      minMedian(x.floor.cpu),
+      ...perRoute(x, (r) => r.cpuRatio.toFixed(2)),
+      ...perRoute(x, (r) => `${r.requests} (${r.writes})`),
+      perRoute(x, (r) => r.requestsPerResource.toFixed(2)).join(" / "),
+    ];
+    lines.push(`| ${x.n} | ${x.op} | ${cells.join(" | ")} |`);
   }
   lines.push("", `![Ratio to the floor by N](${chartFile})`, "");
   lines.push(
     "## State, memory and checkpoint writes (after `up`)",
     "",
-    "State: `pulumi stack export` bytes ÷ N. Peak RSS: VmHWM of the program and provider processes (median, MB). " +
-      "Checkpoint writes: after every step the file backend copies the checkpoint to `<stack>.json.bak` and writes " +
-      "the whole new one, so an `up` of S steps, whose state grows to B bytes, writes about 2 × (B ÷ 2) × S = B × S " +
-      "bytes; measured: bytes the CLI process wrote (wchar at its last /proc sample, so slightly low).",
+    "State: `pulumi stack export` bytes ÷ N. Peak RSS: VmHWM of the program and provider processes (median, MB; the " +
+      "plugin route's provider is pulumi-resource-docs). Checkpoint writes: after every step the file backend copies " +
+      "the checkpoint to `<stack>.json.bak` and writes the whole new one, so an `up` of S steps, whose state grows to " +
+      "B bytes, writes about 2 × (B ÷ 2) × S = B × S bytes; measured: bytes the CLI process wrote (wchar at its last " +
+      "/proc sample, so slightly low). Steps: resources in the state (the stack and its default provider included).",
     "",
-    "| N | state B/resource project | floor | steps | state × steps (MB) | CLI wrote project (MB) | floor (MB) | program RSS project / floor | provider RSS project / floor |",
+    "| N | state B/resource dynamic | plugin | floor | steps | state × steps (MB) dynamic / plugin | CLI wrote (MB) dynamic / plugin / floor | program RSS dynamic / plugin / floor | provider RSS dynamic / plugin / floor |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const x of summaries.filter((y) => y.op === "up")) {
-    const stateBytes = x.stateBytesPerResource.project * x.n;
     lines.push(
-      `| ${x.n} | ${x.stateBytesPerResource.project.toFixed(0)} | ${x.stateBytesPerResource.floor.toFixed(0)} | ${x.steps} ` +
-        `| ${((stateBytes * x.steps) / 2 ** 20).toFixed(1)} | ${(x.cliWrittenBytes.project / 2 ** 20).toFixed(1)} ` +
-        `| ${(x.cliWrittenBytes.floor / 2 ** 20).toFixed(1)} | ${mb(x.peakRssKb.project.program)} / ${mb(x.peakRssKb.floor.program)} ` +
-        `| ${mb(x.peakRssKb.project.provider)} / ${mb(x.peakRssKb.floor.provider)} |`,
+      `| ${x.n} | ${perRoute(x, (r) => r.stateBytesPerResource.toFixed(0)).join(" | ")} ` +
+        `| ${x.floor.stateBytesPerResource.toFixed(0)} | ${x.floor.stateResources} ` +
+        `| ${perRoute(x, (r) => ((r.stateBytesPerResource * x.n * r.stateResources) / 2 ** 20).toFixed(1)).join(" / ")} ` +
+        `| ${[...perRoute(x, (r) => mbOfBytes(r.cliWrittenBytes)), mbOfBytes(x.floor.cliWrittenBytes)].join(" / ")} ` +
+        `| ${[...perRoute(x, (r) => mb(r.peakRssKb.program)), mb(x.floor.peakRssKb.program)].join(" / ")} ` +
+        `| ${[...perRoute(x, (r) => mb(r.peakRssKb.provider)), mb(x.floor.peakRssKb.provider)].join(" / ")} |`,
     );
   }
-  const largest = Math.max(...summaries.map((x) => x.n));
-  const families = [...new Set(summaries.flatMap((x) => Object.keys(x.byFamily)))].sort();
   lines.push(
     "",
-    `## Requests by API family at N = ${largest} (project, median)`,
+    "Provider processes each operation started (median over the repeats; dynamic / plugin / floor): " +
+      [...new Set(summaries.map((x) => x.n))]
+        .map((n) => {
+          const ofN = summaries.filter((x) => x.n === n);
+          return `N = ${n}: ${ofN
+            .map(
+              (x) =>
+                `${x.op} ${[...perRoute(x, (r) => String(r.providerProcesses)), String(x.floor.providerProcesses)].join(" / ")}`,
+            )
+            .join(", ")}`;
+        })
+        .join("; ") +
+      ".",
+  );
+  const largest = Math.max(...summaries.map((x) => x.n));
+  const byRole = summaries.filter((x) => x.n === largest && x.floor.cpuByRole);
+  if (byRole.length > 0) {
+    const roles: [Role, string][] = [
+      ["cli", "CLI (engine)"],
+      ["program", "program"],
+      ["provider", "provider"],
+      ["other", "other"],
+    ];
+    lines.push(
+      "",
+      `## CPU by process at N = ${largest} (dynamic / plugin / floor, median, s)`,
+      "",
+      "Each process's own CPU at its last /proc sample, by role: the CLI (the engine), the program, the provider " +
+        "(dynamic-provider, or the plugin's pulumi-resource-docs) and the rest (language host, npm, the launchers' " +
+        "helpers), median over the repeats that recorded it. A lower bound: up to one polling interval per process " +
+        "short of the exact totals above. CLI wrote: bytes the CLI wrote, mostly checkpoints (see above): an " +
+        "operation that saves the state per step writes about its size per step.",
+      "",
+      `| op | ${roles.map(([, title]) => title).join(" | ")} | CLI wrote (MB) |`,
+      `|---|${roles.map(() => "---:|").join("")}---:|`,
+    );
+    for (const x of byRole) {
+      const cell = (role: Role) =>
+        [...perRoute(x, (r) => (r.cpuByRole ? s(r.cpuByRole[role]) : DASH)), s(x.floor.cpuByRole![role])].join(" / ");
+      const written = [...perRoute(x, (r) => mbOfBytes(r.cliWrittenBytes)), mbOfBytes(x.floor.cliWrittenBytes)];
+      lines.push(`| ${x.op} | ${roles.map(([role]) => cell(role)).join(" | ")} | ${written.join(" / ")} |`);
+    }
+  }
+  const families = [
+    ...new Set(summaries.flatMap((x) => Object.values(x.routes).flatMap((r) => Object.keys(r.byFamily)))),
+  ].sort();
+  lines.push(
+    "",
+    `## Requests by API family at N = ${largest} (dynamic / plugin, median)`,
     "",
     `| op | ${families.join(" | ")} |`,
     `|---|${families.map(() => "---:").join("|")}|`,
   );
   for (const x of summaries.filter((y) => y.n === largest)) {
-    lines.push(`| ${x.op} | ${families.map((f) => x.byFamily[f] ?? 0).join(" | ")} |`);
+    lines.push(
+      `| ${x.op} | ${families.map((f) => perRoute(x, (r) => String(r.byFamily[f] ?? 0)).join(" / ")).join(" | ")} |`,
+    );
   }
   const latency = run.records.filter((r) => r.latencyMs > 0);
   if (latency.length > 0) {
     lines.push(
       "",
-      `## Latency mode: ${run.latencyMs} ms on every API request (project only, one cycle)`,
+      `## Latency mode: ${run.latencyMs} ms on every API request (each route, one cycle)`,
       "",
       "Span: first request's arrival to the last answer. Bound: the larger of requests × latency ÷ parallelism and " +
         "critical path × latency, where the critical path charges each resource its API family's average requests " +
@@ -201,9 +310,9 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
         "it, so no refresh's span can be shorter than that pace plus one request's latency: the paced bound. (Other " +
         "operations call the provider for check and diff too, and send requests for some calls only: no such bound.)",
       "",
-      "| N | op | wall | requests | span | bound | span ÷ bound | critical path (requests) | in flight mean / max " +
+      "| N | route | op | wall | requests | span | bound | span ÷ bound | critical path (requests) | in flight mean / max " +
         "| engine pace | span ÷ paced bound |",
-      "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     );
     for (const r of latency) {
       const bound = Math.max((r.api.requests * r.latencyMs) / r.parallel, r.criticalPath * r.latencyMs);
@@ -215,10 +324,10 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
       const pace = paces.length > 0 ? median(paces) : undefined;
       const paced = pace === undefined ? undefined : Math.max(bound, pace + r.latencyMs);
       lines.push(
-        `| ${r.n} | ${r.op} | ${s(r.wallMs)} | ${r.api.requests} | ${s(r.api.spanMs)} | ${s(bound)} ` +
-          `| ${bound > 0 ? (r.api.spanMs / bound).toFixed(2) : "–"} | ${r.criticalPath.toFixed(1)} ` +
-          `| ${r.api.meanInFlight.toFixed(1)} / ${r.api.maxInFlight} | ${pace === undefined ? "–" : s(pace)} ` +
-          `| ${paced !== undefined && r.api.requests > 0 ? (r.api.spanMs / paced).toFixed(2) : "–"} |`,
+        `| ${r.n} | ${r.variant} | ${r.op} | ${s(r.wallMs)} | ${r.api.requests} | ${s(r.api.spanMs)} | ${s(bound)} ` +
+          `| ${bound > 0 ? (r.api.spanMs / bound).toFixed(2) : DASH} | ${r.criticalPath.toFixed(1)} ` +
+          `| ${r.api.meanInFlight.toFixed(1)} / ${r.api.maxInFlight} | ${pace === undefined ? DASH : s(pace)} ` +
+          `| ${paced !== undefined && r.api.requests > 0 ? (r.api.spanMs / paced).toFixed(2) : DASH} |`,
       );
     }
   }
@@ -235,10 +344,17 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
 async function chart(summaries: Summary[]): Promise<string> {
   const spec: vegaLite.TopLevelSpec = {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: "Wall time: package ÷ no-op floor (median of pairs)",
+    title: "Wall time: each route ÷ no-op floor (median of pairs)",
     width: 480,
     height: 280,
-    data: { values: summaries.map((x) => ({ n: x.n, op: x.op, ratio: Number(x.wallRatio.toFixed(3)) })) },
+    data: {
+      values: summaries.flatMap((x) =>
+        ROUTES.flatMap((route) => {
+          const r = x.routes[route];
+          return r ? [{ n: x.n, op: x.op, route, ratio: Number(r.wallRatio.toFixed(3)) }] : [];
+        }),
+      ),
+    },
     layer: [
       {
         mark: { type: "line", point: true },
@@ -246,6 +362,8 @@ async function chart(summaries: Summary[]): Promise<string> {
           x: { field: "n", type: "quantitative", title: "resources (N)", scale: { type: "log" } },
           y: { field: "ratio", type: "quantitative", title: "ratio to the floor", scale: { zero: false } },
           color: { field: "op", type: "nominal", sort: [...OPS], title: "operation" },
+          strokeDash: { field: "route", type: "nominal", sort: [...ROUTES], title: "route" },
+          shape: { field: "route", type: "nominal", sort: [...ROUTES], title: "route" },
         },
       },
       { mark: { type: "rule", strokeDash: [4, 4], color: "gray" }, encoding: { y: { datum: 1 } } },

@@ -1,11 +1,12 @@
 // `npm run bench -- [--sizes 50,200,500] [--repeats 3] [--latency-ms 100 --latency-sizes 200] [--parallel 8]`
 //
-// Runs one program shape (bench/program/shape.js) through the real Pulumi CLI for the package and for a no-op
-// dynamic-provider floor (bench/floor/), paired per repeat (project, floor, project, floor, …), through a full cycle:
-// up, preview, refresh, unchanged up, up with every 10th resource renamed, destroy. The CLI runs as a plain process
-// (not the Automation API) because the bench needs its pid to account its process tree. The emulator runs inside
-// this process, so its CPU never counts as the CLI's. Progress goes to stderr; the report (Markdown, JSON, SVG) to
-// bench/results/. Needs `npm run setup` and `npm run build` first (the npm script runs both).
+// Runs one program shape (bench/program/shape.js) through the real Pulumi CLI for each of the package's two routes
+// (dynamic resources from `pulumi-docs-platform`; the `docs` provider plugin through `pulumi-docs-platform/plugin`) and
+// for a no-op dynamic-provider floor (bench/floor/), in turn per repeat (dynamic, plugin, floor, dynamic, …), through a
+// full cycle: up, preview, refresh, unchanged up, up with every 10th resource renamed, destroy. The CLI runs as a plain
+// process (not the Automation API) because the bench needs its pid to account its process tree. The emulator runs
+// inside this process, so its CPU never counts as the CLI's. Progress goes to stderr; the report (Markdown, JSON, SVG)
+// to bench/results/. Needs `npm run setup` and `npm run build` first (the npm script runs both).
 import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,7 +17,17 @@ import type * as EmulatorModule from "../emulator/index.ts";
 import { packPackage } from "../tools/pack.mjs";
 import { binDir, repoRoot, toolchainEnv } from "../tools/toolchain.mjs";
 import { criticalPathRequests, type Invocation, invoke, type Traffic, traffic } from "./measure.mts";
-import { OPS, type Op, type OpRecord, type Run, type Variant, writeReport } from "./report.mts";
+import {
+  OPS,
+  type Op,
+  type OpRecord,
+  ROUTES,
+  type Run,
+  VARIANTS,
+  type Variant,
+  withRouteNames,
+  writeReport,
+} from "./report.mts";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -40,19 +51,21 @@ const { values: flags } = parseArgs({
 if (flags.help) {
   process.stdout.write(`Usage: npm run bench -- [options]
 
-Runs bench/program/shape.js through the real Pulumi CLI with this package against the emulator and with a no-op
-dynamic provider (bench/floor/), paired per repeat, through up, preview, refresh, an unchanged up, a rename up and
-destroy; writes the report (Markdown, JSON, SVG) to --out.
+Runs bench/program/shape.js through the real Pulumi CLI with this package against the emulator, once through its
+dynamic resources and once through its provider plugin, and with a no-op dynamic provider (bench/floor/), in turn
+per repeat, through up, preview, refresh, an unchanged up, a rename up and destroy; writes the report (Markdown,
+JSON, SVG) to --out.
 
 Options:
   --sizes <list>          program sizes N, comma-separated (default 50,200,500)
-  --repeats <n>           paired repeats per size (default 3)
-  --latency-ms <ms>       also run with this latency on every API request (default 0: off)
+  --repeats <n>           repeats per size, each running every variant (default 3)
+  --latency-ms <ms>       also run each route with this latency on every API request (default 0: off)
   --latency-sizes <list>  the sizes of the latency runs, among --sizes (default: all of them)
   --parallel <n>          the CLI's --parallel (default 4 x CPUs, the CLI's own default)
   --out <dir>             where the report goes (default bench/results)
   --cpu-prof <dir>        also write a CPU profile of each CLI run's Node processes (program, provider) under
-                          <dir>/<variant>-<N>-<op>/; summarise them with \`node bench/profile.mts <dir>\`
+                          <dir>/<variant>-<N>-<op>/ (variant: dynamic, plugin or floor); summarise them with
+                          \`node bench/profile.mts <dir>\`
   --render <a.json,...>   one report from earlier runs' JSON, running nothing
   -h, --help              this help
 `);
@@ -84,15 +97,25 @@ const logDir = path.join(workDir, "logs");
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+/** The module bench/program/index.js takes each variant's classes from (BENCH_KINDS). */
+const KINDS_MODULE: Record<Variant, string> = {
+  dynamic: "pulumi-docs-platform",
+  plugin: "pulumi-docs-platform/plugin",
+  floor: "docs-floor",
+};
+
 /** A Pulumi project on disk running bench/program, with the package or the floor installed as users would. */
 async function makeProject(variant: Variant, tarball: string): Promise<string> {
   const dir = path.join(workDir, variant);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  // The same project name for both: URNs, and so state, differ only by what the provider stores.
-  writeFileSync(path.join(dir, "Pulumi.yaml"), "name: docs-bench\nruntime: nodejs\nmain: index.js\n");
+  // The same project name for all: URNs, and so state, differ only by what the provider stores.
+  // The plugin route finds pulumi-resource-docs, the npm bin the package installs, as docs/plugin-migration.md says.
+  const plugins =
+    variant === "plugin" ? "plugins:\n  providers:\n    - name: docs\n      path: node_modules/.bin\n" : "";
+  writeFileSync(path.join(dir, "Pulumi.yaml"), `name: docs-bench\nruntime: nodejs\nmain: index.js\n${plugins}`);
   const dependencies: Record<string, string> = { "@pulumi/pulumi": require("@pulumi/pulumi/package.json").version };
-  if (variant === "project") dependencies["pulumi-docs-platform"] = `file:${tarball}`;
+  if (variant !== "floor") dependencies["pulumi-docs-platform"] = `file:${tarball}`;
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `docs-bench-${variant}`, dependencies }));
   for (const file of ["index.js", "shape.js"]) copyFileSync(path.join(benchDir, "program", file), path.join(dir, file));
   await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
@@ -111,6 +134,16 @@ async function makeProject(variant: Variant, tarball: string): Promise<string> {
     for (const kind of KINDS) {
       writeFileSync(path.join(floor, "kinds", `${kind}.js`), 'module.exports = require("../noop")();\n');
     }
+  }
+  if (variant === "plugin" && !existsSync(path.join(dir, "node_modules/.bin/pulumi-resource-docs"))) {
+    throw new Error(`npm installed no node_modules/.bin/pulumi-resource-docs in ${dir}: the package's bin is missing`);
+  }
+  try {
+    require.resolve(KINDS_MODULE[variant], { paths: [dir] });
+  } catch (error) {
+    throw new Error(
+      `the ${variant} project cannot load ${KINDS_MODULE[variant]}: ${error instanceof Error ? error.message : error}`,
+    );
   }
   return dir;
 }
@@ -139,10 +172,8 @@ async function main() {
   mkdirSync(logDir, { recursive: true });
   progress(`bench: sizes ${sizes.join(", ")}, ${repeats} repeat(s), --parallel ${parallel}; work in ${workDir}`);
   const tarball = await packPackage(path.join(workDir, "pack"));
-  const dirs = {
-    project: await makeProject("project", tarball),
-    floor: await makeProject("floor", tarball),
-  };
+  const dirs = {} as Record<Variant, string>;
+  for (const variant of VARIANTS) dirs[variant] = await makeProject(variant, tarball);
   const emulator = await startEmulator({ token: "bench-token" });
   const envOf = (variant: Variant, n: number, rename: boolean) =>
     toolchainEnv({
@@ -152,7 +183,7 @@ async function main() {
       PULUMI_HOME: path.join(dirs[variant], ".pulumi-home"),
       DOCS_API_URL: emulator.url,
       DOCS_API_TOKEN: emulator.token,
-      BENCH_KINDS: variant === "project" ? "pulumi-docs-platform" : "docs-floor",
+      BENCH_KINDS: KINDS_MODULE[variant],
       BENCH_N: String(n),
       BENCH_RENAME: rename ? "1" : "0",
       BENCH_ORGANIZATION_ID: emulator.organizationId,
@@ -160,7 +191,7 @@ async function main() {
       BENCH_USER_IDS: JSON.stringify(emulator.userIds),
     });
   const pulumi = path.join(binDir, "pulumi");
-  for (const variant of ["project", "floor"] as const) {
+  for (const variant of VARIANTS) {
     mkdirSync(path.join(dirs[variant], ".state"), { recursive: true });
     await run(pulumi, ["stack", "init", "bench", "--non-interactive"], {
       cwd: dirs[variant],
@@ -228,7 +259,7 @@ async function main() {
       });
       progress(
         `  ${label.padEnd(34)} ${op.padEnd(12)} wall ${seconds(measured.wallMs).padStart(7)}  cpu ${seconds(measured.cpuMs).padStart(7)}` +
-          (variant === "project" ? `  ${api.requests} requests (${api.writes} writes)` : ""),
+          (variant === "floor" ? "" : `  ${api.requests} requests (${api.writes} writes)`),
       );
     }
     emulator.clearFaults();
@@ -257,15 +288,15 @@ async function main() {
   for (const n of sizes) {
     const start = Date.now();
     for (let repeat = 1; repeat <= repeats; repeat++) {
-      for (const variant of ["project", "floor"] as const) {
+      for (const variant of VARIANTS) {
         await cycle(variant, n, repeat, 0);
         secondsPerSize[`N=${n}`] = (Date.now() - start) / 1000;
         await report();
       }
-      // After the first pair, so a run stopped early still has the latency figures of each size it reached.
+      // After the first repeat, so a run stopped early still has the latency figures of each size it reached.
       if (repeat === 1 && latencySizes.includes(n)) {
         const latencyStart = Date.now();
-        await cycle("project", n, 1, latencyMs);
+        for (const route of ROUTES) await cycle(route, n, 1, latencyMs);
         secondsPerSize[`N=${n} latency ${latencyMs} ms`] = (Date.now() - latencyStart) / 1000;
         await report();
       }
@@ -280,7 +311,10 @@ async function main() {
 
 if (flags.render) {
   // Several runs' JSON (comma-separated) make one report, e.g. sizes measured by separate invocations.
-  const runs = flags.render.split(",").map((file) => JSON.parse(readFileSync(file, "utf8")) as Run);
+  const runs = flags.render.split(",").map((file) => {
+    const earlier = JSON.parse(readFileSync(file, "utf8")) as Run;
+    return { ...earlier, records: withRouteNames(earlier.records) };
+  });
   const merged: Run = {
     ...runs[0]!,
     command: runs.map((r) => `${r.command} [measured N = ${[...new Set(r.records.map((x) => x.n))]}]`).join(" ; "),

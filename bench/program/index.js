@@ -1,5 +1,7 @@
-// The bench program: BENCH_KINDS names the module whose exports declare the kinds ("pulumi-docs-platform" or the
-// no-op floor, "docs-floor"); the size and the rename switch come from the environment the bench gives the CLI.
+// The bench program: BENCH_KINDS names the module whose exports declare the kinds: the route under measurement
+// ("pulumi-docs-platform", dynamic resources; "pulumi-docs-platform/plugin", the `docs` provider plugin's classes,
+// same names and arguments) or the no-op floor ("docs-floor"). The size and the rename switch come from the
+// environment the bench gives the CLI.
 const { declare } = require("./shape");
 
 const env = (name) => {

@@ -1,6 +1,7 @@
-// The benchmark's program shape, shared verbatim by the project's program and the no-op floor's: the same logical
-// names, kinds and dependency graph, so the two differ only in the provider behind each kind. Plain CommonJS so both
-// projects run it as is, without a compile step whose cost would land in the measurement.
+// The benchmark's program shape, shared verbatim by the programs of the package's two routes (dynamic resources and
+// the provider plugin) and of the no-op floor: the same logical names, kinds and dependency graph, so they differ only
+// in the provider behind each kind. Plain CommonJS so every project runs it as is, without a compile step whose cost
+// would land in the measurement.
 //
 // Resources come in units of 14, declared the way users write them; a unit is cut short at N. Every even position of
 // a unit has a display name (title, name or label), so "every 10th resource" (index 0, 10, 20, … — always even, as 10

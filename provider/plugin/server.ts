@@ -194,15 +194,18 @@ export class ProviderService {
     const { definition, lifecycle } = this.kindOf(request.getType(), request.getUrn());
     const state = request.getProperties();
     // `pulumi import` and the `import` option read with the id alone: no state, no inputs.
-    const result =
-      state === undefined
-        ? await importObject(this.parts.operation(), definition, request.getId(), defaultOrganizationId())
-        : await lifecycle.read(request.getId(), state.toJavaScript() as Props);
+    const importing = state === undefined;
+    const result = importing
+      ? await importObject(this.parts.operation(), definition, request.getId(), defaultOrganizationId())
+      : await lifecycle.read(request.getId(), state.toJavaScript() as Props);
     const response = new provider.ReadResponse().setId(result.id ?? "");
     if (!result.id) return response;
     response.setProperties(toStruct(this.secrets(definition, result.props ?? {})));
-    // A read always reports inputs: the engine takes an import without them for a provider that cannot import.
-    response.setInputs(toStruct(this.secrets(definition, result.inputs ?? {})));
+    // A read always reports inputs: the engine takes an import without them for a provider that cannot import. On a
+    // refresh the engine marks secret again what the last inputs held as secret (annotateSecrets); marking a
+    // sensitive input the program gave in plain text would make the next `up` rewrite the state for it, every time.
+    const inputs = result.inputs ?? {};
+    response.setInputs(toStruct(importing ? this.secrets(definition, inputs) : inputs));
     return response;
   }
 

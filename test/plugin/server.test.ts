@@ -13,7 +13,7 @@ import { reportWait, setStackConfig } from "../../provider/framework/connection"
 import { logLine } from "../../provider/framework/log";
 import { notice } from "../../provider/framework/notices";
 import { EngineLog } from "../../provider/plugin/engineLog";
-import { asSecret, isSecret } from "../../provider/plugin/secrets";
+import { asSecret, isSecret, revealed } from "../../provider/plugin/secrets";
 import { serve } from "../../provider/plugin/server";
 import { definitions } from "../../provider/registry";
 import { currentOperation } from "../../provider/runtime";
@@ -126,6 +126,9 @@ function kindsOf(response: proto.DiffResponse): Record<string, proto.PropertyDif
   });
   return kinds;
 }
+
+/** A Struct's values, or none. */
+const plain = (value: Struct | undefined) => (value?.toJavaScript() ?? {}) as Record<string, unknown>;
 
 const emulatorConfig = () => ({ apiUrl: fixture.emulator.url, apiToken: asSecret(fixture.emulator.token) });
 
@@ -294,6 +297,20 @@ describe("read", () => {
     expect(inputs).toMatchObject({ organizationId: fixture.org(), siteId, name: "Partners" });
     // No program asks for the URL to be secret on import: the plugin does.
     expect(isSecret(props.url)).toBe(true);
+  });
+
+  it("marks a sensitive input secret on import, and leaves its secrecy to the engine on a refresh", async () => {
+    await configure({ ...emulatorConfig(), organizationId: fixture.org() });
+    const sourceText = JSON.stringify({ openapi: "3.0.0", info: { title: "Pets", version: "1" }, paths: {} });
+    const { id, props } = await create("OpenApiSpec", { organizationId: fixture.org(), slug: "pets", sourceText });
+    // The program gave it in plain text: the engine keeps it so in the inputs and marks again what was secret. It
+    // sends the state without secrets (acceptSecrets is false).
+    const refreshed = await read("OpenApiSpec", id, revealed(props) as Record<string, unknown>);
+    expect(plain(refreshed.getInputs()).sourceText).toBe(sourceText);
+    expect(isSecret(plain(refreshed.getProperties()).sourceText)).toBe(true);
+    // An import has no program to say so: the plugin marks it.
+    const imported = await read("OpenApiSpec", id);
+    expect(isSecret(plain(imported.getInputs()).sourceText)).toBe(true);
   });
 
   it("answers an empty id for an object gone since the last refresh", async () => {

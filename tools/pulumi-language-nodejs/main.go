@@ -5,7 +5,7 @@
 // github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3, and the Go module proxy
 // does not serve that module at any version, while GitHub and get.pulumi.com (where the release
 // tarballs live) are unreachable from our build machines. Everything else we need (the CLI,
-// sdk/v3) can be built from the proxy, so this file re-implements the part of the official
+// sdk/v3) can be built from the proxy, so this module re-implements the part of the official
 // host's main.go that running a program needs, using only github.com/pulumi/pulumi/sdk/v3.
 //
 // What it supports, mirroring the official host at the same release:
@@ -14,19 +14,21 @@
 //   - Handshake, GetPluginInfo, Run (preview/up/refresh/destroy, Automation API with a workDir
 //     program), Cancel, InstallDependencies (`pulumi install`), About, GetProgramDependencies,
 //     RuntimeOptionsPrompts, Template;
+//   - RunPlugin (runplugin.go): policy packs and other plugins written in Node.js, run from their
+//     directories; GetRequiredPackages (requiredpackages.go): the plugins that the program's npm
+//     packages declare;
 //   - Pulumi.yaml runtime options typescript (default true), tsconfig, nodeargs, packagemanager.
 //
 // What it leaves out:
-//   - GetRequiredPackages returns nothing: we only use dynamic providers, whose plugin
-//     (pulumi-resource-pulumi-nodejs) is bundled next to the CLI, and any other plugin would
-//     need a download that is impossible here anyway;
 //   - the official host runs a gRPC proxy in front of the resource monitor plus a pair of
 //     pipes for synchronous invokes. @pulumi/pulumi no longer reads those pipes
 //     (runtime/settings.js tryGetSyncInvokes has no caller), so the program talks to the
 //     engine's monitor directly;
-//   - debugger attach, the bun runtime, RunPlugin (plugins/policy packs written in Node.js),
-//     and the code generation RPCs (GenerateProgram/Project/Package, Pack, Link), which need
-//     github.com/pulumi/pulumi/pkg/v3. They answer codes.Unimplemented.
+//   - debugger attach, the bun runtime, and the code generation RPCs (GenerateProgram/Project/
+//     Package, Pack, Link), which need github.com/pulumi/pulumi/pkg/v3. They answer
+//     codes.Unimplemented;
+//   - RunPlugin does not hand a plugin the engine's schema loader (RunPluginRequest.loader_target):
+//     @pulumi/pulumi 3.259 has no way to receive it.
 package main
 
 import (
@@ -207,12 +209,6 @@ func (host *nodeLanguageHost) GetPluginInfo(context.Context, *emptypb.Empty) (*p
 	return &pulumirpc.PluginInfo{Version: version.Version}, nil
 }
 
-func (host *nodeLanguageHost) GetRequiredPackages(
-	context.Context, *pulumirpc.GetRequiredPackagesRequest,
-) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	return &pulumirpc.GetRequiredPackagesResponse{}, nil
-}
-
 // locateModule resolves mod with node's require.resolve from programDir, i.e. against the
 // program's own node_modules.
 func locateModule(mod, programDir, nodeBin string) (string, error) {
@@ -273,13 +269,7 @@ func (host *nodeLanguageHost) Run(ctx context.Context, req *pulumirpc.RunRequest
 	defer cmdCancel()
 	context.AfterFunc(ctx, cmdCancel)
 	cmd := exec.CommandContext(cmdCtx, nodeBin, args...)
-	cmd.Cancel = func() error {
-		if err := cmd.Process.Signal(os.Interrupt); err != nil {
-			return cmd.Process.Kill()
-		}
-		return nil
-	}
-	cmd.WaitDelay = 5 * time.Second
+	interruptOnCancel(cmd)
 	cmd.Env = env
 	// Node may switch a shared stdout/stderr to non-blocking mode, which breaks later writes
 	// from Go; wrapping the writers makes exec copy through its own pipes instead.
@@ -338,9 +328,25 @@ func (host *nodeLanguageHost) constructArguments(req *pulumirpc.RunRequest, runP
 }
 
 func (host *nodeLanguageHost) constructEnv(req *pulumirpc.RunRequest, opts nodeOptions) ([]string, error) {
+	configVars, err := configEnv(req.GetConfig(), req.GetConfigSecretKeys())
+	if err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), configVars...)
+	if opts.typescript {
+		env = append(env, "PULUMI_NODEJS_TYPESCRIPT=true")
+	}
+	if opts.tsconfigpath != "" {
+		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+opts.tsconfigpath)
+	}
+	return env, nil
+}
+
+// configEnv is stack configuration as the SDK reads it: PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS.
+func configEnv(stackConfig map[string]string, secretKeys []string) ([]string, error) {
 	// Older SDKs only understand the `<namespace>:config:<name>` key form; current ones accept both.
-	cfg := make(map[string]string, len(req.GetConfig()))
-	for k, v := range req.GetConfig() {
+	cfg := make(map[string]string, len(stackConfig))
+	for k, v := range stackConfig {
 		pk, err := config.ParseKey(k)
 		if err != nil {
 			return nil, fmt.Errorf("failed to serialize configuration: %w", err)
@@ -351,7 +357,6 @@ func (host *nodeLanguageHost) constructEnv(req *pulumirpc.RunRequest, opts nodeO
 	if err != nil {
 		return nil, fmt.Errorf("failed to serialize configuration: %w", err)
 	}
-	secretKeys := req.GetConfigSecretKeys()
 	if secretKeys == nil {
 		secretKeys = []string{}
 	}
@@ -359,17 +364,7 @@ func (host *nodeLanguageHost) constructEnv(req *pulumirpc.RunRequest, opts nodeO
 	if err != nil {
 		return nil, fmt.Errorf("failed to serialize configuration secret keys: %w", err)
 	}
-
-	env := append(os.Environ(),
-		"PULUMI_CONFIG="+string(cfgJSON),
-		"PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON))
-	if opts.typescript {
-		env = append(env, "PULUMI_NODEJS_TYPESCRIPT=true")
-	}
-	if opts.tsconfigpath != "" {
-		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+opts.tsconfigpath)
-	}
-	return env, nil
+	return []string{"PULUMI_CONFIG=" + string(cfgJSON), "PULUMI_CONFIG_SECRET_KEYS=" + string(secretKeysJSON)}, nil
 }
 
 func (host *nodeLanguageHost) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
