@@ -33,6 +33,7 @@ let plugin: grpc.Server;
 let client: providerRpc.ResourceProviderClient;
 let restoreSinks: () => void;
 let engineLog: EngineLog;
+let enginePort: number;
 const SCHEMA = '{"name":"docs"}';
 
 beforeAll(async () => {
@@ -50,7 +51,7 @@ beforeAll(async () => {
       }, LOG_LATENCY_MS);
     },
   } as grpc.UntypedServiceImplementation);
-  const enginePort = await new Promise<number>((resolve, reject) =>
+  enginePort = await new Promise<number>((resolve, reject) =>
     engine.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
   );
   engineLog = new EngineLog();
@@ -478,12 +479,16 @@ describe("the engine's log", () => {
       await detached.send("warning", "no engine");
       detached.attach("127.0.0.1:1");
       await detached.send("info", "engine gone");
+      // Attached to a live engine, a line reaches it and nothing is written; once closed, stderr again.
+      detached.attach(`127.0.0.1:${enginePort}`);
+      await detached.send("info", "to the engine");
       detached.close();
       await detached.send("info", "closed");
     } finally {
       spy.mockRestore();
     }
     expect(written).toEqual(["warning: no engine\n", "info: engine gone\n", "info: closed\n"]);
+    expect(logged.map((line) => line.message)).toEqual(["to the engine"]);
   });
 
   it("sends the closing notices on the first Cancel only", async () => {
