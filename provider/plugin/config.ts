@@ -1,7 +1,5 @@
 import { CONFIG_KEYS, CONFIG_NAMESPACE, ENV_KEYS, type StackConfig } from "../framework/connection";
-
-/** The plugin's package: `docs:index:<Kind>` types, `pulumi:providers:docs` providers, `pulumi-resource-docs`. */
-export const PACKAGE = CONFIG_NAMESPACE;
+import { PACKAGE } from "../framework/typeTokens";
 
 export type ProviderSettings = StackConfig;
 

@@ -9,7 +9,8 @@ import { importObject } from "../framework/importIds";
 import { sensitiveInputsOf } from "../framework/inputRules";
 import type { KindDefinition, Props } from "../framework/kind";
 import type { Operation } from "../framework/operation";
-import { isDefaultProvider, PACKAGE, PROVIDER_SETTINGS, type ProviderSettings, providerConfigFailures } from "./config";
+import { PACKAGE, pluginType } from "../framework/typeTokens";
+import { isDefaultProvider, PROVIDER_SETTINGS, type ProviderSettings, providerConfigFailures } from "./config";
 import type { EngineLog } from "./engineLog";
 import { fromPulumi } from "./proto";
 import { asSecret, revealed, withSecrets } from "./secrets";
@@ -51,7 +52,7 @@ export class ProviderService {
   private closingNoticesSent = false;
 
   constructor(private readonly parts: PluginParts) {
-    this.byType = new Map(parts.definitions.map((definition) => [typeToken(definition.kind), definition]));
+    this.byType = new Map(parts.definitions.map((definition) => [pluginType(definition.kind), definition]));
   }
 
   /** The implementation handed to grpc-js; methods left out (invoke, construct, call…) answer UNIMPLEMENTED. */
@@ -240,15 +241,10 @@ export class ProviderService {
     const token = type || (urn.split("::")[2] ?? "").split("$").at(-1) || "";
     const definition = this.byType.get(token);
     if (definition === undefined) {
-      throw new Error(`unknown resource type ${token}: the ${PACKAGE} plugin serves ${PACKAGE}:index:<Kind> types`);
+      throw new Error(`unknown resource type ${token}: the ${PACKAGE} plugin serves ${pluginType("<Kind>")} types`);
     }
     return { definition, lifecycle: this.parts.operation().lifecycle(definition) };
   }
-}
-
-/** The type token of a kind on the plugin route. */
-export function typeToken(kind: string): string {
-  return `${PACKAGE}:index:${kind}`;
 }
 
 /** The name of the provider resource a config check is for: `default…` for the stack's default provider. */
