@@ -8,6 +8,8 @@
  * TypeScript cannot carry a runtime `.describe()` string into a type's JSDoc, hence a generated, checked-in file.
  * Its types come from the type model (typeModel.ts: every type used twice is named once); biome lays it out.
  */
+
+import { POLICY_REFERENCE_FILE, renderPolicyReference } from "../policy/reference";
 import { type DocumentWithBlocks, factBlocks, withBlocks } from "./conventionFacts";
 import { providerDefaultOf } from "./defaults";
 import { importIdFormat } from "./importIds";
@@ -431,6 +433,7 @@ export function generatedFiles(
     "provider/resources/generated.ts": renderClasses(definitions),
     [PLUGIN_CLASSES_FILE]: renderPluginClasses(definitions),
     [SCHEMA_FILE]: schemaText(definitions),
+    [POLICY_REFERENCE_FILE]: renderPolicyReference(),
     "README.md": withBlocks("README.md", documents["README.md"], {
       ...blocks["README.md"],
       "kinds table": renderKindsTable(definitions),

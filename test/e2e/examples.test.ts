@@ -40,6 +40,9 @@ const OWN_TESTS = ["docs-site", "access"];
 /** Examples in Pulumi YAML, through the provider plugin: yaml.test.ts drives them; they have no TypeScript to compile. */
 const YAML_EXAMPLES = ["yaml"];
 
+/** Examples made of several projects, each a folder with its own package.json: policy.test.ts drives them. */
+const MULTI_PROJECT_EXAMPLES: Record<string, string[]> = { policy: ["pack", "compliant", "violating"] };
+
 /** Every example under examples/ except those of OWN_TESTS. */
 const EXAMPLES: ExampleCase[] = [
   {
@@ -162,22 +165,31 @@ describe("the examples through the Pulumi CLI", () => {
       .filter((entry) => entry.isDirectory() && entry.name !== "ci")
       .map((entry) => entry.name)
       .sort();
-    expect(folders).toEqual([...EXAMPLES.map((e) => e.name), ...OWN_TESTS, ...YAML_EXAMPLES].sort());
+    expect(folders).toEqual(
+      [...EXAMPLES.map((e) => e.name), ...OWN_TESTS, ...YAML_EXAMPLES, ...Object.keys(MULTI_PROJECT_EXAMPLES)].sort(),
+    );
     const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
     expect(readme).toContain("\n## Use it in your program\n");
     for (const folder of folders) {
-      const program = YAML_EXAMPLES.includes(folder) ? [] : ["tsconfig.json", "index.ts"];
-      for (const file of ["Pulumi.yaml", "package.json", "README.md", ...program]) {
-        expect(existsSync(path.join(examplesDir, folder, file)), `${folder}/${file}`).toBe(true);
+      expect(existsSync(path.join(examplesDir, folder, "README.md")), `${folder}/README.md`).toBe(true);
+      for (const project of MULTI_PROJECT_EXAMPLES[folder]?.map((p) => path.join(folder, p)) ?? [folder]) {
+        const program = YAML_EXAMPLES.includes(folder) ? [] : ["tsconfig.json", "index.ts"];
+        // A policy pack's project file is PulumiPolicy.yaml.
+        const projectFile = existsSync(path.join(examplesDir, project, "PulumiPolicy.yaml"))
+          ? "PulumiPolicy.yaml"
+          : "Pulumi.yaml";
+        for (const file of [projectFile, "package.json", ...program]) {
+          expect(existsSync(path.join(examplesDir, project, file)), `${project}/${file}`).toBe(true);
+        }
+        // Installed from the packed tarball, as a user's project is: the package is not on the npm registry.
+        const manifest = JSON.parse(readFileSync(path.join(examplesDir, project, "package.json"), "utf8"));
+        expect(manifest.dependencies["pulumi-docs-platform"], project).toBe(
+          `file:${path.relative(path.join(examplesDir, project), repoRoot)}/.tools/pack/pulumi-docs-platform.tgz`,
+        );
+        expect(manifest.description, project).toContain(
+          'install that tarball as the root README\'s "Use it in your program"',
+        );
       }
-      // Installed from the packed tarball, as a user's project is: the package is not on the npm registry.
-      const manifest = JSON.parse(readFileSync(path.join(examplesDir, folder, "package.json"), "utf8"));
-      expect(manifest.dependencies["pulumi-docs-platform"], folder).toBe(
-        "file:../../.tools/pack/pulumi-docs-platform.tgz",
-      );
-      expect(manifest.description, folder).toContain(
-        'install that tarball as the root README\'s "Use it in your program"',
-      );
     }
   });
 

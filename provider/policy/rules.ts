@@ -1,0 +1,561 @@
+/**
+ * The rules of the docs platform policy pack: one table, the only place that names kinds and their fields. Each rule
+ * is an id, a description, a default enforcement level, its settings (set through the standard policy config), the
+ * properties it reads by kind (a kind's resources are judged on both routes: `pulumi-nodejs:dynamic/docs:<Kind>` and
+ * `docs:index:<Kind>`), its check, and an example program that breaks it (the reference shows its message; the tests
+ * run it). Everything else (reading what the engine sends, settings, messages, the reference) names no kind.
+ *
+ * Values not known at preview (ids, and anything computed from them) are the UNKNOWN sentinel: a check judges what it
+ * knows and leaves the rest to the `up`, where the engine runs resource rules again with known values. Resources
+ * refer to each other through their properties' dependencies (`siteId: site.id`), which are known at preview.
+ */
+
+import { dynamicType } from "../framework/typeTokens";
+import { ROLES } from "../resources/common";
+import type {
+  CollectionArgs,
+  CollectionPermissionArgs,
+  OpenApiSpecArgs,
+  OrganizationSettingsArgs,
+  SamlProviderArgs,
+  SiteArgs,
+  SitePermissionArgs,
+  SiteShareLinkArgs,
+  SiteVisitorAuthArgs,
+  SpaceArgs,
+  SpacePermissionArgs,
+  TeamArgs,
+  TeamMemberArgs,
+} from "../resources/generated";
+import { integer, type Level, oneOf, type Settings, type SettingValues, stringList } from "./settings";
+import { type DocsResource, type Finding, isKnown, knownString, StackView, UNKNOWN } from "./view";
+
+/** The kinds the rules read, with their arguments: a field a rule names is checked against its kind's arguments. */
+interface KindArgs {
+  Collection: CollectionArgs;
+  CollectionPermission: CollectionPermissionArgs;
+  OpenApiSpec: OpenApiSpecArgs;
+  OrganizationSettings: OrganizationSettingsArgs;
+  SamlProvider: SamlProviderArgs;
+  Site: SiteArgs;
+  SitePermission: SitePermissionArgs;
+  SiteShareLink: SiteShareLinkArgs;
+  SiteVisitorAuth: SiteVisitorAuthArgs;
+  Space: SpaceArgs;
+  SpacePermission: SpacePermissionArgs;
+  Team: TeamArgs;
+  TeamMember: TeamMemberArgs;
+}
+type Kind = keyof KindArgs;
+type Field<K extends Kind> = Extract<keyof KindArgs[K], string>;
+
+/** Properties of one kind a rule reads. */
+export interface Read {
+  kind: Kind;
+  fields: readonly string[];
+}
+
+function on<K extends Kind>(kind: K, ...fields: Field<K>[]): Read {
+  return { kind, fields };
+}
+
+interface RuleBase<S extends Settings> {
+  id: string;
+  description: string;
+  enforcementLevel: Level;
+  /** Why the default level is what it is. */
+  levelWhy: string;
+  settings: S;
+  /** The properties the rule reads, by kind; a resource rule judges resources of these kinds only. */
+  reads: readonly Read[];
+  /** A program that breaks the rule under the default settings: the reference shows its first message. */
+  example: readonly DocsResource[];
+}
+
+export interface ResourceRule<S extends Settings = Settings> extends RuleBase<S> {
+  scope: "resource";
+  check(resource: DocsResource, settings: SettingValues<S>): Finding[];
+}
+
+export interface StackRule<S extends Settings = Settings> extends RuleBase<S> {
+  scope: "stack";
+  check(stack: StackView, settings: SettingValues<S>): Finding[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: each rule's settings have their own type; the table holds them all.
+export type Rule = ResourceRule<any> | StackRule<any>;
+
+const rule = <S extends Settings>(definition: ResourceRule<S> | StackRule<S>): Rule => definition;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Examples: made-up resources as the engine would show them at preview (ids unknown, references as dependencies).
+
+function resource(
+  kind: Kind,
+  name: string,
+  props: Record<string, unknown>,
+  options: { protect?: boolean; refs?: Record<string, string> } = {},
+): DocsResource {
+  const dependsOn: Record<string, string[]> = {};
+  for (const [field, target] of Object.entries(options.refs ?? {})) {
+    const [targetKind, targetName] = target.split("/");
+    dependsOn[field] = [urnOf(targetKind!, targetName!)];
+  }
+  return { kind, name, urn: urnOf(kind, name), props, protect: options.protect === true, dependsOn };
+}
+
+function urnOf(kind: string, name: string): string {
+  return `urn:pulumi:dev::docs::${dynamicType(kind)}::${name}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared checks
+
+const quoted = (values: readonly string[]) => values.map((value) => `"${value}"`).join(", ");
+
+/** A finding when a role or level field is above `max` in ROLES' order (`inherit`, `null` and unknown pass). */
+function aboveRole(resource: DocsResource, field: string, max: string, setting: string, ruleId: string): Finding[] {
+  const value = resource.props[field];
+  const rank = ROLES.indexOf(value as (typeof ROLES)[number]);
+  if (rank < 0 || rank <= ROLES.indexOf(max as (typeof ROLES)[number])) return [];
+  const allowed = ROLES.slice(0, ROLES.indexOf(max as (typeof ROLES)[number]) + 1);
+  return [
+    {
+      resource,
+      field,
+      problem: `"${value}" is above "${max}", the highest role ${setting} of ${ruleId} allows`,
+      fix: `set ${field} to one of ${quoted(allowed)} (grant more to a team through a permission instead), or raise ${setting} in the policy config`,
+    },
+  ];
+}
+
+/** Whether one of a resource's names (its program name, or the known values of `fields`) is in `list`. */
+function listed(resource: DocsResource, fields: readonly string[], list: readonly string[]): boolean {
+  const names = [resource.name, ...fields.map((field) => knownString(resource.props[field]))];
+  return names.some((name) => name !== undefined && list.includes(name));
+}
+
+/** The words naming what a reference resolved to: a resource of the stack by its name, or an id. */
+function named(target: { resource: DocsResource } | { id: string }): string {
+  return "resource" in target ? `"${target.resource.name}"` : `"${target.id}" (not in this stack)`;
+}
+
+/** Whether a share link gives access: `active` omitted means active, and an unknown one may be. */
+const isActive = (link: DocsResource) => link.props.active !== false;
+
+/** Whether two resources are of the same organization, or might be (an unknown or defaulted organizationId). */
+function sameOrganization(a: DocsResource, b: DocsResource): boolean {
+  const left = knownString(a.props.organizationId);
+  const right = knownString(b.props.organizationId);
+  return left === undefined || right === undefined || left === right;
+}
+
+/** URLs the platform fetches, or sends people to. */
+const URL_FIELDS: readonly Read[] = [
+  on("OpenApiSpec", "sourceUrl"),
+  on("SamlProvider", "ssoUrl"),
+  on("SiteVisitorAuth", "fallbackURL", "logoutURL"),
+  on("OrganizationSettings", "logo"),
+  on("Space", "icon"),
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// The table
+
+export const RULES: readonly Rule[] = [
+  rule({
+    id: "docs-public-site-allowed",
+    scope: "resource",
+    description:
+      "A site published with visibility `public` is one the platform team reviewed and allowed: its title, its " +
+      "name in the program or its id (an adopted site's `importId`) is in `allowedSites`.",
+    enforcementLevel: "mandatory",
+    levelWhy: "publishing to the whole internet is what a review is for",
+    settings: {
+      allowedSites: stringList(
+        "Titles, program names or site ids of the sites that may be published with visibility `public`.",
+      ),
+    },
+    reads: [on("Site", "visibility", "published", "title", "importId")],
+    check(site, { allowedSites }) {
+      if (site.props.visibility !== "public" || site.props.published !== true) return [];
+      if (listed(site, ["title", "importId"], allowedSites)) return [];
+      const title = knownString(site.props.title) ?? site.name;
+      return [
+        {
+          resource: site,
+          field: "visibility",
+          problem: `the site "${title}" is published with visibility "public" but is not in allowedSites`,
+          fix: `once the site is reviewed, add "${title}" to allowedSites of docs-public-site-allowed in the policy config; until then publish it with visibility "share-link" (reviewers open it through a SiteShareLink) or set published: false`,
+        },
+      ];
+    },
+    example: [resource("Site", "docs", { title: "Acme Docs", visibility: "public", published: true })],
+  }),
+
+  rule({
+    id: "docs-share-link-named",
+    scope: "resource",
+    description:
+      "Every share link has a name of at least `minLength` characters, so that whoever reviews the site's links " +
+      "knows whom each one was given to, and which to deactivate.",
+    enforcementLevel: "mandatory",
+    levelWhy: "an unnamed link cannot be told apart, so it is never revoked",
+    settings: { minLength: integer("The fewest characters a link's name has, spaces around it aside.", 1, 1) },
+    reads: [on("SiteShareLink", "name")],
+    check(link, { minLength }) {
+      const name = link.props.name;
+      if (!isKnown(name) || (typeof name === "string" && name.trim().length >= minLength)) return [];
+      return [
+        {
+          resource: link,
+          field: "name",
+          problem: `${JSON.stringify(name ?? "")} is shorter than ${minLength} character(s) (minLength)`,
+          fix: 'name the link after whom it is for, e.g. name: "Reviewers" or name: "Partner: Initech"',
+        },
+      ];
+    },
+    example: [resource("SiteShareLink", "review-link", { name: "", active: true }, { refs: { siteId: "Site/docs" } })],
+  }),
+
+  rule({
+    id: "docs-default-role",
+    scope: "resource",
+    description:
+      "The role people get without anyone granting it, when they sign in through a SAML provider " +
+      "(`SamlProvider.defaultRole`) or join the organization (`OrganizationSettings.defaultRole`), is at most " +
+      "`maxRole`: never `admin` by default.",
+    enforcementLevel: "mandatory",
+    levelWhy: "a default admin role makes everyone who signs in an administrator",
+    settings: { maxRole: oneOf("The highest default role allowed.", ROLES, "create") },
+    reads: [on("SamlProvider", "defaultRole"), on("OrganizationSettings", "defaultRole")],
+    check: (subject, { maxRole }) => aboveRole(subject, "defaultRole", maxRole, "maxRole", "docs-default-role"),
+    example: [resource("SamlProvider", "okta", { label: "Okta", defaultRole: "admin" })],
+  }),
+
+  rule({
+    id: "docs-default-level",
+    scope: "resource",
+    description:
+      "The access every organization member gets to a space or a collection (`defaultLevel`) is at most " +
+      "`maxLevel`; more goes to teams, through permissions.",
+    enforcementLevel: "advisory",
+    levelWhy: "some organizations let every member edit; the warning makes it a decision",
+    settings: { maxLevel: oneOf("The highest default level allowed.", ROLES, "edit") },
+    reads: [on("Space", "defaultLevel"), on("Collection", "defaultLevel")],
+    check: (subject, { maxLevel }) => aboveRole(subject, "defaultLevel", maxLevel, "maxLevel", "docs-default-level"),
+    example: [resource("Collection", "handbook", { title: "Handbook", defaultLevel: "admin" })],
+  }),
+
+  rule({
+    id: "docs-https-urls",
+    scope: "resource",
+    description:
+      "URLs the platform fetches or sends people to use https: an OpenAPI spec's `sourceUrl`, a SAML provider's " +
+      "`ssoUrl`, a visitor sign-in's `fallbackURL` and `logoutURL`, the organization's `logo` and a space's `icon`; " +
+      "hosts in `allowedHttpHosts` may use http.",
+    enforcementLevel: "mandatory",
+    levelWhy: "over http, a spec or a sign-in page can be altered on the way",
+    settings: { allowedHttpHosts: stringList("Host names allowed over http, e.g. an internal mirror.") },
+    reads: URL_FIELDS,
+    check(subject, { allowedHttpHosts }) {
+      const fields = URL_FIELDS.find((read) => read.kind === subject.kind)?.fields ?? [];
+      return fields.flatMap((field) => {
+        const value = knownString(subject.props[field]);
+        if (value === undefined || !/^http:\/\//i.test(value)) return [];
+        const host = URL.canParse(value) ? new URL(value).hostname : "";
+        if (allowedHttpHosts.includes(host)) return [];
+        return [
+          {
+            resource: subject,
+            field,
+            problem: `${JSON.stringify(value)} is http`,
+            fix: `use https://${value.slice("http://".length)}, or list "${host}" in allowedHttpHosts of docs-https-urls`,
+          },
+        ];
+      });
+    },
+    example: [
+      resource("OpenApiSpec", "petstore", { slug: "petstore", sourceUrl: "http://specs.acme.example/petstore.yaml" }),
+    ],
+  }),
+
+  rule({
+    id: "docs-content-protected",
+    scope: "resource",
+    description:
+      "Spaces and collections, which hold the content, are protected from deletion (`protect: true`), unless " +
+      "listed in `exempt` (by title or program name).",
+    enforcementLevel: "advisory",
+    levelWhy:
+      "policies are not told a resource's `retainOnDelete` (the analyzer protocol of CLI 3.259 carries `protect` " +
+      "only), so a resource kept that way would fail a mandatory rule until it is listed in `exempt`",
+    settings: {
+      exempt: stringList(
+        "Titles or program names of spaces and collections that need no protection (scratch content, or kept " +
+          "with `retainOnDelete`).",
+      ),
+    },
+    reads: [on("Space", "title"), on("Collection", "title")],
+    check(subject, { exempt }) {
+      if (subject.protect || listed(subject, ["title"], exempt)) return [];
+      const what = subject.kind === "Space" ? "the space and its content" : "the collection and what it holds";
+      return [
+        {
+          resource: subject,
+          field: "protect (resource option)",
+          problem: `is not set, so deleting the resource or replacing it deletes ${what}`,
+          fix: `pass { protect: true } as the resource's options; one kept with { retainOnDelete: true } instead goes in exempt of docs-content-protected (policies cannot see retainOnDelete)`,
+        },
+      ];
+    },
+    example: [resource("Space", "guides-space", { title: "Guides" })],
+  }),
+
+  rule({
+    id: "docs-admin-to-teams",
+    scope: "resource",
+    description:
+      "`admin` on a space, a collection or a site is granted to teams, never to a single user (`userId`), unless " +
+      "the user is in `allowedUsers`.",
+    enforcementLevel: "mandatory",
+    levelWhy: "a team's admins are listed and reviewed in one place; a user's grant outlives their role",
+    settings: {
+      allowedUsers: stringList("User ids that may hold `admin` grants of their own (break-glass accounts)."),
+    },
+    reads: [
+      on("SpacePermission", "role", "userId"),
+      on("CollectionPermission", "role", "userId"),
+      on("SitePermission", "role", "userId"),
+    ],
+    check(grant, { allowedUsers }) {
+      const user = grant.props.userId;
+      if (grant.props.role !== "admin" || user === undefined || user === null) return [];
+      if (typeof user === "string" && allowedUsers.includes(user)) return [];
+      const who = user === UNKNOWN ? "a user" : `the user "${user}"`;
+      return [
+        {
+          resource: grant,
+          field: "userId",
+          problem: `grants role "admin" to ${who} rather than to a team`,
+          fix: "grant admin to a team (teamId) the user is a member of, and give the user a lower role, or list the user id in allowedUsers of docs-admin-to-teams",
+        },
+      ];
+    },
+    example: [resource("SpacePermission", "ada-admin", { role: "admin", userId: "usr-ada" })],
+  }),
+
+  rule({
+    id: "docs-openapi-public-allowed",
+    scope: "resource",
+    description:
+      "An OpenAPI spec published with visibility `public` is in `allowedSpecs` (by slug or program name). Off by " +
+      "default: turn it on where specs of internal APIs live next to public ones.",
+    enforcementLevel: "disabled",
+    levelWhy: "a public API's spec is meant to be public; organizations with internal APIs opt in",
+    settings: { allowedSpecs: stringList("Slugs or program names of the specs that may be public.") },
+    reads: [on("OpenApiSpec", "visibility", "slug")],
+    check(spec, { allowedSpecs }) {
+      if (spec.props.visibility !== "public" || listed(spec, ["slug"], allowedSpecs)) return [];
+      const slug = knownString(spec.props.slug) ?? spec.name;
+      return [
+        {
+          resource: spec,
+          field: "visibility",
+          problem: `the spec "${slug}" is public (anyone with the link reads it) but is not in allowedSpecs`,
+          fix: `set visibility: "private", or add "${slug}" to allowedSpecs of docs-openapi-public-allowed`,
+        },
+      ];
+    },
+    example: [resource("OpenApiSpec", "internal-api", { slug: "internal-api", visibility: "public" })],
+  }),
+
+  rule({
+    id: "docs-visitor-auth-configured",
+    scope: "stack",
+    description:
+      "A site with visibility `visitor-auth` has a SiteVisitorAuth whose `siteId` is that site's: readers are " +
+      "asked to sign in, so the program declares where (`fallbackURL`) and holds the signing key.",
+    enforcementLevel: "mandatory",
+    levelWhy: "without it, readers of the site cannot sign in",
+    settings: {},
+    reads: [on("Site", "visibility"), on("SiteVisitorAuth", "siteId")],
+    check(stack) {
+      const auths = stack.ofKind("SiteVisitorAuth");
+      return stack
+        .ofKind("Site")
+        .filter((site) => site.props.visibility === "visitor-auth")
+        .filter((site) => !auths.some((auth) => stack.refersTo(auth, "siteId", site)))
+        .map((site) => ({
+          resource: site,
+          field: "visibility",
+          problem: `is "visitor-auth" but no SiteVisitorAuth of the stack takes the site's id as siteId, so nothing declares where readers sign in or holds the signing key`,
+          fix: `declare new SiteVisitorAuth("${site.name}-sign-in", { siteId: <this site>.id, fallbackURL: "https://…/login" }), or change visibility`,
+        }));
+    },
+    example: [resource("Site", "partners", { title: "Partner Portal", visibility: "visitor-auth" })],
+  }),
+
+  rule({
+    id: "docs-sso-enforced",
+    scope: "stack",
+    description:
+      "Where a SamlProvider is declared, the stack also declares its organization's OrganizationSettings with " +
+      "`sso: true`, so that members sign in through it rather than with a password.",
+    enforcementLevel: "mandatory",
+    levelWhy: "an SSO provider that is not enforced leaves password logins open",
+    settings: {},
+    reads: [on("SamlProvider", "organizationId"), on("OrganizationSettings", "organizationId", "sso")],
+    check(stack) {
+      const findings: Finding[] = [];
+      const allSettings = stack.ofKind("OrganizationSettings");
+      for (const provider of stack.ofKind("SamlProvider")) {
+        const settings = allSettings.filter((candidate) => sameOrganization(candidate, provider));
+        if (settings.some((candidate) => candidate.props.sso === true || candidate.props.sso === UNKNOWN)) continue;
+        if (settings.length === 0) {
+          findings.push({
+            resource: provider,
+            field: "organizationId",
+            problem: `the organization this SAML provider signs in to has no OrganizationSettings in the stack that enforces SSO (sso: true), so members can still log in with a password`,
+            fix: `declare new OrganizationSettings("settings", { sso: true }) for the organization (it takes over its settings and changes only those declared)`,
+          });
+        }
+        for (const unenforced of settings) {
+          findings.push({
+            resource: unenforced,
+            field: "sso",
+            problem: `is ${unenforced.props.sso === undefined ? "not set" : String(unenforced.props.sso)} while SamlProvider "${provider.name}" signs members in to the organization, so they can still log in with a password`,
+            fix: "set sso: true",
+          });
+        }
+      }
+      // One finding per settings resource, however many providers its organization has.
+      return findings.filter((finding, i) => findings.findIndex((f) => f.resource === finding.resource) === i);
+    },
+    example: [
+      resource("SamlProvider", "okta", { organizationId: "acme", label: "Okta" }),
+      resource("OrganizationSettings", "settings", { organizationId: "acme", sso: false }),
+    ],
+  }),
+
+  rule({
+    id: "docs-team-members",
+    scope: "stack",
+    description:
+      "Every Team has a member declared: in its `members`, by a TeamMember whose `teamId` is the team's, or by a " +
+      "SamlProvider that adds people to it (`defaultTeamId`); teams in `exempt` (by title or program name) aside.",
+    enforcementLevel: "advisory",
+    levelWhy: "an empty team grants nothing, so it is untidy rather than unsafe",
+    settings: { exempt: stringList("Titles or program names of teams that may have no declared member.") },
+    reads: [on("Team", "members", "title"), on("TeamMember", "teamId"), on("SamlProvider", "defaultTeamId")],
+    check(stack, { exempt }) {
+      const joiners = [
+        ...stack.ofKind("TeamMember").map((member) => ({ from: member, field: "teamId" })),
+        ...stack.ofKind("SamlProvider").map((provider) => ({ from: provider, field: "defaultTeamId" })),
+      ];
+      return stack
+        .ofKind("Team")
+        .filter((team) => {
+          const members = team.props.members;
+          if (members === UNKNOWN || (Array.isArray(members) && members.length > 0)) return false;
+          if (listed(team, ["title"], exempt)) return false;
+          return !joiners.some(({ from, field }) => stack.refersTo(from, field, team));
+        })
+        .map((team) => ({
+          resource: team,
+          field: "members",
+          problem:
+            "declares no member: the team lists none, and no TeamMember (teamId) or SamlProvider (defaultTeamId) of the stack refers to it",
+          fix: `list its members in members, declare a TeamMember with teamId: <this team>.id, or list "${knownString(team.props.title) ?? team.name}" in exempt of docs-team-members`,
+        }));
+    },
+    example: [resource("Team", "reviewers", { title: "Reviewers" })],
+  }),
+
+  rule({
+    id: "docs-share-links-per-site",
+    scope: "stack",
+    description:
+      "A site has at most `maxPerSite` active share links (`active: false` ones do not count), so that access to a " +
+      "site in review stays with a few named groups.",
+    enforcementLevel: "mandatory",
+    levelWhy: "every link is a bearer token to the site; the limit keeps them few and reviewed",
+    settings: { maxPerSite: integer("The most active share links one site may have.", 0, 3) },
+    reads: [on("SiteShareLink", "siteId", "active")],
+    check(stack, { maxPerSite }) {
+      const bySite = new Map<string, { site: string; links: DocsResource[] }>();
+      for (const link of stack.ofKind("SiteShareLink").filter(isActive)) {
+        const site = stack.target(link, "siteId", "Site");
+        if (site === undefined) continue;
+        const key = "resource" in site ? site.resource.urn : site.id;
+        const group = bySite.get(key) ?? { site: named(site), links: [] };
+        group.links.push(link);
+        bySite.set(key, group);
+      }
+      return [...bySite.values()]
+        .filter((group) => group.links.length > maxPerSite)
+        .map(({ site, links }) => ({
+          resource: links[links.length - 1]!,
+          field: "siteId",
+          problem: `site ${site} would have ${links.length} active share links (${links.map((l) => `"${l.name}"`).join(", ")}), more than maxPerSite (${maxPerSite})`,
+          fix: "remove links no longer needed or set active: false on them, or raise maxPerSite of docs-share-links-per-site",
+        }));
+    },
+    example: [
+      resource("Site", "docs", { title: "Acme Docs", visibility: "share-link", published: true }),
+      ...["Partner A", "Partner B", "Partner C", "Partner D"].map((name) =>
+        resource(
+          "SiteShareLink",
+          name.toLowerCase().replace(" ", "-"),
+          { name, active: true },
+          { refs: { siteId: "Site/docs" } },
+        ),
+      ),
+    ],
+  }),
+
+  rule({
+    id: "docs-no-share-links-on-public-sites",
+    scope: "stack",
+    description:
+      "A public site has no active share link: the link opens nothing more, and would give access again if the " +
+      "site were later restricted to share links.",
+    enforcementLevel: "mandatory",
+    levelWhy: "a leftover link turns into access the day the site is restricted",
+    settings: {},
+    reads: [on("SiteShareLink", "siteId", "active"), on("Site", "visibility")],
+    check(stack) {
+      return stack
+        .ofKind("SiteShareLink")
+        .filter(isActive)
+        .flatMap((link) => {
+          const site = stack.target(link, "siteId", "Site");
+          if (site === undefined || !("resource" in site) || site.resource.props.visibility !== "public") return [];
+          return [
+            {
+              resource: link,
+              field: "siteId",
+              problem: `site "${site.resource.name}" is public, so the link is a leftover that would give access again if the site were restricted to share links`,
+              fix: 'delete the link (or set active: false), or keep the site in review with visibility: "share-link"',
+            },
+          ];
+        });
+    },
+    example: [
+      resource("Site", "docs", { title: "Acme Docs", visibility: "public", published: true }),
+      resource("SiteShareLink", "review-link", { name: "Reviewers", active: true }, { refs: { siteId: "Site/docs" } }),
+    ],
+  }),
+];
+
+/** The kinds a rule judges. */
+export function kindsOf(entry: Rule): string[] {
+  return [...new Set(entry.reads.map((read) => read.kind))];
+}
+
+/** The example program as a stack view, with the rule's findings under its default settings. */
+export function exampleFindings(entry: Rule): Finding[] {
+  const defaults = Object.fromEntries(Object.entries(entry.settings as Settings).map(([name, s]) => [name, s.default]));
+  if (entry.scope === "stack") return entry.check(new StackView(entry.example), defaults);
+  return entry.example.flatMap((subject) => entry.check(subject, defaults));
+}
