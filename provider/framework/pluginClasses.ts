@@ -7,8 +7,8 @@
  * the two routes read alike and a schema change reaches both. The file imports only types from the provider: each
  * class carries its kind's property names instead of importing the kind's definition, which would load the client.
  */
-import { argumentSummary, isStructured, jsdoc, type Layout, moduleOf, tsType, typeTypesUsed } from "./reference";
-import { type Definition, type KindTypes, type Node, refName, resolve, type TypeModel, typeModel } from "./typeModel";
+import { moduleOf, renderArgsAndOutputs, typeTypesUsed } from "./reference";
+import { type Definition, type KindTypes, type Node, refName, type TypeModel, typeModel } from "./typeModel";
 
 /** Type names in the order biome sorts them within an import: by code unit (`UrlSetting` before `Urls`). */
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -63,23 +63,10 @@ function namedIn(node: Node): string[] {
   return children.flatMap(namedIn);
 }
 
-function renderPluginClass({ definition, inputs, outputs }: KindTypes, model: TypeModel): string {
+function renderPluginClass(types: KindTypes, model: TypeModel): string {
+  const { definition } = types;
   const { kind } = definition;
-  const layout: Layout = { multiline: true, indent: "  ", model };
-  let text = jsdoc(`The arguments of ${kind}. ${definition.docs.description}`, "");
-  text += `export interface ${kind}Args extends AdoptionArgs {\n`;
-  for (const { name, node, required } of inputs) {
-    text += jsdoc(argumentSummary(definition, name, resolve(model, node), required, model), "  ");
-    const type = tsType(node, layout);
-    text += `  ${name}${required ? "" : "?"}: ${isStructured(node, model) ? "DeepInput" : "pulumi.Input"}<${type}>;\n`;
-  }
-  text += "}\n\n";
-  text += jsdoc(`${definition.docs.description} Id: ${definition.idFormat}.`, "");
-  text += `export class ${kind} extends PluginResource {\n`;
-  for (const { name, node } of outputs) {
-    text += jsdoc(node.description, "  ");
-    text += `  declare readonly ${name}: pulumi.Output<${tsType(node, layout)}>;\n`;
-  }
+  let text = renderArgsAndOutputs(types, model, { argsExtends: "AdoptionArgs", base: "PluginResource" });
   // The same properties the dynamic route's `registration` registers: the input schema's and the outputs.
   const shape = (definition.inputs as unknown as { shape: Record<string, unknown> }).shape;
   const properties = [...new Set([...Object.keys(shape), ...definition.outputs])];

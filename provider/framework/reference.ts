@@ -56,7 +56,7 @@ function union(types: string[]): string {
  * file); otherwise on one line (a table cell of the reference), with named types spelled out (`expand`) because the
  * reference does not define them.
  */
-export interface Layout {
+interface Layout {
   multiline: boolean;
   indent: string;
   model: TypeModel;
@@ -64,7 +64,7 @@ export interface Layout {
 }
 
 /** The TypeScript type of a node, as a program reads it (an output) and as `DeepInput` takes it (an argument). */
-export function tsType(node: Node, layout: Layout): string {
+function tsType(node: Node, layout: Layout): string {
   const name = refName(node);
   if (name !== undefined) return layout.expand ? tsType(resolve(layout.model, node), layout) : name;
   if (node.tsType) return node.tsType;
@@ -126,13 +126,13 @@ function objectType(node: Node, layout: Layout): string {
 }
 
 /** Whether a program may pass Outputs inside the value (objects and lists), not only for the value as a whole. */
-export function isStructured(node: Node, model: TypeModel): boolean {
+function isStructured(node: Node, model: TypeModel): boolean {
   const resolved = resolve(model, node);
   if (resolved.tsType || resolved.type === "object" || resolved.type === "array") return true;
   return (resolved.anyOf ?? resolved.oneOf ?? []).some((alternative) => isStructured(alternative, model));
 }
 
-export function jsdoc(text: string | undefined, indent: string): string {
+function jsdoc(text: string | undefined, indent: string): string {
   if (!text) return "";
   const words = text.replace(/\*\//g, "*\\/").split(/\s+/);
   const lines: string[] = [];
@@ -197,12 +197,19 @@ export function typeTypesUsed(model: TypeModel, kind: string): string[] {
   return [...new Set(properties.flatMap(({ node }) => (node.tsType ? [node.tsType] : [])))];
 }
 
-function renderClass({ definition, inputs, outputs }: KindTypes, model: TypeModel): string {
+/**
+ * A kind's `<Kind>Args` interface and its class up to the constructor, as both routes print them: `argsExtends` and
+ * `base` are what differ (the plugin route has no `connection`, and another base class).
+ */
+export function renderArgsAndOutputs(
+  { definition, inputs, outputs }: KindTypes,
+  model: TypeModel,
+  { argsExtends, base }: { argsExtends: string; base: string },
+): string {
   const { kind } = definition;
-  const { exportName } = moduleOf(kind);
   const layout: Layout = { multiline: true, indent: "  ", model };
   let text = jsdoc(`The arguments of ${kind}. ${definition.docs.description}`, "");
-  text += `export interface ${kind}Args extends AdoptionArgs, ConnectionOption {\n`;
+  text += `export interface ${kind}Args extends ${argsExtends} {\n`;
   for (const { name, node, required } of inputs) {
     text += jsdoc(argumentSummary(definition, name, resolve(model, node), required, model), "  ");
     const type = tsType(node, layout);
@@ -210,18 +217,28 @@ function renderClass({ definition, inputs, outputs }: KindTypes, model: TypeMode
   }
   text += "}\n\n";
   text += jsdoc(`${definition.docs.description} Id: ${definition.idFormat}.`, "");
-  text += `export class ${kind} extends DocsResource {\n`;
+  text += `export class ${kind} extends ${base} {\n`;
   for (const { name, node } of outputs) {
     text += jsdoc(node.description, "  ");
     text += `  declare readonly ${name}: pulumi.Output<${tsType(node, layout)}>;\n`;
   }
+  return text;
+}
+
+function renderClass(types: KindTypes, model: TypeModel): string {
+  const { kind } = types.definition;
+  const { exportName } = moduleOf(kind);
+  let text = renderArgsAndOutputs(types, model, {
+    argsExtends: "AdoptionArgs, ConnectionOption",
+    base: "DocsResource",
+  });
   text += `\n  constructor(name: string, args: ${kind}Args, opts?: pulumi.CustomResourceOptions) {\n`;
   text += `    super(${exportName}, name, args, opts);\n  }\n}\n`;
   return text;
 }
 
 /** The JSDoc of an argument: its description, then what its reference row says in short. */
-export function argumentSummary(
+function argumentSummary(
   definition: Definition,
   name: string,
   node: Node,
