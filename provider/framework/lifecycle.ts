@@ -24,7 +24,7 @@ import { containsUnknown } from "./unknown";
 import { sameValue, wireSafe } from "./values";
 
 /** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
-const PROVIDER_KEY = "__provider";
+export const PROVIDER_KEY = "__provider";
 const IMPORT_ID = "importId";
 
 /** What a lifecycle uses of the operation it belongs to (./operation.ts): its registries and its contexts. */

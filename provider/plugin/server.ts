@@ -8,6 +8,7 @@ import { defaultOrganizationId, setStackConfig } from "../framework/connection";
 import { importObject } from "../framework/importIds";
 import { sensitiveInputsOf } from "../framework/inputRules";
 import type { KindDefinition, Props } from "../framework/kind";
+import { PROVIDER_KEY } from "../framework/lifecycle";
 import type { Operation } from "../framework/operation";
 import { PACKAGE, pluginType } from "../framework/typeTokens";
 import { isDefaultProvider, PROVIDER_SETTINGS, type ProviderSettings, providerConfigFailures } from "./config";
@@ -21,9 +22,6 @@ const empty = fromPulumi<typeof emptyTypes>("google-protobuf/google/protobuf/emp
 const plugin = fromPulumi<typeof pluginTypes>("@pulumi/pulumi/proto/plugin_pb");
 const provider = fromPulumi<typeof providerTypes>("@pulumi/pulumi/proto/provider_pb");
 const providerRpc = fromPulumi<typeof providerRpcTypes>("@pulumi/pulumi/proto/provider_grpc_pb");
-
-/** The key of the serialized provider in a dynamic resource's inputs and outputs (`@pulumi/pulumi/dynamic`). */
-const DYNAMIC_PROVIDER_KEY = "__provider";
 
 /** What the plugin serves: the kinds, and where their lifecycles and the operation's notices come from. */
 export interface PluginParts {
@@ -166,8 +164,8 @@ export class ProviderService {
     }
     // A resource moved here from the dynamic route by a type alias still holds its serialized provider: an update
     // (no request: nothing at the API changed) writes its outputs without it.
-    if (olds[DYNAMIC_PROVIDER_KEY] !== undefined) {
-      detailed.set(DYNAMIC_PROVIDER_KEY, new provider.PropertyDiff().setKind(Kind.DELETE));
+    if (olds[PROVIDER_KEY] !== undefined) {
+      detailed.set(PROVIDER_KEY, new provider.PropertyDiff().setKind(Kind.DELETE));
     }
     const response = new provider.DiffResponse()
       .setChanges(
@@ -214,7 +212,7 @@ export class ProviderService {
     const { definition, lifecycle } = this.kindOf(request.getType(), request.getUrn());
     const olds = toObject(request.getOlds());
     const result = await lifecycle.update(request.getId(), olds, toObject(request.getNews()));
-    const { [DYNAMIC_PROVIDER_KEY]: _serialized, ...outs } = result.outs ?? {};
+    const { [PROVIDER_KEY]: _serialized, ...outs } = result.outs ?? {};
     return new provider.UpdateResponse().setProperties(toStruct(this.secrets(definition, outs)));
   }
 
