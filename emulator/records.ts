@@ -113,6 +113,22 @@ export interface SectionGroupRec {
   localizedTitle?: Record<string, string>;
 }
 
+/** A navigation item that points outside the site; it sits at the root or in a group, among sections and groups. */
+export interface ExternalLinkRec {
+  id: string;
+  siteId: string;
+  title: string;
+  url: string;
+  description?: string;
+  icon?: string;
+  condition?: string;
+  groupId?: string;
+  draft: boolean;
+  position: number;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
+}
+
 export interface SiteSpaceRec {
   id: string;
   siteId: string;

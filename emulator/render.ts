@@ -4,6 +4,7 @@
 
 import type {
   CollectionRec,
+  ExternalLinkRec,
   MemberRec,
   OrgRec,
   SamlRec,
@@ -17,6 +18,7 @@ import type {
   TeamRec,
   UserRec,
 } from "./records";
+import type { StructureItem } from "./siteStore";
 import type { Store } from "./store";
 import type { Env } from "./types";
 
@@ -249,25 +251,37 @@ export function renderSection(env: Env, store: Store, section: SectionRec): Json
   return out;
 }
 
+/** A section, group or external link as an item of the site's structure (a group with its children). */
+export function renderStructureItem(env: Env, store: Store, item: StructureItem, depth = 0): Json {
+  if (item.kind === "site-section") return renderSection(env, store, item.rec);
+  if (item.kind === "site-external-link") return renderExternalLink(item.rec);
+  return renderSectionGroup(env, store, item.rec, depth);
+}
+
 export function renderSectionGroup(env: Env, store: Store, group: SectionGroupRec, depth = 0): Json {
   const sections = store.siteStore.sectionsOf(group.siteId).filter((s) => s.groupId === group.id);
-  const childGroups = store.siteStore.groupsOf(group.siteId).filter((g) => g.parentGroupId === group.id);
-  const children = [
-    ...sections.map((s) => ({ position: s.position, render: () => renderSection(env, store, s) })),
-    ...childGroups.map((g) => ({
-      position: g.position,
-      render: () => renderSectionGroup(env, store, g, depth + 1),
-    })),
-  ]
-    .sort((a, b) => a.position - b.position)
-    .map((c) => c.render());
+  const children = () =>
+    store.siteStore
+      .structureSiblings(group.siteId, group.id)
+      .map((item) => renderStructureItem(env, store, item, depth + 1));
   const out: Json = { object: "site-section-group", id: group.id, title: group.title };
   if (group.localizedTitle) out.localizedTitle = { ...group.localizedTitle };
   out.sections = sections.map((s) => renderSection(env, store, s));
   if (group.parentGroupId) out.sectionGroup = group.parentGroupId;
   out.draft = group.draft;
-  out.children = depth > 20 ? [] : children;
+  out.children = depth > 20 ? [] : children();
   if (group.icon !== undefined) out.icon = group.icon;
+  return out;
+}
+
+export function renderExternalLink(link: ExternalLinkRec): Json {
+  const out: Json = { object: "site-external-link", id: link.id, title: link.title, url: link.url, draft: link.draft };
+  if (link.localizedTitle) out.localizedTitle = { ...link.localizedTitle };
+  if (link.description !== undefined) out.description = link.description;
+  if (link.localizedDescription) out.localizedDescription = { ...link.localizedDescription };
+  if (link.icon !== undefined) out.icon = link.icon;
+  if (link.groupId) out.sectionGroup = link.groupId;
+  if (link.condition !== undefined) out.condition = link.condition;
   return out;
 }
 

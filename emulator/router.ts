@@ -4,6 +4,7 @@
  */
 import { adaptiveSchemaRoutes } from "./routes/adaptiveSchema";
 import { collectionRoutes } from "./routes/collections";
+import { externalLinkRoutes } from "./routes/externalLinks";
 import { memberRoutes } from "./routes/members";
 import { openApiRoutes } from "./routes/openapi";
 import { orgRoutes } from "./routes/orgs";
@@ -32,6 +33,7 @@ export const allRoutes: Route[] = [
   ...siteSpaceCustomizationRoutes,
   ...siteSectionRoutes,
   ...sectionGroupRoutes,
+  ...externalLinkRoutes,
   ...siteSpaceRoutes,
   ...shareLinkRoutes,
   ...redirectRoutes,

@@ -8,6 +8,7 @@ import { BadRequestError, NotFoundError } from "./errors";
 import { randomToken, slugify } from "./ids";
 import type {
   AdaptiveSchemaRec,
+  ExternalLinkRec,
   ItemRef,
   Placement,
   PublishingAuthRec,
@@ -61,6 +62,30 @@ export interface SiteSpacePatch {
   draft?: boolean;
 }
 
+/** The settable fields of an external link (the official PATCH body; `null` clears, a `null` group is the root). */
+export interface ExternalLinkPatch {
+  title?: string;
+  url?: string;
+  description?: string | null;
+  icon?: string | null;
+  condition?: string | null;
+  draft?: boolean;
+  groupId?: string | null;
+  localizedTitle?: Record<string, string> | null;
+  localizedDescription?: Record<string, string> | null;
+}
+
+/** An item of a level of a section-based site's structure. */
+export type StructureItem =
+  | { kind: "site-section"; rec: SectionRec }
+  | { kind: "site-section-group"; rec: SectionGroupRec }
+  | { kind: "site-external-link"; rec: ExternalLinkRec };
+
+/** The group an item sits in (undefined: the site root). */
+export function structureParent(item: StructureItem): string | undefined {
+  return item.kind === "site-section-group" ? item.rec.parentGroupId : item.rec.groupId;
+}
+
 export class SiteStore {
   private readonly tables: Tables;
 
@@ -77,6 +102,12 @@ export class SiteStore {
   groupsOf(siteId: string): SectionGroupRec[] {
     return [...this.tables.sectionGroups.values()]
       .filter((g) => g.siteId === siteId)
+      .sort((a, b) => a.position - b.position);
+  }
+
+  linksOf(siteId: string): ExternalLinkRec[] {
+    return [...this.tables.externalLinks.values()]
+      .filter((l) => l.siteId === siteId)
       .sort((a, b) => a.position - b.position);
   }
 
@@ -184,6 +215,7 @@ export class SiteStore {
     for (const s of this.tables.sections.values()) if (s.groupId === id) s.groupId = group.parentGroupId;
     for (const g of this.tables.sectionGroups.values())
       if (g.parentGroupId === id) g.parentGroupId = group.parentGroupId;
+    for (const l of this.tables.externalLinks.values()) if (l.groupId === id) l.groupId = group.parentGroupId;
     this.tables.sectionGroups.delete(id);
     return true;
   }
@@ -443,6 +475,57 @@ export class SiteStore {
     return false;
   }
 
+  /**
+   * Adds an external link at the end of its level (the official document: "links go last; sort after"). Links need a
+   * section-based site, and a group of the same site (400 each).
+   */
+  addExternalLink(
+    site: SiteRec,
+    fields: Omit<ExternalLinkRec, "id" | "siteId" | "position" | "draft"> & { draft?: boolean },
+  ) {
+    this.requireSectionBased(site);
+    const link: ExternalLinkRec = {
+      ...fields,
+      id: this.tables.newId(),
+      siteId: site.id,
+      draft: fields.draft ?? false,
+      position: this.tables.nextPosition(),
+    };
+    this.tables.externalLinks.set(link.id, link);
+    return link;
+  }
+
+  /** Applies a PATCH; a link moved to another level goes to its end, as a group moved by `setGroupParent` does. */
+  updateExternalLink(site: SiteRec, link: ExternalLinkRec, patch: ExternalLinkPatch): void {
+    if (patch.groupId !== undefined) {
+      const groupId = patch.groupId === null ? undefined : this.groupRef(site, patch.groupId, "parent").id;
+      if (groupId !== link.groupId) {
+        link.groupId = groupId;
+        link.position = this.tables.nextPosition();
+      }
+    }
+    if (patch.title !== undefined) link.title = patch.title;
+    if (patch.url !== undefined) link.url = patch.url;
+    if (patch.draft !== undefined) link.draft = patch.draft;
+    if (patch.description !== undefined) link.description = patch.description ?? undefined;
+    if (patch.icon !== undefined) link.icon = patch.icon ?? undefined;
+    if (patch.condition !== undefined) link.condition = patch.condition ?? undefined;
+    if (patch.localizedTitle !== undefined) link.localizedTitle = patch.localizedTitle ?? undefined;
+    if (patch.localizedDescription !== undefined) link.localizedDescription = patch.localizedDescription ?? undefined;
+  }
+
+  deleteExternalLink(id: string): boolean {
+    return this.tables.externalLinks.delete(id);
+  }
+
+  /** "External links require a section-based site structure" (official `addExternalLinkToSite`). */
+  private requireSectionBased(site: SiteRec): void {
+    if (this.sectionsOf(site.id).length === 0)
+      throw new BadRequestError(
+        `site "${site.id}" has no sections: external links require a section-based site structure`,
+      );
+  }
+
   /** A new active share link; its secret token is what `urls.published` carries. */
   createShareLink(site: SiteRec, name: string): ShareLinkRec {
     const link: ShareLinkRec = {
@@ -502,6 +585,7 @@ export class SiteStore {
     for (const [k, v] of this.tables.siteSpaces) if (v.siteId === id) this.tables.siteSpaces.delete(k);
     for (const [k, v] of this.tables.sections) if (v.siteId === id) this.tables.sections.delete(k);
     for (const [k, v] of this.tables.sectionGroups) if (v.siteId === id) this.tables.sectionGroups.delete(k);
+    for (const [k, v] of this.tables.externalLinks) if (v.siteId === id) this.tables.externalLinks.delete(k);
     for (const [k, v] of this.tables.shareLinks) if (v.siteId === id) this.tables.shareLinks.delete(k);
     for (const [k, v] of this.tables.redirects) if (v.siteId === id) this.tables.redirects.delete(k);
     this.tables.adaptiveSchemas.delete(id);
@@ -513,14 +597,16 @@ export class SiteStore {
 
   // ---- order within a level
 
-  /** Structural siblings (sections and groups) under a group, or the site root when parent is undefined. */
-  structureSiblings(siteId: string, parentGroupId: string | undefined) {
-    const items: { kind: "site-section" | "site-section-group"; rec: SectionRec | SectionGroupRec }[] = [];
+  /** Structural siblings (sections, groups and links) under a group, or the site root when parent is undefined. */
+  structureSiblings(siteId: string, parentGroupId: string | undefined): StructureItem[] {
+    const items: StructureItem[] = [];
     for (const s of this.sectionsOf(siteId))
       if (s.groupId === parentGroupId) items.push({ kind: "site-section", rec: s });
     for (const g of this.groupsOf(siteId)) {
       if (g.parentGroupId === parentGroupId) items.push({ kind: "site-section-group", rec: g });
     }
+    for (const l of this.linksOf(siteId))
+      if (l.groupId === parentGroupId) items.push({ kind: "site-external-link", rec: l });
     return items.sort((a, b) => a.rec.position - b.rec.position);
   }
 
@@ -529,13 +615,30 @@ export class SiteStore {
    * from one that is not a sibling (400) in every move of the site's structure.
    */
   siteItemExists(site: SiteRec, p: ItemRef): boolean {
-    const items: Map<string, { siteId: string }> =
-      p.kind === "site-space"
-        ? this.tables.siteSpaces
-        : p.kind === "site-section"
-          ? this.tables.sections
-          : this.tables.sectionGroups;
-    return items.get(p.id)?.siteId === site.id;
+    const tables: Record<string, Map<string, { siteId: string }>> = {
+      "site-space": this.tables.siteSpaces,
+      "site-section": this.tables.sections,
+      "site-section-group": this.tables.sectionGroups,
+      "site-external-link": this.tables.externalLinks,
+    };
+    return tables[p.kind]?.get(p.id)?.siteId === site.id;
+  }
+
+  /** The section, group or link `id` as an item of the structure, when it is one of that kind. */
+  structureItem(kind: string, id: string): StructureItem | undefined {
+    if (kind === "site-section") {
+      const rec = this.tables.sections.get(id);
+      return rec && { kind, rec };
+    }
+    if (kind === "site-section-group") {
+      const rec = this.tables.sectionGroups.get(id);
+      return rec && { kind, rec };
+    }
+    if (kind === "site-external-link") {
+      const rec = this.tables.externalLinks.get(id);
+      return rec && { kind, rec };
+    }
+    return undefined;
   }
 
   /** Moves a site space among the site spaces of its level (its section, or the site root). */

@@ -86,6 +86,9 @@ export class Store {
   get sectionGroups(): Read<Tables["sectionGroups"]> {
     return this.tables.sectionGroups;
   }
+  get externalLinks(): Read<Tables["externalLinks"]> {
+    return this.tables.externalLinks;
+  }
   get siteSpaces(): Read<Tables["siteSpaces"]> {
     return this.tables.siteSpaces;
   }

@@ -7,6 +7,7 @@ import { randomId } from "./ids";
 import type {
   AdaptiveSchemaRec,
   CollectionRec,
+  ExternalLinkRec,
   MemberRec,
   OpenApiSpecRec,
   OpenApiVersionRec,
@@ -36,6 +37,7 @@ export class Tables {
   readonly sites = new Map<string, SiteRec>();
   readonly sections = new Map<string, SectionRec>();
   readonly sectionGroups = new Map<string, SectionGroupRec>();
+  readonly externalLinks = new Map<string, ExternalLinkRec>();
   readonly siteSpaces = new Map<string, SiteSpaceRec>();
   readonly shareLinks = new Map<string, ShareLinkRec>();
   readonly redirects = new Map<string, SiteRedirectRec>();
@@ -65,6 +67,7 @@ export class Tables {
     this.sites,
     this.sections,
     this.sectionGroups,
+    this.externalLinks,
     this.siteSpaces,
     this.shareLinks,
     this.redirects,

@@ -13,6 +13,7 @@ import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
 import { siteCustomizationKind } from "./resources/siteCustomization";
+import { siteExternalLinkKind } from "./resources/siteExternalLink";
 import { sitePermissionKind } from "./resources/sitePermission";
 import { siteRedirectKind } from "./resources/siteRedirect";
 import { siteRedirectsKind } from "./resources/siteRedirects";
@@ -49,6 +50,7 @@ export const definitions: readonly AnyKind[] = [
   siteKind,
   siteSectionKind,
   siteSectionGroupKind,
+  siteExternalLinkKind,
   siteSpaceKind,
   siteShareLinkKind,
   siteAdaptiveSchemaKind,

@@ -3,7 +3,16 @@
  * ids (404) and of body references (400, resolved by the SiteStore), and the body checks they share.
  */
 import { BadRequestError, NotFoundError } from "../errors";
-import type { ItemRef, Placement, SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "../records";
+import type {
+  ExternalLinkRec,
+  ItemRef,
+  Placement,
+  SectionGroupRec,
+  SectionRec,
+  SiteRec,
+  SiteSpaceRec,
+  SpaceRec,
+} from "../records";
 import type { Store } from "../store";
 import type { RouteContext } from "../types";
 import { type Check, isPlainObject, obj, opt, record, req, str } from "../validate";
@@ -19,6 +28,17 @@ export function requireGroup(ctx: RouteContext, site: SiteRec, id = param(ctx, "
   const g = ctx.store.sectionGroups.get(id);
   if (!g || g.siteId !== site.id) throw new NotFoundError(`Site section group "${id}" not found in site "${site.id}"`);
   return g;
+}
+
+export function requireExternalLink(
+  ctx: RouteContext,
+  site: SiteRec,
+  id = param(ctx, "siteExternalLinkId"),
+): ExternalLinkRec {
+  const link = ctx.store.externalLinks.get(id);
+  if (!link || link.siteId !== site.id)
+    throw new NotFoundError(`Site external link "${id}" not found in site "${site.id}"`);
+  return link;
 }
 
 export function requireSiteSpace(ctx: RouteContext, site: SiteRec, id = param(ctx, "siteSpaceId")): SiteSpaceRec {

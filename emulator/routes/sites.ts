@@ -4,7 +4,8 @@
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
 import type { ItemRef, SiteRec } from "../records";
-import { renderSection, renderSectionGroup, renderSite, renderSiteSpace, siteLocation } from "../render";
+import { renderSite, renderSiteSpace, renderStructureItem, siteLocation } from "../render";
+import { structureParent } from "../siteStore";
 import type { Store } from "../store";
 import type { Env, Route } from "../types";
 import {
@@ -49,11 +50,7 @@ export function siteStructure(env: Env, store: Store, site: SiteRec): unknown {
     type: "sections",
     structure: store.siteStore
       .structureSiblings(site.id, undefined)
-      .map((item) =>
-        item.kind === "site-section"
-          ? renderSection(env, store, store.sections.get(item.rec.id)!)
-          : renderSectionGroup(env, store, store.sectionGroups.get(item.rec.id)!),
-      ),
+      .map((item) => renderStructureItem(env, store, item)),
   };
 }
 
@@ -190,8 +187,6 @@ export const siteRoutes: Route[] = [
         p ? { kind: p.type, id: p.id } : undefined;
       const position = { before: toItemRef(body.position.before), after: toItemRef(body.position.after) };
       const { item } = body;
-      if (item.type === "site-external-link")
-        throw new BadRequestError("item.type: site external links are not supported by the emulator");
       if (item.type === "site-space") {
         const ss = requireSiteSpace(ctx, site, item.id);
         store.siteStore.moveSiteSpace(site, ss, position);
@@ -199,16 +194,9 @@ export const siteRoutes: Route[] = [
       }
       if (!store.siteStore.siteItemExists(site, { kind: item.type, id: item.id }))
         throw new BadRequestError(`item: ${item.type} "${item.id}" not found in site "${site.id}"`);
-      const parent =
-        item.type === "site-section"
-          ? store.sections.get(item.id)!.groupId
-          : store.sectionGroups.get(item.id)!.parentGroupId;
-      store.siteStore.moveInStructure(site, item.id, parent, position);
-      return ok(
-        item.type === "site-section"
-          ? renderSection(env, store, store.sections.get(item.id)!)
-          : renderSectionGroup(env, store, store.sectionGroups.get(item.id)!),
-      );
+      const moved = store.siteStore.structureItem(item.type, item.id)!;
+      store.siteStore.moveInStructure(site, item.id, structureParent(moved), position);
+      return ok(renderStructureItem(env, store, moved));
     },
   },
 ];

@@ -1,6 +1,6 @@
 /**
- * Several product docs sites from one typed list: each entry becomes a ProductDocs component (a site, its sections
- * and, for sites in review, a share link). Adding a product is adding an entry; the compiler checks its shape.
+ * Several product docs sites from one typed list: each entry becomes a ProductDocs component (a site, its sections,
+ * links to pages elsewhere and, for sites in review, a share link). Adding a product is adding an entry; the compiler checks its shape.
  *
  * The sites show existing spaces, found by title with `docs.getSpaceOutput` (a lookup: no ids copied from `curl`).
  * Stack config: `docs:organizationId`. The API token: `docs:apiToken` (secret) or DOCS_API_TOKEN.
@@ -35,6 +35,8 @@ interface ProductSite {
   sections: SectionSpec[];
   /** Give reviewers a secret link to the site. */
   shareWithReviewers?: boolean;
+  /** Links in the site's navigation to pages elsewhere, after the sections. */
+  links?: { title: string; url: string }[];
 }
 
 const products: ProductSite[] = [
@@ -46,6 +48,7 @@ const products: ProductSite[] = [
       { title: "Guides", space: "guides", icon: "book" },
       { title: "API reference", space: "api", icon: "code" },
     ],
+    links: [{ title: "Status", url: "https://status.acme.example" }],
   },
   {
     key: "mobile",
@@ -78,19 +81,25 @@ class ProductDocs extends pulumi.ComponentResource {
     const { product, spaces } = args;
     const child = { parent: this };
     const site = new docs.Site(name, { title: product.title, visibility: product.visibility, published: true }, child);
-    product.sections.forEach((section, index) => {
-      new docs.SiteSection(
-        `${name}-${section.space}`,
-        {
-          siteId: site.id,
-          spaceId: spaces[section.space],
-          title: section.title,
-          icon: section.icon,
-          ...(index === 0 ? { default: true } : {}),
-        },
-        child,
-      );
-    });
+    const sections = product.sections.map(
+      (section, index) =>
+        new docs.SiteSection(
+          `${name}-${section.space}`,
+          {
+            siteId: site.id,
+            spaceId: spaces[section.space],
+            title: section.title,
+            icon: section.icon,
+            ...(index === 0 ? { default: true } : {}),
+          },
+          child,
+        ),
+    );
+    // A link needs a site with sections: depending on them saves the link's create from waiting for the first one.
+    for (const link of product.links ?? []) {
+      const key = link.title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+      new docs.SiteExternalLink(`${name}-${key}`, { siteId: site.id, ...link }, { ...child, dependsOn: sections });
+    }
     if (product.shareWithReviewers) {
       this.reviewUrl = new docs.SiteShareLink(`${name}-reviewers`, { siteId: site.id, name: "Reviewers" }, child).url;
     }

@@ -13,6 +13,7 @@ export * from "./siteAdaptiveSchemas";
 export * from "./siteCustomization";
 export * from "./sitePublishingAuth";
 export * from "./siteRedirects";
+export * from "./siteExternalLinks";
 export * from "./siteSectionGroups";
 export * from "./siteSections";
 export * from "./siteShareLinks";

@@ -1055,6 +1055,82 @@ export class SiteSectionGroup extends PluginResource {
   }
 }
 
+/** The arguments of SiteExternalLink. A link in a site's navigation to a page outside the site. */
+export interface SiteExternalLinkArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /** The link's title in the site's navigation. (string, 2–128 characters; update in place; required.) */
+  title: pulumi.Input<string>;
+  /**
+   * Where the link leads: an absolute `http` or `https` URL. (URL, at most 2048 characters; update in place;
+   * required.)
+   */
+  url: pulumi.Input<string>;
+  /**
+   * The section group the link sits in; `null` (the default) puts it at the site's top level. (id, or `null`;
+   * update in place; default `null`.)
+   */
+  parentId?: pulumi.Input<string | null>;
+  /**
+   * A description shown with the link, or `null`. (string, at most 256 characters, or `null`; update in place;
+   * unmanaged when omitted.)
+   */
+  description?: pulumi.Input<string | null>;
+  /**
+   * An icon name such as `github`, or `null`. (string, at most 50 characters, or `null`; update in place;
+   * unmanaged when omitted.)
+   */
+  icon?: pulumi.Input<string | null>;
+  /**
+   * An expression deciding whether a visitor sees the link, e.g. `visitor.claims.plan == "pro"`; `null` removes
+   * it. (string, 1–1024 characters, or `null`; update in place; unmanaged when omitted.)
+   */
+  condition?: pulumi.Input<string | null>;
+}
+
+/**
+ * A link in a site's navigation to a page outside the site. Id: the link id (in `GET
+ * /orgs/<organizationId>/sites/<siteId>/structure`, as a `site-external-link` item).
+ */
+export class SiteExternalLink extends PluginResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** The link's title in the site's navigation. */
+  declare readonly title: pulumi.Output<string>;
+  /** Where the link leads: an absolute `http` or `https` URL. */
+  declare readonly url: pulumi.Output<string>;
+  /** The section group the link sits in; `null` (the default) puts it at the site's top level. */
+  declare readonly parentId: pulumi.Output<string | null>;
+  /** A description shown with the link, or `null`. */
+  declare readonly description: pulumi.Output<string | null>;
+  /** An icon name such as `github`, or `null`. */
+  declare readonly icon: pulumi.Output<string | null>;
+  /**
+   * An expression deciding whether a visitor sees the link, e.g. `visitor.claims.plan == "pro"`; `null` removes
+   * it.
+   */
+  declare readonly condition: pulumi.Output<string | null>;
+
+  constructor(name: string, args: SiteExternalLinkArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "SiteExternalLink",
+        properties: ["organizationId", "siteId", "title", "url", "parentId", "description", "icon", "condition"],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
 /**
  * The arguments of SiteSpace. A space published in a site, in a section or at the site's root level (a site
  * without sections).
@@ -1225,8 +1301,8 @@ export class SiteAdaptiveSchema extends PluginResource {
 }
 
 /**
- * The arguments of SiteStructure. The navigation order of a site: its top-level sections and section groups, and
- * the site spaces within sections.
+ * The arguments of SiteStructure. The navigation order of a site: its top-level sections, section groups and
+ * external links, and the site spaces within sections.
  */
 export interface SiteStructureArgs extends AdoptionArgs {
   /**
@@ -1237,9 +1313,9 @@ export interface SiteStructureArgs extends AdoptionArgs {
   /** The site, e.g. `site.id`. (id; replace; required.) */
   siteId: pulumi.Input<string>;
   /**
-   * The ids of every top-level item of the site's navigation, in order: its sections and section groups (or its
-   * site spaces, for a site without sections). Omitted: the order is not managed. (list of ids; update in place;
-   * unmanaged when omitted.)
+   * The ids of every top-level item of the site's navigation, in order: its sections, section groups and
+   * external links (or its site spaces, for a site without sections). Omitted: the order is not managed. (list
+   * of ids; update in place; unmanaged when omitted.)
    */
   order?: DeepInput<string[]>;
   /**
@@ -1250,8 +1326,8 @@ export interface SiteStructureArgs extends AdoptionArgs {
 }
 
 /**
- * The navigation order of a site: its top-level sections and section groups, and the site spaces within
- * sections. Id: the site id (one SiteStructure per site).
+ * The navigation order of a site: its top-level sections, section groups and external links, and the site spaces
+ * within sections. Id: the site id (one SiteStructure per site).
  */
 export class SiteStructure extends PluginResource {
   /** The organization of the site. */
@@ -1259,13 +1335,16 @@ export class SiteStructure extends PluginResource {
   /** The site, e.g. `site.id`. */
   declare readonly siteId: pulumi.Output<string>;
   /**
-   * The ids of every top-level item of the site's navigation, in order: its sections and section groups (or its
-   * site spaces, for a site without sections). Omitted: the order is not managed.
+   * The ids of every top-level item of the site's navigation, in order: its sections, section groups and
+   * external links (or its site spaces, for a site without sections). Omitted: the order is not managed.
    */
   declare readonly order: pulumi.Output<string[]>;
   /** The order of site spaces within sections, one entry per section whose order is managed. */
   declare readonly siteSpaces: pulumi.Output<SiteStructureSiteSpacesItem[]>;
-  /** What the top level holds: `sections` (sections and groups) or `siteSpaces` (a site without sections). */
+  /**
+   * What the top level holds: `sections` (sections, groups and external links) or `siteSpaces` (a site without
+   * sections).
+   */
   declare readonly type: pulumi.Output<string>;
   /**
    * The title of each top-level item, and of each section `siteSpaces` orders and its site spaces, by id, as

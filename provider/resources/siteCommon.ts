@@ -171,14 +171,14 @@ export async function siteObjects(
 }
 
 /**
- * One section, section group or site space (`object`: its API `object`) of a site, from the site's shared
+ * One section, section group, site space or external link (`object`: its API `object`) of a site, from the site's shared
  * structure: `undefined` when the structure, which holds every one of them at any depth, lacks it.
  */
 export async function findInStructure<S extends z.ZodType>(
   ctx: ResourceContext,
   organization: string,
   site: string,
-  object: "site-section" | "site-section-group" | "site-space",
+  object: "site-section" | "site-section-group" | "site-space" | "site-external-link",
   schema: S,
   id: string,
   fresh = false,

@@ -15,8 +15,8 @@ const inputs = z.strictObject({
   order: uniqueIds("items")
     .optional()
     .describe(
-      "The ids of every top-level item of the site's navigation, in order: its sections and section groups (or its " +
-        "site spaces, for a site without sections). Omitted: the order is not managed.",
+      "The ids of every top-level item of the site's navigation, in order: its sections, section groups and external " +
+        "links (or its site spaces, for a site without sections). Omitted: the order is not managed.",
     ),
   siteSpaces: z
     .array(
@@ -43,7 +43,9 @@ const state = z.object({
   type: z
     .string()
     .default("sections")
-    .describe("What the top level holds: `sections` (sections and groups) or `siteSpaces` (a site without sections)."),
+    .describe(
+      "What the top level holds: `sections` (sections, groups and external links) or `siteSpaces` (a site without sections).",
+    ),
   titles: z
     .record(z.string(), z.string())
     .default({})
@@ -131,7 +133,8 @@ async function applyOrder(client: HttpClient, news: Inputs, changed: ReadonlySet
     if (problem) {
       throw new Error(
         `SiteStructure "${site}": order must list every top-level item of the site exactly once: ${problem}. A ` +
-          "section inside a group is ordered by its SiteSectionGroup's sectionIds; add new sections and groups to order.",
+          "section inside a group is ordered by its SiteSectionGroup's sectionIds; add new sections, groups and external " +
+          "links to order.",
       );
     }
     await applyMoves(client, org, site, movesToOrder(current, news.order), typeOfListed(structure.structure));
@@ -158,12 +161,13 @@ export const siteStructureKind = defineKind<Inputs, State>({
   kind: "SiteStructure",
   docs: {
     description:
-      "The navigation order of a site: its top-level sections and section groups, and the site spaces within sections.",
+      "The navigation order of a site: its top-level sections, section groups and external links, and the site spaces " +
+      "within sections.",
     adoption: '`importId: "<siteId>"`: the order is read, and sorted only where it differs from the declared one.',
     notes: [
       "- Pulumi creates independent resources in parallel, so without a SiteStructure two runs of one program can give " +
-        "the same site different navigation orders. Declare it once per site, after its sections and groups (it takes " +
-        "their ids, so the engine creates it last).",
+        "the same site different navigation orders. Declare it once per site, after its sections, groups and links " +
+        "(it takes their ids, so the engine creates it last).",
       "- Each list is authoritative for its level: `order` must name every top-level item, and each `siteSpaces` entry " +
         "every site space of its section; `up` fails naming the ids missing or unknown. A reorder by hand is drift, " +
         "which the next `up` sorts back. A list left out is not managed.",

@@ -322,8 +322,8 @@ describe("the docs-platform command", () => {
     const io = await runCli(["import", "--organization", fx.org(), "--out", out, "--name", "acme-docs"]);
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
-    expect(io.stderr).toContain('site "Acme Docs": 26 objects');
-    expect(io.stderr).toMatch(/75 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toContain('site "Acme Docs": 28 objects');
+    expect(io.stderr).toMatch(/77 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -337,7 +337,7 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(75);
+    expect(program.match(/importId: /g)).toHaveLength(77);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -352,25 +352,28 @@ describe("the docs-platform command", () => {
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (75 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (77 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
-    const partial = all.filter((r) => r.id !== handbook && r.id !== link);
+    const [, forum] = seeded.ids.SiteExternalLink!;
+    const partial = all.filter((r) => r.id !== handbook && r.id !== link && r.id !== forum);
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 2 object(s) not managed by the stack (73 resources):\n` +
+      `Organization ${fx.org()}: 3 object(s) not managed by the stack (74 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
+        `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
     );
     const json = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial), "--json"]);
     expect(json.code).toBe(EXIT.found);
     expect(JSON.parse(json.stdout)).toEqual({
       organizationId: fx.org(),
-      managed: 73,
+      managed: 74,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
+        { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
       ],
     });

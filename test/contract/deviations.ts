@@ -177,20 +177,6 @@ export const deviations: readonly Deviation[] = [
     reason:
       `${REFERENCE} bounds a visibility condition to 1..1024 characters; the document's Expression is 0..1024. The ` +
       'emulator follows the reference on site spaces and sections: `condition: ""` is a 400, and null (which both ' +
-      "documents allow) is how a condition is removed, as the provider does.",
-  },
-  {
-    kind: "strictness",
-    id: "external-link-sort",
-    probe: {
-      method: "PATCH",
-      path: "/orgs/{organizationId}/sites/{siteId}/structure/sort",
-      body: { item: { type: "site-external-link", id: "link" }, position: {} },
-    },
-    message: "item.type: site external links are not supported by the emulator",
-    reason:
-      "The document's SiteStructureItemPointer lets PATCH structure/sort move a `site-external-link`; the emulator " +
-      "implements no external links (emulator/README.md, not implemented), so it answers 400 rather than pretend a " +
-      "move. The provider manages no external links and never sends one.",
+      "documents allow) is how a condition is removed, as the provider does. External links follow them.",
   },
 ];

@@ -136,6 +136,11 @@ const underSite = { organizationId: "org-id", siteId: "site-id" };
 const section = kind("SiteSection", () => ({ ...underSite, spaceId: "space-id" }));
 const sectionGroup = kind("SiteSectionGroup", () => ({ ...underSite, title: "Guides" }));
 const siteSpace = kind("SiteSpace", () => ({ ...underSite, spaceId: "space-id" }));
+const externalLink = kind("SiteExternalLink", () => ({
+  ...underSite,
+  title: "Status",
+  url: "https://status.example/",
+}));
 const shareLink = kind("SiteShareLink", () => ({ ...underSite, name: "Partners" }));
 const adaptiveSchema = kind("SiteAdaptiveSchema", () => ({ ...underSite, jsonSchema: VISITOR_SCHEMA }));
 const EXTERNAL = { kind: "external", url: "https://new.example/" };
@@ -278,6 +283,21 @@ const groupField = (property: string, source: string, rule: Rule) =>
     rule,
     request: async (p, value) =>
       post(`${await p.sitePath()}/section-groups`, property, { title: "Guides", [property]: value }),
+  });
+
+/** A link needs a section-based site: the site gets its section first. */
+const linkField = (property: string, rule: Rule) =>
+  externalLink(property, {
+    source: OFFICIAL,
+    rule,
+    request: async (p, value) => {
+      await p.section();
+      return post(`${await p.sitePath()}/external-links`, property, {
+        title: "Status",
+        url: "https://status.example/",
+        [property]: value,
+      });
+    },
   });
 
 const siteSpaceField = (property: string, source: string, rule: Rule, mismatches?: Mismatch[]) =>
@@ -502,6 +522,16 @@ const table: Entry[] = [
   groupField("title", LIMITS, atLeast(1)),
   groupField("title", LIMITS, atMost(100)),
   groupField("icon", FIELD, atMost(50)),
+
+  // SiteExternalLink (OFFICIAL; the API reference has no links): title 2..128, url an absolute URI of at most 2048,
+  // description max 256, icon max 50, condition max 1024.
+  linkField("title", atLeast(2)),
+  linkField("title", atMost(128)),
+  linkField("url", uri({ rejected: ["not a url", "status.example.com"], accepted: ["https://status.example.com/"] })),
+  linkField("url", atMost(2048, padded("https://status.example/"))),
+  linkField("description", atMost(256)),
+  linkField("icon", atMost(50)),
+  linkField("condition", atMost(1024)),
 
   // SiteSpace: path 1..100, condition 1..1024 (Limits).
   siteSpaceField("path", LIMITS, atLeast(1)),

@@ -52,7 +52,7 @@ const EXAMPLES: ExampleCase[] = [
   },
   {
     name: "multi-site",
-    resources: { Site: 3, SiteSection: 4, SiteShareLink: 1 },
+    resources: { Site: 3, SiteSection: 4, SiteShareLink: 1, SiteExternalLink: 1 },
     config: async () => ({}),
     // The sections show the spaces the program's lookups found by title: the fixture spaces, each once.
     afterUp: async (_dir, stack, { spaceIds }) => {

@@ -63,6 +63,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
       OpenApiSpec: ["organizationId"],
       Site: ["organizationId"],
       SiteSection: ["organizationId", "siteId", "spaceId"],
+      SiteExternalLink: ["organizationId", "siteId", "parentId"],
       SiteSectionGroup: ["organizationId", "siteId", "sectionIds"],
       SiteSpace: ["organizationId", "siteId", "spaceId", "sectionId"],
       SiteShareLink: ["organizationId", "siteId"],

@@ -21,6 +21,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteSpace",
   "SiteSectionGroup",
   "SiteShareLink",
+  "SiteExternalLink",
 ]);
 
 /**
@@ -65,6 +66,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteSpace: [],
     SiteSectionGroup: [],
     SiteShareLink: [],
+    SiteExternalLink: [],
   };
   for (const site of sites) {
     const under = `${org}/sites/${site.id}`;
@@ -72,6 +74,27 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     result.SiteSpace?.push(...ids(await list(`${under}/site-spaces`)));
     result.SiteSectionGroup?.push(...ids(await list(`${under}/section-groups`)));
     result.SiteShareLink?.push(...ids(await list(`${under}/share-links`)));
+    // Links have no listing of their own: the structure holds them, at the top level or in a group's children.
+    result.SiteExternalLink?.push(...linksIn((await callApi(emulator, "GET", `${under}/structure`)).body.structure));
+  }
+  return result;
+}
+
+/** Ids of the external links among structure items, at any depth. */
+function linksIn(items: Json[]): string[] {
+  return items.flatMap((item) => [
+    ...(item.object === "site-external-link" ? [item.id as string] : []),
+    ...linksIn(item.children ?? []),
+  ]);
+}
+
+/** Objects per kind in `after` that were not in `before` (kinds with none left out). */
+export function added(before: Census, after: Census): Census {
+  const result: Census = {};
+  for (const [kind, ids] of Object.entries(after)) {
+    const old = new Set(before[kind] ?? []);
+    const fresh = ids.filter((id) => !old.has(id)).sort();
+    if (fresh.length > 0) result[kind] = fresh;
   }
   return result;
 }

@@ -1,8 +1,8 @@
 /**
  * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
- * `docs-platform import` must turn into a program. 78 objects across every kind it imports: the organization's
+ * `docs-platform import` must turn into a program. 80 objects across every kind it imports: the organization's
  * settings (its default site among them), collections nested three deep, the fixture's spaces and one made in a
- * collection, three sites (one with section groups, conditional sections and site spaces, a share link turned off, an
+ * collection, three sites (one with section groups, external links, conditional sections and site spaces, a share link turned off, an
  * adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and duplicate
  * titles, a SAML provider pointing at a team, teams with owners and members, two OpenAPI specs (one from a URL, one
  * from text), and roles granted to teams and users on spaces, collections and sites.
@@ -184,8 +184,12 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   const group = async (title: string, sections: string[]) =>
     note("SiteSectionGroup", (await send("POST", `${site}/section-groups`, { title, sections })).id);
   await group("Product", [guides, reference]);
-  await group("Community", [changelog]);
+  const community = await group("Community", [changelog]);
   await group("International", [japanese]);
+  const externalLink = async (title: string, url: string, extra: Record<string, unknown> = {}) =>
+    note("SiteExternalLink", (await send("POST", `${site}/external-links`, { title, url, ...extra })).id);
+  await externalLink("Status", "https://status.acme.example/", { icon: "signal" });
+  await externalLink("Forum", "https://forum.acme.example/", { parent: community, description: "Ask the community" });
   const siteSpace = async (path: string, spaceId: string, sectionId: string | undefined, condition?: string) => {
     const created = await send("POST", `${path}/site-spaces`, { spaceId, ...(sectionId ? { sectionId } : {}) });
     if (condition) await send("PATCH", `${path}/site-spaces/${created.id}`, { condition });
