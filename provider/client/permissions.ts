@@ -48,13 +48,17 @@ export function listGrants(client: HttpClient, target: PermissionTarget, grantee
   return listAll(client, granteesPath(target, grantee), {}, schema);
 }
 
-/** Grants `role` (`POST …/permissions` with one team or user); granting the same role again changes nothing. */
+/**
+ * Grants `role` (`POST …/permissions` with one team or user); granting the same role again changes nothing. `null`
+ * makes the grantee a guest (the official `MemberRoleOrGuest`), which only this call can set: the PATCH of a grant
+ * takes a role.
+ */
 export async function grant(
   client: HttpClient,
   target: PermissionTarget,
   grantee: Grantee,
   id: string,
-  role: string,
+  role: string | null,
 ): Promise<void> {
   // Setting a role is idempotent, so a lost answer may be retried like a PUT.
   await client.request("POST", permissionsPath(target), { body: { role, [`${grantee}s`]: [id] }, idempotent: true });

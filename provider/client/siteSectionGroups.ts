@@ -12,6 +12,8 @@ export const SiteSectionGroupSchema = z.object({
   id: z.string(),
   title: z.string(),
   icon: z.string().nullish(),
+  /** The group this one is nested in; absent at the site's top level. */
+  sectionGroup: z.string().nullish(),
   /** Member sections (deprecated in the official document in favour of `children`, but still required there). */
   sections: z.array(Member).optional(),
   /** Sections, nested groups and external links. */
@@ -23,6 +25,16 @@ export type ApiSiteSectionGroup = z.infer<typeof SiteSectionGroupSchema>;
 export function groupSectionIds(group: ApiSiteSectionGroup): string[] {
   if (group.sections) return group.sections.map((s) => s.id);
   return (group.children ?? []).filter((c) => c.object === "site-section").map((c) => c.id);
+}
+
+export interface SiteSectionGroupPatch {
+  title?: string;
+  icon?: string | null;
+  /**
+   * The group to nest this one in, or null for the top level. The official document names it `parent` in the POST
+   * and `parentSectionGroupId` in the PATCH.
+   */
+  parentSectionGroupId?: string | null;
 }
 
 export function siteSectionGroupsPath(organizationId: string, siteId: string): string {
@@ -46,7 +58,7 @@ export async function createSiteSectionGroup(
   client: HttpClient,
   organizationId: string,
   siteId: string,
-  body: { title: string; icon?: string; sections?: string[] },
+  body: { title: string; icon?: string; sections?: string[]; parent?: string },
 ): Promise<ApiSiteSectionGroup> {
   const path = siteSectionGroupsPath(organizationId, siteId);
   return call(client, SiteSectionGroupSchema, "POST", path, { body });
@@ -57,7 +69,7 @@ export async function updateSiteSectionGroup(
   organizationId: string,
   siteId: string,
   id: string,
-  patch: { title?: string; icon?: string | null },
+  patch: SiteSectionGroupPatch,
 ): Promise<ApiSiteSectionGroup> {
   const path = groupPath(organizationId, siteId, id);
   return call(client, SiteSectionGroupSchema, "PATCH", path, { body: patch });

@@ -13,6 +13,8 @@ export const SiteSpaceSchema = z.object({
   title: z.string().optional(),
   default: z.boolean().optional(),
   condition: z.string().nullish(),
+  /** Left out of the site's navigation (still reachable by its URL); absent means false. */
+  hidden: z.boolean().optional(),
   urls: z.object({ published: z.string() }).partial().optional(),
 });
 export type ApiSiteSpace = z.infer<typeof SiteSpaceSchema>;
@@ -23,6 +25,7 @@ export interface SiteSpacePatch {
   condition?: string | null;
   /** Points the site space at another space. */
   spaceId?: string;
+  hidden?: boolean;
 }
 
 export function siteSpacesPath(organizationId: string, siteId: string): string {

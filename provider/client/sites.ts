@@ -17,6 +17,8 @@ export const SiteSchema = z.object({
   published: z.boolean(),
   createdAt: z.string().optional(),
   adaptiveContent: z.object({ enabled: z.boolean() }).nullish(),
+  /** A role, `inherit`, or null (the official `DefaultLevel`). */
+  defaultLevel: z.string().nullish(),
   urls: z
     .object({ location: z.string(), app: z.string(), preview: z.string(), published: z.string() })
     .partial()
@@ -38,6 +40,8 @@ export interface SitePatch {
   visibility?: string;
   basename?: string;
   adaptiveContent?: { enabled: boolean };
+  /** A role, `inherit`, or null for none. */
+  defaultLevel?: string | null;
   defaultSiteSpace?: string;
   defaultSiteSection?: string;
   /** A host name followed by path segments; null removes the proxy. */

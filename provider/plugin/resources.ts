@@ -17,6 +17,7 @@ import type {
   Language,
   OpenApiSpecVisibility,
   Role,
+  RoleOrGuest,
   SiteStructureSiteSpacesItem,
   SiteType,
   SiteVisibility,
@@ -60,6 +61,7 @@ export type {
   Language,
   OpenApiSpecVisibility,
   Role,
+  RoleOrGuest,
   SiteStructureSiteSpacesItem,
   SiteType,
   SiteVisibility,
@@ -830,6 +832,12 @@ export interface SiteArgs extends AdoptionArgs {
    */
   adaptiveContent?: pulumi.Input<boolean>;
   /**
+   * The access every organization member gets to the site: a role, `inherit` (from the organization) or `null`
+   * (none). Omitted: not managed. (`read`, `comment`, `review`, `edit`, `create`, `admin` or `inherit`, or
+   * `null`; update in place; unmanaged when omitted.)
+   */
+  defaultLevel?: pulumi.Input<DefaultLevel | null>;
+  /**
    * Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished. (boolean;
    * update in place; unmanaged when omitted.)
    */
@@ -864,6 +872,11 @@ export class Site extends PluginResource {
   declare readonly proxy: pulumi.Output<string | null>;
   /** Whether content adapts to visitor claims (see SiteAdaptiveSchema). */
   declare readonly adaptiveContent: pulumi.Output<boolean>;
+  /**
+   * The access every organization member gets to the site: a role, `inherit` (from the organization) or `null`
+   * (none). Omitted: not managed.
+   */
+  declare readonly defaultLevel: pulumi.Output<DefaultLevel | null>;
   /** Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished. */
   declare readonly published: pulumi.Output<boolean>;
   /** The site's custom hostname, when one is set up. */
@@ -890,6 +903,7 @@ export class Site extends PluginResource {
           "basename",
           "proxy",
           "adaptiveContent",
+          "defaultLevel",
           "published",
           "allowReplace",
           "hostname",
@@ -1023,6 +1037,11 @@ export interface SiteSectionGroupArgs extends AdoptionArgs {
    */
   icon?: pulumi.Input<string | null>;
   /**
+   * The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed. (id, or
+   * `null`; update in place; unmanaged when omitted.)
+   */
+  parentId?: pulumi.Input<string | null>;
+  /**
    * The sections directly in the group, in navigation order; `[]` empties the group. (list of ids; update in
    * place; unmanaged when omitted.)
    */
@@ -1042,12 +1061,14 @@ export class SiteSectionGroup extends PluginResource {
   declare readonly title: pulumi.Output<string>;
   /** An icon name, or `null`. */
   declare readonly icon: pulumi.Output<string | null>;
+  /** The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed. */
+  declare readonly parentId: pulumi.Output<string | null>;
   /** The sections directly in the group, in navigation order; `[]` empties the group. */
   declare readonly sectionIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: SiteSectionGroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      { kind: "SiteSectionGroup", properties: ["organizationId", "siteId", "title", "icon", "sectionIds"] },
+      { kind: "SiteSectionGroup", properties: ["organizationId", "siteId", "title", "icon", "parentId", "sectionIds"] },
       name,
       args,
       opts,
@@ -1164,6 +1185,11 @@ export interface SiteSpaceArgs extends AdoptionArgs {
    */
   condition?: pulumi.Input<string | null>;
   /**
+   * `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not
+   * managed. (boolean; update in place; unmanaged when omitted.)
+   */
+  hidden?: pulumi.Input<boolean>;
+  /**
    * `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).
    * (boolean; update in place; unmanaged when omitted.)
    */
@@ -1187,6 +1213,11 @@ export class SiteSpace extends PluginResource {
   declare readonly path: pulumi.Output<string>;
   /** An expression deciding whether a visitor sees this space; `null` removes it. */
   declare readonly condition: pulumi.Output<string | null>;
+  /**
+   * `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not
+   * managed.
+   */
+  declare readonly hidden: pulumi.Output<boolean>;
   /** Whether it is its level's default; `null` unless the program declares `default: true`. */
   declare readonly default: pulumi.Output<boolean | null>;
   /** The title shown in the site (the space's title unless changed in the web app). */
@@ -1196,7 +1227,17 @@ export class SiteSpace extends PluginResource {
     super(
       {
         kind: "SiteSpace",
-        properties: ["organizationId", "siteId", "spaceId", "sectionId", "path", "condition", "default", "title"],
+        properties: [
+          "organizationId",
+          "siteId",
+          "spaceId",
+          "sectionId",
+          "path",
+          "condition",
+          "hidden",
+          "default",
+          "title",
+        ],
       },
       name,
       args,
@@ -1470,10 +1511,10 @@ export interface SitePermissionArgs extends AdoptionArgs {
    */
   userId?: pulumi.Input<string>;
   /**
-   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
-   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`, or `guest`. A change applies in
+   * place. (`read`, `comment`, `review`, `edit`, `create`, `admin` or `guest`; update in place; required.)
    */
-  role: pulumi.Input<Role>;
+  role: pulumi.Input<RoleOrGuest>;
 }
 
 /** One role granted on a site to a team or to a user. Id: `<siteId>/<teamId or userId>`. */
@@ -1486,8 +1527,11 @@ export class SitePermission extends PluginResource {
   declare readonly teamId: pulumi.Output<string | null>;
   /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
   declare readonly userId: pulumi.Output<string | null>;
-  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
-  declare readonly role: pulumi.Output<Role>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`, or `guest`. A change applies in
+   * place.
+   */
+  declare readonly role: pulumi.Output<RoleOrGuest>;
 
   constructor(name: string, args: SitePermissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(

@@ -37,11 +37,14 @@ import { memberName } from "./organizationMember";
  * A grant kind's inputs: its target's ids, exactly one grantee and the role. Declared, as zod cannot infer an object
  * whose keys are a type parameter; test/runtime/types.test.ts holds each kind's generated class to these types.
  */
-export type GrantInputs<Ids extends string> = Record<Ids, string> & {
+export type GrantInputs<Ids extends string, Role extends string = (typeof ROLES)[number]> = Record<Ids, string> & {
   teamId?: string;
   userId?: string;
-  role: (typeof ROLES)[number];
+  role: Role;
 };
+
+/** The role a grant reports as `null` (the official `MemberRoleOrGuest`): access without a member's role. */
+const GUEST = "guest";
 /** A grant kind's state: its target's ids, the grantee (the other one `null`) and the role as the API reports it. */
 export type GrantState<Ids extends string> = Record<Ids, string> & {
   teamId: string | null;
@@ -49,7 +52,7 @@ export type GrantState<Ids extends string> = Record<Ids, string> & {
   role: string;
 };
 
-interface TargetInfo<Ids extends string> {
+interface TargetInfo<Ids extends string, Guest extends boolean> {
   kind: string;
   /** The target's word in texts (`space`). */
   noun: string;
@@ -62,6 +65,11 @@ interface TargetInfo<Ids extends string> {
   scope: "organization" | "site";
   /** The target's `…/permissions` path as the official document writes it, for the reference. */
   apiPath: string;
+  /**
+   * Why a guest grant (`role: "guest"`) is allowed on this target: the API must report it back, else drift could not
+   * be seen. Without it, `guest` is not a role of the kind.
+   */
+  guest?: Guest extends true ? string : undefined;
   example: string;
 }
 
@@ -70,12 +78,18 @@ const grantee = {
   userId: idRef("OrganizationMember")
     .optional()
     .describe("The user granted the role (a member's user id). Exactly one of `teamId` and `userId`."),
-  role: z
-    .enum(ROLES)
-    // Registered: the organization's roles (SamlProvider, OrganizationMember, …) are the same type, named once.
-    .meta({ id: "Role" })
-    .describe("The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place."),
 };
+
+const ROLE_TEXT = "The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`";
+// Registered: the organization's roles (SamlProvider, OrganizationMember, …) are the same type, named once.
+const role = z.enum(ROLES).meta({ id: "Role" }).describe(`${ROLE_TEXT}. A change applies in place.`);
+const roleOrGuest = z
+  .enum([...ROLES, GUEST])
+  .meta({ id: "RoleOrGuest" })
+  .describe(`${ROLE_TEXT}, or \`guest\`. A change applies in place.`);
+
+/** What the API takes for a role: a guest is `null`. */
+const apiRole = (declared: string): string | null => (declared === GUEST ? null : declared);
 
 /** Names of the organization's teams and members by `<grantee>/<id>`, listed on first use: only a grant needs them. */
 function granteeNames(ctx: ResourceContext, organizationId: string): () => Promise<Map<string, string>> {
@@ -94,26 +108,28 @@ function granteeNames(ctx: ResourceContext, organizationId: string): () => Promi
     ));
 }
 
-export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) {
+export function definePermissionKind<Ids extends string, Guest extends boolean = false>(info: TargetInfo<Ids, Guest>) {
   /** The input naming the target itself (the last of its ids). */
   const targetInput = info.ids[info.ids.length - 1]!;
   const idShape = Object.fromEntries(
     info.ids.map((key) => [key, (key === targetInput ? idRef(info.targetKind) : apiId).describe(info.idTexts[key])]),
   ) as Record<Ids, typeof apiId>;
-  const inputs = z.strictObject({ ...idShape, ...grantee }).superRefine((news: Record<string, unknown>, ctx) => {
-    const team = news.teamId;
-    const user = news.userId;
-    if (team === UNKNOWN || user === UNKNOWN || (team === undefined) !== (user === undefined)) return;
-    const property = team === undefined ? "teamId" : "userId";
-    ctx.addIssue({ code: "custom", path: [property], message: "exactly one of teamId and userId must be set" });
-  });
+  const inputs = z
+    .strictObject({ ...idShape, ...grantee, role: info.guest ? roleOrGuest : role })
+    .superRefine((news: Record<string, unknown>, ctx) => {
+      const team = news.teamId;
+      const user = news.userId;
+      if (team === UNKNOWN || user === UNKNOWN || (team === undefined) !== (user === undefined)) return;
+      const property = team === undefined ? "teamId" : "userId";
+      ctx.addIssue({ code: "custom", path: [property], message: "exactly one of teamId and userId must be set" });
+    });
   const state = z.object({
     ...(Object.fromEntries(info.ids.map((key) => [key, z.string()])) as Record<Ids, z.ZodString>),
     teamId: z.string().nullable().default(null),
     userId: z.string().nullable().default(null),
     role: z.string(),
   });
-  type Inputs = GrantInputs<Ids>;
+  type Inputs = GrantInputs<Ids, (typeof ROLES)[number] | (Guest extends true ? typeof GUEST : never)>;
   type State = GrantState<Ids>;
   type Known = { teamId?: string | null; userId?: string | null } & Record<Ids, string>;
 
@@ -126,7 +142,7 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
       ...Object.fromEntries(info.ids.map((key) => [key, known[key]])),
       teamId: known.teamId ?? null,
       userId: known.userId ?? null,
-      role: found.role ?? "guest",
+      role: found.role ?? GUEST,
     }) as State;
 
   /** The grant as the target's listing of teams or users reports it; a refresh of many grants shares the listing. */
@@ -187,6 +203,12 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
           "(deleting first, since the old and new grant may be the same pair).",
         "- The grant's own role only: access the grantee gets from a collection's or the organization's default level " +
           "is not part of it (the API's `…/permissions/aggregate` listing is not used).",
+        ...(info.guest
+          ? [
+              `- \`role: "guest"\` grants guest access (the API's \`null\` role) with \`POST ${info.apiPath}\`: the ` +
+                `grant's \`PATCH\` takes only a role. ${info.guest}`,
+            ]
+          : []),
       ],
       example: info.example,
     },
@@ -212,7 +234,7 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
 
     async create(ctx, news) {
       const { grantee: kind, id } = granteeOf(news);
-      await grant(ctx.client, info.target(news), kind, id, news.role);
+      await grant(ctx.client, info.target(news), kind, id, apiRole(news.role));
       return { id: `${targetId(news)}/${id}`, state: await readBack(ctx, news) };
     },
 
@@ -231,7 +253,9 @@ export function definePermissionKind<Ids extends string>(info: TargetInfo<Ids>) 
           throw new Error(`${info.kind}: importId names ${key} "${olds[key]}", the inputs "${news[key]}"`);
       }
       const { grantee: kind, id } = granteeOf(news);
-      if (changed.has("role")) await setGrantRole(ctx.client, info.target(news), kind, id, news.role);
+      // A grant's PATCH takes a role, not `null`: the grant call makes a guest.
+      if (changed.has("role") && news.role === GUEST) await grant(ctx.client, info.target(news), kind, id, null);
+      else if (changed.has("role")) await setGrantRole(ctx.client, info.target(news), kind, id, news.role);
       return readBack(ctx, news);
     },
 

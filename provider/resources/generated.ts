@@ -27,10 +27,7 @@ import { spacePermissionKind } from "./spacePermission";
 import { teamKind } from "./team";
 import { teamMemberKind } from "./teamMember";
 
-/**
- * Used by OrganizationSettings, SamlProvider, SpacePermission, CollectionPermission, OrganizationMember and
- * SitePermission.
- */
+/** Used by OrganizationSettings, SamlProvider, SpacePermission, CollectionPermission and OrganizationMember. */
 export type Role = "read" | "comment" | "review" | "edit" | "create" | "admin";
 
 /**
@@ -122,7 +119,7 @@ export class OrganizationSettings extends DocsResource {
   }
 }
 
-/** Used by Collection and Space. */
+/** Used by Collection, Space and Site. */
 export type DefaultLevel = "read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit";
 
 /** The arguments of Collection. A collection of spaces, optionally nested in another collection. */
@@ -748,6 +745,12 @@ export interface SiteArgs extends AdoptionArgs, ConnectionOption {
    */
   adaptiveContent?: pulumi.Input<boolean>;
   /**
+   * The access every organization member gets to the site: a role, `inherit` (from the organization) or `null`
+   * (none). Omitted: not managed. (`read`, `comment`, `review`, `edit`, `create`, `admin` or `inherit`, or
+   * `null`; update in place; unmanaged when omitted.)
+   */
+  defaultLevel?: pulumi.Input<DefaultLevel | null>;
+  /**
    * Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished. (boolean;
    * update in place; unmanaged when omitted.)
    */
@@ -782,6 +785,11 @@ export class Site extends DocsResource {
   declare readonly proxy: pulumi.Output<string | null>;
   /** Whether content adapts to visitor claims (see SiteAdaptiveSchema). */
   declare readonly adaptiveContent: pulumi.Output<boolean>;
+  /**
+   * The access every organization member gets to the site: a role, `inherit` (from the organization) or `null`
+   * (none). Omitted: not managed.
+   */
+  declare readonly defaultLevel: pulumi.Output<DefaultLevel | null>;
   /** Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished. */
   declare readonly published: pulumi.Output<boolean>;
   /** The site's custom hostname, when one is set up. */
@@ -901,6 +909,11 @@ export interface SiteSectionGroupArgs extends AdoptionArgs, ConnectionOption {
    */
   icon?: pulumi.Input<string | null>;
   /**
+   * The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed. (id, or
+   * `null`; update in place; unmanaged when omitted.)
+   */
+  parentId?: pulumi.Input<string | null>;
+  /**
    * The sections directly in the group, in navigation order; `[]` empties the group. (list of ids; update in
    * place; unmanaged when omitted.)
    */
@@ -920,6 +933,8 @@ export class SiteSectionGroup extends DocsResource {
   declare readonly title: pulumi.Output<string>;
   /** An icon name, or `null`. */
   declare readonly icon: pulumi.Output<string | null>;
+  /** The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed. */
+  declare readonly parentId: pulumi.Output<string | null>;
   /** The sections directly in the group, in navigation order; `[]` empties the group. */
   declare readonly sectionIds: pulumi.Output<string[]>;
 
@@ -1029,6 +1044,11 @@ export interface SiteSpaceArgs extends AdoptionArgs, ConnectionOption {
    */
   condition?: pulumi.Input<string | null>;
   /**
+   * `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not
+   * managed. (boolean; update in place; unmanaged when omitted.)
+   */
+  hidden?: pulumi.Input<boolean>;
+  /**
    * `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).
    * (boolean; update in place; unmanaged when omitted.)
    */
@@ -1052,6 +1072,11 @@ export class SiteSpace extends DocsResource {
   declare readonly path: pulumi.Output<string>;
   /** An expression deciding whether a visitor sees this space; `null` removes it. */
   declare readonly condition: pulumi.Output<string | null>;
+  /**
+   * `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not
+   * managed.
+   */
+  declare readonly hidden: pulumi.Output<boolean>;
   /** Whether it is its level's default; `null` unless the program declares `default: true`. */
   declare readonly default: pulumi.Output<boolean | null>;
   /** The title shown in the site (the space's title unless changed in the web app). */
@@ -1279,6 +1304,8 @@ export class SiteVisitorAuth extends DocsResource {
   }
 }
 
+export type RoleOrGuest = "read" | "comment" | "review" | "edit" | "create" | "admin" | "guest";
+
 /** The arguments of SitePermission. One role granted on a site to a team or to a user. */
 export interface SitePermissionArgs extends AdoptionArgs, ConnectionOption {
   /**
@@ -1299,10 +1326,10 @@ export interface SitePermissionArgs extends AdoptionArgs, ConnectionOption {
    */
   userId?: pulumi.Input<string>;
   /**
-   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place.
-   * (`read`, `comment`, `review`, `edit`, `create` or `admin`; update in place; required.)
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`, or `guest`. A change applies in
+   * place. (`read`, `comment`, `review`, `edit`, `create`, `admin` or `guest`; update in place; required.)
    */
-  role: pulumi.Input<Role>;
+  role: pulumi.Input<RoleOrGuest>;
 }
 
 /** One role granted on a site to a team or to a user. Id: `<siteId>/<teamId or userId>`. */
@@ -1315,8 +1342,11 @@ export class SitePermission extends DocsResource {
   declare readonly teamId: pulumi.Output<string | null>;
   /** The user granted the role (a member's user id). Exactly one of `teamId` and `userId`. */
   declare readonly userId: pulumi.Output<string | null>;
-  /** The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`. A change applies in place. */
-  declare readonly role: pulumi.Output<Role>;
+  /**
+   * The role granted: `read`, `comment`, `review`, `edit`, `create` or `admin`, or `guest`. A change applies in
+   * place.
+   */
+  declare readonly role: pulumi.Output<RoleOrGuest>;
 
   constructor(name: string, args: SitePermissionArgs, opts?: pulumi.CustomResourceOptions) {
     super(sitePermissionKind, name, args, opts);

@@ -19,6 +19,7 @@ import { defineKind } from "../framework/kind";
 import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
+import { DEFAULT_LEVELS } from "./common";
 import { organizationId, prefetchUnderSite, writeUnder } from "./siteCommon";
 
 /** SiteProxyOrigin: a host name followed by at least one path segment, such as example.com/docs. */
@@ -49,6 +50,14 @@ const inputs = z.strictObject({
     .boolean()
     .optional()
     .describe("Whether content adapts to visitor claims (see SiteAdaptiveSchema)."),
+  defaultLevel: z
+    .enum(DEFAULT_LEVELS)
+    .nullable()
+    .optional()
+    .describe(
+      "The access every organization member gets to the site: a role, `inherit` (from the organization) or `null` " +
+        "(none). Omitted: not managed.",
+    ),
   published: z
     .boolean()
     .optional()
@@ -70,6 +79,7 @@ const state = z.object({
   basename: z.string().nullable().default(null),
   proxy: z.string().nullable().default(null),
   adaptiveContent: z.boolean().default(false),
+  defaultLevel: z.string().nullable().default(null),
   published: z.boolean().default(false),
   hostname: z.string().nullable().default(null).describe("The site's custom hostname, when one is set up."),
   urls: z
@@ -92,6 +102,7 @@ function toState(site: ApiSite, organization: string): State {
     basename: site.basename ?? null,
     proxy: site.proxy?.origin ?? null,
     adaptiveContent: site.adaptiveContent?.enabled ?? false,
+    defaultLevel: site.defaultLevel ?? null,
     published: site.published,
     hostname: site.hostname ?? null,
     urls: { ...site.urls },
@@ -117,6 +128,7 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
       visibility: "visibility",
       basename: "basename",
       proxy: "proxy",
+      defaultLevel: "defaultLevel",
     }),
   };
   const wants = (key: keyof Inputs) => changed.has(key) && news[key] !== undefined;
@@ -136,7 +148,7 @@ export const siteKind = defineKind<Inputs, State>({
     adoption: '`importId: "<siteId>"`.',
     notes: [
       "- Create is `POST /orgs/{organizationId}/sites` with `title`, `type` and `visibility`, then one `PATCH` for " +
-        "`basename`, `proxy` and `adaptiveContent` when declared, then `publish` when `published: " +
+        "`basename`, `proxy`, `adaptiveContent` and `defaultLevel` when declared, then `publish` when `published: " +
         "true`. If a step after the `POST` fails, the new site is deleted again and `up` fails.",
       "- Publishing can need a plan upgrade: the API then answers with a checkout session instead of publishing, and " +
         "`up` fails saying so. Upgrade the plan in the web app, or set `published: false`.",
@@ -152,7 +164,7 @@ export const siteKind = defineKind<Inputs, State>({
       "- `type`: when omitted, the API reference says new sites are `basic`, while the official API document says the " +
         "default depends on the plan. Before you add `type` to the program of an existing site, check its `type` " +
         "output: any other value replaces the site.",
-      "- Not managed: the site's default level, style guide, custom hostname, and which section or site space is the " +
+      "- Not managed: the site's style guide, custom hostname, and which section or site space is the " +
         "default (set that with `default: true` on a [SiteSection](#sitesection) or [SiteSpace](#sitespace)).",
       "- No `agentsContext`: the API reference shows one (`excluded` or `included`), but the official API document " +
         "has it neither in the site nor in `PATCH /orgs/{organizationId}/sites/{siteId}`, so it would not reach the " +
@@ -214,7 +226,7 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
     });
     // POST takes only type, title and visibility; a new site is unpublished, and there is no proxy to remove.
     const rest = new Set<string>(
-      (["basename", "proxy", "adaptiveContent"] as const).filter((key) => news[key] != null),
+      (["basename", "proxy", "adaptiveContent", "defaultLevel"] as const).filter((key) => news[key] != null),
     );
     if (news.published) rest.add("published");
     const site = await undoOnFailure(

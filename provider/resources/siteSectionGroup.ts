@@ -8,12 +8,14 @@ import {
   listSiteSectionGroups,
   parseResponse,
   removeSectionFromGroup,
+  type SiteSectionGroupPatch,
   SiteSectionGroupSchema,
   siteSectionGroupsPath,
   siteStructurePath,
   updateSiteSectionGroup,
 } from "../client";
 import { defineKind, idRef, type ResourceContext } from "../framework/kind";
+import { changedFields } from "../framework/patch";
 import { organizationId, siteId, siteIdsOf, siteObjects, UNDER_SITE, underSiteTitled, writeUnder } from "./siteCommon";
 import { applyMoves, movesToOrder } from "./siteOrder";
 
@@ -22,6 +24,10 @@ const inputs = z.strictObject({
   siteId,
   title: z.string().min(1).max(100).describe("The group's title in the site's navigation."),
   icon: z.string().max(50).nullable().optional().describe("An icon name, or `null`."),
+  parentId: idRef("SiteSectionGroup")
+    .nullable()
+    .optional()
+    .describe("The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed."),
   sectionIds: z
     .array(idRef("SiteSection"))
     .refine((ids) => new Set(ids).size === ids.length, "must not list a section twice")
@@ -34,6 +40,7 @@ const state = z.object({
   siteId: z.string(),
   title: z.string(),
   icon: z.string().nullable().default(null),
+  parentId: z.string().nullable().default(null),
   sectionIds: z.array(z.string()).default([]),
 });
 
@@ -46,6 +53,7 @@ function toState(group: ApiSiteSectionGroup, parents: { organizationId: string; 
     siteId: parents.siteId,
     title: group.title,
     icon: group.icon ?? null,
+    parentId: group.sectionGroup ?? null,
     sectionIds: groupSectionIds(group),
   };
 }
@@ -100,7 +108,10 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
       "- `sectionIds` is ordered: the sections appear in the group in that order, applied with `PATCH …/structure/sort` " +
         "(one move per section out of place) after the membership changes; a reorder by hand is drift. The group's own " +
         "place in the site's top level belongs to [SiteStructure](#sitestructure).",
-      "- Not managed: nested groups, drafts and localized titles.",
+      "- `parentId` nests the group in another group of the site (`parent` in the create, `parentSectionGroupId` in a " +
+        "move: the official document's two names for one field); a moved group goes last in its new level. A group " +
+        "cannot go inside itself or one of its own groups (the API answers 400).",
+      "- Not managed: drafts and localized titles.",
     ],
     example: `new docs.SiteSectionGroup("product", {
   organizationId,
@@ -144,6 +155,7 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
       createSiteSectionGroup(ctx.client, org, site, {
         title: news.title,
         ...(news.icon != null ? { icon: news.icon } : {}),
+        ...(news.parentId != null ? { parent: news.parentId } : {}),
         ...(news.sectionIds?.length ? { sections: news.sectionIds } : {}),
       }),
     );
@@ -160,10 +172,12 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
     await writeUnder(ctx, org, site, async () => {
-      const patch: { title?: string; icon?: string | null } = {};
-      if (changed.has("title")) patch.title = news.title;
-      if (changed.has("icon") && news.icon !== undefined) patch.icon = news.icon;
-      if (Object.keys(patch).length > 0) await updateSiteSectionGroup(client, org, site, id, patch);
+      const patch = changedFields<SiteSectionGroupPatch>(news, changed, {
+        title: "title",
+        icon: "icon",
+        parentId: "parentSectionGroupId",
+      });
+      if (patch) await updateSiteSectionGroup(client, org, site, id, patch);
       if (!changed.has("sectionIds") || !news.sectionIds) return;
       // One section at a time (the official PATCH of the section); a section joining leaves its old group.
       const wanted = new Set(news.sectionIds);

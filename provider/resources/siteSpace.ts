@@ -50,6 +50,12 @@ const inputs = z.strictObject({
     .nullable()
     .optional()
     .describe("An expression deciding whether a visitor sees this space; `null` removes it."),
+  hidden: z
+    .boolean()
+    .optional()
+    .describe(
+      "`true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.",
+    ),
   default: defaultFlag,
 });
 
@@ -60,6 +66,7 @@ const state = z.object({
   sectionId: z.string().nullable().default(null).describe("The section, or `null` at the site's root level."),
   path: z.string(),
   condition: z.string().nullable().default(null),
+  hidden: z.boolean().default(false),
   default: managedDefault,
   title: z
     .string()
@@ -83,6 +90,7 @@ function toState(
     sectionId: siteSpace.section ?? null,
     path: siteSpace.path,
     condition: siteSpace.condition ?? null,
+    hidden: siteSpace.hidden ?? false,
     default: managesDefault ? (siteSpace.default ?? false) : null,
     title: siteSpace.title ?? null,
   };
@@ -105,6 +113,7 @@ async function apply(
     spaceId: "spaceId",
     path: "path",
     condition: "condition",
+    hidden: "hidden",
   });
   return patch ? updateSiteSpace(client, org, site, id, patch) : undefined;
 }
@@ -127,7 +136,7 @@ export const siteSpaceKind = defineKind<Inputs, State>({
       "- `default` works as for sections: each section (and the root level) has exactly one default site space, `true` " +
         "moves the default to this one, `false` means not managed. Declare `true` on at most one site space per section.",
       "- Create is `POST /orgs/{organizationId}/sites/{siteId}/site-spaces` with `spaceId` and `sectionId`, then " +
-        "`default` and one `PATCH` for `path` and `condition`. If a step after the `POST` fails, the new site space is " +
+        "`default` and one `PATCH` for `path`, `condition` and `hidden`. If a step after the `POST` fails, the new site space is " +
         "deleted again and `up` fails.",
       "- Declare `sectionId` whenever the site has sections: without it the space goes to whichever section is the " +
         "default at the time.",
@@ -182,6 +191,8 @@ export const siteSpaceKind = defineKind<Inputs, State>({
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
     const rest = new Set<string>((["path", "condition", "default"] as const).filter((key) => news[key] != null));
+    // A new site space is shown: only `hidden: true` needs the PATCH.
+    if (news.hidden) rest.add("hidden");
     return writeUnder(ctx, org, site, async () => {
       const created = await createSiteSpace(client, org, site, {
         spaceId: news.spaceId,

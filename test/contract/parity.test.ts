@@ -490,6 +490,7 @@ const table: Entry[] = [
     FIELD,
     oneOf(["public", "unlisted", "share-link", "visitor-auth"], ["private", "in-collection", "Public"]),
   ),
+  siteUpdate("defaultLevel", OFFICIAL, oneOf([...ROLES, null, "inherit"], ["owner", "guest", "Admin"])),
   siteUpdate("basename", LIMITS, atLeast(1)),
   siteUpdate("basename", LIMITS, atMost(100)),
   siteUpdate("proxy", LIMITS, atMost(512, padded("example.com/"))),

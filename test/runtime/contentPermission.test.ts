@@ -153,6 +153,31 @@ describe("content permissions", () => {
     expect(fixture.calls().filter((c) => !c.startsWith("GET "))).toEqual([]);
   });
 
+  it("grants a site's guest access (null) with the grant call, reads it back as guest, and moves to a role by PATCH", async () => {
+    const ids = await targets[2]!.make(fixture);
+    const base = targets[2]!.base(ids);
+    const { id, state, inputs } = await created("SitePermission", { ...ids, userId: fixture.user(1), role: "guest" });
+    expect(state.role).toBe("guest");
+    expect(fixture.lastRequestBody("POST", /\/permissions$/)).toEqual({ role: null, users: [fixture.user(1)] });
+    const { outs } = await lifecycle("SitePermission").update(id, state, { ...inputs, role: "read" });
+    expect(outs.role).toBe("read");
+    expect(fixture.lastRequestBody("PATCH", /\/permissions\/users\/[^/]+$/)).toEqual({ role: "read" });
+    fixture.emulator.clearRequests();
+    const back = await lifecycle("SitePermission").update(id, outs, { ...inputs, role: "guest" });
+    expect(back.outs.role).toBe("guest");
+    // The grant's PATCH takes a role only: back to guest is the grant call again.
+    expect(fixture.calls().filter((c) => !c.startsWith("GET "))).toEqual([`POST /v1${base}`]);
+  });
+
+  it("refuses guest on spaces and collections, whose grants the API reports with a role only", async () => {
+    await expectEachLimitRejected("SpacePermission", { spaceId: "s1", teamId: "t1", role: "read" }, [
+      [{ role: "guest" }, "role", /must be one of/],
+    ]);
+    await expectEachLimitRejected("CollectionPermission", { collectionId: "c1", teamId: "t1", role: "read" }, [
+      [{ role: "guest" }, "role", /must be one of/],
+    ]);
+  });
+
   it("rejects teamId with userId, neither, and each limit offline", async () => {
     const cases: LimitCase[] = [
       [{ userId: fixture.user(1) }, "userId", /exactly one of teamId and userId/],

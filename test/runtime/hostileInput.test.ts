@@ -64,7 +64,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
       Site: ["organizationId"],
       SiteSection: ["organizationId", "siteId", "spaceId"],
       SiteExternalLink: ["organizationId", "siteId", "parentId"],
-      SiteSectionGroup: ["organizationId", "siteId", "sectionIds"],
+      SiteSectionGroup: ["organizationId", "siteId", "parentId", "sectionIds"],
       SiteSpace: ["organizationId", "siteId", "spaceId", "sectionId"],
       SiteShareLink: ["organizationId", "siteId"],
       SiteAdaptiveSchema: ["organizationId", "siteId"],

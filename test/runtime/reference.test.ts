@@ -113,7 +113,7 @@ describe("the generated classes' types", () => {
       'export type DefaultLevel = "read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit";',
     );
     expect(text).toContain('export type SpaceEditMode = "live" | "locked";');
-    expect(text).toContain("/** Used by Collection and Space. */\nexport type DefaultLevel");
+    expect(text).toContain("/** Used by Collection, Space and Site. */\nexport type DefaultLevel");
     expect(text).toContain("  defaultLevel?: pulumi.Input<DefaultLevel | null>;");
     expect(text).toContain("  declare readonly defaultLevel: pulumi.Output<DefaultLevel | null>;");
     expect(text).toContain("  styling?: DeepInput<{\n");

@@ -22,7 +22,8 @@ describeLifecycle(
     kind: "Site",
     inputs: base,
     created: (state) => {
-      expect(state).toMatchObject({ ...base(), published: false, adaptiveContent: false });
+      // defaultLevel, undeclared, reads as the API reports it (a new site's is `inherit`).
+      expect(state).toMatchObject({ ...base(), published: false, adaptiveContent: false, defaultLevel: "inherit" });
       expect((state.urls as { app: string }).app).toMatch(/^https?:\/\//);
       expect(state.createdAt).toMatch(/^\d{4}-/);
       // POST takes only type, title and visibility; the rest is one PATCH.
@@ -41,6 +42,15 @@ describeLifecycle(
       updateTo("visibility", "share-link"),
       updateTo("basename", "api"),
       updateTo("proxy", "www.example.org/dev/docs"),
+      updateTo("defaultLevel", "read"),
+      {
+        name: "defaultLevel (null: members get no access by default)",
+        inputs: (_f, p) => ({ ...p, defaultLevel: null }),
+        expect: (s) => {
+          expect(s.defaultLevel).toBeNull();
+          expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ defaultLevel: null });
+        },
+      },
       {
         name: "proxy (null removes it)",
         inputs: (_f, p) => ({ ...p, proxy: null }),
@@ -160,6 +170,7 @@ describe("Site check", () => {
       [{ proxy: "https://example.com/docs" }, "proxy", /must match the pattern/],
       [{ type: "enterprise" }, "type", /must be one of/],
       [{ visibility: "private" }, "visibility", /must be one of/],
+      [{ defaultLevel: "guest" }, "defaultLevel", /must be one of/],
       // The API reference's agentsContext is not in the official document: not an input (see the Site notes).
       [{ agentsContext: "included" }, "agentsContext", /unknown property agentsContext/],
       [{ published: "yes" }, "published", /must be a boolean/],

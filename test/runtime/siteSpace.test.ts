@@ -58,6 +58,7 @@ describeLifecycle(
         },
       },
       updateTo("path", "begin"),
+      updateTo("hidden", true),
       updateTo("condition", "visitor.claims.plan === 'pro'"),
       {
         name: "condition (null removes it)",
@@ -116,6 +117,31 @@ describeLifecycle(
 );
 
 describe("SiteSpace behaviour", () => {
+  it("creates a hidden site space with the follow-up PATCH, and sees it shown by hand as drift", async () => {
+    const { id, state, inputs } = await created("SiteSpace", { ...(await baseInputs()), hidden: true });
+    expect(state.hidden).toBe(true);
+    expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({
+      path: "start",
+      condition: "visitor.claims.beta === true",
+      hidden: true,
+    });
+    await fixture.api("PATCH", `/orgs/${fixture.org()}/sites/${state.siteId}/site-spaces/${id}`, { hidden: false });
+    const read = await lifecycle("SiteSpace").read(id, state);
+    expect(read.props?.hidden).toBe(false);
+    expect(await lifecycle("SiteSpace").diff(id, read.props ?? {}, inputs)).toMatchObject({ changes: true });
+    // Undeclared, hidden is not managed: the same read is no change.
+    const { hidden: _, ...undeclared } = inputs;
+    expect((await lifecycle("SiteSpace").diff(id, read.props ?? {}, undeclared)).changes).toBe(false);
+  });
+
+  it("sends no hidden on create unless it is true: a new site space is shown", async () => {
+    await created("SiteSpace", { ...(await baseInputs()), hidden: false });
+    expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({
+      path: "start",
+      condition: "visitor.claims.beta === true",
+    });
+  });
+
   it("makes a root-level site space the site's default with the site's defaultSiteSpace", async () => {
     const siteId = await fixture.makeSite({ spaces: [fixture.space(1)] });
     const { id, state, inputs } = await created("SiteSpace", {

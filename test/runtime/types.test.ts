@@ -15,6 +15,7 @@ import type { sitePermissionKind } from "../../provider/resources/sitePermission
 import type { siteRedirectKind } from "../../provider/resources/siteRedirect";
 import type { siteRedirectsKind } from "../../provider/resources/siteRedirects";
 import type { siteSectionKind } from "../../provider/resources/siteSection";
+import type { siteExternalLinkKind } from "../../provider/resources/siteExternalLink";
 import type { siteSectionGroupKind } from "../../provider/resources/siteSectionGroup";
 import type { siteShareLinkKind } from "../../provider/resources/siteShareLink";
 import type { siteSpaceKind } from "../../provider/resources/siteSpace";
@@ -72,6 +73,7 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof siteKind, docs.Site>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteSectionKind, docs.SiteSection>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteSectionGroupKind, docs.SiteSectionGroup>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof siteExternalLinkKind, docs.SiteExternalLink>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteSpaceKind, docs.SiteSpace>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteShareLinkKind, docs.SiteShareLink>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteAdaptiveSchemaKind, docs.SiteAdaptiveSchema>>().toEqualTypeOf<Fits>();
