@@ -4,11 +4,38 @@
  * program's process, during `preview` too (they only read), with the stack's settings: the token from
  * `DOCS_API_TOKEN` or secret stack config `docs:apiToken`, the URL from `docs:apiUrl`/`DOCS_API_URL`, the
  * organization from `docs:organizationId`/`DOCS_ORGANIZATION_ID`, or from a `Connection` passed as `connection`.
- * Each lists the organization's objects (every page) once per call and fails naming the lookup, the criteria and the
- * candidates unless exactly one object matches.
+ * Each lists the organization's objects (every page) once per call, filtered by the API where it can filter (sites
+ * and teams by title, members by email), and fails naming the lookup, the criteria and the candidates unless exactly
+ * one object matches. The API's filters match substrings, so the match itself stays exact; only a failed lookup lists
+ * everything, to name the candidates.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ApiCollection, ApiOrganizationMember, ApiSite, ApiSpace, ApiTeam, HttpClient } from "./client";
+import type { z } from "zod";
+import {
+  type ApiCollection,
+  type ApiOrganizationMember,
+  type ApiSamlProvider,
+  type ApiSite,
+  type ApiSpace,
+  type ApiTeam,
+  getOpenApiSpec as getOpenApiSpecBySlug,
+  getSiteObjects,
+  type HttpClient,
+  isNotFound,
+  listAll,
+  listOpenApiSpecs,
+  OrganizationMemberSchema,
+  OrganizationSchema,
+  organizationMembersPath,
+  parseResponse,
+  SiteSchema,
+  SiteSectionSchema,
+  SiteSpaceSchema,
+  siteStructurePath,
+  sitesPath,
+  TeamSchema,
+  teamsPath,
+} from "./client";
 import type { Connection } from "./connection";
 import {
   CONFIG_KEYS,
@@ -22,6 +49,7 @@ import type { KindDefinition } from "./framework/kind";
 import { Listings } from "./framework/listings";
 import { collectionKind } from "./resources/collection";
 import { organizationMemberKind } from "./resources/organizationMember";
+import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { spaceKind } from "./resources/space";
 import { teamKind } from "./resources/team";
@@ -106,6 +134,80 @@ export interface GetCollectionResult {
   path: string;
 }
 
+interface InSite extends InOrganization {
+  siteId: string;
+}
+
+export interface GetSiteSectionArgs extends InSite {
+  /** The section's title, exactly. Give `title` or `path`. */
+  title?: string;
+  /** The section's path (its URL segment), unique in the site. */
+  path?: string;
+}
+export interface GetSiteSectionResult {
+  id: string;
+  title: string;
+  path: string;
+  organizationId: string;
+  siteId: string;
+  /** The group the section is in, or `null` at the top level. */
+  groupId: string | null;
+  /** Its site spaces, in navigation order. */
+  siteSpaceIds: string[];
+}
+
+export interface GetSiteSpaceArgs extends InSite {
+  /** The title the site space shows, exactly. Give `title` or `path`. */
+  title?: string;
+  /** Its path (URL segment), unique within its section or the site's top level. */
+  path?: string;
+  /** Only site spaces of this section; `null` for the site's top level (a site without sections). Default: anywhere. */
+  sectionId?: string | null;
+}
+export interface GetSiteSpaceResult {
+  id: string;
+  title: string | null;
+  path: string;
+  spaceId: string;
+  organizationId: string;
+  siteId: string;
+  sectionId: string | null;
+}
+
+export interface GetSamlProviderArgs extends InOrganization {
+  label: string;
+}
+export interface GetSamlProviderResult {
+  id: string;
+  label: string;
+  organizationId: string;
+}
+
+export interface GetOpenApiSpecArgs extends InOrganization {
+  slug: string;
+}
+export interface GetOpenApiSpecResult {
+  id: string;
+  slug: string;
+  organizationId: string;
+  /** `pending`, `progress` or `complete`. */
+  processingState: string;
+  sourceUrl: string | null;
+}
+
+export interface GetOrganizationsArgs {
+  /** Only organizations with this title, exactly. */
+  title?: string;
+}
+export interface OrganizationSummary {
+  id: string;
+  title: string;
+}
+export interface GetOrganizationsResult {
+  /** Every organization the token reaches, in the API's order. */
+  organizations: OrganizationSummary[];
+}
+
 /** A lookup that did not find exactly one object. */
 export class LookupError extends Error {
   constructor(message: string) {
@@ -147,13 +249,21 @@ export async function getOrganizationMember(
   opts: LookupOptions = {},
 ): Promise<GetOrganizationMemberResult> {
   const { client, organizationId } = await settings("getOrganizationMember", args, opts);
-  const members = await listed<ApiOrganizationMember>(organizationMemberKind, client, organizationId);
   const email = args.email.trim().toLowerCase();
+  const path = organizationMembersPath(organizationId);
+  const found = await listAll(client, path, { search: email }, OrganizationMemberSchema);
+  const matches = found.filter((m) => m.user.email?.toLowerCase() === email);
+  const named = (m: ApiOrganizationMember) => ({
+    id: m.user.id,
+    name: m.user.email ?? m.user.displayName ?? "(no email)",
+  });
+  const everyMember = async () =>
+    (await listed<ApiOrganizationMember>(organizationMemberKind, client, organizationId)).map(named);
   const member = single(
     { lookup: "getOrganizationMember", noun: "member", criteria: `with email "${args.email}"`, organizationId },
-    members.filter((m) => m.user.email?.toLowerCase() === email),
+    matches,
     (m) => m.user.id,
-    members.map((m) => ({ id: m.user.id, name: m.user.email ?? m.user.displayName ?? "(no email)" })),
+    await candidatesIfNeeded(matches, everyMember, () => matches.map(named)),
   );
   return {
     id: member.user.id,
@@ -167,12 +277,14 @@ export async function getOrganizationMember(
 /** The team with this title. */
 export async function getTeam(args: GetTeamArgs, opts: LookupOptions = {}): Promise<GetTeamResult> {
   const { client, organizationId } = await settings("getTeam", args, opts);
-  const teams = await listed<ApiTeam>(teamKind, client, organizationId);
+  const filtered = await listAll(client, teamsPath(organizationId), { title: args.title }, TeamSchema);
+  const matches = filtered.filter((t) => t.title === args.title);
+  const everyTeam = async () => (await listed<ApiTeam>(teamKind, client, organizationId)).map(titled);
   const team = single(
     { lookup: "getTeam", noun: "team", criteria: `titled "${args.title}"`, organizationId },
-    teams.filter((t) => t.title === args.title),
+    matches,
     (t) => t.id,
-    teams.map((t) => ({ id: t.id, name: t.title })),
+    await candidatesIfNeeded(matches, everyTeam, () => matches.map(titled)),
   );
   return { id: team.id, title: team.title, organizationId };
 }
@@ -180,12 +292,14 @@ export async function getTeam(args: GetTeamArgs, opts: LookupOptions = {}): Prom
 /** The site with this title. */
 export async function getSite(args: GetSiteArgs, opts: LookupOptions = {}): Promise<GetSiteResult> {
   const { client, organizationId } = await settings("getSite", args, opts);
-  const sites = await listed<ApiSite>(siteKind, client, organizationId);
+  const filtered = await listAll(client, sitesPath(organizationId), { title: args.title }, SiteSchema);
+  const matches = filtered.filter((s) => s.title === args.title);
+  const everySite = async () => (await listed<ApiSite>(siteKind, client, organizationId)).map(titled);
   const site = single(
     { lookup: "getSite", noun: "site", criteria: `titled "${args.title}"`, organizationId },
-    sites.filter((s) => s.title === args.title),
+    matches,
     (s) => s.id,
-    sites.map((s) => ({ id: s.id, name: s.title })),
+    await candidatesIfNeeded(matches, everySite, () => matches.map(titled)),
   );
   return {
     id: site.id,
@@ -239,6 +353,127 @@ export async function getCollection(args: GetCollectionArgs, opts: LookupOptions
   };
 }
 
+/** The section of a site with this title or path, from the site's structure (one request). */
+export async function getSiteSection(
+  args: GetSiteSectionArgs,
+  opts: LookupOptions = {},
+): Promise<GetSiteSectionResult> {
+  const criteria = titleOrPath("getSiteSection", args);
+  const { client, organizationId } = await settings("getSiteSection", args, opts);
+  const sections = await inStructure(client, organizationId, args.siteId, "site-section", SiteSectionSchema);
+  const section = single(
+    { lookup: "getSiteSection", noun: "section", criteria: `${criteria} in site "${args.siteId}"`, organizationId },
+    sections.filter((s) => (args.path === undefined ? s.title === args.title : s.path === args.path)),
+    (s) => s.id,
+    sections.map((s) => ({ id: s.id, name: s.title, detail: `path ${s.path}` })),
+  );
+  return {
+    id: section.id,
+    title: section.title,
+    path: section.path,
+    organizationId,
+    siteId: args.siteId,
+    groupId: section.sectionGroup ?? null,
+    siteSpaceIds: section.siteSpaces.map((ss) => ss.id),
+  };
+}
+
+/** The site space of a site with this title or path (in this section), from the site's structure (one request). */
+export async function getSiteSpace(args: GetSiteSpaceArgs, opts: LookupOptions = {}): Promise<GetSiteSpaceResult> {
+  const criteria = titleOrPath("getSiteSpace", args);
+  const { client, organizationId } = await settings("getSiteSpace", args, opts);
+  const all = await inStructure(client, organizationId, args.siteId, "site-space", SiteSpaceSchema);
+  const inScope = all.filter((ss) => args.sectionId === undefined || (ss.section ?? null) === args.sectionId);
+  const where =
+    args.sectionId === undefined
+      ? ""
+      : args.sectionId === null
+        ? " at the top level"
+        : ` in section "${args.sectionId}"`;
+  const siteSpace = single(
+    {
+      lookup: "getSiteSpace",
+      noun: "site space",
+      criteria: `${criteria}${where} of site "${args.siteId}"`,
+      organizationId,
+    },
+    inScope.filter((ss) => (args.path === undefined ? ss.title === args.title : ss.path === args.path)),
+    (ss) => ss.id,
+    inScope.map((ss) => ({
+      id: ss.id,
+      name: ss.title ?? ss.path,
+      detail: ss.section ? `path ${ss.path} in section ${ss.section}` : `path ${ss.path}`,
+    })),
+    "pass sectionId to choose among them",
+  );
+  return {
+    id: siteSpace.id,
+    title: siteSpace.title ?? null,
+    path: siteSpace.path,
+    spaceId: siteSpace.space.id,
+    organizationId,
+    siteId: args.siteId,
+    sectionId: siteSpace.section ?? null,
+  };
+}
+
+/** The SAML provider with this label (labels need not be unique: several fail, naming each). */
+export async function getSamlProvider(
+  args: GetSamlProviderArgs,
+  opts: LookupOptions = {},
+): Promise<GetSamlProviderResult> {
+  const { client, organizationId } = await settings("getSamlProvider", args, opts);
+  const providers = await listed<ApiSamlProvider>(samlProviderKind, client, organizationId);
+  const provider = single(
+    { lookup: "getSamlProvider", noun: "SAML provider", criteria: `labelled "${args.label}"`, organizationId },
+    providers.filter((p) => p.label === args.label),
+    (p) => p.id,
+    providers.map((p) => ({ id: p.id, name: p.label })),
+  );
+  return { id: provider.id, label: provider.label, organizationId };
+}
+
+/** The OpenAPI spec with this slug: one request at its address; a missing slug lists the specs to name them. */
+export async function getOpenApiSpec(
+  args: GetOpenApiSpecArgs,
+  opts: LookupOptions = {},
+): Promise<GetOpenApiSpecResult> {
+  const { client, organizationId } = await settings("getOpenApiSpec", args, opts);
+  try {
+    const spec = await getOpenApiSpecBySlug(client, organizationId, args.slug);
+    return {
+      id: spec.id,
+      slug: spec.slug,
+      organizationId,
+      processingState: spec.processingState,
+      sourceUrl: spec.sourceURL ?? null,
+    };
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    const specs = await listOpenApiSpecs(client, organizationId);
+    return single(
+      { lookup: "getOpenApiSpec", noun: "OpenAPI spec", criteria: `with slug "${args.slug}"`, organizationId },
+      [],
+      () => "",
+      specs.map((spec) => ({ id: spec.id, name: spec.slug })),
+    );
+  }
+}
+
+/**
+ * The organizations the token reaches (`GET /orgs`), e.g. to check in a program that it runs against the intended
+ * one. No organization setting is needed.
+ */
+export async function getOrganizations(
+  args: GetOrganizationsArgs = {},
+  opts: LookupOptions = {},
+): Promise<GetOrganizationsResult> {
+  const client = clientOf("getOrganizations", opts, await connectionToken(opts));
+  const all = await listAll(client, "/orgs", {}, OrganizationSchema);
+  const kept = all.filter((o) => args.title === undefined || o.title === args.title);
+  return { organizations: kept.map((o) => ({ id: o.id, title: o.title })) };
+}
+
 /** `getSpace` for Inputs: waits for them and gives the result as an Output. */
 export function getSpaceOutput(args: LookupInputs<GetSpaceArgs>, opts: LookupOptions = {}) {
   return asOutput(args, opts, getSpace);
@@ -254,6 +489,21 @@ export function getSiteOutput(args: LookupInputs<GetSiteArgs>, opts: LookupOptio
 }
 export function getCollectionOutput(args: LookupInputs<GetCollectionArgs>, opts: LookupOptions = {}) {
   return asOutput(args, opts, getCollection);
+}
+export function getSiteSectionOutput(args: LookupInputs<GetSiteSectionArgs>, opts: LookupOptions = {}) {
+  return asOutput(args, opts, getSiteSection);
+}
+export function getSiteSpaceOutput(args: LookupInputs<GetSiteSpaceArgs>, opts: LookupOptions = {}) {
+  return asOutput(args, opts, getSiteSpace);
+}
+export function getSamlProviderOutput(args: LookupInputs<GetSamlProviderArgs>, opts: LookupOptions = {}) {
+  return asOutput(args, opts, getSamlProvider);
+}
+export function getOpenApiSpecOutput(args: LookupInputs<GetOpenApiSpecArgs>, opts: LookupOptions = {}) {
+  return asOutput(args, opts, getOpenApiSpec);
+}
+export function getOrganizationsOutput(args: LookupInputs<GetOrganizationsArgs> = {}, opts: LookupOptions = {}) {
+  return asOutput(args, opts, getOrganizations);
 }
 
 /**
@@ -293,21 +543,72 @@ async function listed<Item>(
 
 /** The client and organization of a lookup, from its arguments, its connection and the stack's settings. */
 async function settings(lookup: string, args: InOrganization, opts: LookupOptions): Promise<Settings> {
-  const connection = opts.connection;
-  const organizationId = args.organizationId ?? connection?.organizationId ?? defaultOrganizationId(programConfig);
+  const organizationId = args.organizationId ?? opts.connection?.organizationId ?? defaultOrganizationId(programConfig);
   if (!organizationId) {
     throw new LookupError(
       `${lookup}: no organization: pass organizationId, a connection with one, or set ` +
         `\`pulumi config set ${CONFIG_KEYS.organizationId} <id>\` or ${ENV_KEYS.organizationId}.`,
     );
   }
-  const token = connection?.token === undefined ? undefined : await knownValue(connection.token);
+  return { client: clientOf(lookup, opts, await connectionToken(opts)), organizationId };
+}
+
+/** The connection's token when it has one (a known Output, also at preview). */
+function connectionToken(opts: LookupOptions): Promise<string | undefined> {
+  const token = opts.connection?.token;
+  return token === undefined ? Promise.resolve(undefined) : knownValue(token);
+}
+
+/** The client of the connection, else of the stack's settings. */
+function clientOf(lookup: string, opts: LookupOptions, token: string | undefined): HttpClient {
+  const connection = opts.connection;
   const { apiUrl, token: resolved } = resolveConnection(
     { apiUrl: connection?.apiUrl, tokenEnv: connection?.tokenEnv, token },
     (source) => new LookupError(`${lookup}: no API token: ${missingToken(source)}.`),
     programConfig,
   );
-  return { client: currentOperation().connections.clientFor(apiUrl, resolved), organizationId };
+  return currentOperation().connections.clientFor(apiUrl, resolved);
+}
+
+/** `title "…"` or `with path "…"`, after checking that exactly one of them is given. */
+function titleOrPath(lookup: string, args: { title?: string; path?: string }): string {
+  if ((args.title === undefined) === (args.path === undefined)) {
+    throw new LookupError(`${lookup}: give either title or path, not both or neither.`);
+  }
+  return args.path === undefined ? `titled "${args.title}"` : `with path "${args.path}"`;
+}
+
+/**
+ * Every object of one kind in a site's structure, at any depth: the structure holds the site's sections (with their
+ * site spaces) and groups in one request, where their own listings take one each.
+ */
+async function inStructure<S extends z.ZodType>(
+  client: HttpClient,
+  organizationId: string,
+  siteId: string,
+  object: string,
+  schema: S,
+): Promise<z.infer<S>[]> {
+  const { byKey } = await getSiteObjects(client, organizationId, siteId);
+  const path = client.displayPath(siteStructurePath(organizationId, siteId));
+  return [...byKey.entries()]
+    .filter(([key]) => key.startsWith(`${object}/`))
+    .map(([, item]) => parseResponse(schema, item, "GET", path));
+}
+
+const titled = (item: { id: string; title: string }): Candidate => ({ id: item.id, name: item.title });
+
+/**
+ * The candidates a failed lookup names: with no match, every object (the one listing only the error path makes);
+ * with several, the matches themselves. Exactly one match needs none.
+ */
+async function candidatesIfNeeded<T>(
+  matches: readonly T[],
+  everything: () => Promise<Candidate[]>,
+  ofMatches: () => Candidate[],
+): Promise<Candidate[]> {
+  if (matches.length === 1) return [];
+  return matches.length === 0 ? everything() : ofMatches();
 }
 
 /** Stack config as the program's process has it (read raw), which wins over the environment, as in the provider. */

@@ -3,8 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Connection } from "../../provider/connection";
 import {
   getCollection,
+  getOpenApiSpec,
   getOrganizationMember,
+  getOrganizations,
+  getSamlProvider,
   getSite,
+  getSiteSection,
+  getSiteSpace,
+  getSiteSpaceOutput,
   getSpace,
   getSpaceOutput,
   getTeam,
@@ -104,6 +110,119 @@ describe("getTeam and getSite", () => {
     await expect(getSite({ title: "Docs", organizationId: emu.emulator.secondOrganizationId })).rejects.toThrow(
       `getSite: no site titled "Docs" in organization "${emu.emulator.secondOrganizationId}"; it has no sites.`,
     );
+  });
+});
+
+describe("the API's filters", () => {
+  it("list sites and teams by title and members by search, one request each, and match exactly", async () => {
+    const docs = await emu.apiCreate(`/orgs/${emu.org()}/sites`, { title: "Docs" });
+    await emu.apiCreate(`/orgs/${emu.org()}/sites`, { title: "Docs archive" });
+    const writers = await emu.apiCreate(`/orgs/${emu.org()}/teams`, { title: "Writers" }, "PUT");
+    await emu.apiCreate(`/orgs/${emu.org()}/teams`, { title: "Writers guild" }, "PUT");
+    emu.emulator.clearRequests();
+    // The filters match substrings ("Docs archive", "Writers guild"): the lookup keeps only the exact title.
+    expect((await getSite({ title: "Docs" })).id).toBe(docs);
+    expect((await getTeam({ title: "Writers" })).id).toBe(writers);
+    expect((await getOrganizationMember({ email: "ada@example.com" })).id).toBe(emu.emulator.userIds[0]);
+    const queries = emu.emulator.requests().map((r) => [r.path.split("/").at(-1), r.query]);
+    expect(queries).toEqual([
+      ["sites", expect.objectContaining({ title: "Docs" })],
+      ["teams", expect.objectContaining({ title: "Writers" })],
+      ["members", expect.objectContaining({ search: "ada@example.com" })],
+    ]);
+  });
+
+  it("list everything once more only when nothing matched, to name the candidates", async () => {
+    const docs = await emu.apiCreate(`/orgs/${emu.org()}/sites`, { title: "Docs" });
+    emu.emulator.clearRequests();
+    await expect(getSite({ title: "Handbook" })).rejects.toThrow(`it has "Docs" (${docs}).`);
+    expect(emu.emulator.requests().map((r) => r.query.title ?? "(all)")).toEqual(["Handbook", "(all)"]);
+  });
+});
+
+describe("getSiteSection and getSiteSpace", () => {
+  async function siteWithSections() {
+    const site = await emu.apiCreate(`/orgs/${emu.org()}/sites`, { title: "Docs" });
+    const answer = async (body: object) =>
+      (await emu.api("POST", `/orgs/${emu.org()}/sites/${site}/sections`, body)).body as {
+        id: string;
+        siteSpaces: { id: string }[];
+      };
+    const guides = await answer({ spaceId: emu.emulator.spaceIds[0], title: "Guides" });
+    const api = await answer({ spaceId: emu.emulator.spaceIds[1], title: "API" });
+    return { site, guides, api };
+  }
+
+  it("find a section by title or path, and a site space by title, path and section, from one structure read", async () => {
+    const { site, guides, api } = await siteWithSections();
+    emu.emulator.clearRequests();
+    expect(await getSiteSection({ siteId: site, title: "API" })).toEqual({
+      id: api.id,
+      title: "API",
+      path: "api",
+      organizationId: emu.org(),
+      siteId: site,
+      groupId: null,
+      siteSpaceIds: [api.siteSpaces[0]!.id],
+    });
+    expect(emu.calls()).toEqual([`GET /v1/orgs/${emu.org()}/sites/${site}/structure`]);
+    expect((await getSiteSection({ siteId: site, path: "guides" })).id).toBe(guides.id);
+    expect(await getSiteSpace({ siteId: site, path: "product-guide", sectionId: guides.id })).toMatchObject({
+      id: guides.siteSpaces[0]!.id,
+      spaceId: emu.emulator.spaceIds[0],
+      sectionId: guides.id,
+    });
+    const output = getSiteSpaceOutput({ siteId: Promise.resolve(site), title: "API Reference" });
+    expect(await new Promise((resolve) => output.id.apply(resolve))).toBe(api.siteSpaces[0]!.id);
+  });
+
+  it("fail naming the candidates, with how to choose among several", async () => {
+    const { site, guides, api } = await siteWithSections();
+    await expect(getSiteSection({ siteId: site, title: "Reference" })).rejects.toThrow(
+      `getSiteSection: no section titled "Reference" in site "${site}" in organization "${emu.org()}"; it has ` +
+        `"API" (${api.id}, path api), "Guides" (${guides.id}, path guides).`,
+    );
+    await emu.api("POST", `/orgs/${emu.org()}/sites/${site}/site-spaces`, {
+      spaceId: emu.emulator.spaceIds[0],
+      sectionId: api.id,
+    });
+    await expect(getSiteSpace({ siteId: site, title: "Product Guide" })).rejects.toThrow(
+      /^getSiteSpace: 2 site spaces titled "Product Guide" of site "\w+" in organization "\w+": .*; pass sectionId to choose among them\.$/,
+    );
+    await expect(getSiteSection({ siteId: site })).rejects.toThrow("getSiteSection: give either title or path");
+  });
+});
+
+describe("getSamlProvider, getOpenApiSpec and getOrganizations", () => {
+  it("find a SAML provider by label", async () => {
+    const okta = await emu.apiCreate(`/orgs/${emu.org()}/saml`, { label: "Okta" });
+    expect(await getSamlProvider({ label: "Okta" })).toEqual({ id: okta, label: "Okta", organizationId: emu.org() });
+    await expect(getSamlProvider({ label: "Azure" })).rejects.toThrow(
+      `getSamlProvider: no SAML provider labelled "Azure" in organization "${emu.org()}"; it has "Okta" (${okta}).`,
+    );
+  });
+
+  it("find an OpenAPI spec at its slug's address, listing the specs only when it is missing", async () => {
+    const spec = await emu.apiCreate(`/orgs/${emu.org()}/openapi`, {
+      slug: "petstore",
+      source: { text: "openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths: {}\n" },
+    });
+    emu.emulator.clearRequests();
+    expect(await getOpenApiSpec({ slug: "petstore" })).toMatchObject({ id: spec, slug: "petstore", sourceUrl: null });
+    expect(emu.calls()).toEqual([`GET /v1/orgs/${emu.org()}/openapi/petstore`]);
+    await expect(getOpenApiSpec({ slug: "billing" })).rejects.toThrow(
+      `getOpenApiSpec: no OpenAPI spec with slug "billing" in organization "${emu.org()}"; it has "petstore" (${spec}).`,
+    );
+  });
+
+  it("list the organizations the token reaches, needing no organization setting", async () => {
+    delete process.env.DOCS_ORGANIZATION_ID;
+    const { organizations } = await getOrganizations();
+    expect(organizations.map((o) => o.id)).toEqual(
+      expect.arrayContaining([emu.org(), emu.emulator.secondOrganizationId]),
+    );
+    const [first] = organizations;
+    expect((await getOrganizations({ title: first!.title })).organizations).toEqual([first]);
   });
 });
 
