@@ -1,5 +1,5 @@
 /** Internal record shapes of the store, one per kind; routes render them into API objects (render.ts). */
-import type { DefaultLevel, MemberRole } from "./validate";
+import type { DefaultLevel, MemberRole, MergeRules } from "./validate";
 
 export interface OrgRec {
   id: string;
@@ -18,7 +18,7 @@ export interface OrgRec {
   /** The site of `defaultContent` (`{ type: "site", site }`). */
   defaultSiteId?: string;
   /** As the last PATCH sent it; absent means `{ type: "none" }`. */
-  mergeRules?: { type: "rules" | "none"; rules?: unknown[] };
+  mergeRules?: MergeRules;
 }
 
 export interface UserRec {
@@ -55,6 +55,8 @@ export interface SpaceRec {
   revision: string;
   defaultLevel: DefaultLevel;
   editMode: "live" | "locked";
+  /** Absent: `inherit` (a new space follows its organization's merge rules). */
+  mergeRules?: MergeRules;
   position: number;
 }
 

@@ -107,7 +107,7 @@ export function renderSpace(env: Env, s: SpaceRec): Json {
   };
   if (s.deletedAt) out.deletedAt = s.deletedAt;
   out.editMode = s.editMode;
-  out.mergeRules = { type: "inherit" };
+  out.mergeRules = s.mergeRules ?? { type: "inherit" };
   out.urls = {
     location: spaceLocation(env, s.id),
     app: `${env.appBase}/s/${enc(s.id)}/`,

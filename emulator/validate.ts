@@ -282,3 +282,54 @@ export const entityId = str({
   pattern: /^[a-zA-Z0-9_-]+$/,
   patternLabel: "must be an id made of a-z, A-Z, 0-9, _ and -",
 });
+
+/** The rules of the official `MergeRule`: three take user ids, `custom` an expression, the others nothing. */
+const USER_LIST_RULES = ["require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass"] as const;
+const PLAIN_RULES = [
+  "require_at_least_one_review",
+  "require_at_least_one_approved_review",
+  "require_all_reviews_approved",
+  "require_agent_review",
+  "require_up_to_date_change_request",
+  "require_change_request_subject",
+  "require_change_request_description",
+  "require_author_to_merge",
+] as const;
+const ALL_RULES = [...USER_LIST_RULES, ...PLAIN_RULES, "custom"] as const;
+
+export type MergeRule =
+  | { rule: (typeof USER_LIST_RULES)[number]; users: string[] }
+  | { rule: (typeof PLAIN_RULES)[number] }
+  | { rule: "custom"; expression: string; message?: string };
+
+const mergeRule: Check<MergeRule> = (value, path) => {
+  if (!isPlainObject(value)) fail(path, `must be a JSON object (got ${typeName(value)})`);
+  const rule = oneOfValues(ALL_RULES)(value.rule, `${path}.rule`);
+  if ((USER_LIST_RULES as readonly string[]).includes(rule)) {
+    return obj({ rule: req(str()), users: req(arr(str({ min: 1 }))) })(value, path) as MergeRule;
+  }
+  if (rule === "custom") {
+    // The official Expression is 0..1024 characters.
+    return obj({ rule: req(str()), expression: req(str({ max: 1024 })), message: opt(str()) })(
+      value,
+      path,
+    ) as MergeRule;
+  }
+  return obj({ rule: req(str()) })(value, path) as MergeRule;
+};
+
+export type MergeRules = { type: "rules"; rules: MergeRule[] } | { type: "none" } | { type: "inherit" };
+
+/**
+ * The official `MergeRulesStandaloneConfiguration` (an organization's: `rules` or `none`) and, with `inherit`,
+ * `MergeRulesSpaceConfiguration` (a space's, which may follow its organization's).
+ */
+export function mergeRules(options: { inherit: boolean }): Check<MergeRules> {
+  const types = options.inherit ? (["rules", "none", "inherit"] as const) : (["rules", "none"] as const);
+  return (value, path) => {
+    if (!isPlainObject(value)) fail(path, `must be a JSON object (got ${typeName(value)})`);
+    const type = oneOfValues<MergeRules["type"]>(types)(value.type, `${path}.type`);
+    if (type === "rules") return obj({ type: req(str()), rules: req(arr(mergeRule)) })(value, path) as MergeRules;
+    return obj({ type: req(str()) })(value, path) as MergeRules;
+  };
+}

@@ -8,9 +8,9 @@ import {
   bool,
   literal,
   memberRoleOrGuest,
+  mergeRules,
   nullable,
   obj,
-  oneOfValues,
   opt,
   parseBody,
   req,
@@ -19,7 +19,7 @@ import {
 } from "../validate";
 import { ok, requireOrg } from "./common";
 
-/** The official `updateOrganizationById` body (`mergeRules`' individual rules are kept as sent, not checked). */
+/** The official `updateOrganizationById` body. */
 const orgPatch = {
   title: opt(
     str({ min: 2, max: 255, pattern: /\S.*\S/, patternLabel: "must contain at least two non-space characters" }),
@@ -32,12 +32,7 @@ const orgPatch = {
   sso: opt(bool()),
   ai: opt(bool()),
   inviteLinks: opt(bool()),
-  mergeRules: opt(
-    obj(
-      { type: req(oneOfValues(["rules", "none"] as const)), rules: opt(arr((rule: unknown) => rule)) },
-      { allowUnknown: false },
-    ),
-  ),
+  mergeRules: opt(mergeRules({ inherit: false })),
 };
 
 export const orgRoutes: Route[] = [

@@ -6,7 +6,7 @@ import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
 import { renderSpace, spaceLocation } from "../render";
 import type { Route } from "../types";
-import { defaultLevel, nullable, oneOfValues, opt, parseBody, str, url } from "../validate";
+import { defaultLevel, mergeRules, nullable, oneOfValues, opt, parseBody, str, url } from "../validate";
 import { created, deleted, ok, param, requireOrg, requireSpace } from "./common";
 import { parseMove } from "./contentTree";
 
@@ -41,6 +41,7 @@ export const spaceRoutes: Route[] = [
           language: opt(language),
           emoji: opt(nullable(emoji)),
           icon: opt(nullable(url)),
+          mergeRules: opt(mergeRules({ inherit: true })),
         },
         { required: true },
       );
@@ -52,6 +53,7 @@ export const spaceRoutes: Route[] = [
       if (body.editMode !== undefined) space.editMode = body.editMode;
       if (body.defaultLevel !== undefined) space.defaultLevel = body.defaultLevel;
       if (body.language !== undefined) space.language = body.language;
+      if (body.mergeRules !== undefined) space.mergeRules = body.mergeRules;
       if (typeof body.icon === "string") {
         space.icon = body.icon;
         space.emoji = "";

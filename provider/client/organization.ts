@@ -37,6 +37,16 @@ export function listOpenApiSpecs(client: HttpClient, organizationId: string) {
   return listAll(client, openApiSpecsPath(organizationId), {}, OpenApiSpecSchema);
 }
 
+/**
+ * Merge rules as the API reports them (`rules`, `none`, or `inherit` for a space): the rules stay unparsed objects,
+ * which the kinds compare with their own schema.
+ */
+export const MergeRulesSchema = z.object({
+  type: z.string(),
+  rules: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+export type ApiMergeRules = z.infer<typeof MergeRulesSchema>;
+
 /** The organization's settings as `GET`/`PATCH /orgs/{organizationId}` report them (the official `Organization`). */
 export const OrganizationSchema = z.object({
   id: z.string(),
@@ -48,11 +58,12 @@ export const OrganizationSchema = z.object({
   sso: z.boolean().default(false),
   ai: z.boolean().default(false),
   inviteLinks: z.boolean().default(false),
+  mergeRules: MergeRulesSchema.nullish(),
   urls: z.object({ logo: z.string().optional() }).default({}),
 });
 export type ApiOrganization = z.infer<typeof OrganizationSchema>;
 
-/** The fields of the official `updateOrganizationById` body this package writes (not `mergeRules`). */
+/** The fields of the official `updateOrganizationById` body this package writes. */
 export interface OrganizationPatch {
   title?: string;
   emailDomains?: string[];
@@ -63,6 +74,7 @@ export interface OrganizationPatch {
   sso?: boolean;
   ai?: boolean;
   inviteLinks?: boolean;
+  mergeRules?: ApiMergeRules;
 }
 
 export function getOrganization(client: HttpClient, organizationId: string): Promise<ApiOrganization> {

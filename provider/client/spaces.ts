@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type ApiMergeRules, MergeRulesSchema } from "./organization";
 import { listAll } from "./pagination";
 import { call } from "./parse";
 import type { HttpClient } from "./transport";
@@ -60,6 +61,7 @@ export const SpaceSchema = z.object({
   language: z.string().nullish(),
   /** A role, `inherit` or null (no default access). */
   defaultLevel: z.string().nullish(),
+  mergeRules: MergeRulesSchema.nullish(),
   createdAt: z.string().optional(),
   urls: z
     .object({ location: z.string(), app: z.string(), published: z.string(), icon: z.string() })
@@ -85,6 +87,7 @@ export interface SpacePatch {
   language?: string;
   emoji?: string | null;
   icon?: string | null;
+  mergeRules?: ApiMergeRules;
 }
 
 /** The organization's spaces: listed (every space, those in collections too) and created here. */

@@ -16,6 +16,7 @@ import type {
   HeaderItem,
   Language,
   OpenApiSpecVisibility,
+  OrganizationMergeRules,
   Role,
   RoleOrGuest,
   SiteStructureSiteSpacesItem,
@@ -23,6 +24,7 @@ import type {
   SiteVisibility,
   SiteVisitorAuthBackend,
   SpaceEditMode,
+  SpaceMergeRules,
   StylingCorners,
   StylingDepth,
   StylingIcons,
@@ -58,8 +60,13 @@ export type {
   FontDefinition,
   FooterGroup,
   HeaderItem,
+  InheritedMergeRules,
   Language,
+  MergeRule,
+  MergeRuleList,
+  NoMergeRules,
   OpenApiSpecVisibility,
+  OrganizationMergeRules,
   Role,
   RoleOrGuest,
   SiteStructureSiteSpacesItem,
@@ -67,6 +74,7 @@ export type {
   SiteVisibility,
   SiteVisitorAuthBackend,
   SpaceEditMode,
+  SpaceMergeRules,
   StylingCorners,
   StylingDepth,
   StylingIcons,
@@ -88,8 +96,8 @@ export type {
 
 /**
  * The arguments of OrganizationSettings. The settings of an existing organization: its title, email domains,
- * hostname, default role and site, logo, SSO enforcement, AI features and invite links. Only the declared
- * settings are managed.
+ * hostname, default role and site, logo, SSO enforcement, AI features, invite links and merge rules. Only the
+ * declared settings are managed.
  */
 export interface OrganizationSettingsArgs extends AdoptionArgs {
   /**
@@ -138,12 +146,18 @@ export interface OrganizationSettingsArgs extends AdoptionArgs {
   ai?: pulumi.Input<boolean>;
   /** Whether invite links are enabled. (boolean; update in place; unmanaged when omitted.) */
   inviteLinks?: pulumi.Input<boolean>;
+  /**
+   * The review a change request needs before it merges: `rules` or `none`. Order-insensitive. Omitted: not
+   * managed. E.g. `{ type: "rules", rules: [{ rule: "require_at_least_one_review" }] }`. (object `{ type, rules
+   * }`, or object `{ type }`; update in place; unmanaged when omitted.)
+   */
+  mergeRules?: DeepInput<OrganizationMergeRules>;
 }
 
 /**
  * The settings of an existing organization: its title, email domains, hostname, default role and site, logo, SSO
- * enforcement, AI features and invite links. Only the declared settings are managed. Id: the organization id, as
- * in `https://app.gitbook.com/o/<organizationId>`.
+ * enforcement, AI features, invite links and merge rules. Only the declared settings are managed. Id: the
+ * organization id, as in `https://app.gitbook.com/o/<organizationId>`.
  */
 export class OrganizationSettings extends PluginResource {
   /**
@@ -169,6 +183,11 @@ export class OrganizationSettings extends PluginResource {
   declare readonly ai: pulumi.Output<boolean>;
   /** Whether invite links are enabled. */
   declare readonly inviteLinks: pulumi.Output<boolean>;
+  /**
+   * The review a change request needs before it merges: `rules` or `none`. Order-insensitive. Omitted: not
+   * managed. E.g. `{ type: "rules", rules: [{ rule: "require_at_least_one_review" }] }`.
+   */
+  declare readonly mergeRules: pulumi.Output<OrganizationMergeRules | null>;
 
   constructor(name: string, args: OrganizationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -185,6 +204,7 @@ export class OrganizationSettings extends PluginResource {
           "sso",
           "ai",
           "inviteLinks",
+          "mergeRules",
         ],
       },
       name,
@@ -300,6 +320,12 @@ export interface SpaceArgs extends AdoptionArgs {
    */
   language?: pulumi.Input<Language>;
   /**
+   * The review a change request needs before it merges: `rules`, `none` or `inherit`. Order-insensitive.
+   * Omitted: not managed. E.g. `{ type: "rules", rules: [{ rule: "require_at_least_one_review" }] }`. (object `{
+   * type, rules }`, or object `{ type }`, or object `{ type }`; update in place; unmanaged when omitted.)
+   */
+  mergeRules?: DeepInput<SpaceMergeRules>;
+  /**
    * The collection the space is in; omitted or `null` means the organization's top level. A change moves it.
    * (id, or `null`; update in place; default `null`.)
    */
@@ -329,6 +355,11 @@ export class Space extends PluginResource {
   /** The collection the space is in; omitted or `null` means the organization's top level. A change moves it. */
   declare readonly parentId: pulumi.Output<string | null>;
   /**
+   * The review a change request needs before it merges: `rules`, `none` or `inherit`. Order-insensitive.
+   * Omitted: not managed. E.g. `{ type: "rules", rules: [{ rule: "require_at_least_one_review" }] }`.
+   */
+  declare readonly mergeRules: pulumi.Output<SpaceMergeRules | null>;
+  /**
    * Who can read the space: `private`, `in-collection`, `public`, `unlisted`, `share-link` or `visitor-auth`.
    * Set through the sites that publish it (the official document has no field to set it on a space).
    */
@@ -348,6 +379,7 @@ export class Space extends PluginResource {
           "editMode",
           "defaultLevel",
           "language",
+          "mergeRules",
           "parentId",
           "visibility",
           "urls",

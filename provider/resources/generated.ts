@@ -30,10 +30,49 @@ import { teamMemberKind } from "./teamMember";
 /** Used by OrganizationSettings, SamlProvider, SpacePermission, CollectionPermission and OrganizationMember. */
 export type Role = "read" | "comment" | "review" | "edit" | "create" | "admin";
 
+export type OrganizationMergeRules = MergeRuleList | NoMergeRules;
+
+/** Used by OrganizationSettings and Space. */
+export interface MergeRuleList {
+  type: "rules";
+  rules: MergeRule[];
+}
+
+/** Used by OrganizationSettings and Space. */
+export type MergeRule =
+  | {
+      rule: "require_specific_reviewers" | "require_one_of_specific_reviewers" | "allow_bypass";
+      /** The users the rule names (members' user ids). */
+      users: string[];
+    }
+  | {
+      rule:
+        | "require_at_least_one_review"
+        | "require_at_least_one_approved_review"
+        | "require_all_reviews_approved"
+        | "require_agent_review"
+        | "require_up_to_date_change_request"
+        | "require_change_request_subject"
+        | "require_change_request_description"
+        | "require_author_to_merge";
+    }
+  | {
+      rule: "custom";
+      /** The condition, in the API's expression syntax. */
+      expression: string;
+      /** Shown when the expression is false. */
+      message?: string;
+    };
+
+/** Used by OrganizationSettings and Space. */
+export interface NoMergeRules {
+  type: "none";
+}
+
 /**
  * The arguments of OrganizationSettings. The settings of an existing organization: its title, email domains,
- * hostname, default role and site, logo, SSO enforcement, AI features and invite links. Only the declared
- * settings are managed.
+ * hostname, default role and site, logo, SSO enforcement, AI features, invite links and merge rules. Only the
+ * declared settings are managed.
  */
 export interface OrganizationSettingsArgs extends AdoptionArgs, ConnectionOption {
   /**
@@ -82,12 +121,18 @@ export interface OrganizationSettingsArgs extends AdoptionArgs, ConnectionOption
   ai?: pulumi.Input<boolean>;
   /** Whether invite links are enabled. (boolean; update in place; unmanaged when omitted.) */
   inviteLinks?: pulumi.Input<boolean>;
+  /**
+   * The review a change request needs before it merges: `rules` or `none`. Order-insensitive. Omitted: not
+   * managed. E.g. `{ type: "rules", rules: [{ rule: "require_at_least_one_review" }] }`. (object `{ type, rules
+   * }`, or object `{ type }`; update in place; unmanaged when omitted.)
+   */
+  mergeRules?: DeepInput<OrganizationMergeRules>;
 }
 
 /**
  * The settings of an existing organization: its title, email domains, hostname, default role and site, logo, SSO
- * enforcement, AI features and invite links. Only the declared settings are managed. Id: the organization id, as
- * in `https://app.gitbook.com/o/<organizationId>`.
+ * enforcement, AI features, invite links and merge rules. Only the declared settings are managed. Id: the
+ * organization id, as in `https://app.gitbook.com/o/<organizationId>`.
  */
 export class OrganizationSettings extends DocsResource {
   /**
@@ -113,6 +158,11 @@ export class OrganizationSettings extends DocsResource {
   declare readonly ai: pulumi.Output<boolean>;
   /** Whether invite links are enabled. */
   declare readonly inviteLinks: pulumi.Output<boolean>;
+  /**
+   * The review a change request needs before it merges: `rules` or `none`. Order-insensitive. Omitted: not
+   * managed. E.g. `{ type: "rules", rules: [{ rule: "require_at_least_one_review" }] }`.
+   */
+  declare readonly mergeRules: pulumi.Output<OrganizationMergeRules | null>;
 
   constructor(name: string, args: OrganizationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(organizationSettingsKind, name, args, opts);
@@ -222,6 +272,12 @@ export type Language =
   | "et"
   | "sl";
 
+export type SpaceMergeRules = MergeRuleList | NoMergeRules | InheritedMergeRules;
+
+export interface InheritedMergeRules {
+  type: "inherit";
+}
+
 /** Used by Space and OpenApiSpec. */
 export interface Urls {
   location?: string;
@@ -271,6 +327,12 @@ export interface SpaceArgs extends AdoptionArgs, ConnectionOption {
    */
   language?: pulumi.Input<Language>;
   /**
+   * The review a change request needs before it merges: `rules`, `none` or `inherit`. Order-insensitive.
+   * Omitted: not managed. E.g. `{ type: "rules", rules: [{ rule: "require_at_least_one_review" }] }`. (object `{
+   * type, rules }`, or object `{ type }`, or object `{ type }`; update in place; unmanaged when omitted.)
+   */
+  mergeRules?: DeepInput<SpaceMergeRules>;
+  /**
    * The collection the space is in; omitted or `null` means the organization's top level. A change moves it.
    * (id, or `null`; update in place; default `null`.)
    */
@@ -299,6 +361,11 @@ export class Space extends DocsResource {
   declare readonly language: pulumi.Output<Language | null>;
   /** The collection the space is in; omitted or `null` means the organization's top level. A change moves it. */
   declare readonly parentId: pulumi.Output<string | null>;
+  /**
+   * The review a change request needs before it merges: `rules`, `none` or `inherit`. Order-insensitive.
+   * Omitted: not managed. E.g. `{ type: "rules", rules: [{ rule: "require_at_least_one_review" }] }`.
+   */
+  declare readonly mergeRules: pulumi.Output<SpaceMergeRules | null>;
   /**
    * Who can read the space: `private`, `in-collection`, `public`, `unlisted`, `share-link` or `visitor-auth`.
    * Set through the sites that publish it (the official document has no field to set it on a space).

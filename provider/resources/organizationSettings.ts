@@ -10,6 +10,7 @@ import { apiId, defineKind, idRef } from "../framework/kind";
 import { logLine } from "../framework/log";
 import { changedFields } from "../framework/patch";
 import { ROLES } from "./common";
+import { mergeRulesOf, mergeRulesState, organizationMergeRules } from "./mergeRules";
 
 const emailDomain = z
   .string()
@@ -66,6 +67,7 @@ const inputs = z.strictObject({
     .describe("Whether SSO is enforced organization-wide (members log in through the organization's SAML provider)."),
   ai: z.boolean().optional().describe("Whether the organization uses the AI features."),
   inviteLinks: z.boolean().optional().describe("Whether invite links are enabled."),
+  mergeRules: organizationMergeRules,
 });
 
 const state = z.object({
@@ -79,6 +81,7 @@ const state = z.object({
   sso: z.boolean().default(false),
   ai: z.boolean().default(false),
   inviteLinks: z.boolean().default(false),
+  mergeRules: mergeRulesState,
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -96,6 +99,7 @@ function toState(org: ApiOrganization): State {
     sso: org.sso,
     ai: org.ai,
     inviteLinks: org.inviteLinks,
+    mergeRules: mergeRulesOf(org.mergeRules),
   };
 }
 
@@ -110,6 +114,7 @@ function patchOf(news: Inputs, changed: ReadonlySet<string>): OrganizationPatch 
       sso: "sso",
       ai: "ai",
       inviteLinks: "inviteLinks",
+      mergeRules: "mergeRules",
     }) ?? {};
   if (changed.has("defaultSiteId") && news.defaultSiteId !== undefined) {
     patch.defaultContent = news.defaultSiteId === null ? null : { type: "site", site: news.defaultSiteId };
@@ -122,7 +127,7 @@ export const organizationSettingsKind = defineKind<Inputs, State>({
   docs: {
     description:
       "The settings of an existing organization: its title, email domains, hostname, default role and site, logo, SSO " +
-      "enforcement, AI features and invite links. Only the declared settings are managed.",
+      "enforcement, AI features, invite links and merge rules. Only the declared settings are managed.",
     adoption:
       "Not needed: create takes over the organization (there is nothing to create), reads it, and writes only the " +
       "declared settings that differ — nothing when all match. An `importId` must be the `organizationId` itself.",
@@ -139,9 +144,9 @@ export const organizationSettingsKind = defineKind<Inputs, State>({
         "the resource, which lets go of the old organization (left as it is) and takes over the new one.",
       "- `sso: true` enforces SSO for every member: declare the organization's `SamlProvider` first (`dependsOn`), or " +
         "members may have no way to log in. `emailDomains` is compared as a set.",
-      "- Not managed: `mergeRules` (the change-request review policy: content workflow rather than access, with a rule " +
-        "schema of its own; the API keeps it as it is), and what the official `PATCH` cannot set (`type`, `useCase`, " +
-        "billing, the custom hostname).",
+      "- `mergeRules` (the review a change request needs) is compared order-insensitively: the API keeps the rules as " +
+        "sent, and all must pass.",
+      "- Not managed: what the official `PATCH` cannot set (`type`, `useCase`, billing, the custom hostname).",
     ],
     example: `const saml = new docs.SamlProvider("okta", { organizationId, label: "Okta", entityId, ssoUrl, certificate });
 new docs.OrganizationSettings(

@@ -18,6 +18,7 @@ import { logLine } from "../framework/log";
 import { createdSince } from "../framework/recovery";
 import { UNKNOWN } from "../framework/unknown";
 import { DEFAULT_LEVELS } from "./common";
+import { mergeRulesOf, mergeRulesState, spaceMergeRules } from "./mergeRules";
 
 const inputs = z
   .strictObject({
@@ -55,6 +56,7 @@ const inputs = z
         "The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).",
       ),
     language: z.enum(SPACE_LANGUAGES).optional().describe("The language the space's content is written in."),
+    mergeRules: spaceMergeRules,
     // Omitted means the organization's top level, so a space moved elsewhere out of band is drift.
     parentId: idRef("Collection")
       .nullable()
@@ -80,6 +82,7 @@ const state = z.object({
   defaultLevel: z.string().nullable().default(null),
   language: z.string().nullable().default(null).describe("The content's language, or `null` when none is set."),
   parentId: z.string().nullable().default(null),
+  mergeRules: mergeRulesState,
   visibility: z
     .string()
     .default("private")
@@ -108,6 +111,7 @@ function toState(space: ApiSpace): State {
     defaultLevel: space.defaultLevel ?? null,
     language: space.language ?? null,
     parentId: space.parent ?? null,
+    mergeRules: mergeRulesOf(space.mergeRules),
     visibility: space.visibility ?? "private",
     urls: { location: space.urls?.location, app: space.urls?.app, published: space.urls?.published },
   };
@@ -120,7 +124,7 @@ function toState(space: ApiSpace): State {
 function patchOf(news: Inputs, changed: ReadonlySet<string>): SpacePatch | undefined {
   const patch: SpacePatch = {};
   if (changed.has("title")) patch.title = news.title;
-  for (const key of ["editMode", "defaultLevel", "language"] as const) {
+  for (const key of ["editMode", "defaultLevel", "language", "mergeRules"] as const) {
     if (changed.has(key) && news[key] !== undefined) Object.assign(patch, { [key]: news[key] });
   }
   const emojiChanged = changed.has("emoji") && news.emoji !== undefined;
@@ -157,8 +161,10 @@ export const spaceKind = defineKind<Inputs, State>({
         "not used); with `protect: true` such a change fails instead.",
       "- `parentId` is always managed: a space moved by hand is drift. `visibility` is an output: the official document " +
         "has no field that sets it on a space.",
-      "- Not managed: templates and computed sources of the create body (content, not settings), `mergeRules`, git " +
-        "sync and visitor authentication (their own API objects).",
+      "- `mergeRules` is sent with the follow-up `PATCH` of a create and compared order-insensitively; a new space has " +
+        "`inherit` (its organization's rules).",
+      "- Not managed: templates and computed sources of the create body (content, not settings), git sync and visitor " +
+        "authentication (their own API objects).",
     ],
     example: `const guides = new docs.Collection("guides", { organizationId, title: "Guides" });
 const handbook = new docs.Space(
@@ -213,7 +219,7 @@ new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spac
       ...(news.language ? { language: news.language } : {}),
       ...(news.editMode ? { editMode: news.editMode } : {}),
     });
-    const patch = patchOf(news, new Set(["defaultLevel", "icon"]));
+    const patch = patchOf(news, new Set(["defaultLevel", "icon", "mergeRules"]));
     const space = patch
       ? await undoOnFailure(
           { kind: "Space", id: created.id },

@@ -179,6 +179,7 @@ describe("import: the walk of a seeded organization", () => {
           sso: false,
           ai: true,
           inviteLinks: true,
+          mergeRules: { type: "none" },
         },
       },
     ]);

@@ -366,7 +366,8 @@ const table: Entry[] = [
   }),
   sitePermission("role", {
     source: OFFICIAL,
-    rule: oneOf(ROLES, ["owner", "Read"]),
+    // The provider also takes "guest", which it sends as the API's null (MemberRoleOrGuest).
+    rule: { ...oneOf(ROLES, ["owner", "Read"]), provider: oneOf([...ROLES, "guest"], []).provider },
     request: async (p, value) =>
       post(`${await p.sitePath()}/permissions`, "role", { role: value, users: [fixture.user(1)] }),
   }),

@@ -38,6 +38,27 @@ describeLifecycle(
     updates: [
       updateTo("title", "Acme Documentation"),
       {
+        name: "mergeRules (sent as declared; state in the canonical order)",
+        inputs: (_f, prev) => ({
+          ...prev,
+          mergeRules: {
+            type: "rules",
+            rules: [
+              { rule: "require_at_least_one_review" },
+              { rule: "allow_bypass", users: [fixture.user(1), fixture.user(0)] },
+            ],
+          },
+        }),
+        expect: (state) =>
+          expect(state.mergeRules).toEqual({
+            type: "rules",
+            rules: [
+              { rule: "allow_bypass", users: [fixture.user(0), fixture.user(1)].sort() },
+              { rule: "require_at_least_one_review" },
+            ],
+          }),
+      },
+      {
         name: "emailDomains",
         inputs: (_f, prev) => ({ ...prev, emailDomains: ["b.example", "acme.example"] }),
         expect: (state) => expect([...(state.emailDomains as string[])].sort()).toEqual(["acme.example", "b.example"]),
@@ -195,6 +216,51 @@ describe("OrganizationSettings", () => {
   });
 });
 
+describe("OrganizationSettings mergeRules", () => {
+  it("is no change when only the order of rules or of a rule's users differs", async () => {
+    const rules = [
+      { rule: "custom", expression: "changeRequest.subject != ''", message: "Give it a subject" },
+      { rule: "require_specific_reviewers", users: [fixture.user(0), fixture.user(2)] },
+    ];
+    const inputs = { organizationId: fixture.org(), mergeRules: { type: "rules", rules } };
+    const { id, state } = await created("OrganizationSettings", inputs);
+    const reordered = {
+      ...inputs,
+      mergeRules: {
+        type: "rules",
+        rules: [{ ...rules[1], users: [fixture.user(2), fixture.user(0)] }, rules[0]],
+      },
+    };
+    const diff = await lifecycle("OrganizationSettings").diff(
+      id,
+      state,
+      await checked("OrganizationSettings", reordered),
+    );
+    expect(diff.changes).toBe(false);
+    // A rule removed by hand is drift.
+    await fixture.api("PATCH", `/orgs/${fixture.org()}`, { mergeRules: { type: "rules", rules: [rules[0]] } });
+    const read = await lifecycle("OrganizationSettings").read(id, state);
+    expect((await lifecycle("OrganizationSettings").diff(id, read.props ?? {}, inputs)).changes).toBe(true);
+  });
+
+  it("rejects an unknown rule and a rule without its users offline", async () => {
+    await expectEachLimitRejected("OrganizationSettings", { organizationId: fixture.org() }, [
+      [
+        { mergeRules: { type: "rules", rules: [{ rule: "require_two_reviews" }] } },
+        "mergeRules.rules.0.rule",
+        /must be a merge rule/,
+      ],
+      [
+        { mergeRules: { type: "rules", rules: [{ rule: "allow_bypass" }] } },
+        "mergeRules.rules.0.users",
+        /must be an array/,
+      ],
+      [{ mergeRules: { type: "inherit" } }, "mergeRules.type", /./],
+    ]);
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+});
+
 describe("OrganizationSettings check", () => {
   const base = () => ({ organizationId: fixture.org() });
 
@@ -214,7 +280,6 @@ describe("OrganizationSettings check", () => {
       [{ logo: "ftp://cdn.example/logo.png" }, "logo", /URL/i],
       [{ logo: `https://cdn.example/${"x".repeat(2048)}` }, "logo", /at most 2048/],
       [{ sso: "yes" }, "sso", /boolean/],
-      [{ mergeRules: { type: "none" } }, "mergeRules", /unknown property mergeRules/],
     ];
     await expectEachLimitRejected("OrganizationSettings", base(), cases);
     expect(fixture.emulator.requests()).toEqual([]);
@@ -254,6 +319,14 @@ describe("PATCH /orgs/{organizationId} in the emulator", () => {
       (await fixture.api("PATCH", `/orgs/${fixture.org()}`, { mergeRules: { type: "rules", rules: [] } })).status,
     ).toBe(200);
     expect((await organization()).mergeRules).toEqual({ type: "rules", rules: [] });
+    // Each rule is checked against the official MergeRule; a space's `inherit` is not an organization's.
+    for (const mergeRules of [
+      { type: "rules", rules: [{ rule: "require_two_reviews" }] },
+      { type: "rules", rules: [{ rule: "allow_bypass" }] },
+      { type: "inherit" },
+    ]) {
+      expect((await fixture.api("PATCH", `/orgs/${fixture.org()}`, { mergeRules })).status).toBe(400);
+    }
   });
 
   it("stops reporting a deleted site as the default content", async () => {

@@ -37,6 +37,8 @@ describeLifecycle(
     },
     updates: [
       updateTo("title", "Playbook"),
+      updateTo("mergeRules", { type: "rules", rules: [{ rule: "require_all_reviews_approved" }] }),
+      updateTo("mergeRules", { type: "none" }, "mergeRules (none; a new space has inherit)"),
       updateTo("emoji", "1f389"),
       {
         name: "icon (replaces the emoji)",
