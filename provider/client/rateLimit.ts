@@ -114,7 +114,7 @@ function whole(value: string | string[] | undefined): number | undefined {
 export interface GateOptions {
   /** The longest wait accepted, in ms; a longer one fails with RateLimitedError. */
   maxWaitMs: number;
-  /** Waits per request, holds and 429s together. */
+  /** Holds per request, and 429s per request, each counted on its own. */
   maxWaits: number;
   /** A 429's wait when nothing says how long: no Retry-After, no reset, no wait in the message. */
   fallbackMs: number;
@@ -132,26 +132,32 @@ type Where = { method: string; path: string; attempts: number };
  * and the setting.
  */
 export class RateLimitGate {
-  /** Waits so far, per request. */
-  private waits = 0;
+  /**
+   * Holds and 429s so far, per request, counted apart: other processes on the same token (several stacks, CI jobs)
+   * spend the window before this process sees it spent, so a request may be held again and again while the API serves
+   * the others. Only 429s say the API refuses; holds ending in one would otherwise exhaust the ceiling meant for a
+   * server that never relents.
+   */
+  private holds = 0;
+  private refusals = 0;
 
   constructor(
     private readonly limiter: RateLimiter,
     private readonly options: GateOptions,
   ) {}
 
-  /** Holds the request while the window's budget is spent; after `maxWaits` waits, lets it go and the API decide. */
+  /** Holds the request while the window's budget is spent; after `maxWaits` holds, lets it go and the API decide. */
   async beforeSending(where: Where): Promise<void> {
     for (let hold = this.limiter.reserve(this.options.now()); hold > 0; ) {
-      if (++this.waits > this.options.maxWaits) return;
+      if (++this.holds > this.options.maxWaits) return;
       await this.wait(where, hold, "limit-reached");
       hold = this.limiter.reserve(this.options.now());
     }
   }
 
-  /** Waits out a 429, or throws it when the request has waited `maxWaits` times already. */
+  /** Waits out a 429, or throws it when the request has had `maxWaits` 429s already. */
   async afterTooManyRequests(failure: DocsApiError): Promise<void> {
-    if (++this.waits > this.options.maxWaits) throw failure;
+    if (++this.refusals > this.options.maxWaits) throw failure;
     await this.wait(failure, this.delayAfter(failure), "too-many-requests");
   }
 

@@ -24,7 +24,10 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** A Retry-After on a 503 longer than this is cut to it, so a misbehaving server cannot park a deployment. */
   maxRetryAfterMs: number;
-  /** Rate-limit waits (a spent budget or a 429) per request, so that a server that never relents ends the call. */
+  /**
+   * Rate-limit waits per request, holds for a spent budget and 429s each counted on their own, so that a server that
+   * never relents ends the call.
+   */
   maxRateLimitWaits: number;
 }
 

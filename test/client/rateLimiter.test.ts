@@ -173,6 +173,31 @@ describe("RateLimitGate", () => {
     expect(slept).toEqual([1000, 1000]);
   });
 
+  it("counts holds apart from 429s: a request held while other processes spent the windows still waits its 429s", async () => {
+    const spentByOthers = new RateLimiter();
+    spentByOthers.observe({ limit: 5, remaining: 0, resetAt: T + 2000 });
+    const clock = { now: T };
+    const { gate: held, slept } = gate(
+      {
+        maxWaits: 2,
+        now: () => clock.now,
+        sleep: async (ms) => {
+          slept.push(ms);
+          // Each reset opens a window that the other processes spend before this one's request goes.
+          clock.now += ms;
+          spentByOthers.observe({ limit: 5, remaining: 0, resetAt: clock.now + 2000 });
+        },
+      },
+      spentByOthers,
+    );
+    await held.beforeSending(where);
+    await held.afterTooManyRequests(tooMany());
+    await held.afterTooManyRequests(tooMany());
+    expect(slept).toHaveLength(4);
+    const third = tooMany("third");
+    await expect(held.afterTooManyRequests(third)).rejects.toBe(third);
+  });
+
   it("waits exactly the ceiling, reports waits from 5 s on, and needs no listener", async () => {
     const { gate: atCeiling, slept, events } = gate({ maxWaitMs: 60_000 });
     await atCeiling.afterTooManyRequests(tooMany(undefined, 60_000));

@@ -1,16 +1,13 @@
-import { execFile, spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
-import { toolsDir } from "../../tools/toolchain.mjs";
-import { CENSUS_KINDS, type Census, census } from "../support/census";
+import { added, CENSUS_KINDS, type Census, census } from "../support/census";
 import { callApi, startTestEmulator } from "../support/emulator";
 import { exportAsStored, makeProject, makeStack } from "./harness";
+import { killAfter, providerRequests, removeEmptyAttrs, runCli } from "./kill";
 
-const run = promisify(execFile);
 const example = path.resolve(__dirname, "../../examples/docs-site");
 const DOCS_TYPE = "pulumi-nodejs:dynamic/docs:";
 
@@ -186,42 +183,12 @@ describe("a killed pulumi up of the docs-site example recovers with the README's
 
   /** `pulumi up` as a CI job runs it, SIGKILLed with every process it started once `writes` writes reached the API. */
   async function killUpAfter(writes: number): Promise<{ writes: number; seconds: number; output: string }> {
-    const started = Date.now();
-    const child = spawn(
-      path.join(toolsDir, "bin/pulumi"),
-      ["up", "--yes", "--skip-preview", "--non-interactive", "--stack", stack.name],
-      {
-        cwd: dir,
-        env: { ...process.env, ...stack.workspace.envVars },
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
+    const killed = await killAfter(stack, ["up", "--yes", "--skip-preview"], {
+      what: "writes",
+      count: () => providerRequests(emulator, "write").length,
+      target: writes,
     });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    let exitCode: number | null | undefined;
-    const exited = new Promise<void>((resolve) =>
-      child.on("exit", (code) => {
-        exitCode = code;
-        resolve();
-      }),
-    );
-    let seen = providerWrites(emulator).length;
-    while (seen < writes && exitCode === undefined) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      seen = providerWrites(emulator).length;
-    }
-    if (exitCode !== undefined) {
-      throw new Error(`pulumi up ended (${exitCode}) after ${seen} of ${writes} writes:\n${output.slice(-3000)}`);
-    }
-    killTree(child.pid as number);
-    await exited;
-    return { writes: seen, seconds: (Date.now() - started) / 1000, output };
+    return { writes: killed.reached, seconds: killed.seconds, output: killed.output };
   }
 });
 
@@ -268,106 +235,6 @@ function compare(store: Census, state: Census): { duplicates: string[]; orphans:
     for (const id of declared) if (!ids.includes(id)) orphans.push(`${kind} ${id}: in the state, not in the store`);
   }
   return { duplicates, orphans };
-}
-
-/**
- * The README's note to step 1: a SIGKILL while the CLI saves the state can leave the file backend's metadata file
- * (`<stack>.json.attrs`, written in place, unlike the state) empty, and every command then fails with `failed to
- * load checkpoint: EOF`. Removes such empty files under the backend's directory; returns their names.
- */
-function removeEmptyAttrs(backend: string): string[] {
-  const removed: string[] = [];
-  const stacks = path.join(backend, ".pulumi/stacks");
-  for (const entry of readdirSync(stacks, { recursive: true, withFileTypes: true })) {
-    const file = path.join(entry.parentPath, entry.name);
-    if (entry.isFile() && entry.name.endsWith(".json.attrs") && statSync(file).size === 0) {
-      rmSync(file);
-      removed.push(path.relative(backend, file));
-    }
-  }
-  return removed;
-}
-
-/** The provider's writes the emulator received (the test's own census is a different client). */
-function providerWrites(emulator: RunningEmulator) {
-  return emulator
-    .requests()
-    .filter((r) => r.method !== "GET" && r.path.startsWith("/v1/") && r.userAgent?.startsWith("pulumi-docs-platform"));
-}
-
-/**
- * SIGKILL for the CLI's process group and for the groups of everything below it: the engine starts its plugins
- * (the language host, the dynamic provider) in process groups of their own, so a lost runner (every process gone at
- * once) takes more than the CLI's group.
- */
-function killTree(root: number) {
-  const parents = new Map<number, number>();
-  const groups = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parents.set(Number(entry), Number(fields[1]));
-      groups.set(Number(entry), Number(fields[2]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const tree = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, parent] of parents) {
-      if (tree.has(parent) && !tree.has(pid)) {
-        tree.add(pid);
-        grew = true;
-      }
-    }
-  }
-  const kill = (target: number) => {
-    try {
-      process.kill(target, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  };
-  kill(-root);
-  for (const pid of tree) {
-    const group = groups.get(pid);
-    if (group && group !== root) kill(-group);
-    kill(pid);
-  }
-}
-
-interface CliRun {
-  code: number;
-  output: string;
-}
-
-async function runCli(command: string, args: string[], dir: string, stack: Stack): Promise<CliRun> {
-  const file = command === "pulumi" ? path.join(toolsDir, "bin/pulumi") : path.join(dir, "node_modules/.bin", command);
-  const extra = command === "pulumi" ? ["--stack", stack.name, "--non-interactive"] : [];
-  try {
-    const { stdout, stderr } = await run(file, [...args, ...extra], {
-      cwd: dir,
-      env: { ...process.env, ...stack.workspace.envVars },
-      maxBuffer: 256 << 20,
-    });
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
-  }
-}
-
-function added(before: Census, after: Census): Census {
-  const result: Census = {};
-  for (const [kind, ids] of Object.entries(after)) {
-    const old = new Set(before[kind] ?? []);
-    const fresh = ids.filter((id) => !old.has(id)).sort();
-    if (fresh.length > 0) result[kind] = fresh;
-  }
-  return result;
 }
 
 async function stateObjects(stack: Stack): Promise<Census> {

@@ -4,7 +4,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import type { RequestLogEntry, RunningEmulator } from "../../emulator";
-import { type Census, census } from "../support/census";
+import { added, type Census, census } from "../support/census";
 import { callApi, type Json, startTestEmulator } from "../support/emulator";
 import { type CliRun, makeProject, makeStack, runPulumi } from "./harness";
 
@@ -281,15 +281,4 @@ function diagnostics(output: string): Map<string, string[]>[] {
     blocks.push(block);
   }
   return blocks;
-}
-
-/** Objects per kind in `after` that were not in `before` (kinds with none left out). */
-function added(before: Census, after: Census): Census {
-  const result: Census = {};
-  for (const [kind, ids] of Object.entries(after)) {
-    const old = new Set(before[kind] ?? []);
-    const fresh = ids.filter((id) => !old.has(id)).sort();
-    if (fresh.length > 0) result[kind] = fresh;
-  }
-  return result;
 }
