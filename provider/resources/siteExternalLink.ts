@@ -96,6 +96,17 @@ function linksIn(byKey: ReadonlyMap<string, unknown>, path: string): ApiSiteExte
 /** How long a link's create waits for its site's first section: a run creates them in parallel (see `create`). */
 export const FIRST_SECTION_WAIT_MS = 30_000;
 
+/** How a create waits for its site's first section; tests pass a short one and a sleep that records. */
+export interface FirstSectionWait {
+  timeoutMs: number;
+  sleep: (ms: number) => Promise<unknown>;
+}
+
+const FIRST_SECTION_WAIT: FirstSectionWait = {
+  timeoutMs: FIRST_SECTION_WAIT_MS,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
 /**
  * Waits (backing off from 100 ms to 2 s, for at most `timeoutMs`) until the site has a section; false if it never
  * does. A program declares a site's links and its first section side by side, and nothing in a link's inputs refers
@@ -107,8 +118,7 @@ export async function waitForFirstSection(
   client: HttpClient,
   organizationId: string,
   siteId: string,
-  timeoutMs = FIRST_SECTION_WAIT_MS,
-  sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
+  { timeoutMs, sleep }: FirstSectionWait = FIRST_SECTION_WAIT,
 ): Promise<boolean> {
   let waited = 0;
   for (let delay = 100; (await getSiteStructure(client, organizationId, siteId)).type !== "sections"; ) {
@@ -130,7 +140,7 @@ export async function createLink(
   organizationId: string,
   siteId: string,
   news: Inputs,
-  timeoutMs = FIRST_SECTION_WAIT_MS,
+  wait: FirstSectionWait = FIRST_SECTION_WAIT,
 ) {
   const body = {
     title: news.title,
@@ -145,12 +155,12 @@ export async function createLink(
   } catch (error) {
     if (!(error instanceof BadRequestError)) throw error;
     // Another 400 (a group of another site) comes back from the second POST: the structure said "sections" at once.
-    if (await waitForFirstSection(client, organizationId, siteId, timeoutMs)) {
+    if (await waitForFirstSection(client, organizationId, siteId, wait)) {
       return createSiteExternalLink(client, organizationId, siteId, body);
     }
     throw new Error(
-      `${error.message} The site still had no section after ${timeoutMs / 1000} s: declare a SiteSection of the ` +
-        "site; when the same run creates its first section, `dependsOn: [section]` on the link spares this wait.",
+      `${error.message} The site still had no section after ${wait.timeoutMs / 1000} s: declare a SiteSection of ` +
+        "the site; when the same run creates its first section, `dependsOn: [section]` on the link spares this wait.",
       { cause: error },
     );
   }

@@ -217,6 +217,11 @@ describe("OrganizationSettings", () => {
 });
 
 describe("OrganizationSettings mergeRules", () => {
+  it("reads an organization without rules as none, undeclared or declared", async () => {
+    const { state } = await created("OrganizationSettings", { organizationId: fixture.org() });
+    expect(state.mergeRules).toEqual({ type: "none" });
+  });
+
   it("is no change when only the order of rules or of a rule's users differs", async () => {
     const rules = [
       { rule: "custom", expression: "changeRequest.subject != ''", message: "Give it a subject" },

@@ -3,7 +3,7 @@ import { HttpClient } from "../../provider/client";
 import type { Props } from "../../provider/framework/kind";
 import { Operation } from "../../provider/framework/operation";
 import { definitions } from "../../provider/registry";
-import { createLink } from "../../provider/resources/siteExternalLink";
+import { createLink, waitForFirstSection } from "../../provider/resources/siteExternalLink";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import {
@@ -38,6 +38,11 @@ async function baseInputs(): Promise<Props> {
 }
 
 let adoptSite: string | undefined;
+
+/** A sleep that only records how long it was asked to wait. */
+const record = (pauses: number[]) => async (ms: number) => {
+  pauses.push(ms);
+};
 
 const client = () => new HttpClient({ baseUrl: fixture.emulator.url, token: fixture.emulator.token });
 
@@ -161,32 +166,100 @@ describe("SiteExternalLink behaviour", () => {
     expect(posts.map((r) => r.status)).toEqual([400, 201]);
   });
 
-  it("fails after the wait with the API's answer and the fix, and does not wait on another 400", async () => {
+  it("fails after the wait with the API's answer, its wait and the fix, and does not wait on another 400", async () => {
     const siteId = await fixture.makeSite();
     const inputs = (await checked("SiteExternalLink", { ...(await baseInputs()), siteId })) as Parameters<
       typeof createLink
     >[3];
-    await expect(createLink(client(), fixture.org(), siteId, inputs, 0)).rejects.toThrow(
-      /failed with 400 Bad Request: .*section-based site structure.* The site still had no section after 0 s: declare a SiteSection of the site; .*`dependsOn: \[section\]`/,
+    const pauses: number[] = [];
+    const failure = createLink(client(), fixture.org(), siteId, inputs, { timeoutMs: 2000, sleep: record(pauses) });
+    await expect(failure).rejects.toThrow(
+      /failed with 400 Bad Request: .*section-based site structure.* The site still had no section after 2 s: declare a SiteSection of the site; .*`dependsOn: \[section\]`/,
     );
+    await expect(failure).rejects.toHaveProperty("cause.status", 400);
+    expect(pauses).toEqual([100, 200, 400, 800, 500]);
+
     const sectioned = await sectionSite();
     const group = await makeGroup(await sectionSite());
     fixture.emulator.clearRequests();
+    const noWait = { timeoutMs: 60_000, sleep: record(pauses) };
     await expect(
-      createLink(client(), fixture.org(), sectioned, { ...inputs, parentId: group }, 60_000),
+      createLink(client(), fixture.org(), sectioned, { ...inputs, parentId: group }, noWait),
     ).rejects.toThrow(/failed with 400 Bad Request: parent: /);
     // One look at the structure tells this 400 from a site without sections: no wait, one more POST.
     expect(fixture.calls().filter((call) => call.startsWith("GET"))).toHaveLength(1);
     expect(fixture.calls().filter((call) => call.startsWith("POST"))).toHaveLength(2);
+    expect(pauses).toHaveLength(5);
+  });
+
+  it("backs off from 100 ms to at most 2 s while it waits, and stops once a section is there", async () => {
+    const siteId = await fixture.makeSite();
+    const pauses: number[] = [];
+    const sleep = async (ms: number) => {
+      pauses.push(ms);
+      if (pauses.length === 7) await fixture.makeSection(siteId, fixture.emulator.spaceIds[0]!);
+    };
+    expect(await waitForFirstSection(client(), fixture.org(), siteId, { timeoutMs: 60_000, sleep })).toBe(true);
+    expect(pauses).toEqual([100, 200, 400, 800, 1600, 2000, 2000]);
+  });
+
+  it("sends only the fields declared, and waits on no other failure than a 400", async () => {
+    const inputs = await baseInputs();
+    await created("SiteExternalLink", {
+      ...inputs,
+      icon: null,
+      description: "Uptime",
+      condition: "visitor.claims.staff == true",
+    });
+    expect(fixture.lastRequestBody("POST", /external-links$/)).toEqual({
+      title: "Status page",
+      url: "https://status.example.com",
+      description: "Uptime",
+      condition: "visitor.claims.staff == true",
+    });
+    fixture.emulator.injectFault({ method: "POST", path: "/external-links$", count: 1, status: 403 });
+    fixture.emulator.clearRequests();
+    await expect(created("SiteExternalLink", inputs)).rejects.toThrow(/failed with 403 Forbidden/);
+    expect(fixture.calls()).toEqual([`POST /v1${sitePath(inputs.siteId)}/external-links`]);
   });
 
   it("finds a create whose answer was lost by its title and URL", async () => {
     const inputs = await baseInputs();
     await created("SiteExternalLink", inputs);
     await created("SiteExternalLink", { ...inputs, url: "https://other.example" });
+    await created("SiteExternalLink", { ...inputs, title: "Other page" });
     const definition = definitions.find((kind) => kind.kind === "SiteExternalLink")!;
     const found = await inOperation((operation) => definition.findCreated!(operation.context(), inputs, new Date(0)));
     expect(found.map((candidate) => candidate.title)).toEqual(["Status page"]);
+  });
+
+  it("lists a site's links at any depth for import and unmanaged, known by their site", async () => {
+    const inputs = await baseInputs();
+    const group = await makeGroup(inputs.siteId);
+    const top = await created("SiteExternalLink", inputs);
+    const nested = await created("SiteExternalLink", { ...inputs, title: "Forum", parentId: group });
+    const definition = definitions.find((kind) => kind.kind === "SiteExternalLink")!;
+    const listed = await inOperation((operation) =>
+      definition.listing!.list(operation.context(), {
+        ids: { organizationId: fixture.org(), siteId: inputs.siteId },
+        title: "Docs",
+      }),
+    );
+    const known = { organizationId: fixture.org(), siteId: inputs.siteId };
+    // In the structure's order: the group (holding Forum) came before the top-level link.
+    expect(listed).toEqual([
+      { id: nested.id, title: "Forum", known, under: 'site "Docs"' },
+      { id: top.id, title: "Status page", known, under: 'site "Docs"' },
+    ]);
+  });
+
+  it("fails an update with nothing to send when the link is gone, naming it", async () => {
+    const { id, state, inputs } = await created("SiteExternalLink", await baseInputs());
+    await fixture.api("DELETE", `${sitePath(state.siteId)}/external-links/${id}`);
+    const definition = definitions.find((kind) => kind.kind === "SiteExternalLink")!;
+    await expect(
+      inOperation((operation) => definition.update(operation.context(), id, state, inputs, new Set())),
+    ).rejects.toThrow(`SiteExternalLink "${id}" update: the link disappeared while it was being updated`);
   });
 });
 
