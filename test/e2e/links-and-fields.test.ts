@@ -6,8 +6,10 @@ import { callApi, startTestEmulator } from "../support/emulator";
 import { changes, makeProject, makeStack, runPulumi } from "./harness";
 
 /**
- * External links through the real CLI: a top-level link placed by SiteStructure's `order` by reference, a link in a
- * group, and one adopted with `importId`; a no-change preview, a hand edit seen and reverted, destroy.
+ * External links and the inputs added beside them, through the real CLI: a top-level link placed by SiteStructure's
+ * `order` by reference, a link in a nested group, one adopted with `importId`; a site's default level, a hidden site
+ * space, a guest grant and a space's merge rules. A no-change preview proves each reads back as declared; a hand edit
+ * is seen and reverted; destroy leaves nothing.
  */
 const program = `
 const pulumi = require("@pulumi/pulumi");
@@ -17,9 +19,20 @@ const config = new pulumi.Config();
 const organizationId = config.require("organizationId");
 const spaces = JSON.parse(config.require("spaceIds"));
 
-const site = new docs.Site("docs", { organizationId, title: "Linked docs" });
+const site = new docs.Site("docs", { organizationId, title: "Linked docs", defaultLevel: "read" });
 const guides = new docs.SiteSection("guides", { organizationId, siteId: site.id, spaceId: spaces[0], title: "Guides" });
-const more = new docs.SiteSectionGroup("more", { organizationId, siteId: site.id, title: "More" });
+new docs.SiteSpace("drafts", { organizationId, siteId: site.id, sectionId: guides.id, spaceId: spaces[1], hidden: true });
+const outer = new docs.SiteSectionGroup("outer", { organizationId, siteId: site.id, title: "Outer" });
+const more = new docs.SiteSectionGroup("more", { organizationId, siteId: site.id, title: "More", parentId: outer.id });
+new docs.SitePermission("guest", { organizationId, siteId: site.id, userId: config.require("guestUserId"), role: "guest" });
+new docs.Space("reviewed", {
+  organizationId,
+  title: "Reviewed",
+  mergeRules: {
+    type: "rules",
+    rules: [{ rule: "require_at_least_one_approved_review" }, { rule: "require_change_request_subject" }],
+  },
+});
 const status = new docs.SiteExternalLink("status", {
   organizationId,
   siteId: site.id,
@@ -45,7 +58,7 @@ if (adopted) {
     importId: adopted,
   });
 }
-new docs.SiteStructure("navigation", { organizationId, siteId: site.id, order: [status.id, guides.id, more.id] });
+new docs.SiteStructure("navigation", { organizationId, siteId: site.id, order: [status.id, guides.id, outer.id] });
 
 exports.siteId = site.id;
 exports.statusId = status.id;
@@ -59,26 +72,29 @@ interface Item {
   children?: Item[];
 }
 
-describe("external links through the Pulumi CLI", () => {
+describe("external links and the new inputs through the Pulumi CLI", () => {
   let emulator: RunningEmulator;
   let stack: Stack;
 
   const api = (method: string, path: string, body?: unknown) => callApi(emulator, method, path, body);
   const output = async (name: string) => (await stack.outputs())[name]?.value as string;
   const sitePath = async () => `/orgs/${emulator.organizationId}/sites/${await output("siteId")}`;
-  /** The navigation as titles, a group's children after it. */
+  /** The navigation as titles, a group's children after it (nested groups in parentheses). */
   const navigation = async () => {
     const { structure } = (await api("GET", `${await sitePath()}/structure`)).body as { structure: Item[] };
-    return structure.map((item) =>
-      item.children ? `${item.title}: ${item.children.map((c) => c.title).join(", ")}` : item.title,
-    );
+    const named = (item: Item): string =>
+      item.children
+        ? `${item.title}: ${item.children.map((c) => (c.children ? `(${named(c)})` : c.title)).join(", ")}`
+        : item.title;
+    return structure.map(named);
   };
   const writes = () => emulator.requests().filter((r) => r.method !== "GET");
 
   beforeAll(async () => {
     emulator = await startTestEmulator({ port: 0 });
-    stack = await makeStack(await makeProject("navigation-links", { "index.js": program }), emulator);
+    stack = await makeStack(await makeProject("links-and-fields", { "index.js": program }), emulator);
     await stack.setConfig("spaceIds", { value: JSON.stringify(emulator.spaceIds) });
+    await stack.setConfig("guestUserId", { value: emulator.userIds[2]! });
   });
   afterAll(async () => {
     await stack?.destroy().catch(() => undefined);
@@ -87,8 +103,14 @@ describe("external links through the Pulumi CLI", () => {
 
   it("creates the links where the program puts them, and a preview right after has no change", async () => {
     await stack.up();
-    expect(await navigation()).toEqual(["Status", "Guides", "More: Forum"]);
+    expect(await navigation()).toEqual(["Status", "Guides", "Outer: (More: Forum)"]);
     expect((await census(emulator)).SiteExternalLink).toHaveLength(2);
+    const site = (await api("GET", await sitePath())).body as { defaultLevel: unknown };
+    expect(site.defaultLevel).toBe("read");
+    const users = (await api("GET", `${await sitePath()}/permissions/users`)).body as {
+      items: { permission: unknown }[];
+    };
+    expect(users.items.map((grant) => grant.permission)).toEqual([null]);
     emulator.clearRequests();
     const preview = await runPulumi(stack, ["preview", "--expect-no-changes"]);
     expect(preview.code, preview.output).toBe(0);
