@@ -110,7 +110,7 @@ describe("SiteStructure's error for a list that does not match the site", () => 
   const topLevelRule = (site: string) =>
     `SiteStructure "${site}": order must list every top-level item of the site exactly once: `;
   const groupHint =
-    "A section inside a group is ordered by its SiteSectionGroup's sectionIds; add new sections and groups to order.";
+    "A section inside a group is ordered by its SiteSectionGroup's sectionIds; add new sections, groups and external links to order.";
 
   it("names the ids the order names that are not in the site, and only those", async () => {
     const { siteId, sections } = await buildSite();
