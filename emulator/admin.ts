@@ -14,6 +14,8 @@ export interface AdminTarget {
   reset(): void;
   requests(): RequestLogEntry[];
   clearRequests(): void;
+  /** Entries the request log dropped (oldest first) to stay within its limit since it was cleared, and the limit. */
+  requestLogState(): { dropped: number; limit: number };
   counters(): Record<string, number>;
   injectFault(spec: unknown): ActiveFault;
   activeFaults(): ActiveFault[];
@@ -30,7 +32,15 @@ const adminRoutes: Record<string, AdminHandler> = {
     t.reset();
     return { status: 200, body: { ok: true } };
   },
-  "GET /__admin/requests": (t) => ({ status: 200, body: t.requests() }),
+  /** The body stays an array (what every caller reads); the log's state rides in headers. */
+  "GET /__admin/requests": (t) => {
+    const { dropped, limit } = t.requestLogState();
+    return {
+      status: 200,
+      body: t.requests(),
+      headers: { "X-Request-Log-Dropped": String(dropped), "X-Request-Log-Limit": String(limit) },
+    };
+  },
   "DELETE /__admin/requests": (t) => {
     t.clearRequests();
     return { status: 204 };

@@ -3,6 +3,7 @@
  * docs-platform-emulator: the emulated API in a process of its own, for the Pulumi CLI and other tools. See --help.
  */
 import { type EmulatorOptions, parseRateLimit, startEmulator } from "./index";
+import { MAX_REQUEST_LOG_LIMIT } from "./requestLog";
 
 const HELP = `usage: docs-platform-emulator [options]
 
@@ -15,6 +16,8 @@ Options:
   --openapi-step-ms N   duration of each OpenAPI processing step (default 50)
   --rate-limit R/W      rate limit per token: R requests per window W, e.g. 60/60s, 20/5s, 100/1m
                         (X-RateLimit-* headers on every /v1 answer, 429 once spent; default off)
+  --request-log-limit N request log entries kept, the newest, 0..10000000 (default 10000; 0 keeps none,
+                        the counters still count); GET /__admin/requests says how many were dropped
   -h, --help            this help
 
 Output: once listening, one JSON line on stdout, then nothing:
@@ -69,6 +72,9 @@ function parseArgs(argv: string[]): EmulatorOptions {
         } catch (err) {
           usage(`--rate-limit: ${err instanceof Error ? err.message : String(err)}`);
         }
+        break;
+      case "--request-log-limit":
+        out.requestLogLimit = int(value(), 0, MAX_REQUEST_LOG_LIMIT);
         break;
       case "-h":
       case "--help":

@@ -45,9 +45,17 @@ export interface RunningEmulator {
   userIds: string[];
   store: Store;
   requests(): RequestLogEntry[];
-  /** Clears the request log and the counters. */
+  /** Clears the request log (and its dropped count) and the counters. */
   clearRequests(): void;
-  /** Requests per operation, e.g. "GET /v1/collections/{collectionId}" → 3 (unmatched paths by raw path). */
+  /**
+   * Entries the request log dropped since it was last cleared: it keeps the newest `requestLogLimit` (default 10,000),
+   * so `requests()` misses the oldest once this is above 0.
+   */
+  droppedRequests(): number;
+  /**
+   * Requests per operation, e.g. "GET /v1/collections/{collectionId}" → 3 (unmatched paths by raw path, the first
+   * 1,000 of them; later ones under "METHOD (other unmatched paths)").
+   */
   counters(): Record<string, number>;
   /** Queues a fault (faults.ts); throws a 400 ApiError naming the field of an invalid spec. */
   injectFault(f: FaultSpec): ActiveFault;
@@ -81,6 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     store: server.store,
     requests: () => server.requests(),
     clearRequests: () => server.clearRequests(),
+    droppedRequests: () => server.requestLogState().dropped,
     counters: () => server.counters(),
     injectFault: (f) => server.injectFault(f),
     clearFaults: () => server.clearFaults(),

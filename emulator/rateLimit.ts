@@ -21,6 +21,8 @@ export interface RateLimitVerdict {
   exceededWaitSeconds?: number;
 }
 
+const MIN_SWEEP_AT = 1024;
+
 interface Window {
   startMs: number;
   used: number;
@@ -29,6 +31,8 @@ interface Window {
 export class RateLimiter {
   private config: RateLimit | undefined;
   private windows = new Map<string, Window>();
+  /** Windows the map holds before the next sweep of the ended ones (sweepEnded). */
+  private sweepAt = MIN_SWEEP_AT;
   private readonly now: () => number;
 
   constructor(config?: RateLimit, now: () => number = Date.now) {
@@ -46,6 +50,21 @@ export class RateLimiter {
     return this.config && { ...this.config };
   }
 
+  /**
+   * Forgets the windows that have ended (the next request of their token starts a new one anyway): a fuzzer sends
+   * endless distinct tokens, and one window each would grow without bound. Sweeping only when the map has doubled
+   * since the last sweep keeps the cost constant per request.
+   */
+  private sweepEnded(now: number, windowMs: number): void {
+    for (const [token, window] of this.windows) if (now >= window.startMs + windowMs) this.windows.delete(token);
+    this.sweepAt = Math.max(MIN_SWEEP_AT, 2 * this.windows.size);
+  }
+
+  /** Tokens the limiter holds a window for (what sweepEnded bounds). */
+  trackedTokens(): number {
+    return this.windows.size;
+  }
+
   /** Starts every token's window afresh (the configuration stays). */
   resetWindows(): void {
     this.windows.clear();
@@ -58,6 +77,7 @@ export class RateLimiter {
     const now = this.now();
     let window = this.windows.get(token);
     if (!window || now >= window.startMs + config.windowMs) {
+      if (!window && this.windows.size >= this.sweepAt) this.sweepEnded(now, config.windowMs);
       window = { startMs: now, used: 0 };
       this.windows.set(token, window);
     }

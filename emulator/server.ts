@@ -49,7 +49,7 @@ export class EmulatorServer implements AdminTarget {
   private readonly server: Server;
   private readonly router = new Router();
   private readonly faults = new FaultQueue();
-  private readonly log = new RequestLog();
+  private readonly log: RequestLog;
   private readonly limiter: RateLimiter;
   private readonly sockets = new Set<Socket>();
   /** Tokens accepted besides `token`, each for one organization only (see `scopeToken`). */
@@ -60,6 +60,7 @@ export class EmulatorServer implements AdminTarget {
     this.store = new Store(options.clock, options.openApiStepMs ?? 50);
     this.token = options.token ?? "test-token";
     this.limiter = new RateLimiter(options.rateLimit);
+    this.log = new RequestLog(options.requestLogLimit);
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: unknown) => {
         // Last resort: never crash the process on a request.
@@ -144,6 +145,10 @@ export class EmulatorServer implements AdminTarget {
     this.log.clear();
   }
 
+  requestLogState(): { dropped: number; limit: number } {
+    return { dropped: this.log.dropped(), limit: this.log.limit };
+  }
+
   counters(): Record<string, number> {
     return this.log.counters();
   }
@@ -206,21 +211,18 @@ export class EmulatorServer implements AdminTarget {
     const isApi = path === "/v1" || path.startsWith("/v1/");
     const match: RouteMatch = isApi ? this.router.match(method, path) : { route: undefined, allowed: [] };
     const routeTemplate = match.route?.path ?? null;
-    const entry = this.log.start(
-      {
-        time: new Date(started).toISOString(),
-        method,
-        path,
-        query: request.query,
-        route: routeTemplate,
-        authorized: bearerToken(headers) === this.token || this.scopedTokens.has(bearerToken(headers) ?? ""),
-        headers: redactedHeaders(headers),
-        ...optional("requestBody", loggableBody(request.body)),
-        ...optional("userAgent", headers["user-agent"]),
-        ...optional("idempotencyKey", headers["idempotency-key"]),
-      },
-      `${method} ${routeTemplate ?? path}`,
-    );
+    const entry = this.log.start({
+      time: new Date(started).toISOString(),
+      method,
+      path,
+      query: request.query,
+      route: routeTemplate,
+      authorized: bearerToken(headers) === this.token || this.scopedTokens.has(bearerToken(headers) ?? ""),
+      headers: redactedHeaders(headers),
+      ...optional("requestBody", loggableBody(request.body)),
+      ...optional("userAgent", headers["user-agent"]),
+      ...optional("idempotencyKey", headers["idempotency-key"]),
+    });
     const exchange = (status: number, sent: Record<string, string>, body: unknown, injected: boolean) =>
       this.emitExchange({
         method,

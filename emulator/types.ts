@@ -62,6 +62,11 @@ export interface EmulatorOptions {
   clock?: () => number;
   /** Rate limit per token, as the real service applies it (off by default; see rateLimit.ts). */
   rateLimit?: RateLimit;
+  /**
+   * Request log entries kept, the newest (default 10,000; 0 keeps none, the counters still count): older ones are
+   * dropped so that a long-running emulator stays bounded (requestLog.ts).
+   */
+  requestLogLimit?: number;
 }
 
 export interface Exchange {

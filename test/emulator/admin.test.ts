@@ -48,6 +48,14 @@ describe("admin endpoints", () => {
     expect(h.emulator.requests()).toEqual([]);
   });
 
+  it("says in headers how many entries the request log dropped and how many it keeps (default 10000)", async () => {
+    await h.call("GET", "/orgs");
+    const res = await fetch(`${h.emulator.origin}/__admin/requests`);
+    expect(res.headers.get("x-request-log-dropped")).toBe("0");
+    expect(res.headers.get("x-request-log-limit")).toBe("10000");
+    expect(Array.isArray(await res.json())).toBe(true);
+  });
+
   it("counts requests per operation template", async () => {
     const a = await h.call("POST", collectionsPath(), { title: "A" });
     const b = await h.call("POST", collectionsPath(), { title: "B" });

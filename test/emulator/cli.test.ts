@@ -129,10 +129,44 @@ describe("docs-platform-emulator CLI", () => {
     await expect(startCli(["--rate-limit", "60 per minute"])).rejects.toThrow(/exited with 2: .*60\/60s/s);
   });
 
+  it("keeps the newest N requests with --request-log-limit N and says how many it dropped", async () => {
+    const { child, info } = await startCli(["--request-log-limit", "2"]);
+    try {
+      for (const path of ["/orgs", "/orgs", `/orgs/${info.organizationId}`]) {
+        await (await fetch(`${info.url}${path}`, { headers: { authorization: `Bearer ${info.token}` } })).text();
+      }
+      const res = await fetch(`${info.url.replace(/\/v1$/, "")}/__admin/requests`);
+      expect(res.headers.get("x-request-log-dropped")).toBe("1");
+      expect(res.headers.get("x-request-log-limit")).toBe("2");
+      expect(((await res.json()) as Json[]).map((e) => e.path)).toEqual([
+        "/v1/orgs",
+        `/v1/orgs/${info.organizationId}`,
+      ]);
+    } finally {
+      const exited = exitCode(child);
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  it.each(["-1", "ten", "1.5", "10000001"])("rejects --request-log-limit %s naming the range", async (value) => {
+    await expect(startCli(["--request-log-limit", value])).rejects.toThrow(
+      /exited with 2: docs-platform-emulator: --request-log-limit must be an integer in 0\.\.10000000/,
+    );
+  });
+
   it("--help explains the options and the JSON line on stdout, exit 0", () => {
     const run = spawnSync(process.execPath, [join(outDir, "emulator/cli.js"), "--help"], { encoding: "utf8" });
     expect(run.status).toBe(0);
-    for (const word of ["--port", "--token", "--page-size", "--openapi-step-ms", "--rate-limit", "DOCS_API_URL"]) {
+    for (const word of [
+      "--port",
+      "--token",
+      "--page-size",
+      "--openapi-step-ms",
+      "--rate-limit",
+      "--request-log-limit",
+      "DOCS_API_URL",
+    ]) {
       expect(run.stdout).toContain(word);
     }
     expect(run.stdout).toMatch(/one JSON line on stdout/);
