@@ -1,4 +1,4 @@
-import { NotFoundError } from "../client";
+import { DocsApiError, mayHaveActed, NotFoundError } from "../client";
 import { messageOf, withNote } from "./explain";
 
 /**
@@ -29,5 +29,23 @@ export async function undoOnFailure<T>(
           : `removing ${the} failed too (${messageOf(failed)}): ${adopt} or delete it`,
     );
     throw withNote(error, note);
+  }
+}
+
+/**
+ * A create's write that is safe to repeat (a PUT, a grant), which the client retried: if it still failed in a way the
+ * API may have acted on (every answer lost, a 5xx), it is undone as undoOnFailure undoes, since the object may exist
+ * and no state will record it. A definite refusal (4xx) is rethrown as it is: nothing was written.
+ */
+export async function undoIfActed<T>(
+  created: { kind: string; id: string; title?: string },
+  undo: () => Promise<unknown>,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!(error instanceof DocsApiError) || !mayHaveActed(error)) throw error;
+    return undoOnFailure(created, undo, () => Promise.reject(error));
   }
 }

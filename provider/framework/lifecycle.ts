@@ -253,8 +253,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   /**
    * Takes over an existing object: read it, then bring it to the declared inputs. An object a lost create answer
-   * left (`recovery`) is this create's own: if bringing it to the inputs fails, it is removed again, as the create
-   * itself would have removed it, so that the next `up` does not make a second one.
+   * left (`recovery`) is this create's own: if reading it back or bringing it to the inputs fails, it is removed
+   * again, as the create itself would have removed it, so that the next `up` does not make a second one.
    */
   private async adopt(
     ctx: ResourceContext,
@@ -263,7 +263,17 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     by: AdoptedBy,
     missing?: string,
   ): Promise<Found<State>> {
-    const found = await this.readOrGone(ctx, id, inputs, this.declaredIn(inputs));
+    const title = typeof inputs.title === "string" ? inputs.title : undefined;
+    const read = () => this.readOrGone(ctx, id, inputs, this.declaredIn(inputs));
+    // Before it is read, the inputs give a delete the object's address (organization, site) as its state would.
+    const found =
+      by === "recovery"
+        ? await undoOnFailure(
+            { kind: this.definition.kind, id, title },
+            () => this.definition.delete(ctx, id, inputs as unknown as State),
+            read,
+          )
+        : await read();
     if (found === undefined && missing !== undefined) throw new Error(`${this.definition.kind} "${id}": ${missing}`);
     if (found === undefined && by === "recovery") {
       throw new Error(
@@ -285,7 +295,6 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       state: await this.definition.update(ctx, found.id, found.state, inputs, changed),
     });
     if (by !== "recovery") return update();
-    const title = typeof inputs.title === "string" ? inputs.title : undefined;
     return undoOnFailure(
       { kind: this.definition.kind, id: found.id, title },
       () => this.definition.delete(ctx, found.id, found.state),

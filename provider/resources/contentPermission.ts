@@ -20,6 +20,7 @@ import {
   setGrantRole,
   teamsPath,
 } from "../client";
+import { undoIfActed, undoOnFailure } from "../framework/cleanup";
 import {
   apiId,
   apiIdPair,
@@ -199,6 +200,9 @@ export function definePermissionKind<Ids extends string, Guest extends boolean =
         "- There is no call that reads one grant: the provider lists the target's team or user grants. A refresh of " +
           `many grants on one ${info.noun} makes one listing request per grantee type. A grant removed or changed by ` +
           "hand shows in `pulumi preview --refresh`.",
+        "- A create that fails after the API may have granted the role (every answer lost, a 5xx, the grant not read " +
+          "back) revokes it again, so that no grant outlives a failed `up` unrecorded: access stays what the program " +
+          "declares. A grant that existed before the program declared it is revoked too; the next `up` grants it again.",
         "- `teamId` xor `userId` is checked offline. A change of the target or the grantee replaces the grant " +
           "(deleting first, since the old and new grant may be the same pair).",
         "- The grant's own role only: access the grantee gets from a collection's or the organization's default level " +
@@ -234,8 +238,12 @@ export function definePermissionKind<Ids extends string, Guest extends boolean =
 
     async create(ctx, news) {
       const { grantee: kind, id } = granteeOf(news);
-      await grant(ctx.client, info.target(news), kind, id, apiRole(news.role));
-      return { id: `${targetId(news)}/${id}`, state: await readBack(ctx, news) };
+      // A failed create leaves no grant that no state records (the next `up` may declare another grantee).
+      const created = { kind: info.kind, id: `${targetId(news)}/${id}` };
+      const revoke = () => revokeGrant(ctx.client, info.target(news), kind, id);
+      await undoIfActed(created, revoke, () => grant(ctx.client, info.target(news), kind, id, apiRole(news.role)));
+      const state = await undoOnFailure(created, revoke, () => readBack(ctx, news));
+      return { id: created.id, state };
     },
 
     async read(ctx, id, known) {

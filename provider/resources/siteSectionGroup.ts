@@ -14,6 +14,7 @@ import {
   siteStructurePath,
   updateSiteSectionGroup,
 } from "../client";
+import { undoOnFailure } from "../framework/cleanup";
 import { defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import { organizationId, siteId, siteIdsOf, siteObjects, UNDER_SITE, underSiteTitled, writeUnder } from "./siteCommon";
@@ -159,7 +160,14 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
         ...(news.sectionIds?.length ? { sections: news.sectionIds } : {}),
       }),
     );
-    const sorted = news.sectionIds?.length ? await sortSections(ctx, group.id, news) : group;
+    // A failed sort removes the new group again (its sections go back to the site's level): no state records it.
+    const sorted = news.sectionIds?.length
+      ? await undoOnFailure(
+          { kind: "SiteSectionGroup", id: group.id, title: news.title },
+          () => writeUnder(ctx, org, site, () => deleteSiteSectionGroup(ctx.client, org, site, group.id)),
+          () => sortSections(ctx, group.id, news),
+        )
+      : group;
     return { id: group.id, state: toState(sorted, news) };
   },
 

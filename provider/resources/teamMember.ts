@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { listTeamMembers, putTeamMember, removeTeamMember, TEAM_ROLES, teamMembersPath } from "../client";
+import { undoIfActed, undoOnFailure } from "../framework/cleanup";
 import {
   API_ID_PATTERN,
   API_ID_RULE,
@@ -65,8 +66,16 @@ async function find(ctx: ResourceContext, organizationId: string, teamId: string
 
 /** Adds the user or sets their role, then reads the result without leaving a listing in the cache. */
 async function put(ctx: ResourceContext, news: Inputs): Promise<State> {
+  await write(ctx, news);
+  return readBack(ctx, news);
+}
+
+async function write(ctx: ResourceContext, news: Inputs): Promise<void> {
   await putTeamMember(ctx.client, news.organizationId, news.teamId, news.userId, news.role ? { role: news.role } : {});
   ctx.listings.invalidate(teamMembersPath(news.organizationId, news.teamId));
+}
+
+async function readBack(ctx: ResourceContext, news: Inputs): Promise<State> {
   const found = await find(ctx, news.organizationId, news.teamId, news.userId, true);
   if (!found)
     throw new Error(`TeamMember "${idOf(news.teamId, news.userId)}": the API accepted the member but does not list it`);
@@ -84,6 +93,9 @@ export const teamMemberKind = defineKind<Inputs, State>({
     notes: [
       "- There is no API call that reads one membership: the provider lists the team's members. A refresh of many " +
         "members of the same team makes one listing request.",
+      "- A create that fails after the API may have added the member (every answer lost, a 5xx, the member not read " +
+        "back) removes the member again, so that no membership outlives a failed `up` unrecorded; one that existed " +
+        "before the program declared it is removed too, and the next `up` adds it again.",
       "- Delete is `DELETE /orgs/{organizationId}/teams/{teamId}/members/{userId}`. When the team itself is deleted, the " +
         "membership is gone; a refresh drops it from the state.",
       "- Replacements delete first, because the old and new membership may be the same pair (for example when only " +
@@ -128,7 +140,12 @@ export const teamMemberKind = defineKind<Inputs, State>({
     return found ? [{ id: idOf(found.teamId, found.userId), title: found.userId }] : [];
   },
   async create(ctx, news) {
-    return { id: idOf(news.teamId, news.userId), state: await put(ctx, news) };
+    // A failed create leaves no member that no state records (the next `up` may declare another user).
+    const created = { kind: "TeamMember", id: idOf(news.teamId, news.userId) };
+    const remove = () => removeTeamMember(ctx.client, news.organizationId, news.teamId, news.userId);
+    await undoIfActed(created, remove, () => write(ctx, news));
+    const state = await undoOnFailure(created, remove, () => readBack(ctx, news));
+    return { id: created.id, state };
   },
 
   async read(ctx, id, { organizationId }) {

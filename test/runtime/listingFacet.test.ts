@@ -69,7 +69,16 @@ describe("the listing-and-references facet: every kind declares how its objects 
   it("names what each reference checks: the kinds referred to are the ones preflight lists", () => {
     const referred = new Set(definitions.flatMap((definition) => referencesOf(definition).map((r) => r.kind)));
     expect([...referred].sort()).toEqual(
-      ["Collection", "OrganizationMember", "Site", "SiteSection", "SiteSpace", "Space", "Team"].sort(),
+      [
+        "Collection",
+        "OrganizationMember",
+        "Site",
+        "SiteSection",
+        "SiteSectionGroup",
+        "SiteSpace",
+        "Space",
+        "Team",
+      ].sort(),
     );
   });
 });
