@@ -25,6 +25,7 @@ const NO_PARITY_ENTRY: Readonly<Record<string, string>> = {
   SiteStructure: "its only input is a list of ids of its site's objects, checked by its own tests",
 };
 const changelog = read("CHANGELOG.md");
+const typeBounds = read("test/runtime/types.test.ts");
 
 describe("a new kind touches every file provider/README.md lists", () => {
   for (const { kind } of definitions) {
@@ -41,6 +42,9 @@ describe("a new kind touches every file provider/README.md lists", () => {
         CENSUS_KINDS.has(kind) !== kind in NOT_IN_CENSUS,
         `${kind}: in exactly one of CENSUS_KINDS and NOT_IN_CENSUS`,
       ).toBe(true);
+    });
+    it(`${kind}: has its generated class held to its schemas in test/runtime/types.test.ts`, () => {
+      expect(typeBounds.includes(`docs.${kind}>`), `types.test.ts never names docs.${kind}`).toBe(true);
     });
     it(`${kind}: is named in CHANGELOG.md`, () => {
       expect(changelog.includes(`\`${kind}\``), `CHANGELOG.md never names \`${kind}\``).toBe(true);
