@@ -164,6 +164,33 @@ export interface SiteCustomizationRec {
   updatedAt: string;
 }
 
+/** A Model Context Protocol server whose tools the site's AI Assistant may call (official `SiteMcpServer`). */
+export interface SiteMcpServerRec {
+  id: string;
+  siteId: string;
+  name: string;
+  url: string;
+  transport: "sse" | "http";
+  /** Sent to the server with every request; values are secrets (API keys), the API echoes them in its answers. */
+  headers: Record<string, string>;
+  condition?: string;
+}
+
+/** The official `SiteAgentSettingsInput` (the editor's AI agent), as the last PUT sent it. */
+export interface SiteAgentSettings {
+  scans: { topics: "auto" | "never" };
+  findings: { changeRequests: "always" | "auto-fixable" | "never" };
+  /** `customInstructions` is a JSONDocument, kept as sent. */
+  editing: { customInstructions: Record<string, unknown> };
+}
+
+export interface SiteAgentSettingsRec {
+  siteId: string;
+  settings: SiteAgentSettings;
+  /** Absent: never written, the new-site values. */
+  updatedAt?: string;
+}
+
 export interface PublishingAuthRec {
   siteId: string;
   backend: "custom" | "integration";

@@ -13,7 +13,9 @@ import { redirectRoutes } from "./routes/redirects";
 import { samlRoutes } from "./routes/saml";
 import { sectionGroupRoutes } from "./routes/sectionGroups";
 import { shareLinkRoutes } from "./routes/shareLinks";
+import { siteAgentSettingsRoutes } from "./routes/siteAgentSettings";
 import { siteBrandingRoutes } from "./routes/siteBranding";
+import { siteMcpServerRoutes } from "./routes/siteMcpServers";
 import { siteSectionRoutes } from "./routes/siteSections";
 import { siteSpaceCustomizationRoutes } from "./routes/siteSpaceCustomization";
 import { siteSpaceRoutes } from "./routes/siteSpaces";
@@ -36,6 +38,8 @@ export const allRoutes: Route[] = [
   ...externalLinkRoutes,
   ...siteSpaceRoutes,
   ...shareLinkRoutes,
+  ...siteMcpServerRoutes,
+  ...siteAgentSettingsRoutes,
   ...redirectRoutes,
   ...samlRoutes,
   ...teamRoutes,

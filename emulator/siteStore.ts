@@ -1,8 +1,9 @@
 /**
  * Sites and what belongs to one: sections, section groups, site spaces, share links, the adaptive schema, the
- * customization and the publishing auth, with their invariants (one default section per site and one default site
- * space per level, unique paths per level, what a section's or a site's creation and deletion bring along). Composed
- * over the tables like every store (store.ts); redirects have their own (redirectStore.ts).
+ * customization, the publishing auth, MCP servers and the agent settings, with their invariants (one default section
+ * per site and one default site space per level, unique paths per level, what a section's or a site's creation and
+ * deletion bring along). Composed over the tables like every store (store.ts); redirects have their own
+ * (redirectStore.ts).
  */
 import { BadRequestError, NotFoundError } from "./errors";
 import { randomToken, slugify } from "./ids";
@@ -15,7 +16,10 @@ import type {
   SectionGroupRec,
   SectionRec,
   ShareLinkRec,
+  SiteAgentSettings,
+  SiteAgentSettingsRec,
   SiteCustomizationRec,
+  SiteMcpServerRec,
   SiteRec,
   SiteSpaceRec,
   SpaceRec,
@@ -73,6 +77,42 @@ export interface ExternalLinkPatch {
   groupId?: string | null;
   localizedTitle?: Record<string, string> | null;
   localizedDescription?: Record<string, string> | null;
+}
+
+/** The settable fields of an MCP server (the official PATCH body; `null` removes the condition). */
+export interface McpServerPatch {
+  name?: string;
+  url?: string;
+  transport?: SiteMcpServerRec["transport"];
+  /** Replaces the whole map (the official document does not say; see emulator/README.md). */
+  headers?: Record<string, string>;
+  condition?: string | null;
+}
+
+/**
+ * What a new site's editor agent has: the official document gives no defaults, so these are the emulator's own
+ * (emulator/README.md): topics scanned, change requests only for findings that can be fixed automatically, and
+ * instructions that are one empty paragraph, as the editor writes an empty document.
+ */
+export function newSiteAgentSettings(): SiteAgentSettings {
+  return {
+    scans: { topics: "auto" },
+    findings: { changeRequests: "auto-fixable" },
+    editing: {
+      customInstructions: {
+        object: "document",
+        data: {},
+        nodes: [
+          {
+            object: "block",
+            type: "paragraph",
+            data: {},
+            nodes: [{ object: "text", leaves: [{ object: "leaf", text: "", marks: [] }] }],
+          },
+        ],
+      },
+    },
+  };
 }
 
 /** An item of a level of a section-based site's structure. */
@@ -562,6 +602,60 @@ export class SiteStore {
     return rec;
   }
 
+  /** A site's MCP servers, in the order they were added. */
+  mcpServersOf(siteId: string): SiteMcpServerRec[] {
+    return [...this.tables.mcpServers.values()].filter((m) => m.siteId === siteId);
+  }
+
+  /** A new MCP server; the official transport default is `sse`. Names need not be unique (the document says none). */
+  addMcpServer(
+    site: SiteRec,
+    fields: Pick<SiteMcpServerRec, "name" | "url" | "headers" | "condition"> & {
+      transport?: SiteMcpServerRec["transport"];
+    },
+  ): SiteMcpServerRec {
+    const server: SiteMcpServerRec = {
+      id: this.tables.newId(),
+      siteId: site.id,
+      name: fields.name,
+      url: fields.url,
+      transport: fields.transport ?? "sse",
+      headers: { ...fields.headers },
+    };
+    if (fields.condition !== undefined) server.condition = fields.condition;
+    this.tables.mcpServers.set(server.id, server);
+    return server;
+  }
+
+  /** Only the given fields change ("Only provided fields are updated"); given headers replace the whole map. */
+  updateMcpServer(server: SiteMcpServerRec, patch: McpServerPatch): void {
+    if (patch.name !== undefined) server.name = patch.name;
+    if (patch.url !== undefined) server.url = patch.url;
+    if (patch.transport !== undefined) server.transport = patch.transport;
+    if (patch.headers !== undefined) server.headers = { ...patch.headers };
+    if (patch.condition !== undefined) server.condition = patch.condition ?? undefined;
+  }
+
+  deleteMcpServer(id: string): boolean {
+    return this.tables.mcpServers.delete(id);
+  }
+
+  /** Every site has agent settings: the last PUT's, or the new-site values (not stored until a PUT). */
+  agentSettings(site: SiteRec): SiteAgentSettingsRec {
+    return this.tables.siteAgentSettings.get(site.id) ?? { siteId: site.id, settings: newSiteAgentSettings() };
+  }
+
+  /** The PUT replaces the settings whole (every part is required). */
+  setAgentSettings(site: SiteRec, settings: SiteAgentSettings): SiteAgentSettingsRec {
+    const rec: SiteAgentSettingsRec = {
+      siteId: site.id,
+      settings: structuredClone(settings),
+      updatedAt: this.tables.now(),
+    };
+    this.tables.siteAgentSettings.set(site.id, rec);
+    return rec;
+  }
+
   /** A site's publishing auth, made on first use with a new signing key (the API always has one to show). */
   publishingAuth(site: SiteRec): PublishingAuthRec {
     let rec = this.tables.publishingAuths.get(site.id);
@@ -588,8 +682,10 @@ export class SiteStore {
     for (const [k, v] of this.tables.externalLinks) if (v.siteId === id) this.tables.externalLinks.delete(k);
     for (const [k, v] of this.tables.shareLinks) if (v.siteId === id) this.tables.shareLinks.delete(k);
     for (const [k, v] of this.tables.redirects) if (v.siteId === id) this.tables.redirects.delete(k);
+    for (const [k, v] of this.tables.mcpServers) if (v.siteId === id) this.tables.mcpServers.delete(k);
     this.tables.adaptiveSchemas.delete(id);
     this.tables.siteCustomizations.delete(id);
+    this.tables.siteAgentSettings.delete(id);
     this.tables.publishingAuths.delete(id);
     this.tables.sites.delete(id);
     return true;

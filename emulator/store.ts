@@ -104,6 +104,12 @@ export class Store {
   get siteCustomizations(): Read<Tables["siteCustomizations"]> {
     return this.tables.siteCustomizations;
   }
+  get siteAgentSettings(): Read<Tables["siteAgentSettings"]> {
+    return this.tables.siteAgentSettings;
+  }
+  get mcpServers(): Read<Tables["mcpServers"]> {
+    return this.tables.mcpServers;
+  }
   get publishingAuths(): Read<Tables["publishingAuths"]> {
     return this.tables.publishingAuths;
   }

@@ -18,7 +18,9 @@ import type {
   SectionGroupRec,
   SectionRec,
   ShareLinkRec,
+  SiteAgentSettingsRec,
   SiteCustomizationRec,
+  SiteMcpServerRec,
   SiteRec,
   SiteRedirectRec,
   SiteSpaceRec,
@@ -45,6 +47,9 @@ export class Tables {
   readonly adaptiveSchemas = new Map<string, AdaptiveSchemaRec>();
   /** key: site id; a site without a record has the new-site customization */
   readonly siteCustomizations = new Map<string, SiteCustomizationRec>();
+  /** key: site id; a site without a record has the new-site agent settings */
+  readonly siteAgentSettings = new Map<string, SiteAgentSettingsRec>();
+  readonly mcpServers = new Map<string, SiteMcpServerRec>();
   /** key: site id; made on first use */
   readonly publishingAuths = new Map<string, PublishingAuthRec>();
   readonly samlProviders = new Map<string, SamlRec>();
@@ -73,6 +78,8 @@ export class Tables {
     this.redirects,
     this.adaptiveSchemas,
     this.siteCustomizations,
+    this.siteAgentSettings,
+    this.mcpServers,
     this.publishingAuths,
     this.samlProviders,
     this.teams,

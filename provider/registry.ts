@@ -12,8 +12,10 @@ import { organizationSettingsKind } from "./resources/organizationSettings";
 import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
+import { siteAgentSettingsKind } from "./resources/siteAgentSettings";
 import { siteCustomizationKind } from "./resources/siteCustomization";
 import { siteExternalLinkKind } from "./resources/siteExternalLink";
+import { siteMcpServerKind } from "./resources/siteMcpServer";
 import { sitePermissionKind } from "./resources/sitePermission";
 import { siteRedirectKind } from "./resources/siteRedirect";
 import { siteRedirectsKind } from "./resources/siteRedirects";
@@ -53,9 +55,11 @@ export const definitions: readonly AnyKind[] = [
   siteExternalLinkKind,
   siteSpaceKind,
   siteShareLinkKind,
+  siteMcpServerKind,
   siteAdaptiveSchemaKind,
   siteStructureKind,
   siteVisitorAuthKind,
+  siteAgentSettingsKind,
   sitePermissionKind,
   siteRedirectsKind,
   siteRedirectKind,

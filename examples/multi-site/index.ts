@@ -37,7 +37,12 @@ interface ProductSite {
   shareWithReviewers?: boolean;
   /** Links in the site's navigation to pages elsewhere, after the sections. */
   links?: { title: string; url: string }[];
+  /** The site's AI: MCP servers its assistant may call for readers, and instructions for the editing agent. */
+  ai?: { mcpServers: { key: string; name: string; url: string }[]; editingInstructions: string };
 }
+
+/** The token the ticket search MCP server expects, from secret config (`pulumi config set --secret ticketsToken`). */
+const ticketsToken = new pulumi.Config().getSecret("ticketsToken");
 
 const products: ProductSite[] = [
   {
@@ -49,6 +54,10 @@ const products: ProductSite[] = [
       { title: "API reference", space: "api", icon: "code" },
     ],
     links: [{ title: "Status", url: "https://status.acme.example" }],
+    ai: {
+      mcpServers: [{ key: "tickets", name: "Ticket search", url: "https://mcp.acme.example/tickets" }],
+      editingInstructions: "Write in US English.\nKeep code samples in TypeScript.",
+    },
   },
   {
     key: "mobile",
@@ -99,6 +108,19 @@ class ProductDocs extends pulumi.ComponentResource {
     for (const link of product.links ?? []) {
       const key = link.title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
       new docs.SiteExternalLink(`${name}-${key}`, { siteId: site.id, ...link }, { ...child, dependsOn: sections });
+    }
+    for (const server of product.ai?.mcpServers ?? []) {
+      // Headers are secrets: the state keeps them encrypted and errors never show them.
+      const headers = ticketsToken && { Authorization: pulumi.interpolate`Bearer ${ticketsToken}` };
+      new docs.SiteMcpServer(
+        `${name}-${server.key}`,
+        { siteId: site.id, name: server.name, url: server.url, headers },
+        child,
+      );
+    }
+    if (product.ai) {
+      const { editingInstructions } = product.ai;
+      new docs.SiteAgentSettings(`${name}-agent`, { siteId: site.id, editingInstructions }, child);
     }
     if (product.shareWithReviewers) {
       this.reviewUrl = new docs.SiteShareLink(`${name}-reviewers`, { siteId: site.id, name: "Reviewers" }, child).url;

@@ -1,4 +1,5 @@
 export * from "./collections";
+export * from "./documentText";
 export * from "./errors";
 export * from "./members";
 export * from "./openapi";
@@ -10,8 +11,10 @@ export * from "./rateLimit";
 export * from "./responseText";
 export * from "./saml";
 export * from "./siteAdaptiveSchemas";
+export * from "./siteAgentSettings";
 export * from "./siteCustomization";
 export * from "./siteExternalLinks";
+export * from "./siteMcpServers";
 export * from "./sitePublishingAuth";
 export * from "./siteRedirects";
 export * from "./siteSectionGroups";

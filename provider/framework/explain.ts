@@ -85,6 +85,31 @@ export function explain(
   return new ResourceError({ ...details, fix });
 }
 
+/** Shorter values are left in errors: hiding every `ab` would garble the message, and so short a secret hides little. */
+const SHORTEST_REDACTED = 4;
+
+/**
+ * The error with the resource's secret values (its sensitive inputs and secret outputs) taken out of its words. The
+ * API's messages may echo what it was sent, such as a header's value, and an error reaches CI logs as plain text.
+ * Returns the error itself when it names none of them.
+ */
+export function withoutSecrets(error: unknown, secrets: Iterable<string>): unknown {
+  // Longest first: a secret that contains another is hidden whole.
+  const hidden = [...new Set(secrets)]
+    .filter((secret) => secret.length >= SHORTEST_REDACTED)
+    .sort((a, b) => b.length - a.length);
+  if (!(error instanceof Error) || !hidden.some((secret) => error.message.includes(secret))) return error;
+  const hide = (text: string) => hidden.reduce((shown, secret) => shown.split(secret).join("[secret]"), text);
+  const details = error instanceof ResourceError ? error.details : { what: error.message, cause: error };
+  return new ResourceError({
+    ...details,
+    subject: details.subject === undefined ? undefined : hide(details.subject),
+    what: hide(details.what),
+    note: details.note === undefined ? undefined : hide(details.note),
+    fix: details.fix === undefined ? undefined : hide(details.fix),
+  });
+}
+
 /** The API's answer a kind's own error was caused by, however deep in its causes (a few levels at most). */
 function apiFailureBehind(error: unknown): DocsApiError | undefined {
   return causeOfType(error instanceof Error ? error.cause : undefined, DocsApiError);

@@ -21,6 +21,11 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "invalid_type":
       return `must be ${article(issue.expected)}`;
+    case "invalid_key": {
+      // A record's key broke its schema (a header name): state the key's rule, not zod's "Invalid key in record".
+      const [rule] = issue.issues;
+      return rule ? describeIssue(rule) : issue.message;
+    }
     case "unrecognized_keys":
       return `unknown propert${issue.keys.length > 1 ? "ies" : "y"} ${issue.keys.join(", ")}; check the spelling`;
     default:

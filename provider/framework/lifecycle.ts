@@ -6,8 +6,8 @@ import { undoOnFailure } from "./cleanup";
 import type { Companions } from "./companions";
 import type { CrossResourceRules } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
-import { explain, withoutStackTrace } from "./explain";
-import { InputRules } from "./inputRules";
+import { explain, withoutSecrets, withoutStackTrace } from "./explain";
+import { InputRules, sensitiveInputsOf } from "./inputRules";
 import { describeIssue } from "./issues";
 import { KeyedProperties } from "./keyed";
 import type { CreatedCandidate, Found, KindDefinition, Known, ProgramRules, Props, ResourceContext } from "./kind";
@@ -63,6 +63,8 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   private readonly keyed: KeyedProperties;
   private readonly replaceOnChanges: ReadonlySet<string>;
   private readonly providerOptions: ReadonlySet<string>;
+  /** Properties whose values an error must not show: the sensitive inputs and the secret outputs. */
+  private readonly secretProperties: readonly string[];
   private readonly rules: InputRules<Inputs>;
   /** The kind's rules about the program's other resources, as the operation's registries take them. */
   private readonly program: { kind: string; programRules?: ProgramRules };
@@ -78,6 +80,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     this.setProperties = new Set([...(definition.setProperties ?? []), ...this.keyed.properties]);
     this.replaceOnChanges = new Set(definition.replaceOnChanges ?? []);
     this.providerOptions = new Set(definition.providerOptions ?? []);
+    this.secretProperties = [...sensitiveInputsOf(definition), ...(definition.secretOutputs ?? [])];
     this.rules = new InputRules(definition);
     // The rules name Inputs' properties, which are strings to the operation's registries of every kind.
     this.program = { kind: definition.kind, programRules: definition.programRules as ProgramRules | undefined };
@@ -338,7 +341,13 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       if (writes) ctx.listings.written();
       return await run(ctx);
     } catch (error) {
-      throw withoutStackTrace(explain(this.definition, operation, id, error, connectionOf(props)));
+      const explained = explain(this.definition, operation, id, error, connectionOf(props));
+      throw withoutStackTrace(
+        withoutSecrets(
+          explained,
+          this.secretProperties.flatMap((key) => textsIn(props[key])),
+        ),
+      );
     } finally {
       if (writes) ctx?.listings.written();
     }
@@ -367,6 +376,14 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       : this.inputKeys.filter((key) => source[key] !== undefined);
     return wireSafe(outputs);
   }
+}
+
+/** The texts in a property's value: itself, or those in its elements or values (a map of header values). */
+function textsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(textsIn);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(textsIn);
+  return [];
 }
 
 function inputKeysOf(definition: Pick<KindDefinition, "kind" | "inputs">): string[] {

@@ -19,6 +19,9 @@ import type {
   OrganizationMergeRules,
   Role,
   RoleOrGuest,
+  SiteAgentSettingsFindingChangeRequests,
+  SiteAgentSettingsScanTopics,
+  SiteMcpServerTransport,
   SiteStructureSiteSpacesItem,
   SiteType,
   SiteVisibility,
@@ -69,6 +72,9 @@ export type {
   OrganizationMergeRules,
   Role,
   RoleOrGuest,
+  SiteAgentSettingsFindingChangeRequests,
+  SiteAgentSettingsScanTopics,
+  SiteMcpServerTransport,
   SiteStructureSiteSpacesItem,
   SiteType,
   SiteVisibility,
@@ -1329,6 +1335,84 @@ export class SiteShareLink extends PluginResource {
 }
 
 /**
+ * The arguments of SiteMcpServer. An MCP server whose tools the site's AI assistant may call when it answers the
+ * site's visitors (`…/sites/{siteId}/mcp-servers`).
+ */
+export interface SiteMcpServerArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /** The server's name, as the site's assistant shows it. (string, 1–100 characters; update in place; required.) */
+  name: pulumi.Input<string>;
+  /**
+   * The server's endpoint: an absolute `http` or `https` URL. (URL, at most 2048 characters; update in place;
+   * required.)
+   */
+  url: pulumi.Input<string>;
+  /**
+   * How the assistant talks to the server: `sse` (the API's default) or `http` (streamable HTTP). (`sse` or
+   * `http`; update in place; default `"sse"`.)
+   */
+  transport?: pulumi.Input<SiteMcpServerTransport>;
+  /**
+   * HTTP headers sent with every request to the server, such as `Authorization`: secret in the state and never
+   * shown in errors. Left out: not managed (a create sends none). (object; update in place; unmanaged when
+   * omitted.)
+   */
+  headers?: DeepInput<Record<string, string>>;
+  /**
+   * An expression deciding whether a visitor's assistant may use the server, e.g. `visitor.claims.plan ==
+   * "pro"`; `null` removes it. (string, 1–1024 characters, or `null`; update in place; unmanaged when omitted.)
+   */
+  condition?: pulumi.Input<string | null>;
+}
+
+/**
+ * An MCP server whose tools the site's AI assistant may call when it answers the site's visitors
+ * (`…/sites/{siteId}/mcp-servers`). Id: the MCP server id (listed by `GET
+ * /orgs/<organizationId>/sites/<siteId>/mcp-servers`).
+ */
+export class SiteMcpServer extends PluginResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** The server's name, as the site's assistant shows it. */
+  declare readonly name: pulumi.Output<string>;
+  /** The server's endpoint: an absolute `http` or `https` URL. */
+  declare readonly url: pulumi.Output<string>;
+  /** How the assistant talks to the server: `sse` (the API's default) or `http` (streamable HTTP). */
+  declare readonly transport: pulumi.Output<SiteMcpServerTransport>;
+  /**
+   * HTTP headers sent with every request to the server, such as `Authorization`: secret in the state and never
+   * shown in errors. Left out: not managed (a create sends none).
+   */
+  declare readonly headers: pulumi.Output<Record<string, string>>;
+  /**
+   * An expression deciding whether a visitor's assistant may use the server, e.g. `visitor.claims.plan ==
+   * "pro"`; `null` removes it.
+   */
+  declare readonly condition: pulumi.Output<string | null>;
+
+  constructor(name: string, args: SiteMcpServerArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "SiteMcpServer",
+        properties: ["organizationId", "siteId", "name", "url", "transport", "headers", "condition"],
+        secretOutputs: ["headers"],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
  * The arguments of SiteAdaptiveSchema. The visitor claims of a site with adaptive content
  * (`Site.adaptiveContent: true`): a draft-07 JSON Schema that conditions (`condition` of sections and site
  * spaces) can refer to. A site has one.
@@ -1515,6 +1599,75 @@ export class SiteVisitorAuth extends PluginResource {
           "privateKey",
         ],
         secretOutputs: ["privateKey"],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
+ * The arguments of SiteAgentSettings. How the AI agent built into the editor works on a site's content: topic
+ * scans, the change requests its findings open, and instructions for its edits
+ * (`…/sites/{siteId}/agent-settings`). A site has one. The assistant that answers the site's readers is set in
+ * SiteCustomization (`ai`) and SiteMcpServer.
+ */
+export interface SiteAgentSettingsArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * Whether the agent scans the site's topics for findings: `auto` or `never`. Left out: not managed. (`auto` or
+   * `never`; update in place; unmanaged when omitted.)
+   */
+  scanTopics?: pulumi.Input<SiteAgentSettingsScanTopics>;
+  /**
+   * When a finding opens a change request that fixes it: `always`, `auto-fixable` (only findings the agent can
+   * fix) or `never`. Left out: not managed. (`always`, `auto-fixable` or `never`; update in place; unmanaged
+   * when omitted.)
+   */
+  findingChangeRequests?: pulumi.Input<SiteAgentSettingsFindingChangeRequests>;
+  /**
+   * Instructions for the editing agent, as plain text: each line is a paragraph. Left out: not managed; `""`
+   * clears them. (string; update in place; unmanaged when omitted.)
+   */
+  editingInstructions?: pulumi.Input<string>;
+}
+
+/**
+ * How the AI agent built into the editor works on a site's content: topic scans, the change requests its
+ * findings open, and instructions for its edits (`…/sites/{siteId}/agent-settings`). A site has one. The
+ * assistant that answers the site's readers is set in SiteCustomization (`ai`) and SiteMcpServer. Id: the site
+ * id (a site has one agent settings object).
+ */
+export class SiteAgentSettings extends PluginResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** Whether the agent scans the site's topics for findings: `auto` or `never`. Left out: not managed. */
+  declare readonly scanTopics: pulumi.Output<SiteAgentSettingsScanTopics>;
+  /**
+   * When a finding opens a change request that fixes it: `always`, `auto-fixable` (only findings the agent can
+   * fix) or `never`. Left out: not managed.
+   */
+  declare readonly findingChangeRequests: pulumi.Output<SiteAgentSettingsFindingChangeRequests>;
+  /**
+   * Instructions for the editing agent, as plain text: each line is a paragraph. Left out: not managed; `""`
+   * clears them.
+   */
+  declare readonly editingInstructions: pulumi.Output<string>;
+
+  constructor(name: string, args: SiteAgentSettingsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "SiteAgentSettings",
+        properties: ["organizationId", "siteId", "scanTopics", "findingChangeRequests", "editingInstructions"],
       },
       name,
       args,

@@ -6,12 +6,15 @@ import { z } from "zod";
 import {
   type ApiRedirect,
   type ApiShareLink,
+  type ApiSiteMcpServer,
   getSiteObjects,
   type HttpClient,
+  listSiteMcpServers,
   listSiteRedirects,
   listSiteShareLinks,
   parseResponse,
   type SiteObjects,
+  siteMcpServersPath,
   sitePath,
   siteRedirectsPath,
   siteShareLinksPath,
@@ -87,7 +90,12 @@ export const redirectListing: SiteListing<ApiRedirect> = {
   path: siteRedirectsPath,
   list: listSiteRedirects,
 };
-const SITE_LISTINGS: SiteListing<unknown>[] = [structureListing, shareLinkListing, redirectListing];
+export const mcpServerListing: SiteListing<ApiSiteMcpServer> = {
+  name: "MCP servers",
+  path: siteMcpServersPath,
+  list: listSiteMcpServers,
+};
+const SITE_LISTINGS: SiteListing<unknown>[] = [structureListing, shareLinkListing, redirectListing, mcpServerListing];
 /** `Listings.demanded` groups: the listings this operation read under sites, and the sites it read. */
 const LISTED_UNDER_SITES = "listed under sites";
 const SITES_READ = "sites read";

@@ -68,6 +68,9 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${site}/section-groups`]: 3,
       [`GET ${site}/site-spaces`]: 3,
       [`GET ${site}/share-links`]: 3,
+      [`GET ${site}/mcp-servers`]: 3,
+      // Every site has agent settings, read one site at a time.
+      [`GET ${site}/agent-settings`]: 3,
       [`GET ${site}/adaptive-schema`]: 3,
       [`GET ${site}/structure`]: 3,
       // Only the site whose readers sign in.
@@ -323,8 +326,8 @@ describe("the docs-platform command", () => {
     const io = await runCli(["import", "--organization", fx.org(), "--out", out, "--name", "acme-docs"]);
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
-    expect(io.stderr).toContain('site "Acme Docs": 28 objects');
-    expect(io.stderr).toMatch(/77 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toContain('site "Acme Docs": 30 objects');
+    expect(io.stderr).toMatch(/81 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -338,7 +341,7 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(77);
+    expect(program.match(/importId: /g)).toHaveLength(81);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -353,29 +356,32 @@ describe("the docs-platform command", () => {
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (77 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (81 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
     const [, forum] = seeded.ids.SiteExternalLink!;
-    const partial = all.filter((r) => r.id !== handbook && r.id !== link && r.id !== forum);
+    const [tickets] = seeded.ids.SiteMcpServer!;
+    const partial = all.filter((r) => ![handbook, link, forum, tickets].includes(r.id));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 3 object(s) not managed by the stack (74 resources):\n` +
+      `Organization ${fx.org()}: 4 object(s) not managed by the stack (77 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
-        `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n`,
+        `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
+        `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n`,
     );
     const json = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial), "--json"]);
     expect(json.code).toBe(EXIT.found);
     expect(JSON.parse(json.stdout)).toEqual({
       organizationId: fx.org(),
-      managed: 74,
+      managed: 77,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
+        { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },
       ],
     });
     // Team members are managed by their Team's `members`; without it each member is listed. Spaces only on request;

@@ -177,6 +177,6 @@ export const deviations: readonly Deviation[] = [
     reason:
       `${REFERENCE} bounds a visibility condition to 1..1024 characters; the document's Expression is 0..1024. The ` +
       'emulator follows the reference on site spaces and sections: `condition: ""` is a 400, and null (which both ' +
-      "documents allow) is how a condition is removed, as the provider does. External links follow them.",
+      "documents allow) is how a condition is removed, as the provider does. External links and MCP servers follow them.",
   },
 ];

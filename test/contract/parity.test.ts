@@ -142,6 +142,8 @@ const externalLink = kind("SiteExternalLink", () => ({
   url: "https://status.example/",
 }));
 const shareLink = kind("SiteShareLink", () => ({ ...underSite, name: "Partners" }));
+const mcpServer = kind("SiteMcpServer", () => ({ ...underSite, name: "Tickets", url: "https://mcp.example/" }));
+const agentSettings = kind("SiteAgentSettings", () => ({ ...underSite }));
 const adaptiveSchema = kind("SiteAdaptiveSchema", () => ({ ...underSite, jsonSchema: VISITOR_SCHEMA }));
 const EXTERNAL = { kind: "external", url: "https://new.example/" };
 const redirect = kind("SiteRedirect", () => ({ ...underSite, source: "/old", destination: EXTERNAL }));
@@ -298,6 +300,33 @@ const linkField = (property: string, rule: Rule) =>
         [property]: value,
       });
     },
+  });
+
+const mcpField = (property: string, rule: Rule) =>
+  mcpServer(property, {
+    source: OFFICIAL,
+    rule,
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/mcp-servers`, property, {
+        name: "Tickets",
+        url: "https://mcp.example/",
+        headers: {},
+        [property]: value,
+      }),
+  });
+
+/** A SiteAgentSettings rule: the PUT requires all three parts, so the request sends them around the value. */
+const agentRule = (property: string, field: string, rule: Rule, part: (value: unknown) => Props) =>
+  agentSettings(property, {
+    source: OFFICIAL,
+    rule,
+    request: async (p, value) =>
+      put(`${await p.sitePath()}/agent-settings`, field, {
+        scans: { topics: "auto" },
+        findings: { changeRequests: "never" },
+        editing: { customInstructions: { object: "document", data: {}, nodes: [] } },
+        ...part(value),
+      }),
   });
 
 const siteSpaceField = (property: string, source: string, rule: Rule, mismatches?: Mismatch[]) =>
@@ -547,6 +576,28 @@ const table: Entry[] = [
     rule: atMost(50),
     request: async (p, value) => post(`${await p.sitePath()}/share-links`, "name", { name: value }),
   }),
+
+  // SiteMcpServer (OFFICIAL; the API reference has no MCP servers): name 1..100, url an absolute URI of at most 2048,
+  // transport sse or http, condition max 1024.
+  mcpField("name", atLeast(1)),
+  mcpField("name", atMost(100)),
+  mcpField("url", uri({ rejected: ["not a url", "mcp.example.com"], accepted: ["https://mcp.example.com/"] })),
+  mcpField("url", atMost(2048, padded("https://mcp.example/"))),
+  mcpField("transport", oneOf(["sse", "http"], ["ws", "SSE"])),
+  mcpField("condition", atMost(1024)),
+
+  // SiteAgentSettings (OFFICIAL SiteAgentSettingsInput): the scans' topics and the findings' change requests.
+  agentRule("scanTopics", "scans.topics", oneOf(["auto", "never"], ["always", "Auto"]), (topics) => ({
+    scans: { topics },
+  })),
+  agentRule(
+    "findingChangeRequests",
+    "findings.changeRequests",
+    oneOf(["always", "auto-fixable", "never"], ["auto", "Never"]),
+    (changeRequests) => ({
+      findings: { changeRequests },
+    }),
+  ),
 
   // SiteRedirect and SiteRedirects (OFFICIAL; the API reference has no redirects): source max 512 with the official
   // pattern, an external destination's URL (format uri, max 2048).

@@ -52,8 +52,15 @@ const EXAMPLES: ExampleCase[] = [
   },
   {
     name: "multi-site",
-    resources: { Site: 3, SiteSection: 4, SiteShareLink: 1, SiteExternalLink: 1 },
-    config: async () => ({}),
+    resources: {
+      Site: 3,
+      SiteSection: 4,
+      SiteShareLink: 1,
+      SiteExternalLink: 1,
+      SiteMcpServer: 1,
+      SiteAgentSettings: 1,
+    },
+    config: async () => ({ ticketsToken: "tickets-example-token" }),
     // The sections show the spaces the program's lookups found by title: the fixture spaces, each once.
     afterUp: async (_dir, stack, { spaceIds }) => {
       const resources = (await stack.exportStack()).deployment.resources ?? [];

@@ -75,6 +75,8 @@ describe("ids are checked offline against the API's id alphabet", () => {
       SiteVisitorAuth: ["organizationId", "siteId"],
       SiteRedirect: ["organizationId", "siteId"],
       SiteRedirects: ["organizationId", "siteId"],
+      SiteMcpServer: ["organizationId", "siteId"],
+      SiteAgentSettings: ["organizationId", "siteId"],
     });
   });
 

@@ -10,8 +10,10 @@ import type { organizationSettingsKind } from "../../provider/resources/organiza
 import type { samlProviderKind } from "../../provider/resources/samlProvider";
 import type { siteKind } from "../../provider/resources/site";
 import type { siteAdaptiveSchemaKind } from "../../provider/resources/siteAdaptiveSchema";
+import type { siteAgentSettingsKind } from "../../provider/resources/siteAgentSettings";
 import type { siteCustomizationKind } from "../../provider/resources/siteCustomization";
 import type { siteExternalLinkKind } from "../../provider/resources/siteExternalLink";
+import type { siteMcpServerKind } from "../../provider/resources/siteMcpServer";
 import type { sitePermissionKind } from "../../provider/resources/sitePermission";
 import type { siteRedirectKind } from "../../provider/resources/siteRedirect";
 import type { siteRedirectsKind } from "../../provider/resources/siteRedirects";
@@ -82,6 +84,8 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof siteVisitorAuthKind, docs.SiteVisitorAuth>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteRedirectKind, docs.SiteRedirect>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteRedirectsKind, docs.SiteRedirects>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof siteMcpServerKind, docs.SiteMcpServer>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof siteAgentSettingsKind, docs.SiteAgentSettings>>().toEqualTypeOf<Fits>();
   // The customization kinds' states keep any declared section (a loose object); their ids are the outputs.
   expectTypeOf<DeclaredOutputs<docs.SiteCustomization>>().toExtend<StateOf<typeof siteCustomizationKind>>();
   expectTypeOf<DeclaredOutputs<docs.SiteSpaceCustomization>>().toExtend<StateOf<typeof siteSpaceCustomizationKind>>();

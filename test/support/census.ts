@@ -22,6 +22,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteSectionGroup",
   "SiteShareLink",
   "SiteExternalLink",
+  "SiteMcpServer",
 ]);
 
 /**
@@ -42,6 +43,7 @@ export const NOT_IN_CENSUS: Readonly<Record<string, string>> = {
   SiteVisitorAuth: "settings every site has",
   SiteRedirects: "a list written at its site's fixed address",
   SiteRedirect: "its rules live in the site's one list, which SiteRedirects owns too",
+  SiteAgentSettings: "settings every site has",
 };
 
 /** Ids of every object the program can create, per kind, read straight from the emulator (not through a proxy). */
@@ -67,6 +69,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteSectionGroup: [],
     SiteShareLink: [],
     SiteExternalLink: [],
+    SiteMcpServer: [],
   };
   for (const site of sites) {
     const under = `${org}/sites/${site.id}`;
@@ -74,6 +77,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     result.SiteSpace?.push(...ids(await list(`${under}/site-spaces`)));
     result.SiteSectionGroup?.push(...ids(await list(`${under}/section-groups`)));
     result.SiteShareLink?.push(...ids(await list(`${under}/share-links`)));
+    result.SiteMcpServer?.push(...ids(await list(`${under}/mcp-servers`)));
     // Links have no listing of their own: the structure holds them, at the top level or in a group's children.
     result.SiteExternalLink?.push(...linksIn((await callApi(emulator, "GET", `${under}/structure`)).body.structure));
   }

@@ -1,9 +1,9 @@
 /**
  * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
- * `docs-platform import` must turn into a program. 80 objects across every kind it imports: the organization's
+ * `docs-platform import` must turn into a program. 84 objects across every kind it imports: the organization's
  * settings (its default site among them), collections nested three deep, the fixture's spaces and one made in a
- * collection, three sites (one with section groups, external links, conditional sections and site spaces, a share link turned off, an
- * adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and duplicate
+ * collection, three sites (one with section groups, external links, conditional sections and site spaces, a share link
+ * turned off, an MCP server with a secret header, agent settings, an adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and duplicate
  * titles, a SAML provider pointing at a team, teams with owners and members, two OpenAPI specs (one from a URL, one
  * from text), and roles granted to teams and users on spaces, collections and sites.
  */
@@ -206,6 +206,32 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   await link(site, "Reviewers");
   await link(site, "Partner preview");
   await link(site, "Partner preview", false);
+  // The assistant's tool server, its key in a header; and instructions for the editing agent.
+  const mcp = await send("POST", `${site}/mcp-servers`, {
+    name: "Support tickets",
+    url: "https://mcp.acme.example/tickets",
+    transport: "http",
+    headers: { Authorization: "Bearer seed-secret-key" },
+  });
+  note("SiteMcpServer", mcp.id);
+  await send("PUT", `${site}/agent-settings`, {
+    scans: { topics: "never" },
+    findings: { changeRequests: "always" },
+    editing: {
+      customInstructions: {
+        object: "document",
+        data: {},
+        nodes: [
+          {
+            object: "block",
+            type: "paragraph",
+            data: {},
+            nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Write in US English.", marks: [] }] }],
+          },
+        ],
+      },
+    },
+  });
   await send("PUT", `${site}/adaptive-schema`, {
     jsonSchema: {
       type: "object",
@@ -257,6 +283,9 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     fallbackURL: "https://login.acme.example/partners",
   });
   note("SiteVisitorAuth", portal);
+
+  // Every site has agent settings: the docs site's were written above, the others are as new sites have them.
+  for (const siteId of ids.Site ?? []) note("SiteAgentSettings", siteId);
 
   // The organization's settings: visitors of its hostname land on the public docs.
   await send("PATCH", org, {
