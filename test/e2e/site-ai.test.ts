@@ -1,9 +1,10 @@
+import { readFileSync } from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { census } from "../support/census";
 import { callApi, startTestEmulator } from "../support/emulator";
-import { changes, makeProject, makeStack, runPulumi } from "./harness";
+import { changes, exportAsStored, makeProject, makeStack, runPulumi, stateFiles } from "./harness";
 
 /**
  * A site's AI through the real CLI: an MCP server whose Authorization header comes from secret config, and the
@@ -83,7 +84,9 @@ describe("a site's MCP servers and agent settings through the Pulumi CLI", () =>
     expect(settings.scans).toEqual({ topics: "never" });
     const headers = await output("headers");
     expect(headers?.secret).toBe(true);
-    expect(JSON.stringify((await stack.exportStack()).deployment)).not.toContain(TOKEN);
+    // What anyone with access to the backend reads: the export without --show-secrets, and every file of the backend.
+    expect(await exportAsStored(stack)).not.toContain(TOKEN);
+    for (const file of stateFiles(stack.workspace.workDir)) expect(readFileSync(file, "utf8")).not.toContain(TOKEN);
     emulator.clearRequests();
     const preview = await runPulumi(stack, ["preview", "--expect-no-changes", "--diff"]);
     expect(preview.code, preview.output).toBe(0);
