@@ -26,8 +26,8 @@ import {
   listOpenApiSpecs,
   OrganizationMemberSchema,
   OrganizationSchema,
+  objectsOfType,
   organizationMembersPath,
-  parseResponse,
   SiteSchema,
   SiteSectionSchema,
   SiteSpaceSchema,
@@ -589,11 +589,8 @@ async function inStructure<S extends z.ZodType>(
   object: string,
   schema: S,
 ): Promise<z.infer<S>[]> {
-  const { byKey } = await getSiteObjects(client, organizationId, siteId);
-  const path = client.displayPath(siteStructurePath(organizationId, siteId));
-  return [...byKey.entries()]
-    .filter(([key]) => key.startsWith(`${object}/`))
-    .map(([, item]) => parseResponse(schema, item, "GET", path));
+  const objects = await getSiteObjects(client, organizationId, siteId);
+  return objectsOfType(objects, object, schema, client.displayPath(siteStructurePath(organizationId, siteId)));
 }
 
 const titled = (item: { id: string; title: string }): Candidate => ({ id: item.id, name: item.title });

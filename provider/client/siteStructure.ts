@@ -80,6 +80,18 @@ export async function getSiteObjects(client: HttpClient, organizationId: string,
   return { structure, byKey };
 }
 
+/** Every object of one type (its API `object`, e.g. `site-external-link`) at any depth, each read with its schema. */
+export function objectsOfType<S extends z.ZodType>(
+  { byKey }: SiteObjects,
+  object: string,
+  schema: S,
+  displayPath: string,
+): z.infer<S>[] {
+  return [...byKey.entries()]
+    .filter(([key]) => key.startsWith(`${object}/`))
+    .map(([, item]) => parseResponse(schema, item, "GET", displayPath));
+}
+
 /**
  * `PATCH …/structure/sort`: moves one item before or after a sibling of its level (the top level, a group, or a
  * section's site spaces). The answer (the moved item, or 204) is not needed: callers read the structure again.

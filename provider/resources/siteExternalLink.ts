@@ -7,9 +7,10 @@ import {
   getSiteObjects,
   getSiteStructure,
   type HttpClient,
-  parseResponse,
+  objectsOfType,
   type SiteExternalLinkPatch,
   SiteExternalLinkSchema,
+  type SiteObjects,
   siteStructurePath,
   updateSiteExternalLink,
 } from "../client";
@@ -87,11 +88,8 @@ const listed = (ctx: ResourceContext, org: string, site: string, id: string, fre
   findInStructure(ctx, org, site, LINK, SiteExternalLinkSchema, id, fresh);
 
 /** Every link of the site, at any depth, as the structure reports it. */
-function linksIn(byKey: ReadonlyMap<string, unknown>, path: string): ApiSiteExternalLink[] {
-  return [...byKey.entries()]
-    .filter(([key]) => key.startsWith(`${LINK}/`))
-    .map(([, item]) => parseResponse(SiteExternalLinkSchema, item, "GET", path));
-}
+const linksIn = (objects: SiteObjects, path: string): ApiSiteExternalLink[] =>
+  objectsOfType(objects, LINK, SiteExternalLinkSchema, path);
 
 /** How long a link's create waits for its site's first section: a run creates them in parallel (see `create`). */
 export const FIRST_SECTION_WAIT_MS = 30_000;
@@ -201,7 +199,7 @@ export const siteExternalLinkKind = defineKind<Inputs, State>({
       const [org, site] = siteIdsOf(ids);
       const [objects] = await sharedUnderSite(ctx, structureListing, org, site);
       const path = ctx.client.displayPath(siteStructurePath(org, site));
-      return linksIn(objects!.byKey, path).map((link) => ({
+      return linksIn(objects!, path).map((link) => ({
         id: link.id,
         title: link.title,
         known: { organizationId: org, siteId: site },
@@ -218,9 +216,9 @@ export const siteExternalLinkKind = defineKind<Inputs, State>({
 
   // The API reports no createdAt for links: every link of the site with the declared title and URL counts.
   async findCreated({ client }, news) {
-    const { byKey } = await getSiteObjects(client, news.organizationId, news.siteId);
+    const objects = await getSiteObjects(client, news.organizationId, news.siteId);
     const path = client.displayPath(siteStructurePath(news.organizationId, news.siteId));
-    return linksIn(byKey, path)
+    return linksIn(objects, path)
       .filter((link) => link.title === news.title && link.url === news.url)
       .map((link) => ({ id: link.id, title: link.title }));
   },
