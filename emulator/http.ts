@@ -12,7 +12,7 @@ import {
   PayloadTooLargeError,
   UnauthorizedError,
 } from "./errors";
-import type { HandlerResult, Route } from "./types";
+import type { HandlerResult, Route, TokenType } from "./types";
 import type { Query } from "./validate";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -100,6 +100,17 @@ export function authenticate(headers: Record<string, string>, token: string): vo
       ? "Unauthorized: invalid bearer token"
       : "Unauthorized: missing Authorization: Bearer <token> header",
   );
+}
+
+/** What the emulator answers a token of another type on an operation that admits user tokens only. */
+export const USER_TOKEN_REQUIRED = "This operation requires a user token";
+
+/**
+ * Throws the API's 401 when `route` admits user tokens only (`security: "user"`) and the token is of another type.
+ * An unknown route is left to the 404 that follows.
+ */
+export function requireTokenType(route: Route | undefined, type: TokenType): void {
+  if (route?.security === "user" && type !== "user") throw new UnauthorizedError(USER_TOKEN_REQUIRED);
 }
 
 /** Headers with the token replaced, for the request log. */

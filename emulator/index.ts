@@ -13,6 +13,7 @@ import {
   type FaultSpec,
   type RateLimit,
   type RequestLogEntry,
+  type TokenType,
 } from "./server";
 import type { Store } from "./store";
 
@@ -25,6 +26,7 @@ export type {
   FaultSpec,
   RateLimit,
   RequestLogEntry,
+  TokenType,
 } from "./server";
 export { allRoutes } from "./server";
 export type { Store } from "./store";
@@ -69,6 +71,13 @@ export interface RunningEmulator {
    * how tests give one program two organizations with two tokens. Kept across resets.
    */
   scopeToken(token: string, organizationId: string): void;
+  /**
+   * Accepts a token (another one, or `token` itself) as one of `type`: the operations the official document admits
+   * user tokens only to (SAML providers, a member's SSO flag) answer a non-user type 401 "This operation requires a
+   * user token"; every other operation accepts it as it accepts `token`. Combines with `scopeToken`. Kept across
+   * resets.
+   */
+  typeToken(token: string, type: TokenType): void;
   /** Back to the fixtures; also clears faults, the request log and the counters, and restarts rate-limit windows. */
   reset(): void;
   close(): Promise<void>;
@@ -98,6 +107,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       server.setRateLimit(limit);
     },
     scopeToken: (token, organizationId) => server.scopeToken(token, organizationId),
+    typeToken: (token, type) => server.typeToken(token, type),
     reset: () => server.reset(),
     close: () => server.close(),
   };

@@ -23,19 +23,20 @@ import {
   parseJsonBody,
   readRequest,
   redactedHeaders,
+  requireTokenType,
   send,
 } from "./http";
 import { type RateLimit, RateLimiter, rateLimitMessage } from "./rateLimit";
 import { finish, RequestLog, type RequestLogEntry } from "./requestLog";
 import { type RouteMatch, Router } from "./router";
 import { Store } from "./store";
-import type { EmulatorOptions, Env, Exchange, HandlerResult } from "./types";
+import type { EmulatorOptions, Env, Exchange, HandlerResult, Route, TokenType } from "./types";
 
 export type { ActiveFault, AppliedFault, FaultSpec } from "./faults";
 export type { RateLimit } from "./rateLimit";
 export type { RequestLogEntry } from "./requestLog";
 export { allRoutes } from "./router";
-export type { EmulatorOptions, Exchange } from "./types";
+export type { EmulatorOptions, Exchange, TokenType } from "./types";
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -54,6 +55,8 @@ export class EmulatorServer implements AdminTarget {
   private readonly sockets = new Set<Socket>();
   /** Tokens accepted besides `token`, each for one organization only (see `scopeToken`). */
   private readonly scopedTokens = new Map<string, string>();
+  /** Tokens of a declared type (see `typeToken`): `token` itself may be one. */
+  private readonly typedTokens = new Map<string, TokenType>();
 
   constructor(options: EmulatorOptions = {}) {
     this.options = options;
@@ -117,13 +120,31 @@ export class EmulatorServer implements AdminTarget {
     this.scopedTokens.set(token, organizationId);
   }
 
-  private authorize(request: IncomingRequest): void {
+  /**
+   * Accepts `token` (a new one, or the main token itself) as a token of `type`: it reaches what the main token
+   * reaches, except the operations the official document admits user tokens only to (routes flagged `security:
+   * "user"`), which answer any other type 401 as the API answers an integration or OAuth token there. Combines with
+   * `scopeToken`. Kept across resets.
+   */
+  typeToken(token: string, type: TokenType): void {
+    this.typedTokens.set(token, type);
+  }
+
+  /** Whether the token is one the emulator knows (the main one, a scoped one or a typed one). */
+  private accepts(token: string | undefined): boolean {
+    return token !== undefined && (token === this.token || this.scopedTokens.has(token) || this.typedTokens.has(token));
+  }
+
+  private authorize(request: IncomingRequest, route: Route | undefined): void {
     const token = bearerToken(request.headers);
     const organizationId = token === undefined ? undefined : this.scopedTokens.get(token);
-    if (organizationId === undefined) {
+    const type = token === undefined ? undefined : this.typedTokens.get(token);
+    if (organizationId === undefined && type === undefined) {
       authenticate(request.headers, this.token);
       return;
     }
+    if (type !== undefined) requireTokenType(route, type);
+    if (organizationId === undefined) return;
     const addressed = /^\/v1\/orgs\/([^/]+)/.exec(request.path)?.[1];
     if (addressed !== undefined && decodeURIComponent(addressed) !== organizationId) {
       throw new ForbiddenError(`The token has no access to organization ${decodeURIComponent(addressed)}`);
@@ -217,7 +238,7 @@ export class EmulatorServer implements AdminTarget {
       path,
       query: request.query,
       route: routeTemplate,
-      authorized: bearerToken(headers) === this.token || this.scopedTokens.has(bearerToken(headers) ?? ""),
+      authorized: this.accepts(bearerToken(headers)),
       headers: redactedHeaders(headers),
       ...optional("requestBody", loggableBody(request.body)),
       ...optional("userAgent", headers["user-agent"]),
@@ -289,7 +310,7 @@ export class EmulatorServer implements AdminTarget {
   /** The API's answer to a /v1 request the rate limiter let through. */
   private answer(request: IncomingRequest, match: RouteMatch): HandlerResult {
     try {
-      this.authorize(request);
+      this.authorize(request, match.route);
       if (!match.route) throw noRoute(request, match, true);
       checkBodySize(request);
       const body = parseJsonBody(request.method, request.headers["content-type"], request.body);

@@ -32,6 +32,13 @@ export interface HandlerResult {
   headers?: Record<string, string>;
 }
 
+/**
+ * The token types the official document tells apart in an operation's `security`: a personal token of a user, an
+ * integration's token, an OAuth application's token. Nothing in a request says which one a token is (the API knows it
+ * server side), so the emulator is told (`typeToken`).
+ */
+export type TokenType = "user" | "integration" | "oauth";
+
 export interface Route {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Path template with `{param}` placeholders, including `/v1`. */
@@ -39,6 +46,11 @@ export interface Route {
   handler: (ctx: RouteContext) => HandlerResult;
   /** The official document lets this operation answer `204` + `Preference-Applied` to `prefer: return=minimal`. */
   preferMinimal?: boolean;
+  /**
+   * The official document's `security` for this operation admits user tokens only (no `integration`,
+   * `integration-installation` or `oauth` scheme): a token of another type is answered 401.
+   */
+  security?: "user";
 }
 
 export interface EmulatorOptions {

@@ -80,6 +80,24 @@ function kind(name: string, base: () => Props) {
   ): Entry => ({ kind: name, property, inputs: (value) => ({ ...base(), [property]: value }), ...entry });
 }
 
+/** The official `MergeRule` rules: three name users, `custom` takes an expression, the others nothing. */
+const PLAIN_MERGE_RULES = [
+  "require_at_least_one_review",
+  "require_at_least_one_approved_review",
+  "require_all_reviews_approved",
+  "require_agent_review",
+  "require_up_to_date_change_request",
+  "require_change_request_subject",
+  "require_change_request_description",
+  "require_author_to_merge",
+];
+const MERGE_RULES = [
+  "require_specific_reviewers",
+  "require_one_of_specific_reviewers",
+  "allow_bypass",
+  ...PLAIN_MERGE_RULES,
+  "custom",
+];
 /** The API reference's roles (member roles, default levels), in its order. */
 const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as const;
 const PROXY_ORIGIN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
@@ -460,6 +478,26 @@ const table: Entry[] = [
   orgField("hostname", atMost(32, letters)),
   orgField("defaultRole", oneOf([...ROLES, null], ["owner", "guest"])),
   orgField("logo", atMost(2048, padded("https://cdn.example/"))),
+  // OrganizationSettings and Space mergeRules (OFFICIAL MergeRule): the rule is one of the document's; the provider
+  // checks a rule as a discriminated union on `rule`.
+  organizationSettings("mergeRules.rules.0.rule", {
+    source: OFFICIAL,
+    rule: oneOf(MERGE_RULES, ["require_everything", "Custom"], PLAIN_MERGE_RULES),
+    inputs: (rule) => ({ organizationId: fixture.org(), mergeRules: { type: "rules", rules: [{ rule }] } }),
+    request: async (p, rule) =>
+      patch(`/orgs/${p.org}`, "mergeRules.rules[0].rule", { mergeRules: { type: "rules", rules: [{ rule }] } }),
+  }),
+  space("mergeRules.rules.0.rule", {
+    source: OFFICIAL,
+    rule: oneOf(MERGE_RULES, ["require_everything", "Custom"], PLAIN_MERGE_RULES),
+    inputs: (rule) => ({
+      organizationId: fixture.org(),
+      title: "Docs",
+      mergeRules: { type: "rules", rules: [{ rule }] },
+    }),
+    request: async (p, rule) =>
+      patch(`/spaces/${p.space(0)}`, "mergeRules.rules[0].rule", { mergeRules: { type: "rules", rules: [{ rule }] } }),
+  }),
 
   // OrganizationMember (official updateMemberInOrganizationById): role a MemberRole or null (a guest).
   organizationMember("role", {
