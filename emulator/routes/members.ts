@@ -81,6 +81,7 @@ export const memberRoutes: Route[] = [
     // One way: the official document has no call that takes the SSO login away from a member.
     method: "POST",
     path: "/v1/orgs/{organizationId}/members/{userId}/sso",
+    security: "user",
     handler: (ctx) => {
       const m = requireMember(ctx);
       expectNoBody(ctx.body);

@@ -3,6 +3,9 @@
  *
  * `status` is `active` once ssoURL, entityID and certificate are all set, `pending` before. Until an ssoURL is
  * set the provider reports `about:blank` (the official schema requires a URI there).
+ *
+ * The official document admits user tokens only to the five SAML provider operations (`security: "user"`), not to the
+ * login entry points.
  */
 import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
@@ -44,6 +47,7 @@ export const samlRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/orgs/{organizationId}/saml",
+    security: "user",
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const providers = [...ctx.store.samlProviders.values()].filter((p) => p.orgId === org.id);
@@ -53,6 +57,7 @@ export const samlRoutes: Route[] = [
   {
     method: "POST",
     path: "/v1/orgs/{organizationId}/saml",
+    security: "user",
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const body = parseBody(ctx.body, { label: req(label), ...fields }, { required: true });
@@ -71,11 +76,13 @@ export const samlRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
+    security: "user",
     handler: (ctx) => ok(renderSaml(ctx.env, ctx.store, requireProvider(ctx))),
   },
   {
     method: "PATCH",
     path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
+    security: "user",
     handler: (ctx) => {
       const p = requireProvider(ctx);
       const org = ctx.store.orgs.get(p.orgId)!;
@@ -93,6 +100,7 @@ export const samlRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/v1/orgs/{organizationId}/saml/{samlProviderId}",
+    security: "user",
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const p = ctx.store.samlProviders.get(param(ctx, "samlProviderId"));

@@ -62,6 +62,20 @@ export class TokenRejectedError extends UnauthorizedError {
     return `${d.method} ${d.path} not sent: ${summary}`;
   }
 }
+const USER_TOKEN_ONLY =
+  "this operation accepts only a user's personal API token (the official document's security for it is \"user\"), " +
+  "so the token is either of another type (an integration or OAuth token) or not valid";
+/**
+ * A 401 from an operation the official document admits a user's personal API token only to (its `security` is
+ * `user`): the token may be valid for everything else (an integration or OAuth token), so it is not taken as rejected
+ * for later requests.
+ */
+export class UserTokenRequiredError extends UnauthorizedError {
+  /** `GET /v1/x failed with 401 Unauthorized: <the API's message>; this operation accepts only … (after 2 attempts)`. */
+  protected static override describe(d: ApiErrorDetails, summary?: string): string {
+    return super.describe(d, [summary, USER_TOKEN_ONLY].filter((part) => part).join("; "));
+  }
+}
 export class ForbiddenError extends DocsApiError {}
 export class NotFoundError extends DocsApiError {}
 export class ConflictError extends DocsApiError {}
@@ -109,10 +123,22 @@ export class UnknownValueError extends Error {
   }
 }
 
-export function errorForStatus(details: ApiErrorDetails & { status: number }): DocsApiError {
+/** What the caller knows of the operation that answered, beyond its status. */
+export interface OperationTraits {
+  /**
+   * The official document admits a user's personal API token only to this operation (its `security` is `user`): a 401
+   * is then a UserTokenRequiredError, and the token stays usable for the other operations.
+   */
+  userTokenOnly?: boolean;
+}
+
+export function errorForStatus(
+  details: ApiErrorDetails & { status: number },
+  operation: OperationTraits = {},
+): DocsApiError {
   const s = details.status;
   if (s === 400 || s === 422) return new BadRequestError(details);
-  if (s === 401) return new UnauthorizedError(details);
+  if (s === 401) return operation.userTokenOnly ? new UserTokenRequiredError(details) : new UnauthorizedError(details);
   if (s === 403) return new ForbiddenError(details);
   if (s === 404) return new NotFoundError(details);
   if (s === 409) return new ConflictError(details);

@@ -53,9 +53,13 @@ export function updateMemberRole(
   return call(client, MemberSchema, "PATCH", memberPath(organizationId, userId), { body: { role } });
 }
 
-/** Lets the member log in with SSO. One way: the official document has no call that takes it back. */
+/**
+ * Lets the member log in with SSO. One way: the official document has no call that takes it back. It admits a user's
+ * personal API token only.
+ */
 export function setMemberSso(client: HttpClient, organizationId: string, userId: string): Promise<ApiMember> {
-  return call(client, MemberSchema, "POST", `${memberPath(organizationId, userId)}/sso`, { idempotent: true });
+  const path = `${memberPath(organizationId, userId)}/sso`;
+  return call(client, MemberSchema, "POST", path, { idempotent: true, userTokenOnly: true });
 }
 
 /**

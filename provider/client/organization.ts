@@ -26,7 +26,9 @@ export function listSites(client: HttpClient, organizationId: string) {
 }
 
 export function listSamlProviders(client: HttpClient, organizationId: string) {
-  return listAll(client, samlProvidersPath(organizationId), {}, SamlProviderSchema);
+  return listAll(client, samlProvidersPath(organizationId), {}, SamlProviderSchema, {
+    userTokenOnly: true,
+  });
 }
 
 export function listTeams(client: HttpClient, organizationId: string) {

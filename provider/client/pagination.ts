@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseResponse } from "./parse";
+import type { OperationTraits } from "./errors";
 import type { HttpClient, Query } from "./transport";
 
 /** The official list envelope: `next` is absent on the last page. */
@@ -22,11 +23,17 @@ export const MAX_PAGE_SIZE = 1000;
  * Yields every item of a list, following `next.page`, read as `schema` when one is given. A cursor that does not
  * advance would loop forever against a misbehaving server, so iteration stops there.
  */
-export async function* paginate(client: HttpClient, path: string, query: Query = {}, schema?: z.ZodType) {
+export async function* paginate(
+  client: HttpClient,
+  path: string,
+  query: Query = {},
+  schema?: z.ZodType,
+  operation: OperationTraits = {},
+) {
   const seen = new Set<string>();
   let page: string | undefined;
   for (;;) {
-    const answer = await client.get(path, { limit: MAX_PAGE_SIZE, ...query, page });
+    const answer = await client.request("GET", path, { ...operation, query: { limit: MAX_PAGE_SIZE, ...query, page } });
     const result = parseResponse(ListPageSchema, answer, "GET", client.displayPath(path));
     for (const item of result.items) {
       yield schema ? parseResponse(schema, item, "GET", client.displayPath(path)) : item;
@@ -43,10 +50,17 @@ export function listAll<S extends z.ZodType>(
   path: string,
   query: Query,
   schema: S,
+  operation?: OperationTraits,
 ): Promise<z.infer<S>[]>;
 export function listAll<T = unknown>(client: HttpClient, path: string, query?: Query): Promise<T[]>;
-export async function listAll(client: HttpClient, path: string, query: Query = {}, schema?: z.ZodType) {
+export async function listAll(
+  client: HttpClient,
+  path: string,
+  query: Query = {},
+  schema?: z.ZodType,
+  operation: OperationTraits = {},
+) {
   const items: unknown[] = [];
-  for await (const item of paginate(client, path, query, schema)) items.push(item);
+  for await (const item of paginate(client, path, query, schema, operation)) items.push(item);
   return items;
 }

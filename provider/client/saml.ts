@@ -2,6 +2,11 @@ import { z } from "zod";
 import { call } from "./parse";
 import type { HttpClient } from "./transport";
 
+/*
+ * The official document admits a user's personal API token only to every SAML provider operation (`security` is
+ * `user`): each call says `userTokenOnly`, so that an integration or OAuth token's 401 here leaves it usable elsewhere.
+ */
+
 export const SamlProviderSchema = z.object({
   id: z.string(),
   label: z.string(),
@@ -43,7 +48,7 @@ export async function createSamlProvider(
   body: SamlProviderFields & { label: string },
 ): Promise<ApiSamlProvider> {
   const path = samlProvidersPath(organizationId);
-  return call(client, SamlProviderSchema, "POST", path, { body });
+  return call(client, SamlProviderSchema, "POST", path, { userTokenOnly: true, body });
 }
 
 export async function getSamlProvider(
@@ -52,7 +57,7 @@ export async function getSamlProvider(
   id: string,
 ): Promise<ApiSamlProvider> {
   const path = samlProviderPath(organizationId, id);
-  return call(client, SamlProviderSchema, "GET", path);
+  return call(client, SamlProviderSchema, "GET", path, { userTokenOnly: true });
 }
 
 export async function updateSamlProvider(
@@ -62,9 +67,9 @@ export async function updateSamlProvider(
   patch: SamlProviderFields,
 ): Promise<ApiSamlProvider> {
   const path = samlProviderPath(organizationId, id);
-  return call(client, SamlProviderSchema, "PATCH", path, { body: patch });
+  return call(client, SamlProviderSchema, "PATCH", path, { userTokenOnly: true, body: patch });
 }
 
 export function deleteSamlProvider(client: HttpClient, organizationId: string, id: string): Promise<void> {
-  return client.delete(samlProviderPath(organizationId, id));
+  return client.delete(samlProviderPath(organizationId, id), { userTokenOnly: true });
 }

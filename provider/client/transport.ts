@@ -4,12 +4,14 @@ import {
   ConnectionError,
   DocsApiError,
   errorForStatus,
+  type OperationTraits,
   redact,
   TimeoutError,
   TokenRejectedError,
   UnauthorizedError,
   UnexpectedResponseError,
   UnknownValueError,
+  UserTokenRequiredError,
 } from "./errors";
 import { type RateLimiter, RateLimitGate, readRateLimitHeaders, sharedRateLimiter, type WaitEvent } from "./rateLimit";
 import { headerValue, oneLine, parseRetryAfter } from "./responseText";
@@ -63,7 +65,7 @@ export interface ClientOptions {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
-export interface RequestOptions {
+export interface RequestOptions extends OperationTraits {
   query?: Query;
   body?: unknown;
   /**
@@ -107,7 +109,10 @@ export class HttpClient {
   readonly onWait: ((event: WaitEvent) => void) | undefined;
   private readonly userAgent: string;
   private readonly placeholder: string | undefined;
-  /** The first 401 this client got: its token is rejected, so no later request is sent with it. */
+  /**
+   * The first 401 this client got from an operation open to every token type (see `rejectsToken`): its token is
+   * rejected, so no later request is sent with it.
+   */
   private rejected: UnauthorizedError | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
@@ -144,8 +149,8 @@ export class HttpClient {
    * document answers a DELETE of a missing object). A 404 is a NotFoundError like any other answer's: the framework,
    * not the transport, reads it as "already gone" (a resource's delete, a create's undo).
    */
-  async delete(path: string): Promise<void> {
-    await this.request("DELETE", path);
+  async delete(path: string, operation: OperationTraits = {}): Promise<void> {
+    await this.request("DELETE", path, operation);
   }
 
   async request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
@@ -179,7 +184,7 @@ export class HttpClient {
         if (!(error instanceof DocsApiError)) throw error;
         failure = error;
       }
-      if (failure instanceof UnauthorizedError) this.rejected ??= failure;
+      if (rejectsToken(failure)) this.rejected ??= failure;
       if (failure.status === 429) {
         await gate.afterTooManyRequests(failure);
         continue;
@@ -242,12 +247,15 @@ export class HttpClient {
         throw new UnexpectedResponseError({ ...where, status }, summary);
       }
     }
-    throw errorForStatus({
-      ...where,
-      status,
-      apiMessage: this.apiMessage(text),
-      retryAfterMs: parseRetryAfter(headerValue(response.headers["retry-after"]), this.now()),
-    });
+    throw errorForStatus(
+      {
+        ...where,
+        status,
+        apiMessage: this.apiMessage(text),
+        retryAfterMs: parseRetryAfter(headerValue(response.headers["retry-after"]), this.now()),
+      },
+      options,
+    );
   }
 
   /** The body as text, reading at most MAX_RESPONSE_BYTES: a larger answer is abandoned, not buffered. */
@@ -333,6 +341,14 @@ export class HttpClient {
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Whether a failure says the token itself is rejected, so that no later request is sent with it: any 401 but one from
+ * an operation for user tokens only, which an integration or OAuth token valid for every other operation gets too.
+ */
+export function rejectsToken(error: DocsApiError): error is UnauthorizedError {
+  return error instanceof UnauthorizedError && !(error instanceof UserTokenRequiredError);
 }
 
 /** Whether a failed attempt is repeated: any transient failure of an idempotent call, else only a request never sent. */

@@ -1,4 +1,4 @@
-import { ConnectionError, DocsApiError } from "../client";
+import { ConnectionError, DocsApiError, UserTokenRequiredError } from "../client";
 import {
   apiTokenSource,
   apiUrlSetting,
@@ -142,6 +142,7 @@ function hintFor(
             "every id before `up`."
         : undefined;
     case 401:
+      if (error instanceof UserTokenRequiredError) return userTokenFix(connection);
       return connection ? connectionCredentialFix(connection) : credentialFix(operation, "rejected");
     case 403:
       if (connection) {
@@ -190,6 +191,19 @@ export function credentialFix(operation: string, problem: "missing" | "rejected"
   // A token from the environment is read anew by every process: what the last `up` saved does not matter.
   if (problem === "rejected") return `The rejected token is ${ENV_KEYS.apiToken}: export a valid one.`;
   return `${saved} Fix: export ${ENV_KEYS.apiToken}=<token> and run again, or run \`pulumi up\` once.`;
+}
+
+/**
+ * What to do when an operation that accepts a user's personal API token only was refused the token: one of another
+ * type works for the other resources, so the fix is a personal token for these, stack-wide or on their connection.
+ */
+function userTokenFix(connection: ResourceConnection | undefined): string {
+  const personal = "a personal API token of an organization admin";
+  if (connection) return `${connectionCredentialFix(connection)} It must be ${personal}.`;
+  return (
+    `Use ${personal}: ${settingFix("apiToken", "<token>")} or the ${ENV_KEYS.apiToken} environment variable, or ` +
+    "give these resources a docs.Connection with one."
+  );
 }
 
 /** Where a connection that failed was going, and which setting sent it there. */

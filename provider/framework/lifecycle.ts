@@ -378,10 +378,9 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 }
 
-/** The texts in a property's value: itself, or those in its elements or values (a map of header values). */
+/** The texts in a property's value: itself, or those in its values or elements (a map of header values). */
 function textsIn(value: unknown): string[] {
   if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(textsIn);
   if (value !== null && typeof value === "object") return Object.values(value).flatMap(textsIn);
   return [];
 }
