@@ -73,7 +73,7 @@ const USER_TOKEN_ONLY =
 export class UserTokenRequiredError extends UnauthorizedError {
   /** `GET /v1/x failed with 401 Unauthorized: <the API's message>; this operation accepts only … (after 2 attempts)`. */
   protected static override describe(d: ApiErrorDetails, summary?: string): string {
-    return super.describe(d, [summary, USER_TOKEN_ONLY].filter((part) => part).join("; "));
+    return UnauthorizedError.describe(d, [summary, USER_TOKEN_ONLY].filter((part) => part).join("; "));
   }
 }
 export class ForbiddenError extends DocsApiError {}

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { parseResponse } from "./parse";
 import type { OperationTraits } from "./errors";
+import { parseResponse } from "./parse";
 import type { HttpClient, Query } from "./transport";
 
 /** The official list envelope: `next` is absent on the last page. */
