@@ -90,6 +90,19 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     twin: (f, i) => f.apiCreate(under(i, "share-links"), { name: i.name }),
   },
   {
+    kind: "SiteMcpServer",
+    inputs: async (f) => ({
+      organizationId: f.org(),
+      siteId: await f.makeSite(),
+      name: "Tickets",
+      url: "https://mcp.example.com/tickets",
+      headers: { Authorization: "Bearer recovery-token" },
+    }),
+    create: { method: "POST", path: "/mcp-servers$" },
+    objects: async (f, i) => (await f.listAll(under(i, "mcp-servers"))).filter((s: Json) => s.name === i.name),
+    twin: (f, i) => f.apiCreate(under(i, "mcp-servers"), { name: i.name, url: i.url, headers: {} }),
+  },
+  {
     kind: "SiteSection",
     inputs: async (f) => ({
       organizationId: f.org(),

@@ -3,8 +3,10 @@ import { documentOf, textOf } from "../../provider/client";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
+import { captureLog } from "../support/log";
 
 const fixture = useEmulator();
+const logged = captureLog();
 const settingsPath = (site: string) => `/orgs/${fixture.org()}/sites/${site}/agent-settings`;
 interface AgentSettingsBody {
   findings: unknown;
@@ -126,7 +128,22 @@ describe("SiteAgentSettings behaviour", () => {
     expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["GET"]);
   });
 
-  it("leaves the settings as they are on delete", async () => {
+  it("refuses to adopt the settings of another site than siteId, and leaves that site's alone", async () => {
+    const other = await fixture.makeSite();
+    expect((await putSettings(other, "never", "never", documentOf("Theirs"))).status).toBe(200);
+    const inputs = {
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
+      scanTopics: "auto",
+      importId: other,
+    };
+    await expect(lifecycle("SiteAgentSettings").create(inputs)).rejects.toThrow(
+      `SiteAgentSettings: importId names site "${other}", the inputs site "${inputs.siteId}"`,
+    );
+    expect((await settings(other)).findings).toEqual({ changeRequests: "never" });
+  });
+
+  it("leaves the settings as they are on delete, and says so", async () => {
     const { id, state } = await created("SiteAgentSettings", {
       organizationId: fixture.org(),
       siteId: await fixture.makeSite(),
@@ -136,6 +153,9 @@ describe("SiteAgentSettings behaviour", () => {
     await lifecycle("SiteAgentSettings").delete(id, state);
     expect(fixture.emulator.requests()).toEqual([]);
     expect((await settings(id)).findings).toEqual({ changeRequests: "never" });
+    expect(logged).toEqual([
+      `info: SiteAgentSettings "${id}": left as they are (the API documents no defaults to put back).`,
+    ]);
   });
 
   it("turns text into one paragraph per line and reads any document back as its words", () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { Operation } from "../../provider/framework/operation";
+import { definitions } from "../../provider/registry";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
@@ -132,6 +134,41 @@ describe("SiteMcpServer behaviour", () => {
     expect(message).toMatch(/^SiteMcpServer create: POST \S+\/mcp-servers failed with 400 Bad Request: /);
     expect(message).toContain('headers.Authorization: "[secret]" is not accepted');
     expect(message).not.toContain("mcp-secret-4f1c9e");
+  });
+
+  it("sends a condition on create only when one is declared", async () => {
+    const base = { organizationId: fixture.org(), siteId: await fixture.makeSite(), url: "https://mcp.example.com/" };
+    await created("SiteMcpServer", { ...base, name: "Pro", condition: 'visitor.claims.plan == "pro"' });
+    await created("SiteMcpServer", { ...base, name: "All", condition: null });
+    const posts = fixture.emulator.requests().filter((r) => r.method === "POST" && r.path.endsWith("/mcp-servers"));
+    expect(posts.map((r) => (r.requestBody as { condition?: unknown }).condition)).toEqual([
+      'visitor.claims.plan == "pro"',
+      undefined,
+    ]);
+  });
+
+  it("reads the server back when an update has nothing to send, and names a server that disappeared", async () => {
+    const { id, state, inputs } = await created("SiteMcpServer", {
+      organizationId: fixture.org(),
+      siteId: await fixture.makeSite(),
+      name: "Tickets",
+      url: "https://mcp.example.com/",
+      headers: { Authorization: TOKEN },
+    });
+    const definition = definitions.find((kind) => kind.kind === "SiteMcpServer")!;
+    const operation = new Operation(definitions);
+    const update = () => definition.update(operation.context(), id, state, inputs, new Set());
+    try {
+      fixture.emulator.clearRequests();
+      expect(await update()).toMatchObject({ name: "Tickets", headers: { Authorization: TOKEN } });
+      expect(fixture.emulator.requests().map((r) => r.method)).toEqual(["GET"]);
+      expect((await fixture.api("DELETE", `${serversPath(state.siteId)}/${id}`)).status).toBe(205);
+      await expect(update()).rejects.toThrow(
+        `SiteMcpServer "${id}" update: the server disappeared while it was being updated`,
+      );
+    } finally {
+      operation.close();
+    }
   });
 
   it("reads every server of a site from one listing in a refresh", async () => {
