@@ -20,6 +20,7 @@ import {
   lifecycle,
   MissingCredentialsError,
   nonEmpty,
+  UserTokenRequiredError,
 } from "./provider";
 import { describeResolutions, pendingCreates, REFRESH_ARGS, recoveredState, resolvePendingCreates } from "./recover";
 import {
@@ -299,6 +300,14 @@ async function explainingApiFailures<T>(organization: Organization, calls: () =>
     const failure = apiFailureIn(error);
     const answer = failure?.message.replace(/\.$/, "");
     const api = apiUrlSetting().url;
+    // The token may be good for everything else (an integration's): the fix is another token, or fewer kinds.
+    if (failure instanceof UserTokenRequiredError) {
+      throw new Error(
+        `${answer}. Set ${ENV_KEYS.apiToken} to a personal API token of an admin of organization ` +
+          `"${organization.id}", or leave the kind this request lists out with --kinds.`,
+        { cause: error },
+      );
+    }
     if (failure?.status === 401) {
       const where = nonEmpty(process.env[ENV_KEYS.apiUrl])
         ? `from ${ENV_KEYS.apiUrl}`

@@ -39,6 +39,25 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
     expect(unmanaged.stderr).toContain(rejectedTokenHint(org));
   });
 
+  it("a token of another type than a user's, refused by an operation for user tokens only: a personal token, or --kinds", async () => {
+    fx.emulator.typeToken("an-integration-token", "integration");
+    process.env.DOCS_API_TOKEN = "an-integration-token";
+    const org = fx.org();
+    const imported = await runCli(["import", "--organization", org, "--out", tempDir(), "--quiet"]);
+    expect(imported.code).toBe(EXIT.failure);
+    expect(imported.stderr).toMatch(
+      new RegExp(`^docs-platform: GET /v1/orgs/${org}/saml failed with 401 Unauthorized: `),
+    );
+    expect(imported.stderr).toContain("this operation accepts only a user's personal API token");
+    expect(imported.stderr).toMatch(
+      new RegExp(
+        `\\. Set DOCS_API_TOKEN to a personal API token of an admin of organization "${org}", or leave the kind ` +
+          "this request lists out with --kinds\\.\\n$",
+      ),
+    );
+    expect(imported.stderr).not.toContain("rejected the token");
+  });
+
   it("an organization the API does not know (404): check the id, and how to list the organizations", async () => {
     const imported = await runCli(["import", "--organization", "noSuchOrg", "--out", tempDir(), "--quiet"]);
     expect(imported.code).toBe(EXIT.failure);
