@@ -21,6 +21,8 @@ describe("errors users can act on", () => {
     expect(message).toMatch(/^Collection create: POST \/v1\/orgs\/\S+\/collections failed with 401 Unauthorized: /);
     expect(message).toContain("docs:apiToken");
     expect(message).toContain("DOCS_API_TOKEN");
+    // Only an operation for user tokens only asks for a personal token (test/runtime/userTokenOnly.test.ts).
+    expect(message).not.toContain("personal API token");
   });
 
   it("403 passes on the permission the API names", async () => {
