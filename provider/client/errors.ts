@@ -13,6 +13,8 @@ export interface ApiErrorDetails {
   attempts: number;
   retryAfterMs?: number;
   cause?: unknown;
+  /** See `DocsApiError.outcomeUnknown`; the transport decides it, since only it knows whether the request repeats. */
+  outcomeUnknown?: boolean;
 }
 
 export class DocsApiError extends Error {
@@ -24,10 +26,10 @@ export class DocsApiError extends Error {
   /** What the server asked us to wait (Retry-After), on 429 and 503 answers. */
   readonly retryAfterMs: number | undefined;
   /**
-   * Set by the transport when the request could create an object (a POST or PUT not marked idempotent) and it failed
-   * after it may have reached the API: a connection lost after sending, a timeout, a 5xx. See `outcomeUnknown`.
+   * True when the request could create an object (a POST or PUT not marked idempotent) and it failed after it may
+   * have reached the API: a connection lost after sending, a timeout, a 5xx. See `outcomeUnknown`.
    */
-  outcomeUnknown = false;
+  readonly outcomeUnknown: boolean;
 
   constructor(details: ApiErrorDetails, summary?: string) {
     super(new.target.describe(details, summary), details.cause === undefined ? undefined : { cause: details.cause });
@@ -38,6 +40,7 @@ export class DocsApiError extends Error {
     this.apiMessage = details.apiMessage;
     this.attempts = details.attempts;
     this.retryAfterMs = details.retryAfterMs;
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
   }
 
   /** `GET /v1/x failed with 404 Not Found: <the API's message>; <what we add> (after 3 attempts)`. */

@@ -178,7 +178,8 @@ export class HttpClient {
       sent++;
       let failure: DocsApiError;
       try {
-        return (await this.attempt(method, path, options, { method, path: displayPath, attempts: sent })) as T;
+        const where = { method, path: displayPath, attempts: sent };
+        return (await this.attempt(method, path, options, idempotent, where)) as T;
       } catch (error) {
         // Stryker disable next-line ConditionalExpression: attempt() throws only DocsApiErrors, but for a body JSON cannot write, which the path below would throw unchanged too
         if (!(error instanceof DocsApiError)) throw error;
@@ -190,10 +191,7 @@ export class HttpClient {
         continue;
       }
       spent++;
-      if (!isRetryable(idempotent, failure) || spent >= this.policy.maxAttempts) {
-        failure.outcomeUnknown = !idempotent && mayHaveActed(failure);
-        throw failure;
-      }
+      if (!isRetryable(idempotent, failure) || spent >= this.policy.maxAttempts) throw failure;
       await this.sleep(this.delayBefore(spent + 1, failure));
     }
   }
@@ -210,7 +208,17 @@ export class HttpClient {
     return this.dispatcher.close();
   }
 
-  private async attempt(method: HttpMethod, path: string, options: RequestOptions, where: Where): Promise<unknown> {
+  /**
+   * One exchange. Its errors are built saying whether it may have acted (`outcomeUnknown`): only here is it known
+   * whether the request could make an object twice, and an error is not changed once built.
+   */
+  private async attempt(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions,
+    idempotent: boolean,
+    where: Where,
+  ): Promise<unknown> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.token}`,
       accept: "application/json",
@@ -231,11 +239,11 @@ export class HttpClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
-      throw this.connectionFailure(error, where);
+      throw this.connectionFailure(error, where, idempotent);
     }
     const status = response.statusCode;
     this.limiter.observe(readRateLimitHeaders(response.headers));
-    const text = await this.readBody(response, { ...where, status });
+    const text = await this.readBody(response, { ...where, status }, idempotent);
     const contentType = headerValue(response.headers["content-type"]);
     if (status >= 200 && status < 300) {
       if (status === 204 || status === 205 || text.length === 0) return undefined;
@@ -244,7 +252,7 @@ export class HttpClient {
       } catch {
         const shown = redact(oneLine(text), this.token);
         const summary = `the body is not JSON (${contentType ?? "no content-type"}): ${shown}`;
-        throw new UnexpectedResponseError({ ...where, status }, summary);
+        throw new UnexpectedResponseError({ ...where, status, outcomeUnknown: !idempotent }, summary);
       }
     }
     throw errorForStatus(
@@ -253,16 +261,22 @@ export class HttpClient {
         status,
         apiMessage: this.apiMessage(text),
         retryAfterMs: parseRetryAfter(headerValue(response.headers["retry-after"]), this.now()),
+        outcomeUnknown: !idempotent && answerMayFollowAction(status),
       },
       options,
     );
   }
 
   /** The body as text, reading at most MAX_RESPONSE_BYTES: a larger answer is abandoned, not buffered. */
-  private async readBody(response: Dispatcher.ResponseData, where: Where & { status: number }): Promise<string> {
+  private async readBody(
+    response: Dispatcher.ResponseData,
+    where: Where & { status: number },
+    idempotent: boolean,
+  ): Promise<string> {
     const tooLarge = () => {
       response.body.destroy();
-      return new UnexpectedResponseError(where, `the body exceeds ${MAX_RESPONSE_BYTES / 1024 / 1024} MB`);
+      const unknown = { ...where, outcomeUnknown: !idempotent && answerMayFollowAction(where.status) };
+      return new UnexpectedResponseError(unknown, `the body exceeds ${MAX_RESPONSE_BYTES / 1024 / 1024} MB`);
     };
     if (Number(headerValue(response.headers["content-length"])) > MAX_RESPONSE_BYTES) throw tooLarge();
     const chunks: Buffer[] = [];
@@ -274,7 +288,7 @@ export class HttpClient {
         chunks.push(chunk as Buffer);
       }
     } catch (error) {
-      throw this.connectionFailure(error, where);
+      throw this.connectionFailure(error, where, idempotent);
     }
     return Buffer.concat(chunks).toString("utf8");
   }
@@ -291,8 +305,9 @@ export class HttpClient {
     return Math.random() * Math.min(250, this.policy.baseDelayMs);
   }
 
-  private connectionFailure(error: unknown, where: Where): DocsApiError {
+  private connectionFailure(error: unknown, at: Where, idempotent: boolean): DocsApiError {
     if (error instanceof DocsApiError) return error;
+    const where = { ...at, outcomeUnknown: !idempotent && mayHaveBeenSent(error) };
     const name = (error as { name?: string } | undefined)?.name;
     if (name === "TimeoutError" || name === "AbortError" || errorCode(error) === "UND_ERR_HEADERS_TIMEOUT") {
       return new TimeoutError(
@@ -362,11 +377,20 @@ export function isRetryable(idempotent: boolean, error: DocsApiError): boolean {
 
 /** Whether the API may have acted on a request that failed this way: anything but a definite 4xx or never-sent. */
 export function mayHaveActed(error: DocsApiError): boolean {
-  if (error instanceof ConnectionError) {
-    const code = errorCode(error.cause);
-    return !NEVER_SENT.has(code);
-  }
-  return (error.status ?? 0) >= 500;
+  if (error instanceof ConnectionError) return mayHaveBeenSent(error.cause);
+  return error.status !== undefined && answerMayFollowAction(error.status);
+}
+
+function mayHaveBeenSent(connectionFailure: unknown): boolean {
+  return !NEVER_SENT.has(errorCode(connectionFailure));
+}
+
+/**
+ * A 2xx (carried out: when its body cannot be read, what it made is not known) or a 5xx (the server failed somewhere,
+ * perhaps after acting); a 4xx is a definite refusal.
+ */
+function answerMayFollowAction(status: number): boolean {
+  return status < 300 || status >= 500;
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -90,11 +90,8 @@ describe("messages", () => {
 });
 
 describe("outcomeUnknown", () => {
-  const unknownOutcome = () => {
-    const error = new ServerError({ method: "POST", path: "/v1/x", status: 502, attempts: 1 });
-    error.outcomeUnknown = true;
-    return error;
-  };
+  const unknownOutcome = () =>
+    new ServerError({ method: "POST", path: "/v1/x", status: 502, attempts: 1, outcomeUnknown: true });
 
   it("is read through the causes a kind wrapped the error in, up to five deep", () => {
     expect(outcomeUnknown(unknownOutcome())).toBe(true);

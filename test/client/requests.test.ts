@@ -286,4 +286,29 @@ describe("which failed writes may have been applied", () => {
     expect(error.outcomeUnknown).toBe(true);
     expect(stub.requests).toHaveLength(1);
   });
+
+  it("a POST answered 201 with a body that is not JSON made its object, whose id is lost: outcome unknown", async () => {
+    const stub = await stubbed((_req, res) => {
+      res.writeHead(201, { "content-type": "text/html" });
+      res.end("<html>created</html>");
+    });
+    const { http } = client(stub.url);
+    const error = await failureOf<DocsApiError>(http.post("/things", {}));
+    expect(error.status).toBe(201);
+    expect(error.outcomeUnknown).toBe(true);
+    const put = await failureOf<DocsApiError>(http.put("/things/t1", {}));
+    expect(put.outcomeUnknown).toBe(false);
+  });
+
+  it("a POST whose answer broke off mid-body was answered, so it may have acted", async () => {
+    const stub = await stubbed((_req, res) => {
+      res.writeHead(201, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"id":');
+      setTimeout(() => res.socket?.destroy(), 10);
+    });
+    const { http } = client(stub.url, { retry: { maxAttempts: 3 } });
+    const error = await failureOf<DocsApiError>(http.post("/things", {}));
+    expect(error.outcomeUnknown).toBe(true);
+    expect(stub.requests).toHaveLength(1);
+  });
 });

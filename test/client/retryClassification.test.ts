@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConnectionError, errorForStatus, TimeoutError } from "../../provider/client";
+import { ConnectionError, errorForStatus, TimeoutError, UnexpectedResponseError } from "../../provider/client";
 import { isRetryable, mayHaveActed } from "../../provider/client/transport";
 
 /**
@@ -69,5 +69,11 @@ describe("answers", () => {
     const error = errorForStatus({ ...where, status });
     expect(isRetryable(true, error)).toBe(false);
     expect(mayHaveActed(error)).toBe(false);
+  });
+
+  it.each([200, 201])("%i with a body that cannot be read: the API acted, and what it made is not known", (status) => {
+    const error = new UnexpectedResponseError({ ...where, status }, "the body is not JSON");
+    expect(isRetryable(true, error)).toBe(false);
+    expect(mayHaveActed(error)).toBe(true);
   });
 });

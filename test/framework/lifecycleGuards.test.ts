@@ -142,9 +142,8 @@ describe("listings and writes", () => {
 
 describe("a create whose answer was lost finds the object it made", () => {
   const lost = () => {
-    const error = new ConnectionError({ method: "POST", path: "/parents/p1/vaults", attempts: 1 }, "connection reset");
-    error.outcomeUnknown = true;
-    return error;
+    const where = { method: "POST", path: "/parents/p1/vaults", attempts: 1, outcomeUnknown: true };
+    return new ConnectionError(where, "connection reset");
   };
   /** A kind whose create loses its answer after making "v7", found by the lookup; `deleted` records removals. */
   function recovering(overrides: Partial<KindDefinition<Inputs, State>> = {}) {

@@ -14,9 +14,7 @@ const SINCE = new Date(NOW - CLOCK_SKEW_MS);
 
 /** A lost response: the API may have made the object. */
 function lost(): ServerError {
-  const error = new ServerError({ method: "POST", path: "/v1/orgs/o/things", status: 502, attempts: 1 });
-  error.outcomeUnknown = true;
-  return error;
+  return new ServerError({ method: "POST", path: "/v1/orgs/o/things", status: 502, attempts: 1, outcomeUnknown: true });
 }
 
 function scripted(options: {
