@@ -20,7 +20,7 @@ import {
   siteShareLinksPath,
   siteStructurePath,
 } from "../client";
-import { apiId, idRef, type Props, type ResourceContext } from "../framework/kind";
+import { apiId, idRef, type KindListing, type Props, type ResourceContext } from "../framework/kind";
 
 export const organizationId = apiId.describe("The organization of the site.");
 export const siteId = idRef("Site").describe("The site, e.g. `site.id`.");
@@ -66,6 +66,31 @@ export function siteIdsOf(ids: Props): [organization: string, site: string] {
 
 /** `site "Docs"`: where an object listed under a site lives, for reports. */
 export const underSiteTitled = (title: string) => `site "${title}"`;
+
+/**
+ * The listing facet of a kind whose objects are the items of one of its site's listings, each named by `titleOf`,
+ * reported by `unmanaged` when no resource declares it.
+ */
+export function itemsUnderSite<T extends { id: string }>(
+  listing: SiteListing<T>,
+  titleOf: (item: T) => string,
+  noun: string,
+): KindListing {
+  return {
+    path: (ids) => listing.path(...siteIdsOf(ids)),
+    async list(ctx, { ids, title }) {
+      const [organizationId, siteId] = siteIdsOf(ids);
+      return (await sharedUnderSite(ctx, listing, organizationId, siteId)).map((item) => ({
+        id: item.id,
+        title: titleOf(item),
+        known: { organizationId, siteId },
+        under: underSiteTitled(title),
+      }));
+    },
+    noun,
+    unmanaged: true,
+  };
+}
 
 /** A listing under one site that several resources read: one request per site in a refresh, shared by them. */
 export interface SiteListing<T> {

@@ -6,20 +6,17 @@ import {
   listSiteMcpServers,
   SITE_MCP_TRANSPORTS,
   type SiteMcpServerPatch,
-  siteMcpServersPath,
   updateSiteMcpServer,
 } from "../client";
 import { defineKind, SENSITIVE } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import {
   findListed,
+  itemsUnderSite,
   mcpServerListing,
   organizationId,
-  sharedUnderSite,
   siteId,
-  siteIdsOf,
   UNDER_SITE,
-  underSiteTitled,
   writeUnder,
 } from "./siteCommon";
 
@@ -120,20 +117,7 @@ new docs.SiteMcpServer("tickets", {
   inputs,
   state,
   parent: UNDER_SITE,
-  listing: {
-    path: (ids) => siteMcpServersPath(...siteIdsOf(ids)),
-    async list(ctx, { ids, title }) {
-      const [org, site] = siteIdsOf(ids);
-      return (await sharedUnderSite(ctx, mcpServerListing, org, site)).map((server) => ({
-        id: server.id,
-        title: server.name,
-        known: { organizationId: org, siteId: site },
-        under: underSiteTitled(title),
-      }));
-    },
-    noun: "MCP server of the site",
-    unmanaged: true,
-  },
+  listing: itemsUnderSite(mcpServerListing, (server) => server.name, "MCP server of the site"),
   imported: { word: "mcp", leaveOut: ["headers"] },
   outputs: [],
   secretOutputs: ["headers"],

@@ -4,7 +4,6 @@ import {
   createSiteShareLink,
   deleteSiteShareLink,
   listSiteShareLinks,
-  siteShareLinksPath,
   updateSiteShareLink,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
@@ -12,13 +11,11 @@ import { defineKind, type ResourceContext } from "../framework/kind";
 import { createdSince } from "../framework/recovery";
 import {
   findListed,
+  itemsUnderSite,
   organizationId,
-  sharedUnderSite,
   shareLinkListing,
   siteId,
-  siteIdsOf,
   UNDER_SITE,
-  underSiteTitled,
   writeUnder,
 } from "./siteCommon";
 
@@ -84,20 +81,7 @@ export const reviewUrl = reviewers.url; // a secret`,
   inputs,
   state,
   parent: UNDER_SITE,
-  listing: {
-    path: (ids) => siteShareLinksPath(...siteIdsOf(ids)),
-    async list(ctx, { ids, title }) {
-      const [org, site] = siteIdsOf(ids);
-      return (await sharedUnderSite(ctx, shareLinkListing, org, site)).map((l) => ({
-        id: l.id,
-        title: l.name ?? "share link",
-        known: { organizationId: org, siteId: site },
-        under: underSiteTitled(title),
-      }));
-    },
-    noun: "share link of the site",
-    unmanaged: true,
-  },
+  listing: itemsUnderSite(shareLinkListing, (link) => link.name ?? "share link", "share link of the site"),
   imported: { word: "link" },
   outputs: ["url", "createdAt"],
   secretOutputs: ["url"],
