@@ -185,6 +185,21 @@ describe("hostile 2xx answers", () => {
       expect(error.message).toBe(`GET /v1${path} answered 200 OK with an unexpected body: the body exceeds 10 MB`);
     }
   });
+
+  it("a create answered 2xx with a body over 10 MB made its object: its outcome is unknown; a 4xx's is not", async () => {
+    const { http } = await serve((req, res) => {
+      const status = req.url.startsWith("/v1/refused") ? 400 : 201;
+      res.writeHead(status, { "content-type": "application/json", "content-length": String(MAX_RESPONSE_BYTES + 1) });
+      res.write("{");
+    });
+    const outcomes = [];
+    for (const request of [http.post("/made", {}), http.post("/refused", {}), http.put("/made", {})]) {
+      const error = await failureOf(request);
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      outcomes.push((error as UnexpectedResponseError).outcomeUnknown);
+    }
+    expect(outcomes).toEqual([true, false, false]);
+  });
 });
 
 describe("error pages", () => {

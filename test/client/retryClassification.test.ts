@@ -65,7 +65,7 @@ describe("answers", () => {
     expect(mayHaveActed(error)).toBe(true);
   });
 
-  it.each([400, 401, 403, 404, 409, 412, 422, 429])("%i: a definite answer, never retried here", (status) => {
+  it.each([300, 400, 401, 403, 404, 409, 412, 422, 429])("%i: a definite answer, never retried here", (status) => {
     const error = errorForStatus({ ...where, status });
     expect(isRetryable(true, error)).toBe(false);
     expect(mayHaveActed(error)).toBe(false);
