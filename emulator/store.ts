@@ -54,13 +54,15 @@ export class Store {
   readonly translationStore: TranslationStore;
 
   /** `openApiStepMs`: the time per OpenAPI processing step (EmulatorOptions.openApiStepMs). */
-  constructor(clock: () => number = Date.now, openApiStepMs = 50) {
+  constructor(clock: () => number = Date.now, openApiStepMs = 50, translationStepMs = 0) {
     this.tables = new Tables(clock);
     this.siteStore = new SiteStore(this.tables);
     this.redirectStore = new RedirectStore(this.tables);
     this.openApiStore = new OpenApiStore(this.tables, openApiStepMs);
-    this.translationStore = new TranslationStore(this.tables, (orgId, title, language) =>
-      this.createSpace(orgId, title, { language }),
+    this.translationStore = new TranslationStore(
+      this.tables,
+      (orgId, title, language) => this.createSpace(orgId, title, { language }),
+      translationStepMs,
     );
   }
 

@@ -1,6 +1,7 @@
 /**
  * Translations and the translation glossary. A translation's run is simulated by the clock: `pending` for one step
- * (`stepMs`), `running` for a second, then `completed`; a create starts the first run and `…/run` starts another. A
+ * (`stepMs`, EmulatorOptions.translationStepMs, default 0: at once), `running` for a second, then `completed`; a
+ * create starts the first run and `…/run` starts another. A
  * completed run is settled lazily when the translation is read (no timers): the first one makes the result space (a
  * new space of the organization, titled after the source space and the language), every one gives it a new revision
  * and counts in `stats`. Deleting a translation leaves its result space. The glossary's batch is validated whole
@@ -29,7 +30,7 @@ export class TranslationStore {
   /** Time per run step. */
   readonly stepMs: number;
 
-  constructor(tables: Tables, createSpace: TranslationStore["createSpace"], stepMs = 50) {
+  constructor(tables: Tables, createSpace: TranslationStore["createSpace"], stepMs: number) {
     this.tables = tables;
     this.createSpace = createSpace;
     this.stepMs = stepMs;
@@ -75,6 +76,7 @@ export class TranslationStore {
       runs: 0,
     };
     this.tables.translations.set(translation.id, translation);
+    this.settle(translation);
     return translation;
   }
 
@@ -90,6 +92,7 @@ export class TranslationStore {
     if (!this.completedRun(translation)) this.complete(translation);
     translation.runStartedAtMs = nowMs;
     translation.updatedAt = new Date(nowMs).toISOString();
+    this.settle(translation);
   }
 
   deleteTranslation(id: string): boolean {
