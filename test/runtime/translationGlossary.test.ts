@@ -178,13 +178,13 @@ describe("TranslationGlossary behaviour", () => {
   });
 
   it("updates an entry that keeps its languages, deletes and inserts one that loses a language", () => {
-    const current = [
+    const current: { id: string; translations: Record<string, string> }[] = [
       { id: "a", translations: { en: "space", fr: "espace" } },
       { id: "b", translations: { en: "workspace", fr: "espace de travail", de: "Arbeitsbereich" } },
       { id: "c", translations: { en: "space", fr: "doublon" } },
       { id: "d", translations: { de: "nur Deutsch" } },
     ];
-    const desired = [
+    const desired: { term: string; translations: Record<string, string> }[] = [
       { term: "space", translations: { fr: "espace", de: "Raum" } },
       { term: "workspace", translations: { fr: "espace de travail" } },
       { term: "page", translations: {} },
