@@ -226,13 +226,14 @@ export const translationGlossaryKind = defineKind<Inputs, State>({
   id: "parent",
   listing: {
     path: ({ organizationId }) => glossaryPath(String(organizationId)),
-    async list(ctx, { ids, title }) {
+    async list(ctx, { ids }) {
       const org = String(ids.organizationId);
       const entries = await ctx.listings.get(glossaryPath(org), () => listGlossaryEntries(ctx.client, org));
       // An organization without any entry has no glossary to declare.
       if (entries.length === 0) return [];
       const known = { ...ids, sourceLanguage: likelySourceLanguage(entries) };
-      return [{ id: org, title: `${title} glossary`, known }];
+      // One per organization: its name in a program needs nothing more.
+      return [{ id: org, title: "Glossary", known }];
     },
     // One object standing for the entries, which have no names of their own.
     unmanaged: false,
