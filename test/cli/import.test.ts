@@ -354,7 +354,7 @@ describe("the docs-platform command", () => {
     const seeded = await seedOrganization(fx.emulator);
     const walk = await walkOrganization({ organizationId: fx.org() });
     // A translation's state names the space it writes into, which is then the translation's, not unmanaged.
-    const french = seeded.ids.Space!.at(-1);
+    const french = fx.emulator.store.translations.get(seeded.ids.Translation![0]!)?.resultSpaceId;
     const outputsOf = (o: (typeof walk.objects)[number]) => ({
       ...o.inputs,
       ...(o.kind === "Translation" ? { resultSpaceId: french } : {}),
