@@ -170,6 +170,18 @@ describe("Translation behaviour", () => {
     }
   });
 
+  it("an API refusal names the resource, the field, the API's answer and the fix", async () => {
+    const inputs = (await lifecycle("Translation").check({}, { ...base(), sourceSpaceId: "gone-space" })).inputs;
+    const error = await failure(lifecycle("Translation").create(inputs));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Translation create: POST /v1${translationsPath()} failed with 400 Bad Request: source\\.space: space ` +
+          `"gone-space" not found in organization "${fixture.org()}"`,
+      ),
+    );
+    expect(error.message).toContain("An id in the inputs names no object the API knows: check it.");
+  });
+
   it("rejects each malformed value at preview, with no request", async () => {
     const cases: LimitCase[] = [
       [{ language: "klingon" }, "language", /^Translation.language: must be one of "en", "fr", /],
