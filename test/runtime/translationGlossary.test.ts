@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { walkOrganization } from "../../cli/walk";
 import { glossaryOperations, likelySourceLanguage } from "../../provider/resources/translationGlossary";
-import { lifecycle } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import {
   checked,
@@ -144,6 +145,33 @@ describe("TranslationGlossary behaviour", () => {
       `TranslationGlossary "${fixture.org()}": 1 glossary entries have no "en" term (sourceLanguage), so no entry ` +
         `of the program can name them: "${entry.id}" ({"de":"nur Deutsch"}). Give each a "en" term in the app or ` +
         "delete it there, or declare the sourceLanguage every entry has.",
+    );
+  });
+
+  it("docs-platform import declares the glossary keyed by the language every entry has, and fails naming one without it", async () => {
+    await insertByHand({ fr: "espace", en: "space" }, { fr: "page", de: "Seite" });
+    const walk = await walkOrganization({ organizationId: fixture.org(), kinds: ["TranslationGlossary"] });
+    expect(walk.objects).toEqual([
+      {
+        kind: "TranslationGlossary",
+        id: fixture.org(),
+        title: "Glossary",
+        inputs: {
+          organizationId: fixture.org(),
+          sourceLanguage: "fr",
+          entries: [
+            { term: "espace", translations: { en: "space" } },
+            { term: "page", translations: { de: "Seite" } },
+          ],
+        },
+      },
+    ]);
+    await insertByHand({ de: "nur Deutsch" });
+    // Another run of import: another operation, whose listings are read anew.
+    startOperation();
+    const failed = walkOrganization({ organizationId: fixture.org(), kinds: ["TranslationGlossary"] });
+    await expect(failed).rejects.toThrow(
+      /1 glossary entries have no "fr" term \(sourceLanguage\), so no entry of the program can name them: "\w+" \(\{"de":"nur Deutsch"\}\)/,
     );
   });
 
