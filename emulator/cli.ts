@@ -15,6 +15,7 @@ Options:
   --token T             bearer token the API accepts (default test-token)
   --page-size N         default page size of lists, 1..1000 (default 20)
   --openapi-step-ms N   duration of each OpenAPI processing step (default 50)
+  --translation-step-ms N  duration of each step of a translation's run (default 0: a run completes at once)
   --rate-limit R/W      rate limit per token: R requests per window W, e.g. 60/60s, 20/5s, 100/1m
                         (X-RateLimit-* headers on every /v1 answer, 429 once spent; default off)
   --request-log-limit N request log entries kept, the newest, 0..10000000 (default 10000; 0 keeps none,
@@ -66,6 +67,9 @@ function parseArgs(argv: string[]): EmulatorOptions {
         break;
       case "--openapi-step-ms":
         out.openApiStepMs = int(value(), 0, 600_000);
+        break;
+      case "--translation-step-ms":
+        out.translationStepMs = int(value(), 0, 600_000);
         break;
       case "--rate-limit":
         try {

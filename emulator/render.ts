@@ -5,6 +5,7 @@
 import type {
   CollectionRec,
   ExternalLinkRec,
+  GlossaryEntryRec,
   MemberRec,
   OrgRec,
   SamlRec,
@@ -18,10 +19,12 @@ import type {
   SiteSpaceRec,
   SpaceRec,
   TeamRec,
+  TranslationRec,
   UserRec,
 } from "./records";
 import type { StructureItem } from "./siteStore";
 import type { Store } from "./store";
+import { PAGES_PER_RUN, WORDS_PER_RUN } from "./translationStore";
 import type { Env } from "./types";
 
 type Json = Record<string, unknown>;
@@ -397,4 +400,44 @@ export function redirectTarget(store: Store, site: SiteRec, r: SiteRedirectRec):
   const base = section ? sectionBaseUrl(store, site, section) : siteBaseUrl(store, site);
   const space = ss && !ss.isDefault ? `${base}/${enc(ss.path)}` : base;
   return d.kind === "site-page" ? `${space}/${enc(d.pageId)}` : space;
+}
+
+export function renderTranslation(env: Env, store: Store, t: TranslationRec): Json {
+  const out: Json = {
+    object: "translation",
+    id: t.id,
+    status: store.translationStore.status(t),
+    source: { space: t.sourceSpaceId, language: t.sourceLanguage },
+    language: t.language,
+    instructions: t.instructions,
+  };
+  if (t.resultSpaceId && t.resultRevision) {
+    out.result = { space: t.resultSpaceId, revision: t.resultRevision, language: t.language };
+  }
+  out.createdAt = t.createdAt;
+  out.updatedAt = t.updatedAt;
+  // The emulator's runs take no time and translate a fixed amount.
+  out.stats = {
+    runs: t.runs,
+    totalWords: t.runs * WORDS_PER_RUN,
+    totalPages: PAGES_PER_RUN,
+    totalDuration: 0,
+    latestRunDuration: 0,
+    latestPages: t.runs > 0 ? PAGES_PER_RUN : 0,
+    latestWords: t.runs > 0 ? WORDS_PER_RUN : 0,
+  };
+  out.permissions = { view: true, edit: true };
+  out.urls = { location: `${env.apiBase}/orgs/${enc(t.orgId)}/translations/${enc(t.id)}` };
+  return out;
+}
+
+export function renderGlossaryEntry(env: Env, e: GlossaryEntryRec): Json {
+  return {
+    object: "glossary-entry",
+    id: e.id,
+    translations: e.translations,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+    urls: { location: `${env.apiBase}/orgs/${enc(e.orgId)}/translations-glossary/${enc(e.id)}` },
+  };
 }

@@ -22,6 +22,7 @@ import { siteSpaceRoutes } from "./routes/siteSpaces";
 import { siteRoutes } from "./routes/sites";
 import { spaceRoutes } from "./routes/spaces";
 import { teamRoutes } from "./routes/teams";
+import { translationRoutes } from "./routes/translations";
 import type { Route } from "./types";
 
 export const allRoutes: Route[] = [
@@ -45,6 +46,7 @@ export const allRoutes: Route[] = [
   ...teamRoutes,
   ...openApiRoutes,
   ...permissionRoutes,
+  ...translationRoutes,
 ];
 
 export type RouteMatch =

@@ -60,7 +60,7 @@ export class EmulatorServer implements AdminTarget {
 
   constructor(options: EmulatorOptions = {}) {
     this.options = options;
-    this.store = new Store(options.clock, options.openApiStepMs ?? 50);
+    this.store = new Store(options.clock, options.openApiStepMs ?? 50, options.translationStepMs ?? 0);
     this.token = options.token ?? "test-token";
     this.limiter = new RateLimiter(options.rateLimit);
     this.log = new RequestLog(options.requestLogLimit);

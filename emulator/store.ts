@@ -26,6 +26,7 @@ import type {
 import { RedirectStore } from "./redirectStore";
 import { SiteStore } from "./siteStore";
 import { Tables } from "./tables";
+import { TranslationStore } from "./translationStore";
 import type { MemberRole } from "./validate";
 
 export type { FixtureInfo } from "./fixtures";
@@ -50,13 +51,19 @@ export class Store {
   readonly siteStore: SiteStore;
   readonly redirectStore: RedirectStore;
   readonly openApiStore: OpenApiStore;
+  readonly translationStore: TranslationStore;
 
   /** `openApiStepMs`: the time per OpenAPI processing step (EmulatorOptions.openApiStepMs). */
-  constructor(clock: () => number = Date.now, openApiStepMs = 50) {
+  constructor(clock: () => number = Date.now, openApiStepMs = 50, translationStepMs = 0) {
     this.tables = new Tables(clock);
     this.siteStore = new SiteStore(this.tables);
     this.redirectStore = new RedirectStore(this.tables);
     this.openApiStore = new OpenApiStore(this.tables, openApiStepMs);
+    this.translationStore = new TranslationStore(
+      this.tables,
+      (orgId, title, language) => this.createSpace(orgId, title, { language }),
+      translationStepMs,
+    );
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -127,6 +134,12 @@ export class Store {
   }
   get permissions(): Read<Tables["permissions"]> {
     return this.tables.permissions;
+  }
+  get translations(): Read<Tables["translations"]> {
+    return this.tables.translations;
+  }
+  get glossaryEntries(): Read<Tables["glossaryEntries"]> {
+    return this.tables.glossaryEntries;
   }
 
   get fixtures(): FixtureInfo {

@@ -8,6 +8,7 @@ import type {
   AdaptiveSchemaRec,
   CollectionRec,
   ExternalLinkRec,
+  GlossaryEntryRec,
   MemberRec,
   OpenApiSpecRec,
   OpenApiVersionRec,
@@ -26,6 +27,7 @@ import type {
   SiteSpaceRec,
   SpaceRec,
   TeamRec,
+  TranslationRec,
   UserRec,
 } from "./records";
 
@@ -58,6 +60,8 @@ export class Tables {
   readonly openApiVersions = new Map<string, OpenApiVersionRec>();
   /** key `${target}/${targetId}/${grantee}/${granteeId}` */
   readonly permissions = new Map<string, PermissionRec>();
+  readonly translations = new Map<string, TranslationRec>();
+  readonly glossaryEntries = new Map<string, GlossaryEntryRec>();
 
   /**
    * Every table, once: `reset` empties them all and a new id is one no table uses as a key (members and adaptive
@@ -86,6 +90,8 @@ export class Tables {
     this.openApiSpecs,
     this.openApiVersions,
     this.permissions,
+    this.translations,
+    this.glossaryEntries,
   ];
 
   readonly fixtures: FixtureInfo;

@@ -64,6 +64,8 @@ export interface EmulatorOptions {
   pageSize?: number;
   /** Time per OpenAPI processing step (pending → progress → complete), default 50 ms. */
   openApiStepMs?: number;
+  /** Time per step of a translation's run (pending → running → completed), default 0: a run completes at once. */
+  translationStepMs?: number;
   /** Called for every /v1 request and its response (not for dropped connections). */
   onExchange?: (exchange: Exchange) => void;
   /**

@@ -30,6 +30,8 @@ import { spaceKind } from "./resources/space";
 import { spacePermissionKind } from "./resources/spacePermission";
 import { teamKind } from "./resources/team";
 import { teamMemberKind } from "./resources/teamMember";
+import { translationKind } from "./resources/translation";
+import { translationGlossaryKind } from "./resources/translationGlossary";
 
 // biome-ignore lint/suspicious/noExplicitAny: kinds have different input and state types.
 export type AnyKind = KindDefinition<any, any>;
@@ -49,6 +51,8 @@ export const definitions: readonly AnyKind[] = [
   spacePermissionKind,
   collectionPermissionKind,
   organizationMemberKind,
+  translationKind,
+  translationGlossaryKind,
   siteKind,
   siteSectionKind,
   siteSectionGroupKind,

@@ -19,7 +19,7 @@ const jsonObject: Check<Record<string, unknown>> = (value, at) => {
  * The official `JSONDocument`, checked shallowly: its envelope, not its blocks (the document describes two dozen
  * block types; the emulator keeps the blocks as sent).
  */
-const jsonDocument = obj({
+export const jsonDocument = obj({
   object: req(literal("document")),
   data: req(jsonObject),
   nodes: req(arr(jsonObject)),

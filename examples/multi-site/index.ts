@@ -137,5 +137,24 @@ const spaces = Object.fromEntries(
 ) as Record<SpaceName, pulumi.Output<string>>;
 const sites = products.map((product) => new ProductDocs(product.key, { product, spaces }));
 
+// The guides in French: the API translates their space into a French one (`resultSpaceId`), following the glossary.
+// Running a translation is an action: a new `release` value runs it again on the next `up`.
+const guidesInFrench = new docs.Translation("guides-fr", {
+  sourceSpaceId: spaces.guides,
+  sourceLanguage: "en",
+  language: "fr",
+  instructions: "Address readers with vous.\nKeep product names in English.",
+  runTrigger: { release: "2026.11" },
+});
+// The whole glossary: an entry added in the app is deleted by the next `up` (declare it here instead).
+new docs.TranslationGlossary("glossary", {
+  sourceLanguage: "en",
+  entries: [
+    { term: "workspace", translations: { fr: "espace de travail" } },
+    { term: "Acme Platform", translations: { fr: "Acme Platform" } },
+  ],
+});
+export const frenchGuidesSpaceId = guidesInFrench.resultSpaceId;
+
 export const siteUrls = Object.fromEntries(sites.map((site, i) => [products[i]!.key, site.url]));
 export const reviewUrls = sites.filter((site) => site.reviewUrl).map((site) => site.reviewUrl);

@@ -26,4 +26,5 @@ export * from "./siteStructure";
 export * from "./sites";
 export * from "./spaces";
 export * from "./teams";
+export * from "./translations";
 export * from "./transport";

@@ -41,6 +41,7 @@ import type {
   Themes,
   Tint,
   Toggle,
+  TranslationGlossaryEntriesItem,
   UrlOverride,
   UrlSetting,
   Urls,
@@ -95,6 +96,7 @@ export type {
   Themes,
   Tint,
   Toggle,
+  TranslationGlossaryEntriesItem,
   UrlOverride,
   UrlSetting,
   Urls,
@@ -826,6 +828,148 @@ export class OrganizationMember extends PluginResource {
         kind: "OrganizationMember",
         properties: ["organizationId", "userId", "role", "sso", "removeOnDelete", "allowReplace", "email"],
       },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
+ * The arguments of Translation. A translation of a space's content into another language, with instructions for
+ * the translator (`/orgs/{organizationId}/translations`). The API makes the translated space and writes into it
+ * on each run.
+ */
+export interface TranslationArgs extends AdoptionArgs {
+  /**
+   * The organization the translation belongs to. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The space whose content is translated. (id; replace; required.) */
+  sourceSpaceId: pulumi.Input<string>;
+  /**
+   * The language the source space is written in (the official `source.language`). (`en`, `fr`, `de`, `es`, `it`,
+   * `pt`, `pt-br`, `ru`, `ja`, `zh`, `zh-tw`, `yue`, `ko`, `ar`, `hi`, `nl`, `pl`, `tr`, `sv`, `no`, `da`, `fi`,
+   * `el`, `cs`, `hu`, `ro`, `th`, `vi`, `id`, `ms`, `he`, `uk`, `sk`, `bg`, `hr`, `lt`, `lv`, `et` or `sl`;
+   * replace; required.)
+   */
+  sourceLanguage: pulumi.Input<Language>;
+  /**
+   * The language to translate into; another language than `sourceLanguage`. (`en`, `fr`, `de`, `es`, `it`, `pt`,
+   * `pt-br`, `ru`, `ja`, `zh`, `zh-tw`, `yue`, `ko`, `ar`, `hi`, `nl`, `pl`, `tr`, `sv`, `no`, `da`, `fi`, `el`,
+   * `cs`, `hu`, `ro`, `th`, `vi`, `id`, `ms`, `he`, `uk`, `sk`, `bg`, `hr`, `lt`, `lv`, `et` or `sl`; replace;
+   * required.)
+   */
+  language: pulumi.Input<Language>;
+  /**
+   * Instructions for the translator, as plain text: each line is a paragraph. Left out: not managed; `""` clears
+   * them. (string; update in place; unmanaged when omitted.)
+   */
+  instructions?: pulumi.Input<string>;
+  /**
+   * Arbitrary values; a change of any of them runs the translation again (like pulumi-random's `keepers`), e.g.
+   * `{ release: "2026.11" }`. Never sent to the API. (object; update in place; unmanaged when omitted.)
+   */
+  runTrigger?: DeepInput<Record<string, string>>;
+}
+
+/**
+ * A translation of a space's content into another language, with instructions for the translator
+ * (`/orgs/{organizationId}/translations`). The API makes the translated space and writes into it on each run.
+ * Id: the translation id (API `id`); the organization comes from `organizationId`.
+ */
+export class Translation extends PluginResource {
+  /** The organization the translation belongs to. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The space whose content is translated. */
+  declare readonly sourceSpaceId: pulumi.Output<string>;
+  /** The language the source space is written in (the official `source.language`). */
+  declare readonly sourceLanguage: pulumi.Output<Language>;
+  /** The language to translate into; another language than `sourceLanguage`. */
+  declare readonly language: pulumi.Output<Language>;
+  /**
+   * Instructions for the translator, as plain text: each line is a paragraph. Left out: not managed; `""` clears
+   * them.
+   */
+  declare readonly instructions: pulumi.Output<string>;
+  /**
+   * Arbitrary values; a change of any of them runs the translation again (like pulumi-random's `keepers`), e.g.
+   * `{ release: "2026.11" }`. Never sent to the API.
+   */
+  declare readonly runTrigger: pulumi.Output<Record<string, string> | null>;
+  /** Where the latest run stands: `pending`, `running` or `completed`. */
+  declare readonly status: pulumi.Output<string>;
+  /** The space the translation writes into, once a run has made it (`null` before). */
+  declare readonly resultSpaceId: pulumi.Output<string | null>;
+
+  constructor(name: string, args: TranslationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "Translation",
+        properties: [
+          "organizationId",
+          "sourceSpaceId",
+          "sourceLanguage",
+          "language",
+          "instructions",
+          "runTrigger",
+          "status",
+          "resultSpaceId",
+        ],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
+ * The arguments of TranslationGlossary. The organization's translation glossary, as one authoritative list: how
+ * each term is translated into each language (`/orgs/{organizationId}/translations-glossary`). An organization
+ * has one.
+ */
+export interface TranslationGlossaryArgs extends AdoptionArgs {
+  /**
+   * The organization whose glossary this is. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * The language the entries' `term`s are in: the language key that names each of the glossary's entries. (`en`,
+   * `fr`, `de`, `es`, `it`, `pt`, `pt-br`, `ru`, `ja`, `zh`, `zh-tw`, `yue`, `ko`, `ar`, `hi`, `nl`, `pl`, `tr`,
+   * `sv`, `no`, `da`, `fi`, `el`, `cs`, `hu`, `ro`, `th`, `vi`, `id`, `ms`, `he`, `uk`, `sk`, `bg`, `hr`, `lt`,
+   * `lv`, `et` or `sl`; update in place; required.)
+   */
+  sourceLanguage: pulumi.Input<Language>;
+  /**
+   * Every entry of the organization's glossary (order does not matter). An entry of the glossary missing from
+   * this list is deleted; `[]` deletes them all. Previews show the entries by term. (list of objects `{ term,
+   * translations }`; update in place, order-insensitive; required.)
+   */
+  entries: DeepInput<TranslationGlossaryEntriesItem[]>;
+}
+
+/**
+ * The organization's translation glossary, as one authoritative list: how each term is translated into each
+ * language (`/orgs/{organizationId}/translations-glossary`). An organization has one. Id: the organization id
+ * (an organization has one glossary).
+ */
+export class TranslationGlossary extends PluginResource {
+  /** The organization whose glossary this is. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The language the entries' `term`s are in: the language key that names each of the glossary's entries. */
+  declare readonly sourceLanguage: pulumi.Output<Language>;
+  /**
+   * Every entry of the organization's glossary (order does not matter). An entry of the glossary missing from
+   * this list is deleted; `[]` deletes them all. Previews show the entries by term.
+   */
+  declare readonly entries: pulumi.Output<TranslationGlossaryEntriesItem[]>;
+
+  constructor(name: string, args: TranslationGlossaryArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      { kind: "TranslationGlossary", properties: ["organizationId", "sourceLanguage", "entries"] },
       name,
       args,
       opts,

@@ -185,6 +185,8 @@ new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spac
       const all = await ctx.listings.get(spacesPath(org), () => listSpaces(ctx.client, org));
       return all.map((s) => ({ id: s.id, title: s.title, known: ids, item: s }));
     },
+    // The space a translation writes into is the translation's (the API made it).
+    managedBy: { byOutput: { kind: "Translation", property: "resultSpaceId" } },
     unmanaged: true,
   },
   imported: {

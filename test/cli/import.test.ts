@@ -57,12 +57,15 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${org}/collections`]: 1,
       // Spaces have no read through a listing: one GET each.
       [`GET ${org}/spaces`]: 1,
-      "GET /v1/spaces/{spaceId}": 5,
+      "GET /v1/spaces/{spaceId}": 6,
       [`GET ${org}/teams`]: 1,
       [`GET ${org}/teams/{teamId}/members`]: 4,
       [`GET ${org}/saml`]: 1,
       [`GET ${org}/openapi`]: 1,
       [`GET ${org}/openapi/{specSlug}/versions/latest/content/raw`]: 1,
+      // Translations and the glossary: one listing each, which the reads share.
+      [`GET ${org}/translations`]: 1,
+      [`GET ${org}/translations-glossary`]: 1,
       [`GET ${org}/sites`]: 1,
       [`GET ${site}/sections`]: 3,
       [`GET ${site}/section-groups`]: 3,
@@ -76,8 +79,8 @@ describe("import: the walk of a seeded organization", () => {
       // Only the site whose readers sign in.
       [`GET ${site}/publishing/auth`]: 1,
       // Grants: one listing per target and grantee type, shared with the grants' reads.
-      "GET /v1/spaces/{spaceId}/permissions/teams": 5,
-      "GET /v1/spaces/{spaceId}/permissions/users": 5,
+      "GET /v1/spaces/{spaceId}/permissions/teams": 6,
+      "GET /v1/spaces/{spaceId}/permissions/users": 6,
       "GET /v1/collections/{collectionId}/permissions/teams": 18,
       "GET /v1/collections/{collectionId}/permissions/users": 18,
       [`GET ${site}/permissions/teams`]: 3,
@@ -128,7 +131,7 @@ describe("import: the walk of a seeded organization", () => {
     expect(first).toContain('spaceId: productGuide.id,\n  teamId: writers.id,\n  role: "edit",');
     expect(first).toContain("userId: users.graceHopper,");
     // Spaces are adopted and never deleted with the stack: their content would go too.
-    expect(first.match(/\{ retainOnDelete: true \}/g)).toHaveLength(5);
+    expect(first.match(/\{ retainOnDelete: true \}/g)).toHaveLength(6);
     expect(first).toContain("defaultTeamId: writers.id,");
     expect(first).toContain('      destination: { kind: "site-section", siteSectionId: guidesSection.id },\n');
     // The organization's settings name its default site: declared after every site, so the reference follows it.
@@ -327,7 +330,7 @@ describe("the docs-platform command", () => {
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
     expect(io.stderr).toContain('site "Acme Docs": 30 objects');
-    expect(io.stderr).toMatch(/81 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toMatch(/84 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -341,7 +344,7 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(81);
+    expect(program.match(/importId: /g)).toHaveLength(84);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -350,24 +353,31 @@ describe("the docs-platform command", () => {
   it("unmanaged names what a state does not manage, by kind, and exits 3; 0 when everything is managed", async () => {
     const seeded = await seedOrganization(fx.emulator);
     const walk = await walkOrganization({ organizationId: fx.org() });
-    const all = walk.objects.map((o) =>
-      stateResource(o.kind, o.id, { outputs: { ...o.inputs, __declared: Object.keys(o.inputs) } }),
-    );
+    // A translation's state names the space it writes into, which is then the translation's, not unmanaged.
+    const french = fx.emulator.store.translations.get(seeded.ids.Translation![0]!)?.resultSpaceId;
+    const outputsOf = (o: (typeof walk.objects)[number]) => ({
+      ...o.inputs,
+      ...(o.kind === "Translation" ? { resultSpaceId: french } : {}),
+      __declared: Object.keys(o.inputs),
+    });
+    const all = walk.objects.map((o) => stateResource(o.kind, o.id, { outputs: outputsOf(o) }));
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (81 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (84 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
     const [, forum] = seeded.ids.SiteExternalLink!;
     const [tickets] = seeded.ids.SiteMcpServer!;
-    const partial = all.filter((r) => ![handbook, link, forum, tickets].includes(r.id));
+    const [translation] = seeded.ids.Translation!;
+    const partial = all.filter((r) => ![handbook, link, forum, tickets, translation].includes(r.id));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 4 object(s) not managed by the stack (77 resources):\n` +
+      `Organization ${fx.org()}: 5 object(s) not managed by the stack (79 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
+        `  Translation\n    ${translation}  "Product Guide fr"\n` +
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
         `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n`,
@@ -376,9 +386,10 @@ describe("the docs-platform command", () => {
     expect(json.code).toBe(EXIT.found);
     expect(JSON.parse(json.stdout)).toEqual({
       organizationId: fx.org(),
-      managed: 77,
+      managed: 79,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
+        { kind: "Translation", id: translation, title: "Product Guide fr" },
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },
@@ -484,7 +495,8 @@ describe("the docs-platform command", () => {
     expect(routes().filter((route) => /collections|spaces/.test(route))).toEqual([]);
     expect(fx.emulator.requests().filter((r) => r.path.includes("/sites/") && !r.path.includes(internal!))).toEqual([]);
     // Naming Space lists spaces, as --include-spaces does.
-    expect(await listed("--kinds", "Space")).toEqual({ Space: 5 });
+    // Empty state: the French space a translation made is unmanaged too (no Translation in the stack names it).
+    expect(await listed("--kinds", "Space")).toEqual({ Space: 6 });
     expect(await listed("--kinds", "SiteRedirect")).toEqual({ SiteRedirect: 2 });
 
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", file, "--kinds", "SiteRedirects"]);

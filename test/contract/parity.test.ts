@@ -21,7 +21,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { newSiteCustomization } from "../../emulator/routes/siteBranding";
-import { SPACE_LANGUAGES } from "../../provider/client";
+import { SPACE_LANGUAGES, TRANSLATION_LANGUAGES } from "../../provider/client";
 import { KeyedProperties } from "../../provider/framework/keyed";
 import type { Props } from "../../provider/framework/kind";
 import { lifecycle } from "../../provider/runtime";
@@ -162,6 +162,24 @@ const externalLink = kind("SiteExternalLink", () => ({
 const shareLink = kind("SiteShareLink", () => ({ ...underSite, name: "Partners" }));
 const mcpServer = kind("SiteMcpServer", () => ({ ...underSite, name: "Tickets", url: "https://mcp.example/" }));
 const agentSettings = kind("SiteAgentSettings", () => ({ ...underSite }));
+const translation = kind("Translation", () => ({
+  organizationId: "org-id",
+  sourceSpaceId: "space-id",
+  sourceLanguage: "en",
+  language: "fr",
+}));
+const glossary = kind("TranslationGlossary", () => ({ organizationId: "org-id", sourceLanguage: "en", entries: [] }));
+/** A glossary entry's term or translation, sent as one insert of the official batch. */
+const glossaryValue = (property: string, rule: Rule, entry: (value: unknown) => Props, language: string) =>
+  glossary(property, {
+    source: OFFICIAL,
+    rule,
+    inputs: (value) => ({ organizationId: "org-id", sourceLanguage: "en", entries: [entry(value)] }),
+    request: async (_p, value) =>
+      put(`/orgs/${fixture.org()}/translations-glossary`, `operations[0].translations.${language}`, {
+        operations: [{ type: "insert", translations: { en: "term", [language]: value } }],
+      }),
+  });
 const adaptiveSchema = kind("SiteAdaptiveSchema", () => ({ ...underSite, jsonSchema: VISITOR_SCHEMA }));
 const EXTERNAL = { kind: "external", url: "https://new.example/" };
 const redirect = kind("SiteRedirect", () => ({ ...underSite, source: "/old", destination: EXTERNAL }));
@@ -623,6 +641,34 @@ const table: Entry[] = [
   mcpField("url", atMost(2048, padded("https://mcp.example/"))),
   mcpField("transport", oneOf(["sse", "http"], ["ws", "SSE"])),
   mcpField("condition", atMost(1024)),
+
+  // Translation (OFFICIAL; the API reference's translations are another object): both languages are one of the
+  // official TranslationLanguage codes (the other language of each request is a different one, which the API needs).
+  translation("language", {
+    source: OFFICIAL,
+    rule: oneOf(TRANSLATION_LANGUAGES, ["klingon", "FR", "pt_BR"], ["fr", "de", "pt-br", "zh-tw", "sl"]),
+    request: async (p, value) =>
+      post(`/orgs/${fixture.org()}/translations`, "language", {
+        source: { space: p.space(0), language: "en" },
+        language: value,
+      }),
+  }),
+  translation("sourceLanguage", {
+    source: OFFICIAL,
+    rule: oneOf(TRANSLATION_LANGUAGES, ["klingon", "EN"], ["en", "de", "ja", "yue"]),
+    request: async (p, value) =>
+      post(`/orgs/${fixture.org()}/translations`, "source.language", {
+        source: { space: p.space(0), language: value },
+        language: "fr",
+      }),
+  }),
+
+  // TranslationGlossary (OFFICIAL GlossaryTranslations): each term 1..255 characters. Language keys are free in the
+  // document; the provider takes the 39 TranslationLanguage codes (stricter on purpose: a key no translation reads
+  // would never be used).
+  glossaryValue("entries.0.term", atMost(255), (term) => ({ term, translations: {} }), "en"),
+  glossaryValue("entries.0.translations.fr", atLeast(1), (fr) => ({ term: "term", translations: { fr } }), "fr"),
+  glossaryValue("entries.0.translations.fr", atMost(255), (fr) => ({ term: "term", translations: { fr } }), "fr"),
 
   // SiteAgentSettings (OFFICIAL SiteAgentSettingsInput): the scans' topics and the findings' change requests.
   agentRule("scanTopics", "scans.topics", oneOf(["auto", "never"], ["always", "Auto"]), (topics) => ({

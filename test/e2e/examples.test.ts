@@ -59,6 +59,8 @@ const EXAMPLES: ExampleCase[] = [
       SiteExternalLink: 1,
       SiteMcpServer: 1,
       SiteAgentSettings: 1,
+      Translation: 1,
+      TranslationGlossary: 1,
     },
     config: async () => ({ ticketsToken: "tickets-example-token" }),
     // The sections show the spaces the program's lookups found by title: the fixture spaces, each once.

@@ -163,6 +163,7 @@ describe("docs-platform-emulator CLI", () => {
       "--token",
       "--page-size",
       "--openapi-step-ms",
+      "--translation-step-ms",
       "--rate-limit",
       "--request-log-limit",
       "DOCS_API_URL",

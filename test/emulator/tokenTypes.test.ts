@@ -64,6 +64,15 @@ describe("a token of another type than user", () => {
       "GET /v1/orgs/{organizationId}/saml/{samlProviderId}",
       "PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}",
       "DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}",
+      "GET /v1/orgs/{organizationId}/translations",
+      "POST /v1/orgs/{organizationId}/translations",
+      "GET /v1/orgs/{organizationId}/translations/{translationId}",
+      "PUT /v1/orgs/{organizationId}/translations/{translationId}",
+      "DELETE /v1/orgs/{organizationId}/translations/{translationId}",
+      "POST /v1/orgs/{organizationId}/translations/{translationId}/run",
+      "GET /v1/orgs/{organizationId}/translations-glossary",
+      "PUT /v1/orgs/{organizationId}/translations-glossary",
+      "GET /v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}",
     ]);
   });
 

@@ -77,6 +77,8 @@ describe("ids are checked offline against the API's id alphabet", () => {
       SiteRedirects: ["organizationId", "siteId"],
       SiteMcpServer: ["organizationId", "siteId"],
       SiteAgentSettings: ["organizationId", "siteId"],
+      Translation: ["organizationId", "sourceSpaceId"],
+      TranslationGlossary: ["organizationId"],
     });
   });
 

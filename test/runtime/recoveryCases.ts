@@ -103,6 +103,26 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     twin: (f, i) => f.apiCreate(under(i, "mcp-servers"), { name: i.name, url: i.url, headers: {} }),
   },
   {
+    kind: "Translation",
+    inputs: async (f) => ({
+      organizationId: f.org(),
+      sourceSpaceId: f.space(0),
+      sourceLanguage: "en",
+      language: "fr",
+      instructions: "Address readers with vous.",
+    }),
+    create: { method: "POST", path: "/translations$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${i.organizationId}/translations`)).filter(
+        (t: Json) => t.source.space === i.sourceSpaceId && t.language === i.language,
+      ),
+    twin: (f, i) =>
+      f.apiCreate(`/orgs/${i.organizationId}/translations`, {
+        source: { space: i.sourceSpaceId, language: i.sourceLanguage },
+        language: i.language,
+      }),
+  },
+  {
     kind: "SiteSection",
     inputs: async (f) => ({
       organizationId: f.org(),

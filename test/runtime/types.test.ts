@@ -28,6 +28,8 @@ import type { spaceKind } from "../../provider/resources/space";
 import type { spacePermissionKind } from "../../provider/resources/spacePermission";
 import type { teamKind } from "../../provider/resources/team";
 import type { teamMemberKind } from "../../provider/resources/teamMember";
+import type { translationKind } from "../../provider/resources/translation";
+import type { translationGlossaryKind } from "../../provider/resources/translationGlossary";
 
 /** What a kind's state schema says its outputs are. */
 type StateOf<K> = K extends { state: z.ZodType<infer S, unknown> } ? S : never;
@@ -86,6 +88,8 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof siteRedirectsKind, docs.SiteRedirects>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteMcpServerKind, docs.SiteMcpServer>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteAgentSettingsKind, docs.SiteAgentSettings>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof translationKind, docs.Translation>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof translationGlossaryKind, docs.TranslationGlossary>>().toEqualTypeOf<Fits>();
   // The customization kinds' states keep any declared section (a loose object); their ids are the outputs.
   expectTypeOf<DeclaredOutputs<docs.SiteCustomization>>().toExtend<StateOf<typeof siteCustomizationKind>>();
   expectTypeOf<DeclaredOutputs<docs.SiteSpaceCustomization>>().toExtend<StateOf<typeof siteSpaceCustomizationKind>>();

@@ -23,6 +23,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteShareLink",
   "SiteExternalLink",
   "SiteMcpServer",
+  "Translation",
 ]);
 
 /**
@@ -44,6 +45,7 @@ export const NOT_IN_CENSUS: Readonly<Record<string, string>> = {
   SiteRedirects: "a list written at its site's fixed address",
   SiteRedirect: "its rules live in the site's one list, which SiteRedirects owns too",
   SiteAgentSettings: "settings every site has",
+  TranslationGlossary: "a list written at its organization's fixed address",
 };
 
 /** Ids of every object the program can create, per kind, read straight from the emulator (not through a proxy). */
@@ -70,6 +72,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteShareLink: [],
     SiteExternalLink: [],
     SiteMcpServer: [],
+    Translation: ids(await list(`${org}/translations`)),
   };
   for (const site of sites) {
     const under = `${org}/sites/${site.id}`;

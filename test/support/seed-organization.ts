@@ -1,11 +1,12 @@
 /**
  * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
- * `docs-platform import` must turn into a program. 84 objects across every kind it imports: the organization's
+ * `docs-platform import` must turn into a program. 87 objects across every kind it imports: the organization's
  * settings (its default site among them), collections nested three deep, the fixture's spaces and one made in a
  * collection, three sites (one with section groups, external links, conditional sections and site spaces, a share link
  * turned off, an MCP server with a secret header, agent settings, an adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and duplicate
  * titles, a SAML provider pointing at a team, teams with owners and members, two OpenAPI specs (one from a URL, one
- * from text), and roles granted to teams and users on spaces, collections and sites.
+ * from text), a translation of a space into French (and the French space its run made), the translation glossary,
+ * and roles granted to teams and users on spaces, collections and sites.
  */
 import { callApi } from "./emulator";
 
@@ -286,6 +287,36 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
 
   // Every site has agent settings: the docs site's were written above, the others are as new sites have them.
   for (const siteId of ids.Site ?? []) note("SiteAgentSettings", siteId);
+
+  // The guides translated into French (the emulator's first run completes at once and makes the French space), and
+  // the organization's glossary.
+  const translation = await send("POST", `${org}/translations`, {
+    source: { space: guidesSpace, language: "en" },
+    language: "fr",
+    instructions: {
+      object: "document",
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "paragraph",
+          data: {},
+          nodes: [{ object: "text", leaves: [{ object: "leaf", text: "Address readers with vous.", marks: [] }] }],
+        },
+      ],
+    },
+  });
+  note("Translation", translation.id);
+  const french = (translation.result as { space?: string } | undefined)?.space;
+  if (!french) throw new Error("seed: the translation's first run made no space (translationStepMs must be 0)");
+  note("Space", french);
+  await send("PUT", `${org}/translations-glossary`, {
+    operations: [
+      { type: "insert", translations: { en: "workspace", fr: "espace de travail", de: "Arbeitsbereich" } },
+      { type: "insert", translations: { en: "Acme", fr: "Acme" } },
+    ],
+  });
+  note("TranslationGlossary", emulator.organizationId);
 
   // The organization's settings: visitors of its hostname land on the public docs.
   await send("PATCH", org, {
