@@ -303,3 +303,19 @@ export interface PermissionRec {
   /** Sites also take `null` (guest). */
   role: MemberRole | null;
 }
+
+/** An integration installed in an organization (official `IntegrationInstallation`). */
+export interface IntegrationInstallationRec {
+  id: string;
+  orgId: string;
+  /** The catalogue's integration (integrationCatalogue.ts): every path names it. */
+  integrationName: string;
+  status: "active" | "pending" | "paused";
+  spaceSelection: "all" | "selected";
+  siteSelection: "all" | "selected";
+  /** Open JSON: what the program sends and what the integration writes itself. */
+  configuration: Record<string, unknown>;
+  externalIds: string[];
+  createdAt: string;
+  updatedAt: string;
+}

@@ -5,6 +5,7 @@
 import type {
   CollectionRec,
   ExternalLinkRec,
+  IntegrationInstallationRec,
   MemberRec,
   OrgRec,
   SamlRec,
@@ -20,6 +21,7 @@ import type {
   TeamRec,
   UserRec,
 } from "./records";
+import type { CatalogueIntegration } from "./integrationCatalogue";
 import type { StructureItem } from "./siteStore";
 import type { Store } from "./store";
 import type { Env } from "./types";
@@ -397,4 +399,55 @@ export function redirectTarget(store: Store, site: SiteRec, r: SiteRedirectRec):
   const base = section ? sectionBaseUrl(store, site, section) : siteBaseUrl(store, site);
   const space = ss && !ss.isDefault ? `${base}/${enc(ss.path)}` : base;
   return d.kind === "site-page" ? `${space}/${enc(d.pageId)}` : space;
+}
+
+/** The catalogue's integration as the official `Integration` (`owner` is required: the listing organization). */
+export function renderIntegration(env: Env, store: Store, integration: CatalogueIntegration, owner: OrgRec): Json {
+  const location = `${env.apiBase}/integrations/${enc(integration.name)}`;
+  return {
+    object: "integration",
+    name: integration.name,
+    version: 1,
+    title: integration.title,
+    description: integration.description,
+    previewImages: [],
+    target: integration.target,
+    verified: true,
+    visibility: "public",
+    scopes: [],
+    categories: [...integration.categories],
+    externalLinks: [],
+    owner: renderOrg(env, store, owner),
+    permissions: { admin: false },
+    urls: {
+      location,
+      app: `${env.appBase}/integrations/${enc(integration.name)}`,
+      assets: `${location}/assets`,
+      publicEndpoint: `${env.origin}/integrations/${enc(integration.name)}`,
+      publicContentEndpoint: `${env.origin}/integrations/${enc(integration.name)}`,
+    },
+  };
+}
+
+export function renderIntegrationInstallation(env: Env, installation: IntegrationInstallationRec): Json {
+  const location = `${env.apiBase}/integrations/${enc(installation.integrationName)}/installations/${enc(installation.id)}`;
+  const endpoint = `${env.origin}/integrations/${enc(installation.integrationName)}/installations/${enc(installation.id)}`;
+  return {
+    id: installation.id,
+    status: installation.status,
+    space_selection: installation.spaceSelection,
+    site_selection: installation.siteSelection,
+    spaces: 0,
+    configuration: { ...installation.configuration },
+    createdAt: installation.createdAt,
+    updatedAt: installation.updatedAt,
+    urls: {
+      location,
+      app: `${env.appBase}/o/${enc(installation.orgId)}/integrations/${enc(installation.integrationName)}`,
+      publicEndpoint: endpoint,
+      publicContentEndpoint: endpoint,
+    },
+    externalIds: [...installation.externalIds],
+    target: { organization: installation.orgId },
+  };
 }

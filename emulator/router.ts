@@ -16,6 +16,7 @@ import { shareLinkRoutes } from "./routes/shareLinks";
 import { siteAgentSettingsRoutes } from "./routes/siteAgentSettings";
 import { siteBrandingRoutes } from "./routes/siteBranding";
 import { siteMcpServerRoutes } from "./routes/siteMcpServers";
+import { integrationRoutes } from "./routes/integrations";
 import { siteSectionRoutes } from "./routes/siteSections";
 import { siteSpaceCustomizationRoutes } from "./routes/siteSpaceCustomization";
 import { siteSpaceRoutes } from "./routes/siteSpaces";
@@ -39,6 +40,7 @@ export const allRoutes: Route[] = [
   ...siteSpaceRoutes,
   ...shareLinkRoutes,
   ...siteMcpServerRoutes,
+  ...integrationRoutes,
   ...siteAgentSettingsRoutes,
   ...redirectRoutes,
   ...samlRoutes,

@@ -10,6 +10,7 @@
  */
 import { BadRequestError } from "./errors";
 import type { FixtureInfo } from "./fixtures";
+import { IntegrationStore } from "./integrationStore";
 import { OpenApiStore } from "./openApiStore";
 import type {
   CollectionRec,
@@ -50,6 +51,7 @@ export class Store {
   readonly siteStore: SiteStore;
   readonly redirectStore: RedirectStore;
   readonly openApiStore: OpenApiStore;
+  readonly integrationStore: IntegrationStore;
 
   /** `openApiStepMs`: the time per OpenAPI processing step (EmulatorOptions.openApiStepMs). */
   constructor(clock: () => number = Date.now, openApiStepMs = 50) {
@@ -57,6 +59,7 @@ export class Store {
     this.siteStore = new SiteStore(this.tables);
     this.redirectStore = new RedirectStore(this.tables);
     this.openApiStore = new OpenApiStore(this.tables, openApiStepMs);
+    this.integrationStore = new IntegrationStore(this.tables);
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -112,6 +115,9 @@ export class Store {
   }
   get publishingAuths(): Read<Tables["publishingAuths"]> {
     return this.tables.publishingAuths;
+  }
+  get integrationInstallations(): Read<Tables["integrationInstallations"]> {
+    return this.tables.integrationInstallations;
   }
   get samlProviders(): Read<Tables["samlProviders"]> {
     return this.tables.samlProviders;

@@ -8,6 +8,7 @@ import type {
   AdaptiveSchemaRec,
   CollectionRec,
   ExternalLinkRec,
+  IntegrationInstallationRec,
   MemberRec,
   OpenApiSpecRec,
   OpenApiVersionRec,
@@ -50,6 +51,7 @@ export class Tables {
   /** key: site id; a site without a record has the new-site agent settings */
   readonly siteAgentSettings = new Map<string, SiteAgentSettingsRec>();
   readonly mcpServers = new Map<string, SiteMcpServerRec>();
+  readonly integrationInstallations = new Map<string, IntegrationInstallationRec>();
   /** key: site id; made on first use */
   readonly publishingAuths = new Map<string, PublishingAuthRec>();
   readonly samlProviders = new Map<string, SamlRec>();
@@ -80,6 +82,7 @@ export class Tables {
     this.siteCustomizations,
     this.siteAgentSettings,
     this.mcpServers,
+    this.integrationInstallations,
     this.publishingAuths,
     this.samlProviders,
     this.teams,

@@ -15,6 +15,7 @@ export * from "./siteAgentSettings";
 export * from "./siteCustomization";
 export * from "./siteExternalLinks";
 export * from "./siteMcpServers";
+export * from "./integrations";
 export * from "./sitePublishingAuth";
 export * from "./siteRedirects";
 export * from "./siteSectionGroups";

@@ -1,0 +1,102 @@
+/**
+ * Integration installations of organizations: the catalogue decides which names exist and what their configuration
+ * may hold. A configuration is checked against the integration's schema: a declared key of the wrong type or outside
+ * its enum, or a required key missing, is a 400 naming `configuration.<key>` and never quoting the value (it may be a
+ * credential). Keys the schema does not declare are kept: integrations store keys of their own there.
+ */
+import { BadRequestError, NotFoundError } from "./errors";
+import { type CatalogueIntegration, catalogueIntegration, type ConfigurationSchema } from "./integrationCatalogue";
+import type { IntegrationInstallationRec } from "./records";
+import type { Tables } from "./tables";
+
+type Selection = IntegrationInstallationRec["siteSelection"];
+
+export class IntegrationStore {
+  constructor(private readonly tables: Tables) {}
+
+  /** The integration of `name`; an unknown name is the API's 404. */
+  requireIntegration(name: string): CatalogueIntegration {
+    const integration = catalogueIntegration(name);
+    if (!integration) throw new NotFoundError(`Integration "${name}" not found`);
+    return integration;
+  }
+
+  install(orgId: string, integrationName: string): IntegrationInstallationRec {
+    this.requireIntegration(integrationName);
+    const now = this.tables.now();
+    const installation: IntegrationInstallationRec = {
+      id: this.tables.newId(),
+      orgId,
+      integrationName,
+      // Pending until its required configuration is set, as the document's status enum suggests.
+      status: "pending",
+      spaceSelection: "selected",
+      siteSelection: "selected",
+      configuration: {},
+      externalIds: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    installation.status = this.statusOf(installation);
+    this.tables.integrationInstallations.set(installation.id, installation);
+    return installation;
+  }
+
+  /** The installation of that integration; one of another integration is not found. */
+  requireInstallation(integrationName: string, id: string): IntegrationInstallationRec {
+    this.requireIntegration(integrationName);
+    const installation = this.tables.integrationInstallations.get(id);
+    if (!installation || installation.integrationName !== integrationName) {
+      throw new NotFoundError(`Installation "${id}" of integration "${integrationName}" not found`);
+    }
+    return installation;
+  }
+
+  /** The configuration, when sent, replaces the stored one (the document is silent: replace is the strict choice). */
+  update(
+    installation: IntegrationInstallationRec,
+    patch: {
+      configuration?: Record<string, unknown>;
+      externalIds?: string[];
+      spaceSelection?: Selection;
+      siteSelection?: Selection;
+    },
+  ): IntegrationInstallationRec {
+    if (patch.configuration !== undefined) {
+      checkConfiguration(this.requireIntegration(installation.integrationName).account, patch.configuration);
+      installation.configuration = { ...patch.configuration };
+    }
+    if (patch.externalIds !== undefined) installation.externalIds = [...patch.externalIds];
+    if (patch.spaceSelection !== undefined) installation.spaceSelection = patch.spaceSelection;
+    if (patch.siteSelection !== undefined) installation.siteSelection = patch.siteSelection;
+    installation.status = this.statusOf(installation);
+    installation.updatedAt = this.tables.now();
+    return installation;
+  }
+
+  uninstall(id: string): boolean {
+    return this.tables.integrationInstallations.delete(id);
+  }
+
+  private statusOf(installation: IntegrationInstallationRec): IntegrationInstallationRec["status"] {
+    const required = this.requireIntegration(installation.integrationName).account.required ?? [];
+    return required.every((key) => installation.configuration[key] !== undefined) ? "active" : "pending";
+  }
+}
+
+/** Never quotes a value: configurations hold credentials. */
+function checkConfiguration(schema: ConfigurationSchema, configuration: Record<string, unknown>): void {
+  for (const key of schema.required ?? []) {
+    if (configuration[key] === undefined) throw new BadRequestError(`configuration.${key}: is required`);
+  }
+  for (const [key, value] of Object.entries(configuration)) {
+    const property = schema.properties[key];
+    if (!property) continue;
+    if (typeof value !== property.type) {
+      throw new BadRequestError(`configuration.${key}: must be a ${property.type} (${property.title})`);
+    }
+    if (property.type === "string" && property.enum && !property.enum.includes(value as string)) {
+      throw new BadRequestError(`configuration.${key}: must be one of ${property.enum.join(", ")}`);
+    }
+  }
+}

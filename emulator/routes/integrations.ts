@@ -1,0 +1,104 @@
+/**
+ * Integration installations of organizations: install, get, update, uninstall, and the organization's listing
+ * (`listOrganizationInstallations`, each installation with its integration, filtered by `search` on the name).
+ *
+ * The integrations are the catalogue's (integrationCatalogue.ts): another name is a 404. The store checks a
+ * configuration against the integration's schema and replaces the stored one with it. The official document admits
+ * user tokens only to the uninstall (`security: "user"`).
+ */
+import { NotFoundError } from "../errors";
+import { INTEGRATION_CATALOGUE } from "../integrationCatalogue";
+import { paginate } from "../pagination";
+import type { IntegrationInstallationRec } from "../records";
+import { renderIntegration, renderIntegrationInstallation } from "../render";
+import type { Route, RouteContext } from "../types";
+import { arr, oneOfValues, opt, parseBody, queryString, record, req, str } from "../validate";
+import { created, deleted, ok, param, requireOrg } from "./common";
+
+const selection = oneOfValues(["all", "selected"] as const);
+
+/** Open JSON: the store checks it against the integration's schema. */
+const configuration = record((value: unknown) => value);
+
+function requireInstallation(ctx: RouteContext): IntegrationInstallationRec {
+  return ctx.store.integrationStore.requireInstallation(param(ctx, "integrationName"), param(ctx, "installationId"));
+}
+
+const installationPath = "/v1/integrations/{integrationName}/installations/{installationId}";
+
+export const integrationRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/v1/integrations/{integrationName}/installations",
+    handler: (ctx) => {
+      const body = parseBody(ctx.body, { organization: req(str({ min: 1 })) }, { required: true });
+      const org = ctx.store.orgs.get(body.organization);
+      if (!org) throw new NotFoundError(`Organization "${body.organization}" not found`);
+      const installation = ctx.store.integrationStore.install(org.id, param(ctx, "integrationName"));
+      const rendered = renderIntegrationInstallation(ctx.env, installation);
+      return created(rendered, (rendered.urls as { location: string }).location);
+    },
+  },
+  {
+    method: "GET",
+    path: installationPath,
+    handler: (ctx) => ok(renderIntegrationInstallation(ctx.env, requireInstallation(ctx))),
+  },
+  {
+    method: "PATCH",
+    path: installationPath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const body = parseBody(
+        ctx.body,
+        {
+          externalIds: opt(arr(str(), { max: 5 })),
+          configuration: opt(configuration),
+          space_selection: opt(selection),
+          site_selection: opt(selection),
+        },
+        { required: true },
+      );
+      ctx.store.integrationStore.update(installation, {
+        configuration: body.configuration,
+        externalIds: body.externalIds,
+        spaceSelection: body.space_selection,
+        siteSelection: body.site_selection,
+      });
+      return ok(renderIntegrationInstallation(ctx.env, installation));
+    },
+  },
+  {
+    method: "DELETE",
+    path: installationPath,
+    security: "user",
+    handler: (ctx) => {
+      const name = param(ctx, "integrationName");
+      ctx.store.integrationStore.requireIntegration(name);
+      const installation = ctx.store.integrationInstallations.get(param(ctx, "installationId"));
+      if (!installation || installation.integrationName !== name) return deleted(false);
+      return deleted(ctx.store.integrationStore.uninstall(installation.id));
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/orgs/{organizationId}/installations",
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const search = queryString(ctx.query, "search");
+      const installations = [...ctx.store.integrationInstallations.values()].filter(
+        (installation) =>
+          installation.orgId === org.id && (search === undefined || installation.integrationName.includes(search)),
+      );
+      return ok(
+        paginate(ctx, installations, (installation) => {
+          const integration = INTEGRATION_CATALOGUE.find((known) => known.name === installation.integrationName);
+          return {
+            installation: renderIntegrationInstallation(ctx.env, installation),
+            ...(integration ? { integration: renderIntegration(ctx.env, ctx.store, integration, org) } : {}),
+          };
+        }),
+      );
+    },
+  },
+];

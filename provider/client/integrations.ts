@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { listAll } from "./pagination";
+import { call } from "./parse";
+import type { HttpClient } from "./transport";
+
+export const INTEGRATION_SELECTIONS = ["all", "selected"] as const;
+
+/**
+ * The official `IntegrationInstallation`. It does not carry the integration's name (the name is in every path), and
+ * its `configuration` is open JSON: the integration may write keys of its own there (credentials included).
+ */
+export const IntegrationInstallationSchema = z.object({
+  id: z.string(),
+  status: z.string().optional(),
+  space_selection: z.enum(INTEGRATION_SELECTIONS).optional(),
+  site_selection: z.enum(INTEGRATION_SELECTIONS).optional(),
+  spaces: z.number().optional(),
+  configuration: z.record(z.string(), z.unknown()).nullish(),
+  externalIds: z.array(z.string()).optional(),
+  target: z.object({ organization: z.string() }).partial().optional(),
+  createdAt: z.string().optional(),
+  urls: z
+    .object({ location: z.string(), app: z.string(), publicEndpoint: z.string() })
+    .partial()
+    .optional(),
+});
+export type ApiIntegrationInstallation = z.infer<typeof IntegrationInstallationSchema>;
+
+/** An item of `listOrganizationInstallations`: the installation with the integration it installs. */
+export const OrganizationInstallationSchema = z.object({
+  installation: IntegrationInstallationSchema,
+  integration: z.object({ name: z.string(), title: z.string().optional() }),
+});
+export type ApiOrganizationInstallation = z.infer<typeof OrganizationInstallationSchema>;
+
+export interface IntegrationInstallationPatch {
+  configuration?: Record<string, unknown>;
+  space_selection?: (typeof INTEGRATION_SELECTIONS)[number];
+  site_selection?: (typeof INTEGRATION_SELECTIONS)[number];
+}
+
+export function integrationInstallationsPath(integrationName: string): string {
+  return `/integrations/${encodeURIComponent(integrationName)}/installations`;
+}
+
+export function integrationInstallationPath(integrationName: string, installationId: string): string {
+  return `${integrationInstallationsPath(integrationName)}/${encodeURIComponent(installationId)}`;
+}
+
+/** Every integration installed in the organization, each with its integration. */
+export function organizationInstallationsPath(organizationId: string): string {
+  return `/orgs/${encodeURIComponent(organizationId)}/installations`;
+}
+
+export function installIntegration(client: HttpClient, integrationName: string, organizationId: string) {
+  const path = integrationInstallationsPath(integrationName);
+  return call(client, IntegrationInstallationSchema, "POST", path, { body: { organization: organizationId } });
+}
+
+export function getIntegrationInstallation(client: HttpClient, integrationName: string, installationId: string) {
+  const path = integrationInstallationPath(integrationName, installationId);
+  return call(client, IntegrationInstallationSchema, "GET", path);
+}
+
+export function updateIntegrationInstallation(
+  client: HttpClient,
+  integrationName: string,
+  installationId: string,
+  patch: IntegrationInstallationPatch,
+) {
+  const path = integrationInstallationPath(integrationName, installationId);
+  return call(client, IntegrationInstallationSchema, "PATCH", path, { body: patch });
+}
+
+/** The official document admits a user's personal token only to the uninstall (`security` is `user`). */
+export function uninstallIntegration(client: HttpClient, integrationName: string, installationId: string) {
+  return client.delete(integrationInstallationPath(integrationName, installationId), { userTokenOnly: true });
+}
+
+export function listOrganizationInstallations(client: HttpClient, organizationId: string) {
+  return listAll(client, organizationInstallationsPath(organizationId), {}, OrganizationInstallationSchema);
+}
