@@ -9,6 +9,7 @@ import { collectionPermissionKind } from "./resources/collectionPermission";
 import { openApiSpecKind } from "./resources/openApiSpec";
 import { organizationMemberKind } from "./resources/organizationMember";
 import { organizationSettingsKind } from "./resources/organizationSettings";
+import { integrationInstallationKind } from "./resources/integrationInstallation";
 import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
@@ -46,6 +47,7 @@ export const definitions: readonly AnyKind[] = [
   teamMemberKind,
   samlProviderKind,
   openApiSpecKind,
+  integrationInstallationKind,
   spacePermissionKind,
   collectionPermissionKind,
   organizationMemberKind,

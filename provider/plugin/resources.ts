@@ -14,6 +14,7 @@ import type {
   FontDefinition,
   FooterGroup,
   HeaderItem,
+  IntegrationSelection,
   Language,
   OpenApiSpecVisibility,
   OrganizationMergeRules,
@@ -64,6 +65,7 @@ export type {
   FooterGroup,
   HeaderItem,
   InheritedMergeRules,
+  IntegrationSelection,
   Language,
   MergeRule,
   MergeRuleList,
@@ -662,6 +664,111 @@ export class OpenApiSpec extends PluginResource {
           "processingErrors",
           "urls",
         ],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
+ * The arguments of IntegrationInstallation. An integration installed in an organization, with its
+ * organization-level configuration (`/integrations/{integrationName}/installations`).
+ */
+export interface IntegrationInstallationArgs extends AdoptionArgs {
+  /**
+   * The organization the integration is installed in. (id; replace (delete before replace); default: stack
+   * config `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * The integration's name, as in `https://app.gitbook.com/integrations/<name>` (e.g. `googleanalytics`). A
+   * change installs the other integration (replace). (string, 1–100 characters, pattern `^[a-zA-Z0-9\-_.]+$`;
+   * replace (delete before replace); required.)
+   */
+  integrationName: pulumi.Input<string>;
+  /**
+   * Which spaces the installation may act on: `all`, or only those it is installed on (`selected`). (`all` or
+   * `selected`; update in place; unmanaged when omitted.)
+   */
+  spaceSelection?: pulumi.Input<IntegrationSelection>;
+  /**
+   * Which sites the installation may act on: `all`, or only those it is installed on (`selected`). (`all` or
+   * `selected`; update in place; unmanaged when omitted.)
+   */
+  siteSelection?: pulumi.Input<IntegrationSelection>;
+  /**
+   * The organization-level configuration keys this program manages (the integration's own schema says which
+   * exist). Keys left out, and keys the integration writes itself, are not managed. Put credentials in
+   * `secrets`. (object; update in place; unmanaged when omitted.)
+   */
+  configuration?: DeepInput<Record<string, string | number | boolean>>;
+  /**
+   * Configuration keys holding credentials (an API key, a client secret): sent in the same configuration, secret
+   * in the state and never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   */
+  secrets?: DeepInput<Record<string, string>>;
+}
+
+/**
+ * An integration installed in an organization, with its organization-level configuration
+ * (`/integrations/{integrationName}/installations`). Id: the installation id (listed by `GET
+ * /orgs/<organizationId>/installations`).
+ */
+export class IntegrationInstallation extends PluginResource {
+  /** The organization the integration is installed in. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /**
+   * The integration's name, as in `https://app.gitbook.com/integrations/<name>` (e.g. `googleanalytics`). A
+   * change installs the other integration (replace).
+   */
+  declare readonly integrationName: pulumi.Output<string>;
+  /** Which spaces the installation may act on: `all`, or only those it is installed on (`selected`). */
+  declare readonly spaceSelection: pulumi.Output<IntegrationSelection>;
+  /** Which sites the installation may act on: `all`, or only those it is installed on (`selected`). */
+  declare readonly siteSelection: pulumi.Output<IntegrationSelection>;
+  /**
+   * The organization-level configuration keys this program manages (the integration's own schema says which
+   * exist). Keys left out, and keys the integration writes itself, are not managed. Put credentials in
+   * `secrets`.
+   */
+  declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
+  /**
+   * Configuration keys holding credentials (an API key, a client secret): sent in the same configuration, secret
+   * in the state and never shown in previews or errors.
+   */
+  declare readonly secrets: pulumi.Output<Record<string, string>>;
+  /** `active`, `pending` (not configured yet) or `paused`. */
+  declare readonly status: pulumi.Output<string>;
+  /** How many spaces the installation manages. */
+  declare readonly spaces: pulumi.Output<number>;
+  /** The ids the integration assigned to the installation. */
+  declare readonly externalIds: pulumi.Output<string[]>;
+  /** `location` (the API URL), `app` (the installation in the web app) and `publicEndpoint`. */
+  declare readonly urls: pulumi.Output<{
+    location?: string;
+    app?: string;
+    publicEndpoint?: string;
+  }>;
+
+  constructor(name: string, args: IntegrationInstallationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "IntegrationInstallation",
+        properties: [
+          "organizationId",
+          "integrationName",
+          "spaceSelection",
+          "siteSelection",
+          "configuration",
+          "secrets",
+          "status",
+          "spaces",
+          "externalIds",
+          "urls",
+        ],
+        secretOutputs: ["secrets"],
       },
       name,
       args,
