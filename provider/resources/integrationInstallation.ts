@@ -233,8 +233,9 @@ new docs.IntegrationInstallation("tickets", {
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       throw new ResourceError({
-        what: `integrationName "${name}": no such integration (${error.message})`,
-        fix: "Check the name in the integration's URL, https://app.gitbook.com/integrations/<name>.",
+        what:
+          `integrationName "${name}": no such integration (${error.message}); check the name in the ` +
+          "integration's URL, https://app.gitbook.com/integrations/<name>",
         cause: error,
       });
     }
