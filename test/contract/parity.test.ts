@@ -333,6 +333,21 @@ const mcpField = (property: string, rule: Rule) =>
       }),
   });
 
+const integrationInstallation = kind("IntegrationInstallation", () => ({
+  organizationId: fixture.org(),
+  integrationName: "ticket-sync",
+}));
+/** An IntegrationInstallation rule, sent in the PATCH of a fresh installation under the API's snake_case name. */
+const installationField = (property: string, field: string, rule: Rule) =>
+  integrationInstallation(property, {
+    source: OFFICIAL,
+    rule,
+    request: async (_p, value) => {
+      const id = await fixture.apiCreate("/integrations/ticket-sync/installations", { organization: fixture.org() });
+      return patch(`/integrations/ticket-sync/installations/${id}`, field, { [field]: value });
+    },
+  });
+
 /** A SiteAgentSettings rule: the PUT requires all three parts, so the request sends them around the value. */
 const agentRule = (property: string, field: string, rule: Rule, part: (value: unknown) => Props) =>
   agentSettings(property, {
@@ -623,6 +638,10 @@ const table: Entry[] = [
   mcpField("url", atMost(2048, padded("https://mcp.example/"))),
   mcpField("transport", oneOf(["sse", "http"], ["ws", "SSE"])),
   mcpField("condition", atMost(1024)),
+
+  // IntegrationInstallation (OFFICIAL UpdateIntegrationInstallation): the selections.
+  installationField("spaceSelection", "space_selection", oneOf(["all", "selected"], ["some", "All"])),
+  installationField("siteSelection", "site_selection", oneOf(["all", "selected"], ["some", "All"])),
 
   // SiteAgentSettings (OFFICIAL SiteAgentSettingsInput): the scans' topics and the findings' change requests.
   agentRule("scanTopics", "scans.topics", oneOf(["auto", "never"], ["always", "Auto"]), (topics) => ({

@@ -76,6 +76,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
       SiteRedirect: ["organizationId", "siteId"],
       SiteRedirects: ["organizationId", "siteId"],
       SiteMcpServer: ["organizationId", "siteId"],
+      IntegrationInstallation: ["organizationId"],
       SiteAgentSettings: ["organizationId", "siteId"],
     });
   });

@@ -14,6 +14,7 @@ import type { siteAgentSettingsKind } from "../../provider/resources/siteAgentSe
 import type { siteCustomizationKind } from "../../provider/resources/siteCustomization";
 import type { siteExternalLinkKind } from "../../provider/resources/siteExternalLink";
 import type { siteMcpServerKind } from "../../provider/resources/siteMcpServer";
+import type { integrationInstallationKind } from "../../provider/resources/integrationInstallation";
 import type { sitePermissionKind } from "../../provider/resources/sitePermission";
 import type { siteRedirectKind } from "../../provider/resources/siteRedirect";
 import type { siteRedirectsKind } from "../../provider/resources/siteRedirects";
@@ -85,6 +86,7 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof siteRedirectKind, docs.SiteRedirect>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteRedirectsKind, docs.SiteRedirects>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteMcpServerKind, docs.SiteMcpServer>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof integrationInstallationKind, docs.IntegrationInstallation>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteAgentSettingsKind, docs.SiteAgentSettings>>().toEqualTypeOf<Fits>();
   // The customization kinds' states keep any declared section (a loose object); their ids are the outputs.
   expectTypeOf<DeclaredOutputs<docs.SiteCustomization>>().toExtend<StateOf<typeof siteCustomizationKind>>();

@@ -23,6 +23,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteShareLink",
   "SiteExternalLink",
   "SiteMcpServer",
+  "IntegrationInstallation",
 ]);
 
 /**
@@ -70,6 +71,9 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteShareLink: [],
     SiteExternalLink: [],
     SiteMcpServer: [],
+    IntegrationInstallation: (await list(`${org}/installations`)).map(
+      (item) => (item.installation as Json).id as string,
+    ),
   };
   for (const site of sites) {
     const under = `${org}/sites/${site.id}`;
