@@ -5,7 +5,7 @@
  * credential). Keys the schema does not declare are kept: integrations store keys of their own there.
  */
 import { BadRequestError, NotFoundError } from "./errors";
-import { type CatalogueIntegration, catalogueIntegration, type ConfigurationSchema } from "./integrationCatalogue";
+import { type CatalogueIntegration, type ConfigurationSchema, catalogueIntegration } from "./integrationCatalogue";
 import type { IntegrationInstallationRec } from "./records";
 import type { Tables } from "./tables";
 

@@ -2,6 +2,7 @@
  * Renders internal records into API objects carrying every field the official response schemas require.
  */
 
+import type { CatalogueIntegration } from "./integrationCatalogue";
 import type {
   CollectionRec,
   ExternalLinkRec,
@@ -21,7 +22,6 @@ import type {
   TeamRec,
   UserRec,
 } from "./records";
-import type { CatalogueIntegration } from "./integrationCatalogue";
 import type { StructureItem } from "./siteStore";
 import type { Store } from "./store";
 import type { Env } from "./types";

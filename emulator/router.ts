@@ -5,6 +5,7 @@
 import { adaptiveSchemaRoutes } from "./routes/adaptiveSchema";
 import { collectionRoutes } from "./routes/collections";
 import { externalLinkRoutes } from "./routes/externalLinks";
+import { integrationRoutes } from "./routes/integrations";
 import { memberRoutes } from "./routes/members";
 import { openApiRoutes } from "./routes/openapi";
 import { orgRoutes } from "./routes/orgs";
@@ -16,7 +17,6 @@ import { shareLinkRoutes } from "./routes/shareLinks";
 import { siteAgentSettingsRoutes } from "./routes/siteAgentSettings";
 import { siteBrandingRoutes } from "./routes/siteBranding";
 import { siteMcpServerRoutes } from "./routes/siteMcpServers";
-import { integrationRoutes } from "./routes/integrations";
 import { siteSectionRoutes } from "./routes/siteSections";
 import { siteSpaceCustomizationRoutes } from "./routes/siteSpaceCustomization";
 import { siteSpaceRoutes } from "./routes/siteSpaces";

@@ -6,10 +6,10 @@
 import type { KindDefinition } from "./framework/kind";
 import { collectionKind } from "./resources/collection";
 import { collectionPermissionKind } from "./resources/collectionPermission";
+import { integrationInstallationKind } from "./resources/integrationInstallation";
 import { openApiSpecKind } from "./resources/openApiSpec";
 import { organizationMemberKind } from "./resources/organizationMember";
 import { organizationSettingsKind } from "./resources/organizationSettings";
-import { integrationInstallationKind } from "./resources/integrationInstallation";
 import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";

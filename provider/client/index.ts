@@ -1,6 +1,7 @@
 export * from "./collections";
 export * from "./documentText";
 export * from "./errors";
+export * from "./integrations";
 export * from "./members";
 export * from "./openapi";
 export * from "./organization";
@@ -15,7 +16,6 @@ export * from "./siteAgentSettings";
 export * from "./siteCustomization";
 export * from "./siteExternalLinks";
 export * from "./siteMcpServers";
-export * from "./integrations";
 export * from "./sitePublishingAuth";
 export * from "./siteRedirects";
 export * from "./siteSectionGroups";

@@ -19,10 +19,7 @@ export const IntegrationInstallationSchema = z.object({
   externalIds: z.array(z.string()).optional(),
   target: z.object({ organization: z.string() }).partial().optional(),
   createdAt: z.string().optional(),
-  urls: z
-    .object({ location: z.string(), app: z.string(), publicEndpoint: z.string() })
-    .partial()
-    .optional(),
+  urls: z.object({ location: z.string(), app: z.string(), publicEndpoint: z.string() }).partial().optional(),
 });
 export type ApiIntegrationInstallation = z.infer<typeof IntegrationInstallationSchema>;
 

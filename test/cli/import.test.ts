@@ -63,6 +63,7 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${org}/saml`]: 1,
       [`GET ${org}/openapi`]: 1,
       [`GET ${org}/openapi/{specSlug}/versions/latest/content/raw`]: 1,
+      [`GET ${org}/installations`]: 1,
       [`GET ${org}/sites`]: 1,
       [`GET ${site}/sections`]: 3,
       [`GET ${site}/section-groups`]: 3,
@@ -327,7 +328,7 @@ describe("the docs-platform command", () => {
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
     expect(io.stderr).toContain('site "Acme Docs": 30 objects');
-    expect(io.stderr).toMatch(/81 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toMatch(/82 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -341,10 +342,15 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(81);
+    expect(program.match(/importId: /g)).toHaveLength(82);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
+    // An integration's configuration may hold credentials: the installation is declared without it.
+    expect(program).toMatch(
+      /new docsPlatform\.IntegrationInstallation\("[^"]+", \{[^}]*integrationName: "ticket-sync"/,
+    );
+    expect(program).not.toContain("seed-integration-key");
   });
 
   it("unmanaged names what a state does not manage, by kind, and exits 3; 0 when everything is managed", async () => {
@@ -356,18 +362,20 @@ describe("the docs-platform command", () => {
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (81 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (82 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
     const [, forum] = seeded.ids.SiteExternalLink!;
     const [tickets] = seeded.ids.SiteMcpServer!;
-    const partial = all.filter((r) => ![handbook, link, forum, tickets].includes(r.id));
+    const [integration] = seeded.ids.IntegrationInstallation!;
+    const partial = all.filter((r) => ![handbook, link, forum, tickets, integration].includes(r.id));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 4 object(s) not managed by the stack (77 resources):\n` +
+      `Organization ${fx.org()}: 5 object(s) not managed by the stack (77 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
+        `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
         `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n`,
@@ -379,6 +387,7 @@ describe("the docs-platform command", () => {
       managed: 77,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
+        { kind: "IntegrationInstallation", id: integration, title: "Ticket Sync" },
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },

@@ -103,6 +103,16 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     twin: (f, i) => f.apiCreate(under(i, "mcp-servers"), { name: i.name, url: i.url, headers: {} }),
   },
   {
+    kind: "IntegrationInstallation",
+    inputs: async (f) => ({ organizationId: f.org(), integrationName: "ticket-sync" }),
+    create: { method: "POST", path: "/integrations/ticket-sync/installations$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${f.org()}/installations`))
+        .filter((item: Json) => (item.integration as Json).name === i.integrationName)
+        .map((item: Json) => item.installation),
+    twin: (f) => f.apiCreate("/integrations/ticket-sync/installations", { organization: f.org() }),
+  },
+  {
     kind: "SiteSection",
     inputs: async (f) => ({
       organizationId: f.org(),

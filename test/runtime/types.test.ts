@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type * as docs from "../../provider";
 import type { collectionKind } from "../../provider/resources/collection";
 import type { collectionPermissionKind } from "../../provider/resources/collectionPermission";
+import type { integrationInstallationKind } from "../../provider/resources/integrationInstallation";
 import type { openApiSpecKind } from "../../provider/resources/openApiSpec";
 import type { organizationMemberKind } from "../../provider/resources/organizationMember";
 import type { organizationSettingsKind } from "../../provider/resources/organizationSettings";
@@ -14,7 +15,6 @@ import type { siteAgentSettingsKind } from "../../provider/resources/siteAgentSe
 import type { siteCustomizationKind } from "../../provider/resources/siteCustomization";
 import type { siteExternalLinkKind } from "../../provider/resources/siteExternalLink";
 import type { siteMcpServerKind } from "../../provider/resources/siteMcpServer";
-import type { integrationInstallationKind } from "../../provider/resources/integrationInstallation";
 import type { sitePermissionKind } from "../../provider/resources/sitePermission";
 import type { siteRedirectKind } from "../../provider/resources/siteRedirect";
 import type { siteRedirectsKind } from "../../provider/resources/siteRedirects";

@@ -214,6 +214,15 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     headers: { Authorization: "Bearer seed-secret-key" },
   });
   note("SiteMcpServer", mcp.id);
+  // An integration of the organization, configured with a credential: `import` declares it without its configuration.
+  const installation = await send("POST", "/integrations/ticket-sync/installations", {
+    organization: emulator.organizationId,
+  });
+  await send("PATCH", `/integrations/ticket-sync/installations/${installation.id}`, {
+    configuration: { workspace: "acme", apiKey: "seed-integration-key" },
+    site_selection: "all",
+  });
+  note("IntegrationInstallation", installation.id);
   await send("PUT", `${site}/agent-settings`, {
     scans: { topics: "never" },
     findings: { changeRequests: "always" },
