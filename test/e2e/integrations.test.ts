@@ -1,0 +1,135 @@
+import { readFileSync } from "node:fs";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { census } from "../support/census";
+import { callApi, startTestEmulator } from "../support/emulator";
+import { changes, exportAsStored, makeProject, makeStack, runPulumi, stateFiles } from "./harness";
+
+/**
+ * An integration installed in the organization through the real CLI, its API key from secret config: the key never
+ * shows in a preview, an output or the state's plain text; a hand edit is seen and reverted, while a key the
+ * integration wrote itself is neither drift nor lost; an installation made by hand is adopted with `importId`;
+ * destroy uninstalls both.
+ */
+const API_KEY = "tickets-e2e-key-5c1a";
+const program = `
+const pulumi = require("@pulumi/pulumi");
+const docs = require("pulumi-docs-platform");
+
+const config = new pulumi.Config();
+const organizationId = config.require("organizationId");
+
+const tickets = new docs.IntegrationInstallation("tickets", {
+  organizationId,
+  integrationName: "ticket-sync",
+  siteSelection: "selected",
+  configuration: { workspace: "acme" },
+  secrets: { apiKey: config.requireSecret("ticketsApiKey") },
+});
+const adopted = config.get("adoptInstallationId");
+if (adopted) {
+  new docs.IntegrationInstallation("gate", {
+    organizationId,
+    integrationName: "visitor-gate",
+    configuration: { issuer: "https://id.example.com" },
+    importId: adopted,
+  });
+}
+
+exports.ticketsId = tickets.id;
+exports.secrets = tickets.secrets;
+exports.status = tickets.status;
+`;
+
+describe("an organization's integration installations through the Pulumi CLI", () => {
+  let emulator: RunningEmulator;
+  let stack: Stack;
+
+  const api = (method: string, path: string, body?: unknown) => callApi(emulator, method, path, body);
+  const output = async (name: string) => (await stack.outputs())[name];
+  const writes = () => emulator.requests().filter((r) => r.method !== "GET");
+  const ticketsPath = async () =>
+    `/integrations/ticket-sync/installations/${(await output("ticketsId"))?.value as string}`;
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ port: 0 });
+    stack = await makeStack(await makeProject("integrations", { "index.js": program }), emulator);
+    await stack.setConfig("ticketsApiKey", { value: API_KEY, secret: true });
+  });
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await emulator?.close();
+  });
+
+  it("installs and configures the integration, keeps the key secret, and previews no change", async () => {
+    const up = await stack.up();
+    expect(up.stdout).not.toContain(API_KEY);
+    const installation = (await api("GET", await ticketsPath())).body as Record<string, unknown>;
+    expect(installation).toMatchObject({
+      status: "active",
+      site_selection: "selected",
+      configuration: { workspace: "acme", apiKey: API_KEY },
+    });
+    expect((await output("status"))?.value).toBe("active");
+    expect((await output("secrets"))?.secret).toBe(true);
+    expect(await exportAsStored(stack)).not.toContain(API_KEY);
+    for (const file of stateFiles(stack.workspace.workDir)) expect(readFileSync(file, "utf8")).not.toContain(API_KEY);
+    emulator.clearRequests();
+    const preview = await runPulumi(stack, ["preview", "--expect-no-changes", "--diff"]);
+    expect(preview.code, preview.output).toBe(0);
+    expect(emulator.requests()).toEqual([]);
+  });
+
+  it("sees a hand edit in preview --refresh without showing the key, puts it back, and keeps the integration's own key", async () => {
+    const path = await ticketsPath();
+    const byHand = {
+      configuration: { workspace: "by-hand", apiKey: "hand-key-0000", oauthToken: "written-by-integration" },
+      site_selection: "all",
+    };
+    expect((await api("PATCH", path, byHand)).status).toBe(200);
+    const preview = await stack.preview({ refresh: true, diff: true });
+    expect(changes(preview.changeSummary)).toEqual({ update: 1 });
+    expect(preview.stdout).toMatch(/~ siteSelection\s*: "all" => "selected"/);
+    expect(preview.stdout).toMatch(/workspace\s*: "by-hand" => "acme"/);
+    expect(preview.stdout).not.toContain("hand-key-0000");
+    expect(preview.stdout).not.toContain(API_KEY);
+    expect(preview.stdout).not.toContain("written-by-integration");
+    emulator.clearRequests();
+    await stack.up({ refresh: true });
+    expect(writes().map((r) => `${r.method} ${r.route}`)).toEqual([
+      "PATCH /v1/integrations/{integrationName}/installations/{installationId}",
+    ]);
+    const installation = (await api("GET", path)).body as Record<string, unknown>;
+    expect(installation).toMatchObject({
+      site_selection: "selected",
+      configuration: { workspace: "acme", apiKey: API_KEY, oauthToken: "written-by-integration" },
+    });
+    const clean = await runPulumi(stack, ["refresh", "--expect-no-changes", "--yes"]);
+    expect(clean.code, clean.output).toBe(0);
+  });
+
+  it("adopts an installation made by hand with importId, writing only the declared configuration", async () => {
+    const made = await api("POST", "/integrations/visitor-gate/installations", {
+      organization: emulator.organizationId,
+    });
+    expect(made.status).toBe(201);
+    await stack.setConfig("adoptInstallationId", { value: made.body.id });
+    emulator.clearRequests();
+    const result = await stack.up();
+    expect(changes(result.summary.resourceChanges)).toMatchObject({ create: 1 });
+    expect(writes().map((r) => [r.route, r.requestBody])).toEqual([
+      [
+        "/v1/integrations/{integrationName}/installations/{installationId}",
+        { configuration: { issuer: "https://id.example.com" } },
+      ],
+    ]);
+    const clean = await runPulumi(stack, ["preview", "--expect-no-changes"]);
+    expect(clean.code, clean.output).toBe(0);
+  });
+
+  it("destroy uninstalls every installation the program made or adopted", async () => {
+    await stack.destroy();
+    expect((await census(emulator)).IntegrationInstallation).toEqual([]);
+  });
+});
