@@ -22,6 +22,8 @@ export interface CatalogueIntegration {
   categories: string[];
   /** The organization-level configuration (`configurations.account`). */
   account: ConfigurationSchema;
+  /** The per-site configuration (`configurations.site`); absent: the integration cannot be installed on a site. */
+  site?: ConfigurationSchema;
 }
 
 export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
@@ -40,6 +42,12 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
       },
       required: ["trackingId"],
     },
+    site: {
+      properties: {
+        trackingId: { type: "string", title: "Tracking ID of the site" },
+        cookieBanner: { type: "boolean", title: "Cookie banner" },
+      },
+    },
   },
   {
     name: "ticket-sync",
@@ -53,6 +61,7 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
         apiKey: { type: "string", title: "API key" },
       },
     },
+    site: { properties: { project: { type: "string", title: "Project" } } },
   },
   {
     name: "visitor-gate",
@@ -65,6 +74,12 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
         issuer: { type: "string", title: "Issuer URL" },
         clientId: { type: "string", title: "Client ID" },
         clientSecret: { type: "string", title: "Client secret" },
+      },
+    },
+    site: {
+      properties: {
+        audience: { type: "string", title: "Audience" },
+        signingSecret: { type: "string", title: "Signing secret" },
       },
     },
   },

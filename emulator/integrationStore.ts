@@ -6,7 +6,7 @@
  */
 import { BadRequestError, NotFoundError } from "./errors";
 import { type CatalogueIntegration, type ConfigurationSchema, catalogueIntegration } from "./integrationCatalogue";
-import type { IntegrationInstallationRec } from "./records";
+import type { IntegrationInstallationRec, IntegrationSiteInstallationRec, SiteRec } from "./records";
 import type { Tables } from "./tables";
 
 type Selection = IntegrationInstallationRec["siteSelection"];
@@ -74,8 +74,65 @@ export class IntegrationStore {
     return installation;
   }
 
+  /** Uninstalling removes the installation's site installations with it. */
   uninstall(id: string): boolean {
+    for (const [key, site] of this.tables.integrationSiteInstallations)
+      if (site.installationId === id) this.tables.integrationSiteInstallations.delete(key);
     return this.tables.integrationInstallations.delete(id);
+  }
+
+  /**
+   * Enables the installation on a site of its organization (404 for another organization's site). An integration
+   * without a site configuration cannot be installed on sites (400). Installing it again answers the installation
+   * there, unchanged: the document lists no conflict.
+   */
+  installOnSite(installation: IntegrationInstallationRec, site: SiteRec | undefined, siteId: string) {
+    if (!site || site.orgId !== installation.orgId) {
+      throw new NotFoundError(`Site "${siteId}" not found in organization "${installation.orgId}"`);
+    }
+    if (!this.requireIntegration(installation.integrationName).site) {
+      throw new BadRequestError(`siteId: integration "${installation.integrationName}" cannot be installed on sites`);
+    }
+    const key = `${installation.id}/${site.id}`;
+    const existing = this.tables.integrationSiteInstallations.get(key);
+    if (existing) return existing;
+    const created: IntegrationSiteInstallationRec = {
+      installationId: installation.id,
+      siteId: site.id,
+      configuration: {},
+      externalIds: [],
+    };
+    this.tables.integrationSiteInstallations.set(key, created);
+    return created;
+  }
+
+  requireSiteInstallation(installation: IntegrationInstallationRec, siteId: string): IntegrationSiteInstallationRec {
+    const found = this.tables.integrationSiteInstallations.get(`${installation.id}/${siteId}`);
+    if (!found) throw new NotFoundError(`Installation "${installation.id}" is not installed on site "${siteId}"`);
+    return found;
+  }
+
+  /** The configuration, when sent, replaces the stored one, checked against the integration's site schema. */
+  updateSiteInstallation(
+    installation: IntegrationInstallationRec,
+    site: IntegrationSiteInstallationRec,
+    patch: { configuration?: Record<string, unknown>; externalIds?: string[] },
+  ): IntegrationSiteInstallationRec {
+    if (patch.configuration !== undefined) {
+      const schema = this.requireIntegration(installation.integrationName).site ?? { properties: {} };
+      checkConfiguration(schema, patch.configuration);
+      site.configuration = { ...patch.configuration };
+    }
+    if (patch.externalIds !== undefined) site.externalIds = [...patch.externalIds];
+    return site;
+  }
+
+  uninstallFromSite(installationId: string, siteId: string): boolean {
+    return this.tables.integrationSiteInstallations.delete(`${installationId}/${siteId}`);
+  }
+
+  sitesOf(installationId: string): IntegrationSiteInstallationRec[] {
+    return [...this.tables.integrationSiteInstallations.values()].filter((s) => s.installationId === installationId);
   }
 
   private statusOf(installation: IntegrationInstallationRec): IntegrationInstallationRec["status"] {

@@ -319,3 +319,12 @@ export interface IntegrationInstallationRec {
   createdAt: string;
   updatedAt: string;
 }
+
+/** An organization installation enabled on one of its sites (official `IntegrationSiteInstallation`). */
+export interface IntegrationSiteInstallationRec {
+  installationId: string;
+  siteId: string;
+  /** Open JSON, checked against the integration's site-level schema. */
+  configuration: Record<string, unknown>;
+  externalIds: string[];
+}

@@ -7,6 +7,7 @@ import type {
   CollectionRec,
   ExternalLinkRec,
   IntegrationInstallationRec,
+  IntegrationSiteInstallationRec,
   MemberRec,
   OrgRec,
   SamlRec,
@@ -449,5 +450,24 @@ export function renderIntegrationInstallation(env: Env, installation: Integratio
     },
     externalIds: [...installation.externalIds],
     target: { organization: installation.orgId },
+  };
+}
+
+/** Without `extended`, `site` is the site's id (the document's deprecated form, still its default). */
+export function renderIntegrationSiteInstallation(
+  env: Env,
+  installation: IntegrationInstallationRec,
+  site: IntegrationSiteInstallationRec,
+): Json {
+  const location = `${env.apiBase}/integrations/${enc(installation.integrationName)}/installations/${enc(installation.id)}/sites/${enc(site.siteId)}`;
+  const endpoint = `${env.origin}/integrations/${enc(installation.integrationName)}/installations/${enc(installation.id)}/sites/${enc(site.siteId)}`;
+  return {
+    integration: installation.integrationName,
+    installation: installation.id,
+    status: installation.status,
+    configuration: { ...site.configuration },
+    externalIds: [...site.externalIds],
+    urls: { location, publicEndpoint: endpoint, publicContentEndpoint: endpoint },
+    site: site.siteId,
   };
 }

@@ -119,6 +119,9 @@ export class Store {
   get integrationInstallations(): Read<Tables["integrationInstallations"]> {
     return this.tables.integrationInstallations;
   }
+  get integrationSiteInstallations(): Read<Tables["integrationSiteInstallations"]> {
+    return this.tables.integrationSiteInstallations;
+  }
   get samlProviders(): Read<Tables["samlProviders"]> {
     return this.tables.samlProviders;
   }

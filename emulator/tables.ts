@@ -9,6 +9,7 @@ import type {
   CollectionRec,
   ExternalLinkRec,
   IntegrationInstallationRec,
+  IntegrationSiteInstallationRec,
   MemberRec,
   OpenApiSpecRec,
   OpenApiVersionRec,
@@ -52,6 +53,8 @@ export class Tables {
   readonly siteAgentSettings = new Map<string, SiteAgentSettingsRec>();
   readonly mcpServers = new Map<string, SiteMcpServerRec>();
   readonly integrationInstallations = new Map<string, IntegrationInstallationRec>();
+  /** key `${installationId}/${siteId}` */
+  readonly integrationSiteInstallations = new Map<string, IntegrationSiteInstallationRec>();
   /** key: site id; made on first use */
   readonly publishingAuths = new Map<string, PublishingAuthRec>();
   readonly samlProviders = new Map<string, SamlRec>();
@@ -83,6 +86,7 @@ export class Tables {
     this.siteAgentSettings,
     this.mcpServers,
     this.integrationInstallations,
+    this.integrationSiteInstallations,
     this.publishingAuths,
     this.samlProviders,
     this.teams,

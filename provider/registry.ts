@@ -7,6 +7,7 @@ import type { KindDefinition } from "./framework/kind";
 import { collectionKind } from "./resources/collection";
 import { collectionPermissionKind } from "./resources/collectionPermission";
 import { integrationInstallationKind } from "./resources/integrationInstallation";
+import { integrationSiteInstallationKind } from "./resources/integrationSiteInstallation";
 import { openApiSpecKind } from "./resources/openApiSpec";
 import { organizationMemberKind } from "./resources/organizationMember";
 import { organizationSettingsKind } from "./resources/organizationSettings";
@@ -58,6 +59,7 @@ export const definitions: readonly AnyKind[] = [
   siteSpaceKind,
   siteShareLinkKind,
   siteMcpServerKind,
+  integrationSiteInstallationKind,
   siteAdaptiveSchemaKind,
   siteStructureKind,
   siteVisitorAuthKind,

@@ -5,12 +5,16 @@
  * The integrations are the catalogue's (integrationCatalogue.ts): another name is a 404. The store checks a
  * configuration against the integration's schema and replaces the stored one with it. The official document admits
  * user tokens only to the uninstall (`security: "user"`).
+ *
+ * Site installations: list, install, get, update, uninstall under an organization installation (`site` rendered as
+ * the site's id, the form without `extended`); only sites of the installation's organization, only integrations with
+ * a site configuration. Deleting a site or uninstalling the organization installation removes them.
  */
 import { NotFoundError } from "../errors";
 import { INTEGRATION_CATALOGUE } from "../integrationCatalogue";
 import { paginate } from "../pagination";
 import type { IntegrationInstallationRec } from "../records";
-import { renderIntegration, renderIntegrationInstallation } from "../render";
+import { renderIntegration, renderIntegrationInstallation, renderIntegrationSiteInstallation } from "../render";
 import type { Route, RouteContext } from "../types";
 import { arr, oneOfValues, opt, parseBody, queryString, record, req, str } from "../validate";
 import { created, deleted, ok, param, requireOrg } from "./common";
@@ -25,6 +29,8 @@ function requireInstallation(ctx: RouteContext): IntegrationInstallationRec {
 }
 
 const installationPath = "/v1/integrations/{integrationName}/installations/{installationId}";
+const sitesPath = `${installationPath}/sites`;
+const sitePath = `${sitesPath}/{siteId}`;
 
 export const integrationRoutes: Route[] = [
   {
@@ -99,6 +105,69 @@ export const integrationRoutes: Route[] = [
           };
         }),
       );
+    },
+  },
+  {
+    method: "GET",
+    path: sitesPath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const sites = ctx.store.integrationStore.sitesOf(installation.id);
+      return ok(
+        paginate(
+          ctx,
+          sites,
+          (site) => renderIntegrationSiteInstallation(ctx.env, installation, site),
+          (site) => site.siteId,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: sitesPath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const body = parseBody(ctx.body, { siteId: req(str({ min: 1 })) }, { required: true });
+      const site = ctx.store.integrationStore.installOnSite(
+        installation,
+        ctx.store.sites.get(body.siteId),
+        body.siteId,
+      );
+      const rendered = renderIntegrationSiteInstallation(ctx.env, installation, site);
+      return created(rendered, (rendered.urls as { location: string }).location);
+    },
+  },
+  {
+    method: "GET",
+    path: sitePath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const site = ctx.store.integrationStore.requireSiteInstallation(installation, param(ctx, "siteId"));
+      return ok(renderIntegrationSiteInstallation(ctx.env, installation, site));
+    },
+  },
+  {
+    method: "PATCH",
+    path: sitePath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const site = ctx.store.integrationStore.requireSiteInstallation(installation, param(ctx, "siteId"));
+      const body = parseBody(
+        ctx.body,
+        { externalIds: opt(arr(str(), { max: 5 })), configuration: opt(configuration) },
+        { required: true },
+      );
+      ctx.store.integrationStore.updateSiteInstallation(installation, site, body);
+      return ok(renderIntegrationSiteInstallation(ctx.env, installation, site));
+    },
+  },
+  {
+    method: "DELETE",
+    path: sitePath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      return deleted(ctx.store.integrationStore.uninstallFromSite(installation.id, param(ctx, "siteId")));
     },
   },
 ];

@@ -5,6 +5,7 @@ import { type AdoptionArgs, type DeepInput, DocsResource } from "../framework/re
 import { collectionKind } from "./collection";
 import { collectionPermissionKind } from "./collectionPermission";
 import { integrationInstallationKind } from "./integrationInstallation";
+import { integrationSiteInstallationKind } from "./integrationSiteInstallation";
 import { openApiSpecKind } from "./openApiSpec";
 import { organizationMemberKind } from "./organizationMember";
 import { organizationSettingsKind } from "./organizationSettings";
@@ -1353,6 +1354,74 @@ export class SiteMcpServer extends DocsResource {
 
   constructor(name: string, args: SiteMcpServerArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteMcpServerKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of IntegrationSiteInstallation. An organization's integration installation enabled on one of its
+ * sites, with its site-level configuration
+ * (`/integrations/{integrationName}/installations/{installationId}/sites/{siteId}`).
+ */
+export interface IntegrationSiteInstallationArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`.
+   * (id; replace (delete before replace); required.)
+   */
+  installationId: pulumi.Input<string>;
+  /**
+   * The installation's integration name (every path of the API names it), e.g. `installation.integrationName`.
+   * (string, 1–100 characters, pattern `^[a-zA-Z0-9\-_.]+$`; replace (delete before replace); required.)
+   */
+  integrationName: pulumi.Input<string>;
+  /**
+   * The site-level configuration keys this program manages (the integration's site schema says which exist).
+   * Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.
+   * (object; update in place; unmanaged when omitted.)
+   */
+  configuration?: DeepInput<Record<string, string | number | boolean>>;
+  /**
+   * Site-level configuration keys holding credentials: sent in the same configuration, secret in the state and
+   * never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   */
+  secrets?: DeepInput<Record<string, string>>;
+}
+
+/**
+ * An organization's integration installation enabled on one of its sites, with its site-level configuration
+ * (`/integrations/{integrationName}/installations/{installationId}/sites/{siteId}`). Id:
+ * `<siteId>/<installationId>`.
+ */
+export class IntegrationSiteInstallation extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`. */
+  declare readonly installationId: pulumi.Output<string>;
+  /** The installation's integration name (every path of the API names it), e.g. `installation.integrationName`. */
+  declare readonly integrationName: pulumi.Output<string>;
+  /**
+   * The site-level configuration keys this program manages (the integration's site schema says which exist).
+   * Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.
+   */
+  declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
+  /**
+   * Site-level configuration keys holding credentials: sent in the same configuration, secret in the state and
+   * never shown in previews or errors.
+   */
+  declare readonly secrets: pulumi.Output<Record<string, string>>;
+  /** The organization installation's status: `active`, `pending` or `paused`. */
+  declare readonly status: pulumi.Output<string>;
+
+  constructor(name: string, args: IntegrationSiteInstallationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(integrationSiteInstallationKind, name, args, opts);
   }
 }
 

@@ -22,7 +22,7 @@ import { createdSince } from "../framework/recovery";
  * The document's pattern admits `.` and `..`, which would climb the path they are put in (`encodeURIComponent`
  * leaves dots alone): refused at preview with the rest.
  */
-const integrationName = z
+export const integrationName = z
   .string()
   .min(1)
   .max(100)
@@ -32,9 +32,9 @@ const integrationName = z
 /** Whether an installation acts on every space (or site) of the organization or only on those it is installed on. */
 const selection = z.enum(INTEGRATION_SELECTIONS).meta({ id: "IntegrationSelection" });
 
-const configurationKey = z.string().min(1).max(100);
+export const configurationKey = z.string().min(1).max(100);
 /** The values an integration's configuration schema declares (`string`, `number`, `boolean`). */
-const configurationValue = z.union([z.string(), z.number(), z.boolean()]);
+export const configurationValue = z.union([z.string(), z.number(), z.boolean()]);
 
 const inputs = z
   .strictObject({
@@ -100,7 +100,7 @@ type State = z.output<typeof state>;
 type Declared = Pick<Partial<State>, "configuration" | "secrets">;
 
 /** The keys of `declared` as the installation holds them now; a key it does not hold is absent (drift). */
-function project(configuration: Record<string, unknown>, declared: Record<string, unknown> | undefined) {
+export function project(configuration: Record<string, unknown>, declared: Record<string, unknown> | undefined) {
   return Object.fromEntries(
     Object.keys(declared ?? {})
       .filter((key) => Object.hasOwn(configuration, key))
