@@ -113,6 +113,21 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     twin: (f) => f.apiCreate("/integrations/ticket-sync/installations", { organization: f.org() }),
   },
   {
+    kind: "IntegrationSiteInstallation",
+    inputs: async (f) => ({
+      organizationId: f.org(),
+      siteId: await f.makeSite(),
+      installationId: await f.apiCreate("/integrations/ticket-sync/installations", { organization: f.org() }),
+      integrationName: "ticket-sync",
+    }),
+    create: { method: "POST", path: "/installations/[^/]+/sites$" },
+    // The pair is unique: the API keeps one installation per site (no twin can be made).
+    objects: async (f, i) =>
+      (await f.listAll(`/integrations/ticket-sync/installations/${i.installationId}/sites`))
+        .filter((item: Json) => item.site === i.siteId)
+        .map((item: Json) => ({ ...item, id: `${item.site}/${item.installation}` })),
+  },
+  {
     kind: "SiteSection",
     inputs: async (f) => ({
       organizationId: f.org(),

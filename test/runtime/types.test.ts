@@ -5,6 +5,7 @@ import type * as docs from "../../provider";
 import type { collectionKind } from "../../provider/resources/collection";
 import type { collectionPermissionKind } from "../../provider/resources/collectionPermission";
 import type { integrationInstallationKind } from "../../provider/resources/integrationInstallation";
+import type { integrationSiteInstallationKind } from "../../provider/resources/integrationSiteInstallation";
 import type { openApiSpecKind } from "../../provider/resources/openApiSpec";
 import type { organizationMemberKind } from "../../provider/resources/organizationMember";
 import type { organizationSettingsKind } from "../../provider/resources/organizationSettings";
@@ -87,6 +88,9 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof siteRedirectsKind, docs.SiteRedirects>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteMcpServerKind, docs.SiteMcpServer>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof integrationInstallationKind, docs.IntegrationInstallation>>().toEqualTypeOf<Fits>();
+  expectTypeOf<
+    Bounds<typeof integrationSiteInstallationKind, docs.IntegrationSiteInstallation>
+  >().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteAgentSettingsKind, docs.SiteAgentSettings>>().toEqualTypeOf<Fits>();
   // The customization kinds' states keep any declared section (a loose object); their ids are the outputs.
   expectTypeOf<DeclaredOutputs<docs.SiteCustomization>>().toExtend<StateOf<typeof siteCustomizationKind>>();

@@ -24,6 +24,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteExternalLink",
   "SiteMcpServer",
   "IntegrationInstallation",
+  "IntegrationSiteInstallation",
 ]);
 
 /**
@@ -71,10 +72,17 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteShareLink: [],
     SiteExternalLink: [],
     SiteMcpServer: [],
-    IntegrationInstallation: (await list(`${org}/installations`)).map(
-      (item) => (item.installation as Json).id as string,
-    ),
+    IntegrationInstallation: [],
+    IntegrationSiteInstallation: [],
   };
+  for (const { installation, integration } of await list(`${org}/installations`)) {
+    const path = `/integrations/${integration.name}/installations/${installation.id}`;
+    result.IntegrationInstallation?.push(installation.id);
+    // Site installations have the resource id `<siteId>/<installationId>`.
+    result.IntegrationSiteInstallation?.push(
+      ...(await list(`${path}/sites`)).map((item) => `${item.site}/${installation.id}`),
+    );
+  }
   for (const site of sites) {
     const under = `${org}/sites/${site.id}`;
     result.SiteSection?.push(...ids(await list(`${under}/sections`)));
