@@ -223,6 +223,11 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     site_selection: "all",
   });
   note("IntegrationInstallation", installation.id);
+  // The same installation on the site, with a site-level key.
+  const installationSites = `/integrations/ticket-sync/installations/${installation.id}/sites`;
+  await send("POST", installationSites, { siteId: docs });
+  await send("PATCH", `${installationSites}/${docs}`, { configuration: { project: "DOCS" } });
+  note("IntegrationSiteInstallation", `${docs}/${installation.id}`);
   await send("PUT", `${site}/agent-settings`, {
     scans: { topics: "never" },
     findings: { changeRequests: "always" },
