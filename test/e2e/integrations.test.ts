@@ -10,7 +10,7 @@ import { changes, exportAsStored, makeProject, makeStack, runPulumi, stateFiles 
  * An integration installed in the organization through the real CLI, its API key from secret config: the key never
  * shows in a preview, an output or the state's plain text; a hand edit is seen and reverted, while a key the
  * integration wrote itself is neither drift nor lost; an installation made by hand is adopted with `importId`;
- * destroy uninstalls both.
+ * the same for an installation on a site; destroy uninstalls them all.
  */
 const API_KEY = "tickets-e2e-key-5c1a";
 const program = `
@@ -27,6 +27,14 @@ const tickets = new docs.IntegrationInstallation("tickets", {
   configuration: { workspace: "acme" },
   secrets: { apiKey: config.requireSecret("ticketsApiKey") },
 });
+const site = new docs.Site("docs", { organizationId, title: "Integrated docs" });
+new docs.IntegrationSiteInstallation("tickets-on-docs", {
+  organizationId,
+  siteId: site.id,
+  installationId: tickets.id,
+  integrationName: tickets.integrationName,
+  configuration: { project: "DOCS" },
+});
 const adopted = config.get("adoptInstallationId");
 if (adopted) {
   new docs.IntegrationInstallation("gate", {
@@ -35,8 +43,17 @@ if (adopted) {
     configuration: { issuer: "https://id.example.com" },
     importId: adopted,
   });
+  new docs.IntegrationSiteInstallation("gate-on-docs", {
+    organizationId,
+    siteId: site.id,
+    installationId: adopted,
+    integrationName: "visitor-gate",
+    configuration: { audience: "docs" },
+    importId: pulumi.interpolate\`\${site.id}/\${adopted}\`,
+  });
 }
 
+exports.siteId = site.id;
 exports.ticketsId = tickets.id;
 exports.secrets = tickets.secrets;
 exports.status = tickets.status;
@@ -51,6 +68,7 @@ describe("an organization's integration installations through the Pulumi CLI", (
   const writes = () => emulator.requests().filter((r) => r.method !== "GET");
   const ticketsPath = async () =>
     `/integrations/ticket-sync/installations/${(await output("ticketsId"))?.value as string}`;
+  const ticketsOnSitePath = async () => `${await ticketsPath()}/sites/${(await output("siteId"))?.value as string}`;
 
   beforeAll(async () => {
     emulator = await startTestEmulator({ port: 0 });
@@ -72,6 +90,8 @@ describe("an organization's integration installations through the Pulumi CLI", (
       configuration: { workspace: "acme", apiKey: API_KEY },
     });
     expect((await output("status"))?.value).toBe("active");
+    const onSite = (await api("GET", await ticketsOnSitePath())).body as Record<string, unknown>;
+    expect(onSite.configuration).toEqual({ project: "DOCS" });
     expect((await output("secrets"))?.secret).toBe(true);
     expect(await exportAsStored(stack)).not.toContain(API_KEY);
     for (const file of stateFiles(stack.workspace.workDir)) expect(readFileSync(file, "utf8")).not.toContain(API_KEY);
@@ -88,8 +108,11 @@ describe("an organization's integration installations through the Pulumi CLI", (
       site_selection: "all",
     };
     expect((await api("PATCH", path, byHand)).status).toBe(200);
+    const siteByHand = { configuration: { project: "HAND" } };
+    expect((await api("PATCH", await ticketsOnSitePath(), siteByHand)).status).toBe(200);
     const preview = await stack.preview({ refresh: true, diff: true });
-    expect(changes(preview.changeSummary)).toEqual({ update: 1 });
+    expect(changes(preview.changeSummary)).toEqual({ update: 2 });
+    expect(preview.stdout).toMatch(/project\s*: "HAND" => "DOCS"/);
     expect(preview.stdout).toMatch(/~ siteSelection\s*: "all" => "selected"/);
     expect(preview.stdout).toMatch(/workspace\s*: "by-hand" => "acme"/);
     expect(preview.stdout).not.toContain("hand-key-0000");
@@ -97,9 +120,17 @@ describe("an organization's integration installations through the Pulumi CLI", (
     expect(preview.stdout).not.toContain("written-by-integration");
     emulator.clearRequests();
     await stack.up({ refresh: true });
-    expect(writes().map((r) => `${r.method} ${r.route}`)).toEqual([
+    expect(
+      writes()
+        .map((r) => `${r.method} ${r.route}`)
+        .sort(),
+    ).toEqual([
       "PATCH /v1/integrations/{integrationName}/installations/{installationId}",
+      "PATCH /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}",
     ]);
+    expect(((await api("GET", await ticketsOnSitePath())).body as Record<string, unknown>).configuration).toEqual({
+      project: "DOCS",
+    });
     const installation = (await api("GET", path)).body as Record<string, unknown>;
     expect(installation).toMatchObject({
       site_selection: "selected",
@@ -114,15 +145,26 @@ describe("an organization's integration installations through the Pulumi CLI", (
       organization: emulator.organizationId,
     });
     expect(made.status).toBe(201);
+    const siteId = (await output("siteId"))?.value as string;
+    const onSite = await api("POST", `/integrations/visitor-gate/installations/${made.body.id}/sites`, { siteId });
+    expect(onSite.status).toBe(201);
     await stack.setConfig("adoptInstallationId", { value: made.body.id });
     emulator.clearRequests();
     const result = await stack.up();
-    expect(changes(result.summary.resourceChanges)).toMatchObject({ create: 1 });
-    expect(writes().map((r) => [r.route, r.requestBody])).toEqual([
-      [
+    expect(changes(result.summary.resourceChanges)).toMatchObject({ create: 2 });
+    expect(
+      writes()
+        .map((r) => JSON.stringify([r.route, r.requestBody]))
+        .sort(),
+    ).toEqual([
+      JSON.stringify([
         "/v1/integrations/{integrationName}/installations/{installationId}",
         { configuration: { issuer: "https://id.example.com" } },
-      ],
+      ]),
+      JSON.stringify([
+        "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}",
+        { configuration: { audience: "docs" } },
+      ]),
     ]);
     const clean = await runPulumi(stack, ["preview", "--expect-no-changes"]);
     expect(clean.code, clean.output).toBe(0);
@@ -130,6 +172,8 @@ describe("an organization's integration installations through the Pulumi CLI", (
 
   it("destroy uninstalls every installation the program made or adopted", async () => {
     await stack.destroy();
-    expect((await census(emulator)).IntegrationInstallation).toEqual([]);
+    const left = await census(emulator);
+    expect(left.IntegrationInstallation).toEqual([]);
+    expect(left.IntegrationSiteInstallation).toEqual([]);
   });
 });
