@@ -24,6 +24,8 @@ export interface CatalogueIntegration {
   account: ConfigurationSchema;
   /** The per-site configuration (`configurations.site`); absent: the integration cannot be installed on a site. */
   site?: ConfigurationSchema;
+  /** The per-space configuration (`configurations.space`); absent: the integration cannot be installed on a space. */
+  space?: ConfigurationSchema;
 }
 
 export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
@@ -62,6 +64,12 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
       },
     },
     site: { properties: { project: { type: "string", title: "Project" } } },
+    space: {
+      properties: {
+        project: { type: "string", title: "Project" },
+        labels: { type: "string", title: "Labels", enum: ["none", "all"] },
+      },
+    },
   },
   {
     name: "visitor-gate",

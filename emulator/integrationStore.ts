@@ -6,7 +6,13 @@
  */
 import { BadRequestError, NotFoundError } from "./errors";
 import { type CatalogueIntegration, type ConfigurationSchema, catalogueIntegration } from "./integrationCatalogue";
-import type { IntegrationInstallationRec, IntegrationSiteInstallationRec, SiteRec } from "./records";
+import type {
+  IntegrationInstallationRec,
+  IntegrationSiteInstallationRec,
+  IntegrationSpaceInstallationRec,
+  SiteRec,
+  SpaceRec,
+} from "./records";
 import type { Tables } from "./tables";
 
 type Selection = IntegrationInstallationRec["siteSelection"];
@@ -78,6 +84,8 @@ export class IntegrationStore {
   uninstall(id: string): boolean {
     for (const [key, site] of this.tables.integrationSiteInstallations)
       if (site.installationId === id) this.tables.integrationSiteInstallations.delete(key);
+    for (const [key, space] of this.tables.integrationSpaceInstallations)
+      if (space.installationId === id) this.tables.integrationSpaceInstallations.delete(key);
     return this.tables.integrationInstallations.delete(id);
   }
 
@@ -129,6 +137,59 @@ export class IntegrationStore {
 
   uninstallFromSite(installationId: string, siteId: string): boolean {
     return this.tables.integrationSiteInstallations.delete(`${installationId}/${siteId}`);
+  }
+
+  /** As on sites; a deleted space's installations are not listed (a restored space has them again). */
+  installOnSpace(installation: IntegrationInstallationRec, space: SpaceRec | undefined, spaceId: string) {
+    if (!space || space.deletedAt || space.orgId !== installation.orgId) {
+      throw new NotFoundError(`Space "${spaceId}" not found in organization "${installation.orgId}"`);
+    }
+    if (!this.requireIntegration(installation.integrationName).space) {
+      throw new BadRequestError(`space: integration "${installation.integrationName}" cannot be installed on spaces`);
+    }
+    const key = `${installation.id}/${space.id}`;
+    const existing = this.tables.integrationSpaceInstallations.get(key);
+    if (existing) return existing;
+    const created: IntegrationSpaceInstallationRec = {
+      installationId: installation.id,
+      spaceId: space.id,
+      configuration: {},
+      externalIds: [],
+    };
+    this.tables.integrationSpaceInstallations.set(key, created);
+    return created;
+  }
+
+  requireSpaceInstallation(installation: IntegrationInstallationRec, spaceId: string): IntegrationSpaceInstallationRec {
+    const found = this.tables.integrationSpaceInstallations.get(`${installation.id}/${spaceId}`);
+    if (!found || this.tables.spaces.get(spaceId)?.deletedAt) {
+      throw new NotFoundError(`Installation "${installation.id}" is not installed on space "${spaceId}"`);
+    }
+    return found;
+  }
+
+  updateSpaceInstallation(
+    installation: IntegrationInstallationRec,
+    space: IntegrationSpaceInstallationRec,
+    patch: { configuration?: Record<string, unknown>; externalIds?: string[] },
+  ): IntegrationSpaceInstallationRec {
+    if (patch.configuration !== undefined) {
+      const schema = this.requireIntegration(installation.integrationName).space ?? { properties: {} };
+      checkConfiguration(schema, patch.configuration);
+      space.configuration = { ...patch.configuration };
+    }
+    if (patch.externalIds !== undefined) space.externalIds = [...patch.externalIds];
+    return space;
+  }
+
+  uninstallFromSpace(installationId: string, spaceId: string): boolean {
+    return this.tables.integrationSpaceInstallations.delete(`${installationId}/${spaceId}`);
+  }
+
+  spacesOf(installationId: string): IntegrationSpaceInstallationRec[] {
+    return [...this.tables.integrationSpaceInstallations.values()].filter(
+      (s) => s.installationId === installationId && !this.tables.spaces.get(s.spaceId)?.deletedAt,
+    );
   }
 
   sitesOf(installationId: string): IntegrationSiteInstallationRec[] {

@@ -328,3 +328,12 @@ export interface IntegrationSiteInstallationRec {
   configuration: Record<string, unknown>;
   externalIds: string[];
 }
+
+/** An organization installation enabled on one of its spaces (official `IntegrationSpaceInstallation`). */
+export interface IntegrationSpaceInstallationRec {
+  installationId: string;
+  spaceId: string;
+  /** Open JSON, checked against the integration's space-level schema. */
+  configuration: Record<string, unknown>;
+  externalIds: string[];
+}

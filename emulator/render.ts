@@ -8,6 +8,7 @@ import type {
   ExternalLinkRec,
   IntegrationInstallationRec,
   IntegrationSiteInstallationRec,
+  IntegrationSpaceInstallationRec,
   MemberRec,
   OrgRec,
   SamlRec,
@@ -469,5 +470,27 @@ export function renderIntegrationSiteInstallation(
     externalIds: [...site.externalIds],
     urls: { location, publicEndpoint: endpoint, publicContentEndpoint: endpoint },
     site: site.siteId,
+  };
+}
+
+/** Without `extended`, `space` is the space's id (the document's deprecated form, still its default). */
+export function renderIntegrationSpaceInstallation(
+  env: Env,
+  installation: IntegrationInstallationRec,
+  space: IntegrationSpaceInstallationRec,
+): Json {
+  const path = `integrations/${enc(installation.integrationName)}/installations/${enc(installation.id)}/spaces/${enc(space.spaceId)}`;
+  return {
+    integration: installation.integrationName,
+    installation: installation.id,
+    status: installation.status,
+    configuration: { ...space.configuration },
+    externalIds: [...space.externalIds],
+    urls: {
+      location: `${env.apiBase}/${path}`,
+      publicEndpoint: `${env.origin}/${path}`,
+      publicContentEndpoint: `${env.origin}/${path}`,
+    },
+    space: space.spaceId,
   };
 }

@@ -122,6 +122,9 @@ export class Store {
   get integrationSiteInstallations(): Read<Tables["integrationSiteInstallations"]> {
     return this.tables.integrationSiteInstallations;
   }
+  get integrationSpaceInstallations(): Read<Tables["integrationSpaceInstallations"]> {
+    return this.tables.integrationSpaceInstallations;
+  }
   get samlProviders(): Read<Tables["samlProviders"]> {
     return this.tables.samlProviders;
   }

@@ -10,6 +10,7 @@ import type {
   ExternalLinkRec,
   IntegrationInstallationRec,
   IntegrationSiteInstallationRec,
+  IntegrationSpaceInstallationRec,
   MemberRec,
   OpenApiSpecRec,
   OpenApiVersionRec,
@@ -55,6 +56,8 @@ export class Tables {
   readonly integrationInstallations = new Map<string, IntegrationInstallationRec>();
   /** key `${installationId}/${siteId}` */
   readonly integrationSiteInstallations = new Map<string, IntegrationSiteInstallationRec>();
+  /** key `${installationId}/${spaceId}` */
+  readonly integrationSpaceInstallations = new Map<string, IntegrationSpaceInstallationRec>();
   /** key: site id; made on first use */
   readonly publishingAuths = new Map<string, PublishingAuthRec>();
   readonly samlProviders = new Map<string, SamlRec>();
@@ -87,6 +90,7 @@ export class Tables {
     this.mcpServers,
     this.integrationInstallations,
     this.integrationSiteInstallations,
+    this.integrationSpaceInstallations,
     this.publishingAuths,
     this.samlProviders,
     this.teams,

@@ -8,6 +8,7 @@ import { collectionKind } from "./resources/collection";
 import { collectionPermissionKind } from "./resources/collectionPermission";
 import { integrationInstallationKind } from "./resources/integrationInstallation";
 import { integrationSiteInstallationKind } from "./resources/integrationSiteInstallation";
+import { integrationSpaceInstallationKind } from "./resources/integrationSpaceInstallation";
 import { openApiSpecKind } from "./resources/openApiSpec";
 import { organizationMemberKind } from "./resources/organizationMember";
 import { organizationSettingsKind } from "./resources/organizationSettings";
@@ -49,6 +50,7 @@ export const definitions: readonly AnyKind[] = [
   samlProviderKind,
   openApiSpecKind,
   integrationInstallationKind,
+  integrationSpaceInstallationKind,
   spacePermissionKind,
   collectionPermissionKind,
   organizationMemberKind,

@@ -6,6 +6,9 @@
  * configuration against the integration's schema and replaces the stored one with it. The official document admits
  * user tokens only to the uninstall (`security: "user"`).
  *
+ * Space installations: the same under `…/spaces` (the create's body names `space`, not `spaceId`); a deleted space's
+ * installations are not listed.
+ *
  * Site installations: list, install, get, update, uninstall under an organization installation (`site` rendered as
  * the site's id, the form without `extended`); only sites of the installation's organization, only integrations with
  * a site configuration. Deleting a site or uninstalling the organization installation removes them.
@@ -14,7 +17,12 @@ import { NotFoundError } from "../errors";
 import { INTEGRATION_CATALOGUE } from "../integrationCatalogue";
 import { paginate } from "../pagination";
 import type { IntegrationInstallationRec } from "../records";
-import { renderIntegration, renderIntegrationInstallation, renderIntegrationSiteInstallation } from "../render";
+import {
+  renderIntegration,
+  renderIntegrationInstallation,
+  renderIntegrationSiteInstallation,
+  renderIntegrationSpaceInstallation,
+} from "../render";
 import type { Route, RouteContext } from "../types";
 import { arr, oneOfValues, opt, parseBody, queryString, record, req, str } from "../validate";
 import { created, deleted, ok, param, requireOrg } from "./common";
@@ -31,6 +39,8 @@ function requireInstallation(ctx: RouteContext): IntegrationInstallationRec {
 const installationPath = "/v1/integrations/{integrationName}/installations/{installationId}";
 const sitesPath = `${installationPath}/sites`;
 const sitePath = `${sitesPath}/{siteId}`;
+const spacesPath = `${installationPath}/spaces`;
+const spacePath = `${spacesPath}/{spaceId}`;
 
 export const integrationRoutes: Route[] = [
   {
@@ -168,6 +178,69 @@ export const integrationRoutes: Route[] = [
     handler: (ctx) => {
       const installation = requireInstallation(ctx);
       return deleted(ctx.store.integrationStore.uninstallFromSite(installation.id, param(ctx, "siteId")));
+    },
+  },
+  {
+    method: "GET",
+    path: spacesPath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const spaces = ctx.store.integrationStore.spacesOf(installation.id);
+      return ok(
+        paginate(
+          ctx,
+          spaces,
+          (space) => renderIntegrationSpaceInstallation(ctx.env, installation, space),
+          (space) => space.spaceId,
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: spacesPath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const body = parseBody(ctx.body, { space: req(str({ min: 1 })) }, { required: true });
+      const space = ctx.store.integrationStore.installOnSpace(
+        installation,
+        ctx.store.spaces.get(body.space),
+        body.space,
+      );
+      const rendered = renderIntegrationSpaceInstallation(ctx.env, installation, space);
+      return created(rendered, (rendered.urls as { location: string }).location);
+    },
+  },
+  {
+    method: "GET",
+    path: spacePath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const space = ctx.store.integrationStore.requireSpaceInstallation(installation, param(ctx, "spaceId"));
+      return ok(renderIntegrationSpaceInstallation(ctx.env, installation, space));
+    },
+  },
+  {
+    method: "PATCH",
+    path: spacePath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      const space = ctx.store.integrationStore.requireSpaceInstallation(installation, param(ctx, "spaceId"));
+      const body = parseBody(
+        ctx.body,
+        { externalIds: opt(arr(str(), { max: 5 })), configuration: opt(configuration) },
+        { required: true },
+      );
+      ctx.store.integrationStore.updateSpaceInstallation(installation, space, body);
+      return ok(renderIntegrationSpaceInstallation(ctx.env, installation, space));
+    },
+  },
+  {
+    method: "DELETE",
+    path: spacePath,
+    handler: (ctx) => {
+      const installation = requireInstallation(ctx);
+      return deleted(ctx.store.integrationStore.uninstallFromSpace(installation.id, param(ctx, "spaceId")));
     },
   },
 ];

@@ -147,3 +147,66 @@ export function listIntegrationInstallationSites(client: HttpClient, integration
   const path = integrationSiteInstallationsPath(integrationName, installationId);
   return listAll(client, path, {}, IntegrationSiteInstallationSchema);
 }
+
+/** The official `IntegrationSpaceInstallation`; `space` as on sites: the id, or the object. */
+export const IntegrationSpaceInstallationSchema = IntegrationSiteInstallationSchema.omit({ site: true }).extend({
+  space: z.union([z.string(), z.object({ id: z.string() })]),
+});
+export type ApiIntegrationSpaceInstallation = z.infer<typeof IntegrationSpaceInstallationSchema>;
+
+export const spaceIdOfInstallation = (item: ApiIntegrationSpaceInstallation) =>
+  typeof item.space === "string" ? item.space : item.space.id;
+
+/** The spaces one organization installation is installed on (listed and created here). */
+export function integrationSpaceInstallationsPath(integrationName: string, installationId: string): string {
+  return `${integrationInstallationPath(integrationName, installationId)}/spaces`;
+}
+
+const spaceInstallationPath = (integrationName: string, installationId: string, spaceId: string) =>
+  `${integrationSpaceInstallationsPath(integrationName, installationId)}/${encodeURIComponent(spaceId)}`;
+
+/** The body names the space `space` (the site's install names it `siteId`). */
+export function installIntegrationOnSpace(
+  client: HttpClient,
+  integrationName: string,
+  installationId: string,
+  spaceId: string,
+) {
+  const path = integrationSpaceInstallationsPath(integrationName, installationId);
+  return call(client, IntegrationSpaceInstallationSchema, "POST", path, { body: { space: spaceId } });
+}
+
+export function getIntegrationSpaceInstallation(
+  client: HttpClient,
+  integrationName: string,
+  installationId: string,
+  spaceId: string,
+) {
+  const path = spaceInstallationPath(integrationName, installationId, spaceId);
+  return call(client, IntegrationSpaceInstallationSchema, "GET", path);
+}
+
+export function updateIntegrationSpaceInstallation(
+  client: HttpClient,
+  integrationName: string,
+  installationId: string,
+  spaceId: string,
+  patch: { configuration: Record<string, unknown> },
+) {
+  const path = spaceInstallationPath(integrationName, installationId, spaceId);
+  return call(client, IntegrationSpaceInstallationSchema, "PATCH", path, { body: patch });
+}
+
+export function uninstallIntegrationFromSpace(
+  client: HttpClient,
+  integrationName: string,
+  installationId: string,
+  spaceId: string,
+) {
+  return client.delete(spaceInstallationPath(integrationName, installationId, spaceId));
+}
+
+export function listIntegrationInstallationSpaces(client: HttpClient, integrationName: string, installationId: string) {
+  const path = integrationSpaceInstallationsPath(integrationName, installationId);
+  return listAll(client, path, {}, IntegrationSpaceInstallationSchema);
+}

@@ -777,6 +777,91 @@ export class IntegrationInstallation extends PluginResource {
   }
 }
 
+/**
+ * The arguments of IntegrationSpaceInstallation. An organization's integration installation enabled on one of
+ * its spaces, with its space-level configuration
+ * (`/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}`).
+ */
+export interface IntegrationSpaceInstallationArgs extends AdoptionArgs {
+  /**
+   * The organization of the space and the installation. (id; replace (delete before replace); default: stack
+   * config `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The space, e.g. `space.id`. (id; replace (delete before replace); required.) */
+  spaceId: pulumi.Input<string>;
+  /**
+   * The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`.
+   * (id; replace (delete before replace); required.)
+   */
+  installationId: pulumi.Input<string>;
+  /**
+   * The installation's integration name (every path of the API names it), e.g. `installation.integrationName`.
+   * (string, 1–100 characters, pattern `^[a-zA-Z0-9\-_.]+$`; replace (delete before replace); required.)
+   */
+  integrationName: pulumi.Input<string>;
+  /**
+   * The space-level configuration keys this program manages (the integration's space schema says which exist).
+   * Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.
+   * (object; update in place; unmanaged when omitted.)
+   */
+  configuration?: DeepInput<Record<string, string | number | boolean>>;
+  /**
+   * Space-level configuration keys holding credentials: sent in the same configuration, secret in the state and
+   * never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   */
+  secrets?: DeepInput<Record<string, string>>;
+}
+
+/**
+ * An organization's integration installation enabled on one of its spaces, with its space-level configuration
+ * (`/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}`). Id:
+ * `<spaceId>/<installationId>`.
+ */
+export class IntegrationSpaceInstallation extends PluginResource {
+  /** The organization of the space and the installation. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The space, e.g. `space.id`. */
+  declare readonly spaceId: pulumi.Output<string>;
+  /** The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`. */
+  declare readonly installationId: pulumi.Output<string>;
+  /** The installation's integration name (every path of the API names it), e.g. `installation.integrationName`. */
+  declare readonly integrationName: pulumi.Output<string>;
+  /**
+   * The space-level configuration keys this program manages (the integration's space schema says which exist).
+   * Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.
+   */
+  declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
+  /**
+   * Space-level configuration keys holding credentials: sent in the same configuration, secret in the state and
+   * never shown in previews or errors.
+   */
+  declare readonly secrets: pulumi.Output<Record<string, string>>;
+  /** The organization installation's status: `active`, `pending` or `paused`. */
+  declare readonly status: pulumi.Output<string>;
+
+  constructor(name: string, args: IntegrationSpaceInstallationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "IntegrationSpaceInstallation",
+        properties: [
+          "organizationId",
+          "spaceId",
+          "installationId",
+          "integrationName",
+          "configuration",
+          "secrets",
+          "status",
+        ],
+        secretOutputs: ["secrets"],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
 /** The arguments of SpacePermission. One role granted on a space to a team or to a user. */
 export interface SpacePermissionArgs extends AdoptionArgs {
   /** The space the role is granted on. (id; replace (delete before replace); required.) */
