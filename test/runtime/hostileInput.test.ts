@@ -77,6 +77,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
       SiteRedirects: ["organizationId", "siteId"],
       SiteMcpServer: ["organizationId", "siteId"],
       IntegrationInstallation: ["organizationId"],
+      IntegrationSpaceInstallation: ["organizationId", "spaceId", "installationId"],
       IntegrationSiteInstallation: ["organizationId", "siteId", "installationId"],
       SiteAgentSettings: ["organizationId", "siteId"],
     });

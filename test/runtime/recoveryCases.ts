@@ -128,6 +128,21 @@ export const RECOVERY_CASES: RecoveryCase[] = [
         .map((item: Json) => ({ ...item, id: `${item.site}/${item.installation}` })),
   },
   {
+    kind: "IntegrationSpaceInstallation",
+    inputs: async (f) => ({
+      organizationId: f.org(),
+      spaceId: await f.apiCreate(`/orgs/${f.org()}/spaces`, { title: "Handbook" }),
+      installationId: await f.apiCreate("/integrations/ticket-sync/installations", { organization: f.org() }),
+      integrationName: "ticket-sync",
+    }),
+    create: { method: "POST", path: "/installations/[^/]+/spaces$" },
+    // The pair is unique: the API keeps one installation per space (no twin can be made).
+    objects: async (f, i) =>
+      (await f.listAll(`/integrations/ticket-sync/installations/${i.installationId}/spaces`))
+        .filter((item: Json) => item.space === i.spaceId)
+        .map((item: Json) => ({ ...item, id: `${item.space}/${item.installation}` })),
+  },
+  {
     kind: "SiteSection",
     inputs: async (f) => ({
       organizationId: f.org(),

@@ -6,6 +6,7 @@ import type { collectionKind } from "../../provider/resources/collection";
 import type { collectionPermissionKind } from "../../provider/resources/collectionPermission";
 import type { integrationInstallationKind } from "../../provider/resources/integrationInstallation";
 import type { integrationSiteInstallationKind } from "../../provider/resources/integrationSiteInstallation";
+import type { integrationSpaceInstallationKind } from "../../provider/resources/integrationSpaceInstallation";
 import type { openApiSpecKind } from "../../provider/resources/openApiSpec";
 import type { organizationMemberKind } from "../../provider/resources/organizationMember";
 import type { organizationSettingsKind } from "../../provider/resources/organizationSettings";
@@ -90,6 +91,9 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof integrationInstallationKind, docs.IntegrationInstallation>>().toEqualTypeOf<Fits>();
   expectTypeOf<
     Bounds<typeof integrationSiteInstallationKind, docs.IntegrationSiteInstallation>
+  >().toEqualTypeOf<Fits>();
+  expectTypeOf<
+    Bounds<typeof integrationSpaceInstallationKind, docs.IntegrationSpaceInstallation>
   >().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteAgentSettingsKind, docs.SiteAgentSettings>>().toEqualTypeOf<Fits>();
   // The customization kinds' states keep any declared section (a loose object); their ids are the outputs.

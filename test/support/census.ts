@@ -25,6 +25,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteMcpServer",
   "IntegrationInstallation",
   "IntegrationSiteInstallation",
+  "IntegrationSpaceInstallation",
 ]);
 
 /**
@@ -74,6 +75,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteMcpServer: [],
     IntegrationInstallation: [],
     IntegrationSiteInstallation: [],
+    IntegrationSpaceInstallation: [],
   };
   for (const { installation, integration } of await list(`${org}/installations`)) {
     const path = `/integrations/${integration.name}/installations/${installation.id}`;
@@ -81,6 +83,9 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     // Site installations have the resource id `<siteId>/<installationId>`.
     result.IntegrationSiteInstallation?.push(
       ...(await list(`${path}/sites`)).map((item) => `${item.site}/${installation.id}`),
+    );
+    result.IntegrationSpaceInstallation?.push(
+      ...(await list(`${path}/spaces`)).map((item) => `${item.space}/${installation.id}`),
     );
   }
   for (const site of sites) {
