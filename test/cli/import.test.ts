@@ -66,6 +66,7 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${org}/installations`]: 1,
       // Site installations: one listing per organization installation, shared by every site.
       "GET /v1/integrations/{integrationName}/installations/{installationId}/sites": 1,
+      "GET /v1/integrations/{integrationName}/installations/{installationId}/spaces": 1,
       [`GET ${org}/sites`]: 1,
       [`GET ${site}/sections`]: 3,
       [`GET ${site}/section-groups`]: 3,
@@ -330,7 +331,7 @@ describe("the docs-platform command", () => {
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
     expect(io.stderr).toContain('site "Acme Docs": 31 objects');
-    expect(io.stderr).toMatch(/83 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toMatch(/84 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -344,7 +345,7 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(83);
+    expect(program.match(/importId: /g)).toHaveLength(84);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -364,7 +365,7 @@ describe("the docs-platform command", () => {
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (83 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (84 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
@@ -372,13 +373,16 @@ describe("the docs-platform command", () => {
     const [tickets] = seeded.ids.SiteMcpServer!;
     const [integration] = seeded.ids.IntegrationInstallation!;
     const [onSite] = seeded.ids.IntegrationSiteInstallation!;
-    const partial = all.filter((r) => ![handbook, link, forum, tickets, integration, onSite].includes(r.id));
+    const [onSpace] = seeded.ids.IntegrationSpaceInstallation!;
+    const handMade = [handbook, link, forum, tickets, integration, onSite, onSpace];
+    const partial = all.filter((r) => !handMade.includes(r.id));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 6 object(s) not managed by the stack (77 resources):\n` +
+      `Organization ${fx.org()}: 7 object(s) not managed by the stack (77 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
+        `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
         `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n` +
@@ -392,6 +396,7 @@ describe("the docs-platform command", () => {
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "IntegrationInstallation", id: integration, title: "Ticket Sync" },
+        { kind: "IntegrationSpaceInstallation", id: onSpace, title: "Ticket Sync", under: 'space "Runbooks"' },
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },

@@ -228,6 +228,11 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   await send("POST", installationSites, { siteId: docs });
   await send("PATCH", `${installationSites}/${docs}`, { configuration: { project: "DOCS" } });
   note("IntegrationSiteInstallation", `${docs}/${installation.id}`);
+  // And on a space, with a space-level key.
+  const installationSpaces = `/integrations/ticket-sync/installations/${installation.id}/spaces`;
+  await send("POST", installationSpaces, { space: runbooks });
+  await send("PATCH", `${installationSpaces}/${runbooks}`, { configuration: { project: "OPS" } });
+  note("IntegrationSpaceInstallation", `${runbooks}/${installation.id}`);
   await send("PUT", `${site}/agent-settings`, {
     scans: { topics: "never" },
     findings: { changeRequests: "always" },
