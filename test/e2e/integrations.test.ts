@@ -10,7 +10,7 @@ import { changes, exportAsStored, makeProject, makeStack, runPulumi, stateFiles 
  * An integration installed in the organization through the real CLI, its API key from secret config: the key never
  * shows in a preview, an output or the state's plain text; a hand edit is seen and reverted, while a key the
  * integration wrote itself is neither drift nor lost; an installation made by hand is adopted with `importId`;
- * the same for an installation on a site; destroy uninstalls them all.
+ * the same for installations on a site and on a space; destroy uninstalls them all.
  */
 const API_KEY = "tickets-e2e-key-5c1a";
 const program = `
@@ -35,6 +35,26 @@ new docs.IntegrationSiteInstallation("tickets-on-docs", {
   integrationName: tickets.integrationName,
   configuration: { project: "DOCS" },
 });
+const handbook = new docs.Space("handbook", { organizationId, title: "Handbook" });
+const runbooks = new docs.Space("runbooks", { organizationId, title: "Runbooks" });
+new docs.IntegrationSpaceInstallation("tickets-on-handbook", {
+  organizationId,
+  spaceId: handbook.id,
+  installationId: tickets.id,
+  integrationName: tickets.integrationName,
+  configuration: { project: "HANDBOOK" },
+});
+const adoptedOnRunbooks = config.get("adoptRunbooks");
+if (adoptedOnRunbooks) {
+  new docs.IntegrationSpaceInstallation("tickets-on-runbooks", {
+    organizationId,
+    spaceId: runbooks.id,
+    installationId: tickets.id,
+    integrationName: tickets.integrationName,
+    configuration: { labels: "all" },
+    importId: pulumi.interpolate\`\${runbooks.id}/\${tickets.id}\`,
+  });
+}
 const adopted = config.get("adoptInstallationId");
 if (adopted) {
   new docs.IntegrationInstallation("gate", {
@@ -54,6 +74,8 @@ if (adopted) {
 }
 
 exports.siteId = site.id;
+exports.handbookId = handbook.id;
+exports.runbooksId = runbooks.id;
 exports.ticketsId = tickets.id;
 exports.secrets = tickets.secrets;
 exports.status = tickets.status;
@@ -68,6 +90,8 @@ describe("an organization's integration installations through the Pulumi CLI", (
   const writes = () => emulator.requests().filter((r) => r.method !== "GET");
   const ticketsPath = async () =>
     `/integrations/ticket-sync/installations/${(await output("ticketsId"))?.value as string}`;
+  const ticketsOnSpacePath = async (space = "handbookId") =>
+    `${await ticketsPath()}/spaces/${(await output(space))?.value as string}`;
   const ticketsOnSitePath = async () => `${await ticketsPath()}/sites/${(await output("siteId"))?.value as string}`;
 
   beforeAll(async () => {
@@ -92,6 +116,8 @@ describe("an organization's integration installations through the Pulumi CLI", (
     expect((await output("status"))?.value).toBe("active");
     const onSite = (await api("GET", await ticketsOnSitePath())).body as Record<string, unknown>;
     expect(onSite.configuration).toEqual({ project: "DOCS" });
+    const onSpace = (await api("GET", await ticketsOnSpacePath())).body as Record<string, unknown>;
+    expect(onSpace.configuration).toEqual({ project: "HANDBOOK" });
     expect((await output("secrets"))?.secret).toBe(true);
     expect(await exportAsStored(stack)).not.toContain(API_KEY);
     for (const file of stateFiles(stack.workspace.workDir)) expect(readFileSync(file, "utf8")).not.toContain(API_KEY);
@@ -110,8 +136,11 @@ describe("an organization's integration installations through the Pulumi CLI", (
     expect((await api("PATCH", path, byHand)).status).toBe(200);
     const siteByHand = { configuration: { project: "HAND" } };
     expect((await api("PATCH", await ticketsOnSitePath(), siteByHand)).status).toBe(200);
+    const spaceByHand = { configuration: { project: "HAND-SPACE" } };
+    expect((await api("PATCH", await ticketsOnSpacePath(), spaceByHand)).status).toBe(200);
     const preview = await stack.preview({ refresh: true, diff: true });
-    expect(changes(preview.changeSummary)).toEqual({ update: 2 });
+    expect(changes(preview.changeSummary)).toEqual({ update: 3 });
+    expect(preview.stdout).toMatch(/project\s*: "HAND-SPACE" => "HANDBOOK"/);
     expect(preview.stdout).toMatch(/project\s*: "HAND" => "DOCS"/);
     expect(preview.stdout).toMatch(/~ siteSelection\s*: "all" => "selected"/);
     expect(preview.stdout).toMatch(/workspace\s*: "by-hand" => "acme"/);
@@ -127,7 +156,11 @@ describe("an organization's integration installations through the Pulumi CLI", (
     ).toEqual([
       "PATCH /v1/integrations/{integrationName}/installations/{installationId}",
       "PATCH /v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}",
+      "PATCH /v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}",
     ]);
+    expect(((await api("GET", await ticketsOnSpacePath())).body as Record<string, unknown>).configuration).toEqual({
+      project: "HANDBOOK",
+    });
     expect(((await api("GET", await ticketsOnSitePath())).body as Record<string, unknown>).configuration).toEqual({
       project: "DOCS",
     });
@@ -148,10 +181,14 @@ describe("an organization's integration installations through the Pulumi CLI", (
     const siteId = (await output("siteId"))?.value as string;
     const onSite = await api("POST", `/integrations/visitor-gate/installations/${made.body.id}/sites`, { siteId });
     expect(onSite.status).toBe(201);
+    const runbooks = (await output("runbooksId"))?.value as string;
+    const onSpace = await api("POST", `${await ticketsPath()}/spaces`, { space: runbooks });
+    expect(onSpace.status).toBe(201);
     await stack.setConfig("adoptInstallationId", { value: made.body.id });
+    await stack.setConfig("adoptRunbooks", { value: "yes" });
     emulator.clearRequests();
     const result = await stack.up();
-    expect(changes(result.summary.resourceChanges)).toMatchObject({ create: 2 });
+    expect(changes(result.summary.resourceChanges)).toMatchObject({ create: 3 });
     expect(
       writes()
         .map((r) => JSON.stringify([r.route, r.requestBody]))
@@ -165,6 +202,10 @@ describe("an organization's integration installations through the Pulumi CLI", (
         "/v1/integrations/{integrationName}/installations/{installationId}/sites/{siteId}",
         { configuration: { audience: "docs" } },
       ]),
+      JSON.stringify([
+        "/v1/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}",
+        { configuration: { labels: "all" } },
+      ]),
     ]);
     const clean = await runPulumi(stack, ["preview", "--expect-no-changes"]);
     expect(clean.code, clean.output).toBe(0);
@@ -175,5 +216,6 @@ describe("an organization's integration installations through the Pulumi CLI", (
     const left = await census(emulator);
     expect(left.IntegrationInstallation).toEqual([]);
     expect(left.IntegrationSiteInstallation).toEqual([]);
+    expect(left.IntegrationSpaceInstallation).toEqual([]);
   });
 });
