@@ -354,6 +354,12 @@ describe("the docs-platform command", () => {
       /new docsPlatform\.IntegrationInstallation\("[^"]+", \{[^}]*integrationName: "ticket-sync"/,
     );
     expect(program).not.toContain("seed-integration-key");
+    // Not even empty: declared `{}` would be managed, and a later hand-written key would be drift of nothing.
+    for (const kind of ["IntegrationInstallation", "IntegrationSiteInstallation", "IntegrationSpaceInstallation"]) {
+      const start = program.indexOf(`new docsPlatform.${kind}(`);
+      expect(start, kind).toBeGreaterThan(0);
+      expect(program.slice(start, program.indexOf("});", start))).not.toMatch(/configuration|secrets/);
+    }
   });
 
   it("unmanaged names what a state does not manage, by kind, and exits 3; 0 when everything is managed", async () => {
