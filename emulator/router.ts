@@ -5,6 +5,7 @@
 import { adaptiveSchemaRoutes } from "./routes/adaptiveSchema";
 import { collectionRoutes } from "./routes/collections";
 import { externalLinkRoutes } from "./routes/externalLinks";
+import { integrationRoutes } from "./routes/integrations";
 import { memberRoutes } from "./routes/members";
 import { openApiRoutes } from "./routes/openapi";
 import { orgRoutes } from "./routes/orgs";
@@ -40,6 +41,7 @@ export const allRoutes: Route[] = [
   ...siteSpaceRoutes,
   ...shareLinkRoutes,
   ...siteMcpServerRoutes,
+  ...integrationRoutes,
   ...siteAgentSettingsRoutes,
   ...redirectRoutes,
   ...samlRoutes,

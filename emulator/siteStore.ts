@@ -683,6 +683,8 @@ export class SiteStore {
     for (const [k, v] of this.tables.shareLinks) if (v.siteId === id) this.tables.shareLinks.delete(k);
     for (const [k, v] of this.tables.redirects) if (v.siteId === id) this.tables.redirects.delete(k);
     for (const [k, v] of this.tables.mcpServers) if (v.siteId === id) this.tables.mcpServers.delete(k);
+    for (const [k, v] of this.tables.integrationSiteInstallations)
+      if (v.siteId === id) this.tables.integrationSiteInstallations.delete(k);
     this.tables.adaptiveSchemas.delete(id);
     this.tables.siteCustomizations.delete(id);
     this.tables.siteAgentSettings.delete(id);

@@ -10,6 +10,7 @@
  */
 import { BadRequestError } from "./errors";
 import type { FixtureInfo } from "./fixtures";
+import { IntegrationStore } from "./integrationStore";
 import { OpenApiStore } from "./openApiStore";
 import type {
   CollectionRec,
@@ -52,6 +53,7 @@ export class Store {
   readonly redirectStore: RedirectStore;
   readonly openApiStore: OpenApiStore;
   readonly translationStore: TranslationStore;
+  readonly integrationStore: IntegrationStore;
 
   /** `openApiStepMs`: the time per OpenAPI processing step (EmulatorOptions.openApiStepMs). */
   constructor(clock: () => number = Date.now, openApiStepMs = 50, translationStepMs = 0) {
@@ -64,6 +66,7 @@ export class Store {
       (orgId, title, language) => this.createSpace(orgId, title, { language }),
       translationStepMs,
     );
+    this.integrationStore = new IntegrationStore(this.tables);
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -119,6 +122,15 @@ export class Store {
   }
   get publishingAuths(): Read<Tables["publishingAuths"]> {
     return this.tables.publishingAuths;
+  }
+  get integrationInstallations(): Read<Tables["integrationInstallations"]> {
+    return this.tables.integrationInstallations;
+  }
+  get integrationSiteInstallations(): Read<Tables["integrationSiteInstallations"]> {
+    return this.tables.integrationSiteInstallations;
+  }
+  get integrationSpaceInstallations(): Read<Tables["integrationSpaceInstallations"]> {
+    return this.tables.integrationSpaceInstallations;
   }
   get samlProviders(): Read<Tables["samlProviders"]> {
     return this.tables.samlProviders;

@@ -9,6 +9,9 @@ import type {
   CollectionRec,
   ExternalLinkRec,
   GlossaryEntryRec,
+  IntegrationInstallationRec,
+  IntegrationSiteInstallationRec,
+  IntegrationSpaceInstallationRec,
   MemberRec,
   OpenApiSpecRec,
   OpenApiVersionRec,
@@ -52,6 +55,11 @@ export class Tables {
   /** key: site id; a site without a record has the new-site agent settings */
   readonly siteAgentSettings = new Map<string, SiteAgentSettingsRec>();
   readonly mcpServers = new Map<string, SiteMcpServerRec>();
+  readonly integrationInstallations = new Map<string, IntegrationInstallationRec>();
+  /** key `${installationId}/${siteId}` */
+  readonly integrationSiteInstallations = new Map<string, IntegrationSiteInstallationRec>();
+  /** key `${installationId}/${spaceId}` */
+  readonly integrationSpaceInstallations = new Map<string, IntegrationSpaceInstallationRec>();
   /** key: site id; made on first use */
   readonly publishingAuths = new Map<string, PublishingAuthRec>();
   readonly samlProviders = new Map<string, SamlRec>();
@@ -84,6 +92,9 @@ export class Tables {
     this.siteCustomizations,
     this.siteAgentSettings,
     this.mcpServers,
+    this.integrationInstallations,
+    this.integrationSiteInstallations,
+    this.integrationSpaceInstallations,
     this.publishingAuths,
     this.samlProviders,
     this.teams,

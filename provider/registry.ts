@@ -6,6 +6,9 @@
 import type { KindDefinition } from "./framework/kind";
 import { collectionKind } from "./resources/collection";
 import { collectionPermissionKind } from "./resources/collectionPermission";
+import { integrationInstallationKind } from "./resources/integrationInstallation";
+import { integrationSiteInstallationKind } from "./resources/integrationSiteInstallation";
+import { integrationSpaceInstallationKind } from "./resources/integrationSpaceInstallation";
 import { openApiSpecKind } from "./resources/openApiSpec";
 import { organizationMemberKind } from "./resources/organizationMember";
 import { organizationSettingsKind } from "./resources/organizationSettings";
@@ -48,6 +51,8 @@ export const definitions: readonly AnyKind[] = [
   teamMemberKind,
   samlProviderKind,
   openApiSpecKind,
+  integrationInstallationKind,
+  integrationSpaceInstallationKind,
   spacePermissionKind,
   collectionPermissionKind,
   organizationMemberKind,
@@ -60,6 +65,7 @@ export const definitions: readonly AnyKind[] = [
   siteSpaceKind,
   siteShareLinkKind,
   siteMcpServerKind,
+  integrationSiteInstallationKind,
   siteAdaptiveSchemaKind,
   siteStructureKind,
   siteVisitorAuthKind,

@@ -14,6 +14,7 @@ import type {
   FontDefinition,
   FooterGroup,
   HeaderItem,
+  IntegrationSelection,
   Language,
   OpenApiSpecVisibility,
   OrganizationMergeRules,
@@ -65,6 +66,7 @@ export type {
   FooterGroup,
   HeaderItem,
   InheritedMergeRules,
+  IntegrationSelection,
   Language,
   MergeRule,
   MergeRuleList,
@@ -664,6 +666,196 @@ export class OpenApiSpec extends PluginResource {
           "processingErrors",
           "urls",
         ],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
+ * The arguments of IntegrationInstallation. An integration installed in an organization, with its
+ * organization-level configuration (`/integrations/{integrationName}/installations`).
+ */
+export interface IntegrationInstallationArgs extends AdoptionArgs {
+  /**
+   * The organization the integration is installed in. (id; replace (delete before replace); default: stack
+   * config `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * The integration's name, as in `https://app.gitbook.com/integrations/<name>` (e.g. `googleanalytics`). A
+   * change installs the other integration (replace). (string, 1–100 characters, pattern `^[a-zA-Z0-9\-_.]+$`;
+   * replace (delete before replace); required.)
+   */
+  integrationName: pulumi.Input<string>;
+  /**
+   * Which spaces the installation may act on: `all`, or only those it is installed on (`selected`). (`all` or
+   * `selected`; update in place; unmanaged when omitted.)
+   */
+  spaceSelection?: pulumi.Input<IntegrationSelection>;
+  /**
+   * Which sites the installation may act on: `all`, or only those it is installed on (`selected`). (`all` or
+   * `selected`; update in place; unmanaged when omitted.)
+   */
+  siteSelection?: pulumi.Input<IntegrationSelection>;
+  /**
+   * The organization-level configuration keys this program manages (the integration's own schema says which
+   * exist). Keys left out, and keys the integration writes itself, are not managed. Put credentials in
+   * `secrets`. (object; update in place; unmanaged when omitted.)
+   */
+  configuration?: DeepInput<Record<string, string | number | boolean>>;
+  /**
+   * Configuration keys holding credentials (an API key, a client secret): sent in the same configuration, secret
+   * in the state and never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   */
+  secrets?: DeepInput<Record<string, string>>;
+}
+
+/**
+ * An integration installed in an organization, with its organization-level configuration
+ * (`/integrations/{integrationName}/installations`). Id: the installation id (listed by `GET
+ * /orgs/<organizationId>/installations`).
+ */
+export class IntegrationInstallation extends PluginResource {
+  /** The organization the integration is installed in. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /**
+   * The integration's name, as in `https://app.gitbook.com/integrations/<name>` (e.g. `googleanalytics`). A
+   * change installs the other integration (replace).
+   */
+  declare readonly integrationName: pulumi.Output<string>;
+  /** Which spaces the installation may act on: `all`, or only those it is installed on (`selected`). */
+  declare readonly spaceSelection: pulumi.Output<IntegrationSelection>;
+  /** Which sites the installation may act on: `all`, or only those it is installed on (`selected`). */
+  declare readonly siteSelection: pulumi.Output<IntegrationSelection>;
+  /**
+   * The organization-level configuration keys this program manages (the integration's own schema says which
+   * exist). Keys left out, and keys the integration writes itself, are not managed. Put credentials in
+   * `secrets`.
+   */
+  declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
+  /**
+   * Configuration keys holding credentials (an API key, a client secret): sent in the same configuration, secret
+   * in the state and never shown in previews or errors.
+   */
+  declare readonly secrets: pulumi.Output<Record<string, string>>;
+  /** `active`, `pending` (not configured yet) or `paused`. */
+  declare readonly status: pulumi.Output<string>;
+  /** How many spaces the installation manages. */
+  declare readonly spaces: pulumi.Output<number>;
+  /** The ids the integration assigned to the installation. */
+  declare readonly externalIds: pulumi.Output<string[]>;
+  /** `location` (the API URL), `app` (the installation in the web app) and `publicEndpoint`. */
+  declare readonly urls: pulumi.Output<{
+    location?: string;
+    app?: string;
+    publicEndpoint?: string;
+  }>;
+
+  constructor(name: string, args: IntegrationInstallationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "IntegrationInstallation",
+        properties: [
+          "organizationId",
+          "integrationName",
+          "spaceSelection",
+          "siteSelection",
+          "configuration",
+          "secrets",
+          "status",
+          "spaces",
+          "externalIds",
+          "urls",
+        ],
+        secretOutputs: ["secrets"],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
+ * The arguments of IntegrationSpaceInstallation. An organization's integration installation enabled on one of
+ * its spaces, with its space-level configuration
+ * (`/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}`).
+ */
+export interface IntegrationSpaceInstallationArgs extends AdoptionArgs {
+  /**
+   * The organization of the space and the installation. (id; replace (delete before replace); default: stack
+   * config `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The space, e.g. `space.id`. (id; replace (delete before replace); required.) */
+  spaceId: pulumi.Input<string>;
+  /**
+   * The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`.
+   * (id; replace (delete before replace); required.)
+   */
+  installationId: pulumi.Input<string>;
+  /**
+   * The installation's integration name (every path of the API names it), e.g. `installation.integrationName`.
+   * (string, 1–100 characters, pattern `^[a-zA-Z0-9\-_.]+$`; replace (delete before replace); required.)
+   */
+  integrationName: pulumi.Input<string>;
+  /**
+   * The space-level configuration keys this program manages (the integration's space schema says which exist).
+   * Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.
+   * (object; update in place; unmanaged when omitted.)
+   */
+  configuration?: DeepInput<Record<string, string | number | boolean>>;
+  /**
+   * Space-level configuration keys holding credentials: sent in the same configuration, secret in the state and
+   * never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   */
+  secrets?: DeepInput<Record<string, string>>;
+}
+
+/**
+ * An organization's integration installation enabled on one of its spaces, with its space-level configuration
+ * (`/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}`). Id:
+ * `<spaceId>/<installationId>`.
+ */
+export class IntegrationSpaceInstallation extends PluginResource {
+  /** The organization of the space and the installation. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The space, e.g. `space.id`. */
+  declare readonly spaceId: pulumi.Output<string>;
+  /** The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`. */
+  declare readonly installationId: pulumi.Output<string>;
+  /** The installation's integration name (every path of the API names it), e.g. `installation.integrationName`. */
+  declare readonly integrationName: pulumi.Output<string>;
+  /**
+   * The space-level configuration keys this program manages (the integration's space schema says which exist).
+   * Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.
+   */
+  declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
+  /**
+   * Space-level configuration keys holding credentials: sent in the same configuration, secret in the state and
+   * never shown in previews or errors.
+   */
+  declare readonly secrets: pulumi.Output<Record<string, string>>;
+  /** The organization installation's status: `active`, `pending` or `paused`. */
+  declare readonly status: pulumi.Output<string>;
+
+  constructor(name: string, args: IntegrationSpaceInstallationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "IntegrationSpaceInstallation",
+        properties: [
+          "organizationId",
+          "spaceId",
+          "installationId",
+          "integrationName",
+          "configuration",
+          "secrets",
+          "status",
+        ],
+        secretOutputs: ["secrets"],
       },
       name,
       args,
@@ -1548,6 +1740,91 @@ export class SiteMcpServer extends PluginResource {
         kind: "SiteMcpServer",
         properties: ["organizationId", "siteId", "name", "url", "transport", "headers", "condition"],
         secretOutputs: ["headers"],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
+ * The arguments of IntegrationSiteInstallation. An organization's integration installation enabled on one of its
+ * sites, with its site-level configuration
+ * (`/integrations/{integrationName}/installations/{installationId}/sites/{siteId}`).
+ */
+export interface IntegrationSiteInstallationArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace (delete before replace); required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`.
+   * (id; replace (delete before replace); required.)
+   */
+  installationId: pulumi.Input<string>;
+  /**
+   * The installation's integration name (every path of the API names it), e.g. `installation.integrationName`.
+   * (string, 1–100 characters, pattern `^[a-zA-Z0-9\-_.]+$`; replace (delete before replace); required.)
+   */
+  integrationName: pulumi.Input<string>;
+  /**
+   * The site-level configuration keys this program manages (the integration's site schema says which exist).
+   * Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.
+   * (object; update in place; unmanaged when omitted.)
+   */
+  configuration?: DeepInput<Record<string, string | number | boolean>>;
+  /**
+   * Site-level configuration keys holding credentials: sent in the same configuration, secret in the state and
+   * never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   */
+  secrets?: DeepInput<Record<string, string>>;
+}
+
+/**
+ * An organization's integration installation enabled on one of its sites, with its site-level configuration
+ * (`/integrations/{integrationName}/installations/{installationId}/sites/{siteId}`). Id:
+ * `<siteId>/<installationId>`.
+ */
+export class IntegrationSiteInstallation extends PluginResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`. */
+  declare readonly installationId: pulumi.Output<string>;
+  /** The installation's integration name (every path of the API names it), e.g. `installation.integrationName`. */
+  declare readonly integrationName: pulumi.Output<string>;
+  /**
+   * The site-level configuration keys this program manages (the integration's site schema says which exist).
+   * Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.
+   */
+  declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
+  /**
+   * Site-level configuration keys holding credentials: sent in the same configuration, secret in the state and
+   * never shown in previews or errors.
+   */
+  declare readonly secrets: pulumi.Output<Record<string, string>>;
+  /** The organization installation's status: `active`, `pending` or `paused`. */
+  declare readonly status: pulumi.Output<string>;
+
+  constructor(name: string, args: IntegrationSiteInstallationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "IntegrationSiteInstallation",
+        properties: [
+          "organizationId",
+          "siteId",
+          "installationId",
+          "integrationName",
+          "configuration",
+          "secrets",
+          "status",
+        ],
+        secretOutputs: ["secrets"],
       },
       name,
       args,

@@ -66,6 +66,10 @@ describe("import: the walk of a seeded organization", () => {
       // Translations and the glossary: one listing each, which the reads share.
       [`GET ${org}/translations`]: 1,
       [`GET ${org}/translations-glossary`]: 1,
+      [`GET ${org}/installations`]: 1,
+      // Site installations: one listing per organization installation, shared by every site.
+      "GET /v1/integrations/{integrationName}/installations/{installationId}/sites": 1,
+      "GET /v1/integrations/{integrationName}/installations/{installationId}/spaces": 1,
       [`GET ${org}/sites`]: 1,
       [`GET ${site}/sections`]: 3,
       [`GET ${site}/section-groups`]: 3,
@@ -329,8 +333,8 @@ describe("the docs-platform command", () => {
     const io = await runCli(["import", "--organization", fx.org(), "--out", out, "--name", "acme-docs"]);
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
-    expect(io.stderr).toContain('site "Acme Docs": 30 objects');
-    expect(io.stderr).toMatch(/84 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toContain('site "Acme Docs": 31 objects');
+    expect(io.stderr).toMatch(/87 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -344,10 +348,21 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(84);
+    expect(program.match(/importId: /g)).toHaveLength(87);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
+    // An integration's configuration may hold credentials: the installation is declared without it.
+    expect(program).toMatch(
+      /new docsPlatform\.IntegrationInstallation\("[^"]+", \{[^}]*integrationName: "ticket-sync"/,
+    );
+    expect(program).not.toContain("seed-integration-key");
+    // Not even empty: declared `{}` would be managed, and a later hand-written key would be drift of nothing.
+    for (const kind of ["IntegrationInstallation", "IntegrationSiteInstallation", "IntegrationSpaceInstallation"]) {
+      const start = program.indexOf(`new docsPlatform.${kind}(`);
+      expect(start, kind).toBeGreaterThan(0);
+      expect(program.slice(start, program.indexOf("});", start))).not.toMatch(/configuration|secrets/);
+    }
   });
 
   it("unmanaged names what a state does not manage, by kind, and exits 3; 0 when everything is managed", async () => {
@@ -364,23 +379,30 @@ describe("the docs-platform command", () => {
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (84 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (87 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
     const [, forum] = seeded.ids.SiteExternalLink!;
     const [tickets] = seeded.ids.SiteMcpServer!;
     const [translation] = seeded.ids.Translation!;
-    const partial = all.filter((r) => ![handbook, link, forum, tickets, translation].includes(r.id));
+    const [integration] = seeded.ids.IntegrationInstallation!;
+    const [onSite] = seeded.ids.IntegrationSiteInstallation!;
+    const [onSpace] = seeded.ids.IntegrationSpaceInstallation!;
+    const handMade = [handbook, link, forum, tickets, translation, integration, onSite, onSpace];
+    const partial = all.filter((r) => !handMade.includes(r.id));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 5 object(s) not managed by the stack (79 resources):\n` +
+      `Organization ${fx.org()}: 8 object(s) not managed by the stack (79 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
+        `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
+        `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
         `  Translation\n    ${translation}  "Product Guide fr"\n` +
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
-        `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n`,
+        `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n` +
+        `  IntegrationSiteInstallation\n    ${onSite}  "Ticket Sync" in site "Acme Docs"\n`,
     );
     const json = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial), "--json"]);
     expect(json.code).toBe(EXIT.found);
@@ -389,10 +411,13 @@ describe("the docs-platform command", () => {
       managed: 79,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
+        { kind: "IntegrationInstallation", id: integration, title: "Ticket Sync" },
+        { kind: "IntegrationSpaceInstallation", id: onSpace, title: "Ticket Sync", under: 'space "Runbooks"' },
         { kind: "Translation", id: translation, title: "Product Guide fr" },
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },
+        { kind: "IntegrationSiteInstallation", id: onSite, title: "Ticket Sync", under: 'site "Acme Docs"' },
       ],
     });
     // Team members are managed by their Team's `members`; without it each member is listed. Spaces only on request;

@@ -351,6 +351,21 @@ const mcpField = (property: string, rule: Rule) =>
       }),
   });
 
+const integrationInstallation = kind("IntegrationInstallation", () => ({
+  organizationId: fixture.org(),
+  integrationName: "ticket-sync",
+}));
+/** An IntegrationInstallation rule, sent in the PATCH of a fresh installation under the API's snake_case name. */
+const installationField = (property: string, field: string, rule: Rule) =>
+  integrationInstallation(property, {
+    source: OFFICIAL,
+    rule,
+    request: async (_p, value) => {
+      const id = await fixture.apiCreate("/integrations/ticket-sync/installations", { organization: fixture.org() });
+      return patch(`/integrations/ticket-sync/installations/${id}`, field, { [field]: value });
+    },
+  });
+
 /** A SiteAgentSettings rule: the PUT requires all three parts, so the request sends them around the value. */
 const agentRule = (property: string, field: string, rule: Rule, part: (value: unknown) => Props) =>
   agentSettings(property, {
@@ -669,6 +684,9 @@ const table: Entry[] = [
   glossaryValue("entries.0.term", atMost(255), (term) => ({ term, translations: {} }), "en"),
   glossaryValue("entries.0.translations.fr", atLeast(1), (fr) => ({ term: "term", translations: { fr } }), "fr"),
   glossaryValue("entries.0.translations.fr", atMost(255), (fr) => ({ term: "term", translations: { fr } }), "fr"),
+  // IntegrationInstallation (OFFICIAL UpdateIntegrationInstallation): the selections.
+  installationField("spaceSelection", "space_selection", oneOf(["all", "selected"], ["some", "All"])),
+  installationField("siteSelection", "site_selection", oneOf(["all", "selected"], ["some", "All"])),
 
   // SiteAgentSettings (OFFICIAL SiteAgentSettingsInput): the scans' topics and the findings' change requests.
   agentRule("scanTopics", "scans.topics", oneOf(["auto", "never"], ["always", "Auto"]), (topics) => ({

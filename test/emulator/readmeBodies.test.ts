@@ -23,6 +23,7 @@ const MADE: [pattern: RegExp, placeholder: string][] = [
   [/\/sections$/, "sectionId"],
   [/\/section-groups$/, "groupId"],
   [/\/teams$/, "t"],
+  [/\/installations$/, "installationId"],
 ];
 
 describe("the emulator README's request bodies", () => {

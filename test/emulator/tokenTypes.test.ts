@@ -59,6 +59,7 @@ describe("a token of another type than user", () => {
     expect(refused).toEqual(flagged);
     expect(flagged).toEqual([
       "POST /v1/orgs/{organizationId}/members/{userId}/sso",
+      "DELETE /v1/integrations/{integrationName}/installations/{installationId}",
       "GET /v1/orgs/{organizationId}/saml",
       "POST /v1/orgs/{organizationId}/saml",
       "GET /v1/orgs/{organizationId}/saml/{samlProviderId}",

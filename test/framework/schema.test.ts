@@ -111,6 +111,9 @@ describe("the package schema of the registered kinds", () => {
       found.push(...secrets(resource.properties).map((name) => `${definition.kind}.${name}`));
     }
     expect(found.sort()).toEqual([
+      "IntegrationInstallation.secrets",
+      "IntegrationSiteInstallation.secrets",
+      "IntegrationSpaceInstallation.secrets",
       "OpenApiSpec.sourceText",
       "SamlProvider.certificate",
       "SiteMcpServer.headers",

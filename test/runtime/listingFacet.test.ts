@@ -71,6 +71,7 @@ describe("the listing-and-references facet: every kind declares how its objects 
     expect([...referred].sort()).toEqual(
       [
         "Collection",
+        "IntegrationInstallation",
         "OrganizationMember",
         "Site",
         "SiteSection",

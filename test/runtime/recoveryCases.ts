@@ -123,6 +123,46 @@ export const RECOVERY_CASES: RecoveryCase[] = [
       }),
   },
   {
+    kind: "IntegrationInstallation",
+    inputs: async (f) => ({ organizationId: f.org(), integrationName: "ticket-sync" }),
+    create: { method: "POST", path: "/integrations/ticket-sync/installations$" },
+    objects: async (f, i) =>
+      (await f.listAll(`/orgs/${f.org()}/installations`))
+        .filter((item: Json) => (item.integration as Json).name === i.integrationName)
+        .map((item: Json) => item.installation),
+    twin: (f) => f.apiCreate("/integrations/ticket-sync/installations", { organization: f.org() }),
+  },
+  {
+    kind: "IntegrationSiteInstallation",
+    inputs: async (f) => ({
+      organizationId: f.org(),
+      siteId: await f.makeSite(),
+      installationId: await f.apiCreate("/integrations/ticket-sync/installations", { organization: f.org() }),
+      integrationName: "ticket-sync",
+    }),
+    create: { method: "POST", path: "/installations/[^/]+/sites$" },
+    // The pair is unique: the API keeps one installation per site (no twin can be made).
+    objects: async (f, i) =>
+      (await f.listAll(`/integrations/ticket-sync/installations/${i.installationId}/sites`))
+        .filter((item: Json) => item.site === i.siteId)
+        .map((item: Json) => ({ ...item, id: `${item.site}/${item.installation}` })),
+  },
+  {
+    kind: "IntegrationSpaceInstallation",
+    inputs: async (f) => ({
+      organizationId: f.org(),
+      spaceId: await f.apiCreate(`/orgs/${f.org()}/spaces`, { title: "Handbook" }),
+      installationId: await f.apiCreate("/integrations/ticket-sync/installations", { organization: f.org() }),
+      integrationName: "ticket-sync",
+    }),
+    create: { method: "POST", path: "/installations/[^/]+/spaces$" },
+    // The pair is unique: the API keeps one installation per space (no twin can be made).
+    objects: async (f, i) =>
+      (await f.listAll(`/integrations/ticket-sync/installations/${i.installationId}/spaces`))
+        .filter((item: Json) => item.space === i.spaceId)
+        .map((item: Json) => ({ ...item, id: `${item.space}/${item.installation}` })),
+  },
+  {
     kind: "SiteSection",
     inputs: async (f) => ({
       organizationId: f.org(),

@@ -4,6 +4,9 @@ import type { z } from "zod";
 import type * as docs from "../../provider";
 import type { collectionKind } from "../../provider/resources/collection";
 import type { collectionPermissionKind } from "../../provider/resources/collectionPermission";
+import type { integrationInstallationKind } from "../../provider/resources/integrationInstallation";
+import type { integrationSiteInstallationKind } from "../../provider/resources/integrationSiteInstallation";
+import type { integrationSpaceInstallationKind } from "../../provider/resources/integrationSpaceInstallation";
 import type { openApiSpecKind } from "../../provider/resources/openApiSpec";
 import type { organizationMemberKind } from "../../provider/resources/organizationMember";
 import type { organizationSettingsKind } from "../../provider/resources/organizationSettings";
@@ -87,6 +90,13 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof siteRedirectKind, docs.SiteRedirect>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteRedirectsKind, docs.SiteRedirects>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteMcpServerKind, docs.SiteMcpServer>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof integrationInstallationKind, docs.IntegrationInstallation>>().toEqualTypeOf<Fits>();
+  expectTypeOf<
+    Bounds<typeof integrationSiteInstallationKind, docs.IntegrationSiteInstallation>
+  >().toEqualTypeOf<Fits>();
+  expectTypeOf<
+    Bounds<typeof integrationSpaceInstallationKind, docs.IntegrationSpaceInstallation>
+  >().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteAgentSettingsKind, docs.SiteAgentSettings>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof translationKind, docs.Translation>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof translationGlossaryKind, docs.TranslationGlossary>>().toEqualTypeOf<Fits>();

@@ -24,6 +24,9 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteExternalLink",
   "SiteMcpServer",
   "Translation",
+  "IntegrationInstallation",
+  "IntegrationSiteInstallation",
+  "IntegrationSpaceInstallation",
 ]);
 
 /**
@@ -73,7 +76,21 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteExternalLink: [],
     SiteMcpServer: [],
     Translation: ids(await list(`${org}/translations`)),
+    IntegrationInstallation: [],
+    IntegrationSiteInstallation: [],
+    IntegrationSpaceInstallation: [],
   };
+  for (const { installation, integration } of await list(`${org}/installations`)) {
+    const path = `/integrations/${integration.name}/installations/${installation.id}`;
+    result.IntegrationInstallation?.push(installation.id);
+    // Site installations have the resource id `<siteId>/<installationId>`.
+    result.IntegrationSiteInstallation?.push(
+      ...(await list(`${path}/sites`)).map((item) => `${item.site}/${installation.id}`),
+    );
+    result.IntegrationSpaceInstallation?.push(
+      ...(await list(`${path}/spaces`)).map((item) => `${item.space}/${installation.id}`),
+    );
+  }
   for (const site of sites) {
     const under = `${org}/sites/${site.id}`;
     result.SiteSection?.push(...ids(await list(`${under}/sections`)));

@@ -1,6 +1,6 @@
 /**
  * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
- * `docs-platform import` must turn into a program. 87 objects across every kind it imports: the organization's
+ * `docs-platform import` must turn into a program. 90 objects across every kind it imports: the organization's
  * settings (its default site among them), collections nested three deep, the fixture's spaces and one made in a
  * collection, three sites (one with section groups, external links, conditional sections and site spaces, a share link
  * turned off, an MCP server with a secret header, agent settings, an adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and duplicate
@@ -215,6 +215,25 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     headers: { Authorization: "Bearer seed-secret-key" },
   });
   note("SiteMcpServer", mcp.id);
+  // An integration of the organization, configured with a credential: `import` declares it without its configuration.
+  const installation = await send("POST", "/integrations/ticket-sync/installations", {
+    organization: emulator.organizationId,
+  });
+  await send("PATCH", `/integrations/ticket-sync/installations/${installation.id}`, {
+    configuration: { workspace: "acme", apiKey: "seed-integration-key" },
+    site_selection: "all",
+  });
+  note("IntegrationInstallation", installation.id);
+  // The same installation on the site, with a site-level key.
+  const installationSites = `/integrations/ticket-sync/installations/${installation.id}/sites`;
+  await send("POST", installationSites, { siteId: docs });
+  await send("PATCH", `${installationSites}/${docs}`, { configuration: { project: "DOCS" } });
+  note("IntegrationSiteInstallation", `${docs}/${installation.id}`);
+  // And on a space, with a space-level key.
+  const installationSpaces = `/integrations/ticket-sync/installations/${installation.id}/spaces`;
+  await send("POST", installationSpaces, { space: runbooks });
+  await send("PATCH", `${installationSpaces}/${runbooks}`, { configuration: { project: "OPS" } });
+  note("IntegrationSpaceInstallation", `${runbooks}/${installation.id}`);
   await send("PUT", `${site}/agent-settings`, {
     scans: { topics: "never" },
     findings: { changeRequests: "always" },

@@ -1,0 +1,223 @@
+import { z } from "zod";
+import {
+  type ApiIntegrationSpaceInstallation,
+  getIntegrationSpaceInstallation,
+  installIntegrationOnSpace,
+  integrationSpaceInstallationsPath,
+  listIntegrationInstallationSpaces,
+  listOrganizationInstallations,
+  organizationInstallationsPath,
+  spaceIdOfInstallation,
+  uninstallIntegrationFromSpace,
+  updateIntegrationSpaceInstallation,
+} from "../client";
+import { undoOnFailure } from "../framework/cleanup";
+import { apiId, apiIdPair, defineKind, idRef, type ResourceContext, SENSITIVE } from "../framework/kind";
+import { readListed } from "../framework/listings";
+import { configurationKey, configurationValue, integrationName, project } from "./integrationInstallation";
+
+const inputs = z
+  .strictObject({
+    organizationId: apiId.describe("The organization of the space and the installation."),
+    spaceId: idRef("Space").describe("The space, e.g. `space.id`."),
+    installationId: idRef("IntegrationInstallation").describe(
+      "The organization's installation of the integration, e.g. `installation.id` of an `IntegrationInstallation`.",
+    ),
+    integrationName: integrationName.describe(
+      "The installation's integration name (every path of the API names it), e.g. `installation.integrationName`.",
+    ),
+    configuration: z
+      .record(configurationKey, configurationValue)
+      .optional()
+      .describe(
+        "The space-level configuration keys this program manages (the integration's space schema says which exist). " +
+          "Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.",
+      ),
+    secrets: z
+      .record(configurationKey, z.string())
+      .optional()
+      .meta(SENSITIVE)
+      .describe(
+        "Space-level configuration keys holding credentials: sent in the same configuration, secret in the state and " +
+          "never shown in previews or errors.",
+      ),
+  })
+  .superRefine((news, ctx) => {
+    for (const key of Object.keys(news.secrets ?? {})) {
+      if (news.configuration && Object.hasOwn(news.configuration, key)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["secrets", key],
+          message: "is declared in `configuration` too: declare each key once",
+        });
+      }
+    }
+  });
+
+const state = z.object({
+  organizationId: z.string(),
+  spaceId: z.string(),
+  installationId: z.string(),
+  integrationName: z.string(),
+  configuration: z.record(z.string(), z.unknown()).default({}),
+  secrets: z.record(z.string(), z.unknown()).default({}),
+  status: z.string().default("").describe("The organization installation's status: `active`, `pending` or `paused`."),
+});
+
+type Inputs = z.output<typeof inputs>;
+type State = z.output<typeof state>;
+type Parents = Pick<State, "organizationId" | "spaceId" | "installationId" | "integrationName">;
+
+/** Space and installation ids never contain a slash, so the pair makes an unambiguous resource id. */
+const idOf = (space: string, installation: string) => `${space}/${installation}`;
+
+function toState(
+  item: ApiIntegrationSpaceInstallation,
+  parents: Parents,
+  declared: Pick<Partial<State>, "configuration" | "secrets">,
+): State {
+  const configuration = item.configuration ?? {};
+  return {
+    organizationId: parents.organizationId,
+    spaceId: parents.spaceId,
+    installationId: parents.installationId,
+    integrationName: parents.integrationName,
+    configuration: project(configuration, declared.configuration),
+    secrets: project(configuration, declared.secrets),
+    status: item.status ?? "",
+  };
+}
+
+/** The whole configuration to send, or undefined when every declared key already holds its value. */
+function configurationOf(current: ApiIntegrationSpaceInstallation, news: Inputs) {
+  const declared = { ...(news.configuration ?? {}), ...(news.secrets ?? {}) };
+  const stored = current.configuration ?? {};
+  return Object.entries(declared).some(([key, value]) => stored[key] !== value)
+    ? { ...stored, ...declared }
+    : undefined;
+}
+
+/** The spaces of one organization installation, shared by every read and listing of the operation. */
+const spacesOf = (ctx: ResourceContext, name: string, installation: string) =>
+  ctx.listings.get(integrationSpaceInstallationsPath(name, installation), () =>
+    listIntegrationInstallationSpaces(ctx.client, name, installation),
+  );
+
+export const integrationSpaceInstallationKind = defineKind<Inputs, State>({
+  kind: "IntegrationSpaceInstallation",
+  docs: {
+    description:
+      "An organization's integration installation enabled on one of its spaces, with its space-level configuration " +
+      "(`/integrations/{integrationName}/installations/{installationId}/spaces/{spaceId}`).",
+    adoption:
+      '`importId: "<spaceId>/<installationId>"`; `configuration` and `secrets` keys are managed from the first `up` ' +
+      "that declares them.",
+    notes: [
+      "- Create is `POST …/installations/{installationId}/spaces` with the space (the body names it `space`), then one " +
+        "`PATCH` when a configuration key is declared.",
+      "- As on `IntegrationInstallation`, only the declared `configuration` and `secrets` keys are managed and read " +
+        "back; a change sends the whole configuration with the declared keys laid over it.",
+      "- Reads come from the installation's space listing (`GET …/installations/{installationId}/spaces`), one request " +
+        "per organization installation in a refresh. `docs-platform import` and `unmanaged` find space installations " +
+        "the same way, under every installation of the organization (the space's own `GET /spaces/{spaceId}/" +
+        "integrations` names integrations, not installations, and would cost a request per space).",
+    ],
+    example: `const tickets = new docs.IntegrationInstallation("tickets", { organizationId, integrationName: "ticket-sync" });
+new docs.IntegrationSpaceInstallation("handbook-tickets", {
+  organizationId,
+  spaceId: handbook.id,
+  installationId: tickets.id,
+  integrationName: tickets.integrationName,
+  configuration: { project: "HANDBOOK" },
+});`,
+  },
+  scope: "organization",
+  inputs,
+  state,
+  parent: { kind: "Space", input: "spaceId" },
+  id: { pair: "installationId" },
+  listing: {
+    path: (ids) => `/spaces/${encodeURIComponent(String(ids.spaceId))}/integrations`,
+    async list(ctx, { ids, title }) {
+      const [org, space] = [String(ids.organizationId), String(ids.spaceId)];
+      const installations = await ctx.listings.get(organizationInstallationsPath(org), () =>
+        listOrganizationInstallations(ctx.client, org),
+      );
+      const listed = [];
+      for (const { installation, integration } of installations) {
+        const spaces = await spacesOf(ctx, integration.name, installation.id);
+        if (!spaces.some((item) => spaceIdOfInstallation(item) === space)) continue;
+        listed.push({
+          id: idOf(space, installation.id),
+          title: integration.title ?? integration.name,
+          known: {
+            organizationId: org,
+            spaceId: space,
+            installationId: installation.id,
+            integrationName: integration.name,
+          },
+          under: `space "${title}"`,
+        });
+      }
+      return listed;
+    },
+    noun: "integration installation of the space",
+    unmanaged: true,
+  },
+  imported: { word: "integration", leaveOut: ["configuration", "secrets"] },
+  outputs: ["status"],
+  secretOutputs: ["secrets"],
+  idFormat: "`<spaceId>/<installationId>`",
+  importId: apiIdPair,
+  replaceOnChanges: ["organizationId", "spaceId", "installationId", "integrationName"],
+  // One installation per space and organization installation: the new one could not be made beside the old.
+  deleteBeforeReplace: true,
+  programRules: { uniqueBy: ["installationId", "spaceId"] },
+
+  // The pair is the key the API keeps unique.
+  async findCreated({ client }, news) {
+    const spaces = await listIntegrationInstallationSpaces(client, news.integrationName, news.installationId);
+    return spaces
+      .filter((item) => spaceIdOfInstallation(item) === news.spaceId)
+      .map(() => ({ id: idOf(news.spaceId, news.installationId), title: news.integrationName }));
+  },
+
+  async create({ client }, news) {
+    const { integrationName: name, installationId: installation, spaceId: space } = news;
+    const installed = await installIntegrationOnSpace(client, name, installation, space);
+    const configuration = configurationOf(installed, news);
+    const id = idOf(space, installation);
+    const item = configuration
+      ? await undoOnFailure(
+          { kind: "IntegrationSpaceInstallation", id, title: name },
+          () => uninstallIntegrationFromSpace(client, name, installation, space),
+          () => updateIntegrationSpaceInstallation(client, name, installation, space, { configuration }),
+        )
+      : installed;
+    return { id, state: toState(item, news, news) };
+  },
+
+  async read(ctx, id, known) {
+    const item = await readListed(ctx.listings, {
+      path: integrationSpaceInstallationsPath(known.integrationName, known.installationId),
+      list: () => listIntegrationInstallationSpaces(ctx.client, known.integrationName, known.installationId),
+      matches: (listed) => spaceIdOfInstallation(listed) === known.spaceId,
+      single: () =>
+        getIntegrationSpaceInstallation(ctx.client, known.integrationName, known.installationId, known.spaceId),
+    });
+    return item && { id, state: toState(item, known, known) };
+  },
+
+  async update({ client }, _id, _olds, news) {
+    const { integrationName: name, installationId: installation, spaceId: space } = news;
+    const current = await getIntegrationSpaceInstallation(client, name, installation, space);
+    const configuration = configurationOf(current, news);
+    const item = configuration
+      ? await updateIntegrationSpaceInstallation(client, name, installation, space, { configuration })
+      : current;
+    return toState(item, news, news);
+  },
+
+  delete: ({ client }, _id, olds) =>
+    uninstallIntegrationFromSpace(client, olds.integrationName, olds.installationId, olds.spaceId),
+});
