@@ -29,6 +29,20 @@ export interface CatalogueIntegration {
 }
 
 export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
+  // A real one, so that examples run here and against the API alike: as GitbookIO/integrations'
+  // integrations/googleanalytics/gitbook-manifest.yaml declares it (target site, a site's required `tracking_id`).
+  {
+    name: "googleanalytics",
+    title: "Google Analytics",
+    description: "Receive GitBook traffic insights directly in your Google Analytics dashboard.",
+    target: "site",
+    categories: ["analytics"],
+    account: { properties: {} },
+    site: {
+      properties: { tracking_id: { type: "string", title: "Tracking ID" } },
+      required: ["tracking_id"],
+    },
+  },
   {
     name: "analytics-pulse",
     title: "Analytics Pulse",

@@ -39,6 +39,8 @@ interface ProductSite {
   links?: { title: string; url: string }[];
   /** The site's AI: MCP servers its assistant may call for readers, and instructions for the editing agent. */
   ai?: { mcpServers: { key: string; name: string; url: string }[]; editingInstructions: string };
+  /** The Google Analytics property (`G-…`) that counts the site's readers. */
+  googleAnalyticsId?: string;
 }
 
 /** The token the ticket search MCP server expects, from secret config (`pulumi config set --secret ticketsToken`). */
@@ -54,6 +56,7 @@ const products: ProductSite[] = [
       { title: "API reference", space: "api", icon: "code" },
     ],
     links: [{ title: "Status", url: "https://status.acme.example" }],
+    googleAnalyticsId: "G-ACME0PLATFORM",
     ai: {
       mcpServers: [{ key: "tickets", name: "Ticket search", url: "https://mcp.acme.example/tickets" }],
       editingInstructions: "Write in US English.\nKeep code samples in TypeScript.",
@@ -77,6 +80,7 @@ const products: ProductSite[] = [
 interface ProductDocsArgs {
   product: ProductSite;
   spaces: Record<SpaceName, pulumi.Input<string>>;
+  googleAnalytics: docs.IntegrationInstallation;
 }
 
 /** One product's docs site: the site, one section per entry (the first is the default) and an optional share link. */
@@ -87,7 +91,7 @@ class ProductDocs extends pulumi.ComponentResource {
 
   constructor(name: string, args: ProductDocsArgs, opts?: pulumi.ComponentResourceOptions) {
     super("acme:docs:ProductDocs", name, {}, opts);
-    const { product, spaces } = args;
+    const { product, spaces, googleAnalytics } = args;
     const child = { parent: this };
     const site = new docs.Site(name, { title: product.title, visibility: product.visibility, published: true }, child);
     const sections = product.sections.map(
@@ -122,6 +126,18 @@ class ProductDocs extends pulumi.ComponentResource {
       const { editingInstructions } = product.ai;
       new docs.SiteAgentSettings(`${name}-agent`, { siteId: site.id, editingInstructions }, child);
     }
+    if (product.googleAnalyticsId) {
+      new docs.IntegrationSiteInstallation(
+        `${name}-analytics`,
+        {
+          siteId: site.id,
+          installationId: googleAnalytics.id,
+          integrationName: googleAnalytics.integrationName,
+          configuration: { tracking_id: product.googleAnalyticsId },
+        },
+        child,
+      );
+    }
     if (product.shareWithReviewers) {
       this.reviewUrl = new docs.SiteShareLink(`${name}-reviewers`, { siteId: site.id, name: "Reviewers" }, child).url;
     }
@@ -135,7 +151,12 @@ class ProductDocs extends pulumi.ComponentResource {
 const spaces = Object.fromEntries(
   Object.entries(spaceTitles).map(([name, title]) => [name, docs.getSpaceOutput({ title }).id]),
 ) as Record<SpaceName, pulumi.Output<string>>;
-const sites = products.map((product) => new ProductDocs(product.key, { product, spaces }));
+// Google Analytics, installed once in the organization and turned on site by site (`selected`), each with its property.
+const googleAnalytics = new docs.IntegrationInstallation("google-analytics", {
+  integrationName: "googleanalytics",
+  siteSelection: "selected",
+});
+const sites = products.map((product) => new ProductDocs(product.key, { product, spaces, googleAnalytics }));
 
 // The guides in French: the API translates their space into a French one (`resultSpaceId`), following the glossary.
 // Running a translation is an action: a new `release` value runs it again on the next `up`.

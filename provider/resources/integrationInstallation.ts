@@ -176,13 +176,11 @@ export const integrationInstallationKind = defineKind<Inputs, State>({
         "page) per organization in a refresh.",
       "- The uninstall accepts only a user's personal API token (the document's `security` is `user`).",
     ],
-    example: `const config = new pulumi.Config();
-new docs.IntegrationInstallation("tickets", {
+    example: `// Google Analytics (its site-level \`tracking_id\` is set per site: IntegrationSiteInstallation).
+const analytics = new docs.IntegrationInstallation("google-analytics", {
   organizationId,
-  integrationName: "ticket-sync",
+  integrationName: "googleanalytics",
   siteSelection: "selected",
-  configuration: { workspace: "acme" },
-  secrets: { apiKey: config.requireSecret("ticketsApiKey") },
 });`,
   },
   scope: "organization",

@@ -123,17 +123,17 @@ export const integrationSiteInstallationKind = defineKind<Inputs, State>({
         "the same way, under every installation of the organization (the site's own `GET …/sites/{siteId}/" +
         "integrations` names integrations, not installations).",
     ],
-    example: `const analytics = new docs.IntegrationInstallation("analytics", {
+    example: `const analytics = new docs.IntegrationInstallation("google-analytics", {
   organizationId,
-  integrationName: "analytics-pulse",
-  configuration: { trackingId: "G-ACME" },
+  integrationName: "googleanalytics",
+  siteSelection: "selected",
 });
 new docs.IntegrationSiteInstallation("docs-analytics", {
   organizationId,
   siteId: site.id,
   installationId: analytics.id,
   integrationName: analytics.integrationName,
-  configuration: { trackingId: "G-DOCS" },
+  configuration: { tracking_id: "G-ACME0DOCS" },
 });`,
   },
   scope: "site",

@@ -122,13 +122,18 @@ export const integrationSpaceInstallationKind = defineKind<Inputs, State>({
         "the same way, under every installation of the organization (the space's own `GET /spaces/{spaceId}/" +
         "integrations` names integrations, not installations, and would cost a request per space).",
     ],
-    example: `const tickets = new docs.IntegrationInstallation("tickets", { organizationId, integrationName: "ticket-sync" });
-new docs.IntegrationSpaceInstallation("handbook-tickets", {
+    example: `// Slack is authorized in the app (OAuth): the program adopts that installation and picks a channel per space.
+const slack = new docs.IntegrationInstallation("slack", {
+  organizationId,
+  integrationName: "slack",
+  importId: "<installationId>",
+});
+new docs.IntegrationSpaceInstallation("handbook-slack", {
   organizationId,
   spaceId: handbook.id,
-  installationId: tickets.id,
-  integrationName: tickets.integrationName,
-  configuration: { project: "HANDBOOK" },
+  installationId: slack.id,
+  integrationName: slack.integrationName,
+  configuration: { channel: "#docs-handbook", notify_content_update: true },
 });`,
   },
   scope: "organization",

@@ -59,6 +59,8 @@ const EXAMPLES: ExampleCase[] = [
       SiteExternalLink: 1,
       SiteMcpServer: 1,
       SiteAgentSettings: 1,
+      IntegrationInstallation: 1,
+      IntegrationSiteInstallation: 1,
       Translation: 1,
       TranslationGlossary: 1,
     },

@@ -24,6 +24,7 @@ const MADE: [pattern: RegExp, placeholder: string][] = [
   [/\/section-groups$/, "groupId"],
   [/\/teams$/, "t"],
   [/\/installations$/, "installationId"],
+  [/\/translations$/, "translationId"],
 ];
 
 describe("the emulator README's request bodies", () => {
