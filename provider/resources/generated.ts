@@ -655,14 +655,15 @@ export interface IntegrationInstallationArgs extends AdoptionArgs, ConnectionOpt
    */
   siteSelection?: pulumi.Input<IntegrationSelection>;
   /**
-   * The organization-level configuration keys this program manages (the integration's own schema says which
+   * The organization-level configuration keys this program manages (the integration's account schema says which
    * exist). Keys left out, and keys the integration writes itself, are not managed. Put credentials in
    * `secrets`. (object; update in place; unmanaged when omitted.)
    */
   configuration?: DeepInput<Record<string, string | number | boolean>>;
   /**
-   * Configuration keys holding credentials (an API key, a client secret): sent in the same configuration, secret
-   * in the state and never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   * Organization-level configuration keys holding credentials (an API key, a client secret): sent in the same
+   * configuration, secret in the state and never shown in previews or errors. (object; update in place;
+   * unmanaged when omitted.)
    */
   secrets?: DeepInput<Record<string, string>>;
 }
@@ -685,14 +686,14 @@ export class IntegrationInstallation extends DocsResource {
   /** Which sites the installation may act on: `all`, or only those it is installed on (`selected`). */
   declare readonly siteSelection: pulumi.Output<IntegrationSelection>;
   /**
-   * The organization-level configuration keys this program manages (the integration's own schema says which
+   * The organization-level configuration keys this program manages (the integration's account schema says which
    * exist). Keys left out, and keys the integration writes itself, are not managed. Put credentials in
    * `secrets`.
    */
   declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
   /**
-   * Configuration keys holding credentials (an API key, a client secret): sent in the same configuration, secret
-   * in the state and never shown in previews or errors.
+   * Organization-level configuration keys holding credentials (an API key, a client secret): sent in the same
+   * configuration, secret in the state and never shown in previews or errors.
    */
   declare readonly secrets: pulumi.Output<Record<string, string>>;
   /** `active`, `pending` (not configured yet) or `paused`. */
@@ -743,8 +744,9 @@ export interface IntegrationSpaceInstallationArgs extends AdoptionArgs, Connecti
    */
   configuration?: DeepInput<Record<string, string | number | boolean>>;
   /**
-   * Space-level configuration keys holding credentials: sent in the same configuration, secret in the state and
-   * never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   * Space-level configuration keys holding credentials (an API key, a client secret): sent in the same
+   * configuration, secret in the state and never shown in previews or errors. (object; update in place;
+   * unmanaged when omitted.)
    */
   secrets?: DeepInput<Record<string, string>>;
 }
@@ -769,8 +771,8 @@ export class IntegrationSpaceInstallation extends DocsResource {
    */
   declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
   /**
-   * Space-level configuration keys holding credentials: sent in the same configuration, secret in the state and
-   * never shown in previews or errors.
+   * Space-level configuration keys holding credentials (an API key, a client secret): sent in the same
+   * configuration, secret in the state and never shown in previews or errors.
    */
   declare readonly secrets: pulumi.Output<Record<string, string>>;
   /** The organization installation's status: `active`, `pending` or `paused`. */
@@ -1588,8 +1590,9 @@ export interface IntegrationSiteInstallationArgs extends AdoptionArgs, Connectio
    */
   configuration?: DeepInput<Record<string, string | number | boolean>>;
   /**
-   * Site-level configuration keys holding credentials: sent in the same configuration, secret in the state and
-   * never shown in previews or errors. (object; update in place; unmanaged when omitted.)
+   * Site-level configuration keys holding credentials (an API key, a client secret): sent in the same
+   * configuration, secret in the state and never shown in previews or errors. (object; update in place;
+   * unmanaged when omitted.)
    */
   secrets?: DeepInput<Record<string, string>>;
 }
@@ -1614,8 +1617,8 @@ export class IntegrationSiteInstallation extends DocsResource {
    */
   declare readonly configuration: pulumi.Output<Record<string, string | number | boolean>>;
   /**
-   * Site-level configuration keys holding credentials: sent in the same configuration, secret in the state and
-   * never shown in previews or errors.
+   * Site-level configuration keys holding credentials (an API key, a client secret): sent in the same
+   * configuration, secret in the state and never shown in previews or errors.
    */
   declare readonly secrets: pulumi.Output<Record<string, string>>;
   /** The organization installation's status: `active`, `pending` or `paused`. */

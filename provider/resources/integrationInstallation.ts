@@ -13,28 +13,21 @@ import {
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
 import { ResourceError } from "../framework/explain";
-import { apiId, defineKind, SENSITIVE } from "../framework/kind";
+import { apiId, defineKind } from "../framework/kind";
 import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
-
-/*
- * The document's pattern admits `.` and `..`, which would climb the path they are put in (`encodeURIComponent`
- * leaves dots alone): refused at preview with the rest.
- */
-export const integrationName = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[a-zA-Z0-9\-_.]+$/, "must be letters, digits, `-`, `_` and `.` (the integration's name, as in its URL)")
-  .refine((name) => name !== "." && name !== "..", "must name an integration, not `.` or `..`");
+import {
+  configurationInputs,
+  configurationState,
+  configurationToSend,
+  declaredAsHeld,
+  eachKeyDeclaredOnce,
+  integrationName,
+} from "./integrationCommon";
 
 /** Whether an installation acts on every space (or site) of the organization or only on those it is installed on. */
 const selection = z.enum(INTEGRATION_SELECTIONS).meta({ id: "IntegrationSelection" });
-
-export const configurationKey = z.string().min(1).max(100);
-/** The values an integration's configuration schema declares (`string`, `number`, `boolean`). */
-export const configurationValue = z.union([z.string(), z.number(), z.boolean()]);
 
 const inputs = z
   .strictObject({
@@ -49,42 +42,16 @@ const inputs = z
     siteSelection: selection
       .optional()
       .describe("Which sites the installation may act on: `all`, or only those it is installed on (`selected`)."),
-    configuration: z
-      .record(configurationKey, configurationValue)
-      .optional()
-      .describe(
-        "The organization-level configuration keys this program manages (the integration's own schema says which " +
-          "exist). Keys left out, and keys the integration writes itself, are not managed. Put credentials in " +
-          "`secrets`.",
-      ),
-    secrets: z
-      .record(configurationKey, z.string())
-      .optional()
-      .meta(SENSITIVE)
-      .describe(
-        "Configuration keys holding credentials (an API key, a client secret): sent in the same configuration, " +
-          "secret in the state and never shown in previews or errors.",
-      ),
+    ...configurationInputs("organization", "account"),
   })
-  .superRefine((news, ctx) => {
-    for (const key of Object.keys(news.secrets ?? {})) {
-      if (news.configuration && Object.hasOwn(news.configuration, key)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["secrets", key],
-          message: "is declared in `configuration` too: declare each key once",
-        });
-      }
-    }
-  });
+  .superRefine(eachKeyDeclaredOnce);
 
 const state = z.object({
   organizationId: z.string(),
   integrationName: z.string(),
   spaceSelection: z.string().default("selected"),
   siteSelection: z.string().default("selected"),
-  configuration: z.record(z.string(), z.unknown()).default({}),
-  secrets: z.record(z.string(), z.unknown()).default({}),
+  ...configurationState,
   status: z.string().default("").describe("`active`, `pending` (not configured yet) or `paused`."),
   spaces: z.number().default(0).describe("How many spaces the installation manages."),
   externalIds: z.array(z.string()).default([]).describe("The ids the integration assigned to the installation."),
@@ -99,28 +66,17 @@ type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 type Declared = Pick<Partial<State>, "configuration" | "secrets">;
 
-/** The keys of `declared` as the installation holds them now; a key it does not hold is absent (drift). */
-export function project(configuration: Record<string, unknown>, declared: Record<string, unknown> | undefined) {
-  return Object.fromEntries(
-    Object.keys(declared ?? {})
-      .filter((key) => Object.hasOwn(configuration, key))
-      .map((key) => [key, configuration[key]]),
-  );
-}
-
 function toState(
   installation: ApiIntegrationInstallation,
   parents: { organizationId: string; integrationName: string },
   declared: Declared,
 ): State {
-  const configuration = installation.configuration ?? {};
   return {
     organizationId: parents.organizationId,
     integrationName: parents.integrationName,
     spaceSelection: installation.space_selection ?? "selected",
     siteSelection: installation.site_selection ?? "selected",
-    configuration: project(configuration, declared.configuration),
-    secrets: project(configuration, declared.secrets),
+    ...declaredAsHeld(installation.configuration, declared),
     status: installation.status ?? "",
     spaces: installation.spaces ?? 0,
     externalIds: installation.externalIds ?? [],
@@ -132,11 +88,7 @@ function toState(
   };
 }
 
-/**
- * The PATCH for the changed properties. Whether the API merges a configuration into the stored one or replaces it is
- * not documented: the whole configuration is sent, the current one with the declared keys laid over it, so keys the
- * program does not manage (the integration's own included) survive either way.
- */
+/** The PATCH for the changed selections and the declared configuration keys that differ (configurationToSend). */
 function patchOf(
   current: ApiIntegrationInstallation,
   news: Inputs,
@@ -147,11 +99,8 @@ function patchOf(
       spaceSelection: "space_selection",
       siteSelection: "site_selection",
     }) ?? {};
-  const declared = { ...(news.configuration ?? {}), ...(news.secrets ?? {}) };
-  const stored = current.configuration ?? {};
-  if (Object.entries(declared).some(([key, value]) => stored[key] !== value)) {
-    patch.configuration = { ...stored, ...declared };
-  }
+  const configuration = configurationToSend(current.configuration, news);
+  if (configuration) patch.configuration = configuration;
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
 

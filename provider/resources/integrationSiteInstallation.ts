@@ -12,9 +12,16 @@ import {
   updateIntegrationSiteInstallation,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { apiIdPair, defineKind, idRef, type ResourceContext, SENSITIVE } from "../framework/kind";
+import { apiIdPair, defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { readListed } from "../framework/listings";
-import { configurationKey, configurationValue, integrationName, project } from "./integrationInstallation";
+import {
+  configurationInputs,
+  configurationState,
+  configurationToSend,
+  declaredAsHeld,
+  eachKeyDeclaredOnce,
+  integrationName,
+} from "./integrationCommon";
 import { organizationId, siteId, siteIdsOf, UNDER_SITE, underSiteTitled } from "./siteCommon";
 
 const inputs = z
@@ -27,41 +34,16 @@ const inputs = z
     integrationName: integrationName.describe(
       "The installation's integration name (every path of the API names it), e.g. `installation.integrationName`.",
     ),
-    configuration: z
-      .record(configurationKey, configurationValue)
-      .optional()
-      .describe(
-        "The site-level configuration keys this program manages (the integration's site schema says which exist). " +
-          "Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.",
-      ),
-    secrets: z
-      .record(configurationKey, z.string())
-      .optional()
-      .meta(SENSITIVE)
-      .describe(
-        "Site-level configuration keys holding credentials: sent in the same configuration, secret in the state and " +
-          "never shown in previews or errors.",
-      ),
+    ...configurationInputs("site", "site"),
   })
-  .superRefine((news, ctx) => {
-    for (const key of Object.keys(news.secrets ?? {})) {
-      if (news.configuration && Object.hasOwn(news.configuration, key)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["secrets", key],
-          message: "is declared in `configuration` too: declare each key once",
-        });
-      }
-    }
-  });
+  .superRefine(eachKeyDeclaredOnce);
 
 const state = z.object({
   organizationId: z.string(),
   siteId: z.string(),
   installationId: z.string(),
   integrationName: z.string(),
-  configuration: z.record(z.string(), z.unknown()).default({}),
-  secrets: z.record(z.string(), z.unknown()).default({}),
+  ...configurationState,
   status: z.string().default("").describe("The organization installation's status: `active`, `pending` or `paused`."),
 });
 
@@ -77,25 +59,14 @@ function toState(
   parents: Parents,
   declared: Pick<Partial<State>, "configuration" | "secrets">,
 ): State {
-  const configuration = item.configuration ?? {};
   return {
     organizationId: parents.organizationId,
     siteId: parents.siteId,
     installationId: parents.installationId,
     integrationName: parents.integrationName,
-    configuration: project(configuration, declared.configuration),
-    secrets: project(configuration, declared.secrets),
+    ...declaredAsHeld(item.configuration, declared),
     status: item.status ?? "",
   };
-}
-
-/** The whole configuration to send, or undefined when every declared key already holds its value. */
-function configurationOf(current: ApiIntegrationSiteInstallation, news: Inputs) {
-  const declared = { ...(news.configuration ?? {}), ...(news.secrets ?? {}) };
-  const stored = current.configuration ?? {};
-  return Object.entries(declared).some(([key, value]) => stored[key] !== value)
-    ? { ...stored, ...declared }
-    : undefined;
 }
 
 /** The sites of one organization installation, shared by every read and listing of the operation. */
@@ -193,7 +164,7 @@ new docs.IntegrationSiteInstallation("docs-analytics", {
   async create({ client }, news) {
     const { integrationName: name, installationId: installation, siteId: site } = news;
     const installed = await installIntegrationOnSite(client, name, installation, site);
-    const configuration = configurationOf(installed, news);
+    const configuration = configurationToSend(installed.configuration, news);
     const id = idOf(site, installation);
     const item = configuration
       ? await undoOnFailure(
@@ -219,7 +190,7 @@ new docs.IntegrationSiteInstallation("docs-analytics", {
   async update({ client }, _id, _olds, news) {
     const { integrationName: name, installationId: installation, siteId: site } = news;
     const current = await getIntegrationSiteInstallation(client, name, installation, site);
-    const configuration = configurationOf(current, news);
+    const configuration = configurationToSend(current.configuration, news);
     const item = configuration
       ? await updateIntegrationSiteInstallation(client, name, installation, site, { configuration })
       : current;

@@ -12,9 +12,16 @@ import {
   updateIntegrationSpaceInstallation,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { apiId, apiIdPair, defineKind, idRef, type ResourceContext, SENSITIVE } from "../framework/kind";
+import { apiId, apiIdPair, defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { readListed } from "../framework/listings";
-import { configurationKey, configurationValue, integrationName, project } from "./integrationInstallation";
+import {
+  configurationInputs,
+  configurationState,
+  configurationToSend,
+  declaredAsHeld,
+  eachKeyDeclaredOnce,
+  integrationName,
+} from "./integrationCommon";
 
 const inputs = z
   .strictObject({
@@ -26,41 +33,16 @@ const inputs = z
     integrationName: integrationName.describe(
       "The installation's integration name (every path of the API names it), e.g. `installation.integrationName`.",
     ),
-    configuration: z
-      .record(configurationKey, configurationValue)
-      .optional()
-      .describe(
-        "The space-level configuration keys this program manages (the integration's space schema says which exist). " +
-          "Keys left out, and keys the integration writes itself, are not managed. Put credentials in `secrets`.",
-      ),
-    secrets: z
-      .record(configurationKey, z.string())
-      .optional()
-      .meta(SENSITIVE)
-      .describe(
-        "Space-level configuration keys holding credentials: sent in the same configuration, secret in the state and " +
-          "never shown in previews or errors.",
-      ),
+    ...configurationInputs("space", "space"),
   })
-  .superRefine((news, ctx) => {
-    for (const key of Object.keys(news.secrets ?? {})) {
-      if (news.configuration && Object.hasOwn(news.configuration, key)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["secrets", key],
-          message: "is declared in `configuration` too: declare each key once",
-        });
-      }
-    }
-  });
+  .superRefine(eachKeyDeclaredOnce);
 
 const state = z.object({
   organizationId: z.string(),
   spaceId: z.string(),
   installationId: z.string(),
   integrationName: z.string(),
-  configuration: z.record(z.string(), z.unknown()).default({}),
-  secrets: z.record(z.string(), z.unknown()).default({}),
+  ...configurationState,
   status: z.string().default("").describe("The organization installation's status: `active`, `pending` or `paused`."),
 });
 
@@ -76,25 +58,14 @@ function toState(
   parents: Parents,
   declared: Pick<Partial<State>, "configuration" | "secrets">,
 ): State {
-  const configuration = item.configuration ?? {};
   return {
     organizationId: parents.organizationId,
     spaceId: parents.spaceId,
     installationId: parents.installationId,
     integrationName: parents.integrationName,
-    configuration: project(configuration, declared.configuration),
-    secrets: project(configuration, declared.secrets),
+    ...declaredAsHeld(item.configuration, declared),
     status: item.status ?? "",
   };
-}
-
-/** The whole configuration to send, or undefined when every declared key already holds its value. */
-function configurationOf(current: ApiIntegrationSpaceInstallation, news: Inputs) {
-  const declared = { ...(news.configuration ?? {}), ...(news.secrets ?? {}) };
-  const stored = current.configuration ?? {};
-  return Object.entries(declared).some(([key, value]) => stored[key] !== value)
-    ? { ...stored, ...declared }
-    : undefined;
 }
 
 /** The spaces of one organization installation, shared by every read and listing of the operation. */
@@ -190,7 +161,7 @@ new docs.IntegrationSpaceInstallation("handbook-slack", {
   async create({ client }, news) {
     const { integrationName: name, installationId: installation, spaceId: space } = news;
     const installed = await installIntegrationOnSpace(client, name, installation, space);
-    const configuration = configurationOf(installed, news);
+    const configuration = configurationToSend(installed.configuration, news);
     const id = idOf(space, installation);
     const item = configuration
       ? await undoOnFailure(
@@ -216,7 +187,7 @@ new docs.IntegrationSpaceInstallation("handbook-slack", {
   async update({ client }, _id, _olds, news) {
     const { integrationName: name, installationId: installation, spaceId: space } = news;
     const current = await getIntegrationSpaceInstallation(client, name, installation, space);
-    const configuration = configurationOf(current, news);
+    const configuration = configurationToSend(current.configuration, news);
     const item = configuration
       ? await updateIntegrationSpaceInstallation(client, name, installation, space, { configuration })
       : current;

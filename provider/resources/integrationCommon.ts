@@ -1,0 +1,100 @@
+/**
+ * What the integration kinds share (an installation in the organization, on a site, on a space): the integration's
+ * name, and the configuration a program declares at one level of the integration's schema. Integrations write keys of
+ * their own into the same open JSON (tokens of the third-party service), so a program manages only the keys it
+ * declares: they are read back alone, and a write sends the whole configuration with the declared keys laid over it.
+ */
+import { z } from "zod";
+import { SENSITIVE } from "../framework/kind";
+
+/*
+ * The document's pattern admits `.` and `..`, which would climb the path they are put in (`encodeURIComponent`
+ * leaves dots alone): refused at preview with the rest.
+ */
+export const integrationName = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[a-zA-Z0-9\-_.]+$/, "must be letters, digits, `-`, `_` and `.` (the integration's name, as in its URL)")
+  .refine((name) => name !== "." && name !== "..", "must name an integration, not `.` or `..`");
+
+const configurationKey = z.string().min(1).max(100);
+/** The values an integration's configuration schema declares (`string`, `number`, `boolean`). */
+const configurationValue = z.union([z.string(), z.number(), z.boolean()]);
+
+/**
+ * The `configuration` and `secrets` inputs at one level of the integration's schema (the official
+ * `configurations.account`, `.site` or `.space`), e.g. `configurationInputs("site", "site")`.
+ */
+export function configurationInputs(level: string, schema: string) {
+  const Level = level[0]!.toUpperCase() + level.slice(1);
+  return {
+    configuration: z
+      .record(configurationKey, configurationValue)
+      .optional()
+      .describe(
+        `The ${level}-level configuration keys this program manages (the integration's ${schema} schema says which ` +
+          "exist). Keys left out, and keys the integration writes itself, are not managed. Put credentials in " +
+          "`secrets`.",
+      ),
+    secrets: z
+      .record(configurationKey, z.string())
+      .optional()
+      .meta(SENSITIVE)
+      .describe(
+        `${Level}-level configuration keys holding credentials (an API key, a client secret): sent in the same ` +
+          "configuration, secret in the state and never shown in previews or errors.",
+      ),
+  };
+}
+
+type Declared = { configuration?: Record<string, unknown>; secrets?: Record<string, unknown> };
+
+/** A key in both `configuration` and `secrets` would be sent twice with two values: refused at preview. */
+export function eachKeyDeclaredOnce(news: Declared, ctx: z.RefinementCtx): void {
+  for (const key of Object.keys(news.secrets ?? {})) {
+    if (news.configuration && Object.hasOwn(news.configuration, key)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["secrets", key],
+        message: "is declared in `configuration` too: declare each key once",
+      });
+    }
+  }
+}
+
+/** The state of `configuration` and `secrets`: what the API holds now under the declared keys only. */
+export const configurationState = {
+  configuration: z.record(z.string(), z.unknown()).default({}),
+  secrets: z.record(z.string(), z.unknown()).default({}),
+};
+
+/** The keys of `declared` as the installation holds them now; a key it does not hold is absent (drift). */
+export function project(configuration: Record<string, unknown>, declared: Record<string, unknown> | undefined) {
+  return Object.fromEntries(
+    Object.keys(declared ?? {})
+      .filter((key) => Object.hasOwn(configuration, key))
+      .map((key) => [key, configuration[key]]),
+  );
+}
+
+/** `configuration` and `secrets` as a state records them, from the configuration the API reports. */
+export function declaredAsHeld(configuration: Record<string, unknown> | null | undefined, declared: Declared) {
+  return {
+    configuration: project(configuration ?? {}, declared.configuration),
+    secrets: project(configuration ?? {}, declared.secrets),
+  };
+}
+
+/**
+ * The whole configuration to send, or undefined when every declared key already holds its value. Whether the API
+ * merges a configuration into the stored one or replaces it is not documented: the current one goes with the declared
+ * keys laid over it, so keys the program does not manage (the integration's own included) survive either way.
+ */
+export function configurationToSend(stored: Record<string, unknown> | null | undefined, news: Declared) {
+  const declared = { ...(news.configuration ?? {}), ...(news.secrets ?? {}) };
+  const current = stored ?? {};
+  return Object.entries(declared).some(([key, value]) => current[key] !== value)
+    ? { ...current, ...declared }
+    : undefined;
+}
