@@ -6,6 +6,7 @@ import type { CatalogueIntegration } from "./integrationCatalogue";
 import type {
   CollectionRec,
   ExternalLinkRec,
+  GitSyncInstallationRec,
   GlossaryEntryRec,
   IntegrationInstallationRec,
   IntegrationSiteInstallationRec,
@@ -103,7 +104,7 @@ export function spaceLocation(env: Env, id: string): string {
   return `${env.apiBase}/spaces/${enc(id)}`;
 }
 
-export function renderSpace(env: Env, s: SpaceRec): Json {
+export function renderSpace(env: Env, store: Store, s: SpaceRec): Json {
   const out: Json = {
     object: "space",
     id: s.id,
@@ -143,6 +144,8 @@ export function renderSpace(env: Env, s: SpaceRec): Json {
     review: true,
     installIntegration: true,
   };
+  const gitSync = store.gitSyncStore.of({ type: "space", spaceId: s.id });
+  if (gitSync) out.gitSync = renderGitSyncState(store, gitSync);
   return out;
 }
 
@@ -216,6 +219,8 @@ export function renderSite(env: Env, store: Store, site: SiteRec): Json {
   };
   if (site.published) urls.published = siteBaseUrl(store, site);
   out.urls = urls;
+  const gitSync = store.gitSyncStore.of({ type: "site", siteId: site.id });
+  if (gitSync) out.gitSync = renderGitSyncState(store, gitSync);
   return out;
 }
 
@@ -224,7 +229,7 @@ export function renderSiteSpace(env: Env, store: Store, ss: SiteSpaceRec): Json 
   const space = store.spaces.get(ss.spaceId)!;
   const out: Json = { object: "site-space", id: ss.id, path: ss.path };
   if (ss.sectionId) out.section = ss.sectionId;
-  out.space = renderSpace(env, space);
+  out.space = renderSpace(env, store, space);
   out.title = ss.title ?? space.title;
   out.default = ss.isDefault;
   if (ss.condition !== undefined) out.condition = ss.condition;
@@ -536,4 +541,42 @@ export function renderIntegrationSpaceInstallation(
     },
     space: space.spaceId,
   };
+}
+
+/** The official `GitSyncState` of a synced space or site (its `gitSync`). */
+function renderGitSyncState(store: Store, installation: GitSyncInstallationRec): Json {
+  return {
+    installationId: installation.id,
+    installationProvider: installation.provider,
+    installationStatus: store.gitSyncStore.status(installation),
+  };
+}
+
+/** The official `GitSyncInstallation`. A GitLab access token is never echoed back: the document does not say. */
+export function renderGitSyncInstallation(env: Env, store: Store, installation: GitSyncInstallationRec): Json {
+  const providerConfiguration: Json = {};
+  if (installation.repositoryId !== undefined) {
+    providerConfiguration[installation.provider === "github" ? "repositoryId" : "projectId"] =
+      installation.repositoryId;
+  }
+  if (installation.branch !== undefined) providerConfiguration.branch = installation.branch;
+  if (installation.customInstanceURL !== undefined) {
+    providerConfiguration.customInstanceURL = installation.customInstanceURL;
+  }
+  const out: Json = {
+    object: "git-sync-installation",
+    id: installation.id,
+    provider: installation.provider,
+    providerConfiguration,
+    target: { ...installation.target },
+    status: store.gitSyncStore.status(installation),
+  };
+  for (const key of ["projectDirectory", "commitMessageTemplate", "previewExternalBranches", "priority"] as const) {
+    if (installation[key] !== undefined) out[key] = installation[key];
+  }
+  out.createdAt = installation.createdAt;
+  out.createdBy = installation.createdBy;
+  out.updatedAt = installation.updatedAt;
+  out.urls = { location: `${env.apiBase}/git/installations/${enc(installation.id)}` };
+  return out;
 }

@@ -5,6 +5,7 @@
 import { adaptiveSchemaRoutes } from "./routes/adaptiveSchema";
 import { collectionRoutes } from "./routes/collections";
 import { externalLinkRoutes } from "./routes/externalLinks";
+import { gitSyncRoutes } from "./routes/gitSync";
 import { integrationRoutes } from "./routes/integrations";
 import { memberRoutes } from "./routes/members";
 import { openApiRoutes } from "./routes/openapi";
@@ -49,6 +50,7 @@ export const allRoutes: Route[] = [
   ...openApiRoutes,
   ...permissionRoutes,
   ...translationRoutes,
+  ...gitSyncRoutes,
 ];
 
 export type RouteMatch =

@@ -10,6 +10,7 @@
  */
 import { BadRequestError } from "./errors";
 import type { FixtureInfo } from "./fixtures";
+import { GitSyncStore } from "./gitSyncStore";
 import { IntegrationStore } from "./integrationStore";
 import { OpenApiStore } from "./openApiStore";
 import type {
@@ -54,6 +55,7 @@ export class Store {
   readonly openApiStore: OpenApiStore;
   readonly translationStore: TranslationStore;
   readonly integrationStore: IntegrationStore;
+  readonly gitSyncStore: GitSyncStore;
 
   /** `openApiStepMs`: the time per OpenAPI processing step (EmulatorOptions.openApiStepMs). */
   constructor(clock: () => number = Date.now, openApiStepMs = 50, translationStepMs = 0) {
@@ -67,6 +69,8 @@ export class Store {
       translationStepMs,
     );
     this.integrationStore = new IntegrationStore(this.tables);
+    // The emulator's token is its first fixture user's (the organization's admin): who installs Git Sync.
+    this.gitSyncStore = new GitSyncStore(this.tables, () => this.tables.users.keys().next().value ?? "");
   }
 
   // -------------------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import type {
   AdaptiveSchemaRec,
   CollectionRec,
   ExternalLinkRec,
+  GitSyncInstallationRec,
   GlossaryEntryRec,
   IntegrationInstallationRec,
   IntegrationSiteInstallationRec,
@@ -70,6 +71,7 @@ export class Tables {
   readonly permissions = new Map<string, PermissionRec>();
   readonly translations = new Map<string, TranslationRec>();
   readonly glossaryEntries = new Map<string, GlossaryEntryRec>();
+  readonly gitSyncInstallations = new Map<string, GitSyncInstallationRec>();
 
   /**
    * Every table, once: `reset` empties them all and a new id is one no table uses as a key (members and adaptive
@@ -103,6 +105,7 @@ export class Tables {
     this.permissions,
     this.translations,
     this.glossaryEntries,
+    this.gitSyncInstallations,
   ];
 
   readonly fixtures: FixtureInfo;

@@ -48,7 +48,7 @@ export const collectionRoutes: Route[] = [
       const spaces = [...ctx.store.spaces.values()]
         .filter((s) => s.parentId === c.id && !s.deletedAt)
         .sort((a, b) => a.position - b.position);
-      return ok(paginate(ctx, spaces, (s) => renderSpace(ctx.env, s)));
+      return ok(paginate(ctx, spaces, (s) => renderSpace(ctx.env, ctx.store, s)));
     },
   },
   {

@@ -25,7 +25,7 @@ export const spaceRoutes: Route[] = [
   {
     method: "GET",
     path: "/v1/spaces/{spaceId}",
-    handler: (ctx) => ok(renderSpace(ctx.env, requireSpace(ctx))),
+    handler: (ctx) => ok(renderSpace(ctx.env, ctx.store, requireSpace(ctx))),
   },
   {
     method: "PATCH",
@@ -65,7 +65,7 @@ export const spaceRoutes: Route[] = [
         space.icon = undefined;
       }
       space.updatedAt = ctx.store.now();
-      return ok(renderSpace(ctx.env, space));
+      return ok(renderSpace(ctx.env, ctx.store, space));
     },
   },
   {
@@ -80,7 +80,7 @@ export const spaceRoutes: Route[] = [
       const id = param(ctx, "spaceId");
       const space = ctx.store.restoreSpace(id);
       if (!space) throw new NotFoundError(`Space "${id}" not found among the spaces deleted in the last 7 days`);
-      return ok(renderSpace(ctx.env, space));
+      return ok(renderSpace(ctx.env, ctx.store, space));
     },
   },
   {
@@ -90,7 +90,7 @@ export const spaceRoutes: Route[] = [
       const space = requireSpace(ctx);
       const { parentId, position } = parseMove(ctx.store, space, ctx.body);
       ctx.store.moveInContentTree({ kind: "space", rec: space }, parentId, position);
-      return ok(renderSpace(ctx.env, space));
+      return ok(renderSpace(ctx.env, ctx.store, space));
     },
   },
   {
@@ -99,7 +99,7 @@ export const spaceRoutes: Route[] = [
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const spaces = [...ctx.store.spaces.values()].filter((s) => s.orgId === org.id && !s.deletedAt);
-      return ok(paginate(ctx, spaces, (s) => renderSpace(ctx.env, s)));
+      return ok(paginate(ctx, spaces, (s) => renderSpace(ctx.env, ctx.store, s)));
     },
   },
   {
@@ -121,7 +121,7 @@ export const spaceRoutes: Route[] = [
         language: body.language,
         editMode: body.editMode,
       });
-      return created(renderSpace(ctx.env, space), spaceLocation(ctx.env, space.id));
+      return created(renderSpace(ctx.env, ctx.store, space), spaceLocation(ctx.env, space.id));
     },
   },
 ];
