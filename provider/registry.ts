@@ -6,6 +6,7 @@
 import type { KindDefinition } from "./framework/kind";
 import { collectionKind } from "./resources/collection";
 import { collectionPermissionKind } from "./resources/collectionPermission";
+import { gitSyncInstallationKind } from "./resources/gitSyncInstallation";
 import { integrationInstallationKind } from "./resources/integrationInstallation";
 import { integrationSiteInstallationKind } from "./resources/integrationSiteInstallation";
 import { integrationSpaceInstallationKind } from "./resources/integrationSpaceInstallation";
@@ -59,6 +60,7 @@ export const definitions: readonly AnyKind[] = [
   translationKind,
   translationGlossaryKind,
   siteKind,
+  gitSyncInstallationKind,
   siteSectionKind,
   siteSectionGroupKind,
   siteExternalLinkKind,

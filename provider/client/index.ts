@@ -1,6 +1,7 @@
 export * from "./collections";
 export * from "./documentText";
 export * from "./errors";
+export * from "./gitSync";
 export * from "./integrations";
 export * from "./members";
 export * from "./openapi";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GitSyncStateSchema } from "./gitSync";
 import { call, parseResponse } from "./parse";
 import type { HttpClient } from "./transport";
 
@@ -19,6 +20,8 @@ export const SiteSchema = z.object({
   adaptiveContent: z.object({ enabled: z.boolean() }).nullish(),
   /** A role, `inherit`, or null (the official `DefaultLevel`). */
   defaultLevel: z.string().nullish(),
+  /** The Git Sync installation syncing it (the official `GitSyncState`), if any. */
+  gitSync: GitSyncStateSchema.nullish(),
   urls: z
     .object({ location: z.string(), app: z.string(), preview: z.string(), published: z.string() })
     .partial()

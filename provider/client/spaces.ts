@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GitSyncStateSchema } from "./gitSync";
 import { type ApiMergeRules, MergeRulesSchema } from "./organization";
 import { listAll } from "./pagination";
 import { call } from "./parse";
@@ -62,6 +63,8 @@ export const SpaceSchema = z.object({
   /** A role, `inherit` or null (no default access). */
   defaultLevel: z.string().nullish(),
   mergeRules: MergeRulesSchema.nullish(),
+  /** The Git Sync installation syncing it (the official `GitSyncState`), if any. */
+  gitSync: GitSyncStateSchema.nullish(),
   createdAt: z.string().optional(),
   urls: z
     .object({ location: z.string(), app: z.string(), published: z.string(), icon: z.string() })

@@ -13,6 +13,8 @@ import type {
   Font,
   FontDefinition,
   FooterGroup,
+  GitSyncInstallationPriority,
+  GitSyncInstallationProvider,
   HeaderItem,
   IntegrationSelection,
   Language,
@@ -64,6 +66,8 @@ export type {
   Font,
   FontDefinition,
   FooterGroup,
+  GitSyncInstallationPriority,
+  GitSyncInstallationProvider,
   HeaderItem,
   InheritedMergeRules,
   IntegrationSelection,
@@ -1286,6 +1290,137 @@ export class Site extends PluginResource {
           "urls",
           "createdAt",
         ],
+      },
+      name,
+      args,
+      opts,
+    );
+  }
+}
+
+/**
+ * The arguments of GitSyncInstallation. A space or a site synced with a GitHub repository or a GitLab project
+ * (Git Sync, `/git/installations`): which repository and branch, the directory, the commit template and which
+ * side wins.
+ */
+export interface GitSyncInstallationArgs extends AdoptionArgs {
+  /**
+   * The organization of the space or site. (id; replace (delete before replace); default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * The Git provider: `github` or `gitlab`. A change installs anew. (`github` or `gitlab`; replace (delete
+   * before replace); required.)
+   */
+  provider: pulumi.Input<GitSyncInstallationProvider>;
+  /**
+   * The space synced with the repository (or `siteId`). (id; replace (delete before replace); unmanaged when
+   * omitted.)
+   */
+  spaceId?: pulumi.Input<string>;
+  /**
+   * The site synced with the repository (or `spaceId`). (id; replace (delete before replace); unmanaged when
+   * omitted.)
+   */
+  siteId?: pulumi.Input<string>;
+  /**
+   * GitHub: the repository's numeric id. (number, greater than 0, at most 9007199254740991; update in place;
+   * unmanaged when omitted.)
+   */
+  repositoryId?: pulumi.Input<number>;
+  /**
+   * GitLab: the project's numeric id. (number, greater than 0, at most 9007199254740991; update in place;
+   * unmanaged when omitted.)
+   */
+  projectId?: pulumi.Input<number>;
+  /**
+   * The branch synced, e.g. `main` (sent as `refs/heads/main`). (string, at least 1 character; update in place;
+   * unmanaged when omitted.)
+   */
+  branch?: pulumi.Input<string>;
+  /**
+   * The repository's directory holding the content (a monorepo's). (string; update in place; unmanaged when
+   * omitted.)
+   */
+  projectDirectory?: pulumi.Input<string>;
+  /** The template of the commits GitBook makes. (string; update in place; unmanaged when omitted.) */
+  commitMessageTemplate?: pulumi.Input<string>;
+  /** Whether branches other than `branch` get previews. (boolean; update in place; unmanaged when omitted.) */
+  previewExternalBranches?: pulumi.Input<boolean>;
+  /**
+   * Which side wins a sync: the repository (`git`: its content overwrites GitBook's) or `gitbook`. (`git` or
+   * `gitbook`; update in place; unmanaged when omitted.)
+   */
+  priority?: pulumi.Input<GitSyncInstallationPriority>;
+  /**
+   * GitLab: an access token that can read and write the project. Secret; never read back. (string, at least 1
+   * character; update in place; unmanaged when omitted.)
+   */
+  accessToken?: pulumi.Input<string>;
+  /**
+   * GitLab: a self-hosted instance's URL; `null` for gitlab.com. (URL, or `null`; update in place; unmanaged
+   * when omitted.)
+   */
+  customInstanceURL?: pulumi.Input<string | null>;
+}
+
+/**
+ * A space or a site synced with a GitHub repository or a GitLab project (Git Sync, `/git/installations`): which
+ * repository and branch, the directory, the commit template and which side wins. Id: the Git Sync installation
+ * id (a synced space's or site's `gitSync.installationId`).
+ */
+export class GitSyncInstallation extends PluginResource {
+  /** The organization of the space or site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The Git provider: `github` or `gitlab`. A change installs anew. */
+  declare readonly provider: pulumi.Output<GitSyncInstallationProvider>;
+  /** The space synced with the repository (or `siteId`). */
+  declare readonly spaceId: pulumi.Output<string | null>;
+  /** The site synced with the repository (or `spaceId`). */
+  declare readonly siteId: pulumi.Output<string | null>;
+  /** GitHub: the repository's numeric id. */
+  declare readonly repositoryId: pulumi.Output<number | null>;
+  /** GitLab: the project's numeric id. */
+  declare readonly projectId: pulumi.Output<number | null>;
+  /** The branch synced, e.g. `main` (sent as `refs/heads/main`). */
+  declare readonly branch: pulumi.Output<string | null>;
+  /** The repository's directory holding the content (a monorepo's). */
+  declare readonly projectDirectory: pulumi.Output<string | null>;
+  /** The template of the commits GitBook makes. */
+  declare readonly commitMessageTemplate: pulumi.Output<string | null>;
+  /** Whether branches other than `branch` get previews. */
+  declare readonly previewExternalBranches: pulumi.Output<boolean | null>;
+  /** Which side wins a sync: the repository (`git`: its content overwrites GitBook's) or `gitbook`. */
+  declare readonly priority: pulumi.Output<GitSyncInstallationPriority | null>;
+  /** GitLab: an access token that can read and write the project. Secret; never read back. */
+  declare readonly accessToken: pulumi.Output<string | null>;
+  /** GitLab: a self-hosted instance's URL; `null` for gitlab.com. */
+  declare readonly customInstanceURL: pulumi.Output<string | null>;
+  /** `active`, `pending` (no repository yet) or `unauthenticated` (the provider refused the credentials). */
+  declare readonly status: pulumi.Output<string>;
+
+  constructor(name: string, args: GitSyncInstallationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      {
+        kind: "GitSyncInstallation",
+        properties: [
+          "organizationId",
+          "provider",
+          "spaceId",
+          "siteId",
+          "repositoryId",
+          "projectId",
+          "branch",
+          "projectDirectory",
+          "commitMessageTemplate",
+          "previewExternalBranches",
+          "priority",
+          "accessToken",
+          "customInstanceURL",
+          "status",
+        ],
+        secretOutputs: ["accessToken"],
       },
       name,
       args,

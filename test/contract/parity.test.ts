@@ -168,6 +168,14 @@ const translation = kind("Translation", () => ({
   sourceLanguage: "en",
   language: "fr",
 }));
+const gitSync = kind("GitSyncInstallation", () => ({
+  organizationId: "org-id",
+  provider: "github",
+  spaceId: "space-id",
+}));
+/** A Git Sync installation of a new site each time: the API keeps one per target. */
+const gitSyncOnNewSite = async (provider = "github") =>
+  fixture.apiCreate("/git/installations", { provider, target: { type: "site", siteId: await fixture.makeSite() } });
 const glossary = kind("TranslationGlossary", () => ({ organizationId: "org-id", sourceLanguage: "en", entries: [] }));
 /** A glossary entry's term or translation, sent as one insert of the official batch. */
 const glossaryValue = (property: string, rule: Rule, entry: (value: unknown) => Props, language: string) =>
@@ -684,6 +692,28 @@ const table: Entry[] = [
   glossaryValue("entries.0.term", atMost(255), (term) => ({ term, translations: {} }), "en"),
   glossaryValue("entries.0.translations.fr", atLeast(1), (fr) => ({ term: "term", translations: { fr } }), "fr"),
   glossaryValue("entries.0.translations.fr", atMost(255), (fr) => ({ term: "term", translations: { fr } }), "fr"),
+  // GitSyncInstallation (OFFICIAL GitSyncInstallationProvider on the install, GitSyncInstallationPriority on the
+  // PATCH, which requires the provider and its configuration around any field).
+  gitSync("provider", {
+    source: OFFICIAL,
+    rule: oneOf(["github", "gitlab"], ["bitbucket", "GitHub"]),
+    request: async (_p, value) =>
+      post("/git/installations", "provider", {
+        provider: value,
+        target: { type: "site", siteId: await fixture.makeSite() },
+      }),
+  }),
+  gitSync("priority", {
+    source: OFFICIAL,
+    rule: oneOf(["git", "gitbook"], ["both", "Git"]),
+    request: async (_p, value) =>
+      patch(`/git/installations/${await gitSyncOnNewSite()}`, "priority", {
+        provider: "github",
+        providerConfiguration: {},
+        priority: value,
+      }),
+  }),
+
   // IntegrationInstallation (OFFICIAL UpdateIntegrationInstallation): the selections.
   installationField("spaceSelection", "space_selection", oneOf(["all", "selected"], ["some", "All"])),
   installationField("siteSelection", "site_selection", oneOf(["all", "selected"], ["some", "All"])),

@@ -80,6 +80,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
       IntegrationSpaceInstallation: ["organizationId", "spaceId", "installationId"],
       IntegrationSiteInstallation: ["organizationId", "siteId", "installationId"],
       SiteAgentSettings: ["organizationId", "siteId"],
+      GitSyncInstallation: ["organizationId", "spaceId", "siteId"],
       Translation: ["organizationId", "sourceSpaceId"],
       TranslationGlossary: ["organizationId"],
     });

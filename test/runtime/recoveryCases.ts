@@ -123,6 +123,16 @@ export const RECOVERY_CASES: RecoveryCase[] = [
       }),
   },
   {
+    kind: "GitSyncInstallation",
+    inputs: async (f) => ({ organizationId: f.org(), provider: "github", spaceId: f.space(0), repositoryId: 1001 }),
+    create: { method: "POST", path: "/git/installations$" },
+    // The space names the installation syncing it; the API keeps one per space (no twin can be made).
+    objects: async (f, i) => {
+      const gitSync = ((await f.api("GET", `/spaces/${i.spaceId}`)).body as Json).gitSync;
+      return gitSync ? [{ id: gitSync.installationId }] : [];
+    },
+  },
+  {
     kind: "IntegrationInstallation",
     inputs: async (f) => ({ organizationId: f.org(), integrationName: "ticket-sync" }),
     create: { method: "POST", path: "/integrations/ticket-sync/installations$" },

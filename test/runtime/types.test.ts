@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type * as docs from "../../provider";
 import type { collectionKind } from "../../provider/resources/collection";
 import type { collectionPermissionKind } from "../../provider/resources/collectionPermission";
+import type { gitSyncInstallationKind } from "../../provider/resources/gitSyncInstallation";
 import type { integrationInstallationKind } from "../../provider/resources/integrationInstallation";
 import type { integrationSiteInstallationKind } from "../../provider/resources/integrationSiteInstallation";
 import type { integrationSpaceInstallationKind } from "../../provider/resources/integrationSpaceInstallation";
@@ -98,6 +99,7 @@ it("types each class's outputs between its input and its state schema", () => {
     Bounds<typeof integrationSpaceInstallationKind, docs.IntegrationSpaceInstallation>
   >().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteAgentSettingsKind, docs.SiteAgentSettings>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof gitSyncInstallationKind, docs.GitSyncInstallation>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof translationKind, docs.Translation>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof translationGlossaryKind, docs.TranslationGlossary>>().toEqualTypeOf<Fits>();
   // The customization kinds' states keep any declared section (a loose object); their ids are the outputs.

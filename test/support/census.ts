@@ -24,6 +24,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteExternalLink",
   "SiteMcpServer",
   "Translation",
+  "GitSyncInstallation",
   "IntegrationInstallation",
   "IntegrationSiteInstallation",
   "IntegrationSpaceInstallation",
@@ -76,6 +77,10 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteExternalLink: [],
     SiteMcpServer: [],
     Translation: ids(await list(`${org}/translations`)),
+    // A synced space or site names its installation (`gitSync`); there is no listing of them.
+    GitSyncInstallation: [...(await list(`${org}/spaces`)), ...sites].flatMap((synced) =>
+      synced.gitSync ? [synced.gitSync.installationId] : [],
+    ),
     IntegrationInstallation: [],
     IntegrationSiteInstallation: [],
     IntegrationSpaceInstallation: [],

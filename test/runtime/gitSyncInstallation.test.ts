@@ -1,0 +1,182 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { lifecycle } from "../../provider/runtime";
+import { useEmulator } from "../support/emulator";
+import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
+
+const fixture = useEmulator();
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (error: Error) => error,
+  );
+
+const onSpace = (index = 0) => ({
+  organizationId: fixture.org(),
+  provider: "github",
+  spaceId: fixture.space(index),
+  repositoryId: 1001,
+  branch: "main",
+});
+const patches = () => fixture.calls().filter((call) => call.startsWith("PATCH"));
+
+describeLifecycle(
+  {
+    kind: "GitSyncInstallation",
+    inputs: () => ({ ...onSpace(), projectDirectory: "docs", priority: "gitbook" }),
+    created: (state) =>
+      expect(state).toMatchObject({
+        provider: "github",
+        spaceId: fixture.space(0),
+        siteId: null,
+        repositoryId: 1001,
+        branch: "refs/heads/main",
+        projectDirectory: "docs",
+        priority: "gitbook",
+        status: "active",
+      }),
+    updates: [
+      updateTo("branch", "refs/heads/release", "branch"),
+      updateTo("repositoryId", 1002),
+      updateTo("projectDirectory", "content"),
+      updateTo("commitMessageTemplate", "docs: {{change_request.subject}}"),
+      updateTo("previewExternalBranches", true),
+      updateTo("priority", "git"),
+    ],
+    replaces: [
+      { property: "spaceId", inputs: (f, p) => ({ ...p, spaceId: f.space(1) }) },
+      {
+        property: "provider",
+        inputs: (_f, p) => ({ ...p, provider: "gitlab", repositoryId: undefined, projectId: 2001 }),
+      },
+    ],
+    outOfBand: {
+      change: async (id) => {
+        const body = { provider: "github", providerConfiguration: { branch: "refs/heads/by-hand" } };
+        expect((await fixture.api("PATCH", `/git/installations/${id}`, body)).status).toBe(200);
+      },
+      expect: (state) => expect(state.branch).toBe("refs/heads/by-hand"),
+    },
+    adopt: {
+      existing: () =>
+        fixture.apiCreate("/git/installations", {
+          provider: "github",
+          target: { type: "space", spaceId: fixture.space(0) },
+        }),
+      inputs: () => onSpace(),
+      expect: (state) => expect(state).toMatchObject({ repositoryId: 1001, branch: "refs/heads/main" }),
+    },
+  },
+  fixture,
+);
+
+describe("GitSyncInstallation behaviour", () => {
+  it("installs, then sends the declared settings in one PATCH; an unchanged program sends none", async () => {
+    fixture.emulator.clearRequests();
+    const { id, state, inputs } = await created("GitSyncInstallation", onSpace());
+    expect(fixture.calls()).toEqual(["POST /v1/git/installations", `PATCH /v1/git/installations/${id}`]);
+    expect(fixture.lastRequestBody("POST", /installations$/)).toEqual({
+      provider: "github",
+      target: { type: "space", spaceId: fixture.space(0) },
+    });
+    expect(fixture.lastRequestBody("PATCH", /installations\//)).toEqual({
+      provider: "github",
+      providerConfiguration: { repositoryId: 1001, branch: "refs/heads/main" },
+    });
+    const provider = lifecycle("GitSyncInstallation");
+    expect((await provider.diff(id, state, inputs)).changes).toBe(false);
+    fixture.emulator.clearRequests();
+    const { outs } = await provider.update(id, state, { ...inputs, priority: "git" });
+    // Only the change, with the provider and its (empty) configuration the document requires in every PATCH.
+    expect(fixture.lastRequestBody("PATCH", /installations\//)).toEqual({
+      provider: "github",
+      providerConfiguration: {},
+      priority: "git",
+    });
+    expect(patches()).toHaveLength(1);
+    expect(outs.priority).toBe("git");
+    expect(fixture.emulator.store.gitSyncStore.installation(id)?.syncs).toBe(2);
+  });
+
+  it("syncs a site too, and reads it back", async () => {
+    const siteId = await fixture.makeSite();
+    const { id, state } = await created("GitSyncInstallation", {
+      organizationId: fixture.org(),
+      provider: "github",
+      siteId,
+      repositoryId: 1002,
+    });
+    expect(state).toMatchObject({ siteId, spaceId: null, status: "active" });
+    const found = await lifecycle("GitSyncInstallation").read(id, state);
+    expect(found.props).toMatchObject({ siteId, repositoryId: 1002 });
+  });
+
+  it("GitLab: the access token is sent, kept secret in the state as declared, never read back", async () => {
+    const inputs = {
+      organizationId: fixture.org(),
+      provider: "gitlab",
+      spaceId: fixture.space(1),
+      projectId: 2001,
+      accessToken: "glpat-a-secret-token",
+    };
+    const { id, state } = await created("GitSyncInstallation", inputs);
+    expect(fixture.lastRequestBody("PATCH", /installations\//)).toEqual({
+      provider: "gitlab",
+      providerConfiguration: { projectId: 2001, accessToken: "glpat-a-secret-token" },
+    });
+    expect(state).toMatchObject({ accessToken: "glpat-a-secret-token", status: "active" });
+    expect(lifecycle("GitSyncInstallation").definition.secretOutputs).toContain("accessToken");
+    const refreshed = await lifecycle("GitSyncInstallation").read(id, state);
+    expect(refreshed.props?.accessToken).toBe("glpat-a-secret-token");
+  });
+
+  it("a repository the provider cannot reach fails at up naming the field and the API's answer; nothing is left", async () => {
+    const error = await failure(created("GitSyncInstallation", { ...onSpace(), repositoryId: 4242 }));
+    expect(error.message).toContain("repositoryId 4242: github refused the configuration");
+    expect(error.message).toContain("providerConfiguration.repositoryId");
+    expect(error.message).toContain("check the repositoryId, that the branch exists");
+    // The install the failed configuration followed is undone: the space is not left synced.
+    expect(fixture.emulator.store.gitSyncStore.of({ type: "space", spaceId: fixture.space(0) })).toBeUndefined();
+  });
+
+  it("rejects each malformed value at preview, with no request", async () => {
+    const cases: LimitCase[] = [
+      [{ spaceId: undefined }, "spaceId", /declare exactly one of spaceId and siteId/],
+      [{ siteId: "someSite" }, "spaceId", /declare exactly one of spaceId and siteId/],
+      [{ provider: "bitbucket" }, "provider", /must be one of "github", "gitlab"/],
+      [{ projectId: 2001 }, "projectId", /is not a setting of github's Git Sync/],
+      [{ accessToken: "t" }, "accessToken", /is not a setting of github's Git Sync/, "hidden"],
+      [{ branch: "refs/tags/v1" }, "branch", /must be a branch \(refs\/heads\/…\)/],
+      [{ repositoryId: -1 }, "repositoryId", /too small|must be greater than 0/i],
+      [{ priority: "both" }, "priority", /must be one of "git", "gitbook"/],
+    ];
+    await expectEachLimitRejected("GitSyncInstallation", onSpace(), cases);
+    const gitlab = { ...onSpace(), provider: "gitlab", repositoryId: undefined };
+    await expectEachLimitRejected("GitSyncInstallation", gitlab, [
+      [{ repositoryId: 1001 }, "repositoryId", /is not a setting of gitlab's Git Sync/],
+      [{ customInstanceURL: "ftp://gitlab.acme.example" }, "customInstanceURL", /.+/],
+    ]);
+    expect(fixture.emulator.requests()).toEqual([]);
+  });
+});
+
+describe("GitSyncInstallation with a token that is not a user's", () => {
+  const INTEGRATION_TOKEN = "integration-token-git-sync";
+  let saved: string | undefined;
+  beforeEach(() => {
+    saved = process.env.DOCS_API_TOKEN;
+    fixture.emulator.typeToken(INTEGRATION_TOKEN, "integration");
+  });
+  afterEach(() => {
+    process.env.DOCS_API_TOKEN = saved;
+  });
+
+  it("fails with the fix (a personal token)", async () => {
+    process.env.DOCS_API_TOKEN = INTEGRATION_TOKEN;
+    const error = await failure(created("GitSyncInstallation", onSpace()));
+    expect(error.name).toBe("UserTokenRequiredError");
+    expect(error.message).toContain("POST /v1/git/installations failed with 401 Unauthorized");
+    expect(error.message).toContain("Use a personal API token of an organization admin");
+  });
+});
