@@ -66,6 +66,8 @@ describe("import: the walk of a seeded organization", () => {
       // Translations and the glossary: one listing each, which the reads share.
       [`GET ${org}/translations`]: 1,
       [`GET ${org}/translations-glossary`]: 1,
+      // Git Sync: found in the spaces' and sites' listings, then read one installation at a time.
+      "GET /v1/git/installations/{installationId}": 1,
       [`GET ${org}/installations`]: 1,
       // Site installations: one listing per organization installation, shared by every site.
       "GET /v1/integrations/{integrationName}/installations/{installationId}/sites": 1,
@@ -334,7 +336,7 @@ describe("the docs-platform command", () => {
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
     expect(io.stderr).toContain('site "Acme Docs": 31 objects');
-    expect(io.stderr).toMatch(/87 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toMatch(/88 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -348,7 +350,7 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(87);
+    expect(program.match(/importId: /g)).toHaveLength(88);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -379,7 +381,7 @@ describe("the docs-platform command", () => {
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (87 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (88 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
@@ -389,16 +391,18 @@ describe("the docs-platform command", () => {
     const [integration] = seeded.ids.IntegrationInstallation!;
     const [onSite] = seeded.ids.IntegrationSiteInstallation!;
     const [onSpace] = seeded.ids.IntegrationSpaceInstallation!;
-    const handMade = [handbook, link, forum, tickets, translation, integration, onSite, onSpace];
+    const [gitSync] = seeded.ids.GitSyncInstallation!;
+    const handMade = [handbook, link, forum, tickets, translation, integration, onSite, onSpace, gitSync];
     const partial = all.filter((r) => !handMade.includes(r.id));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 8 object(s) not managed by the stack (79 resources):\n` +
+      `Organization ${fx.org()}: 9 object(s) not managed by the stack (79 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
         `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
         `  Translation\n    ${translation}  "Product Guide fr"\n` +
+        `  GitSyncInstallation\n    ${gitSync}  "Runbooks"\n` +
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
         `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n` +
@@ -414,6 +418,7 @@ describe("the docs-platform command", () => {
         { kind: "IntegrationInstallation", id: integration, title: "Ticket Sync" },
         { kind: "IntegrationSpaceInstallation", id: onSpace, title: "Ticket Sync", under: 'space "Runbooks"' },
         { kind: "Translation", id: translation, title: "Product Guide fr" },
+        { kind: "GitSyncInstallation", id: gitSync, title: "Runbooks" },
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },

@@ -1,12 +1,12 @@
 /**
  * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
- * `docs-platform import` must turn into a program. 90 objects across every kind it imports: the organization's
+ * `docs-platform import` must turn into a program. 91 objects across every kind it imports: the organization's
  * settings (its default site among them), collections nested three deep, the fixture's spaces and one made in a
  * collection, three sites (one with section groups, external links, conditional sections and site spaces, a share link
  * turned off, an MCP server with a secret header, agent settings, an adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and duplicate
  * titles, a SAML provider pointing at a team, teams with owners and members, two OpenAPI specs (one from a URL, one
  * from text), a translation of a space into French (and the French space its run made), the translation glossary,
- * and roles granted to teams and users on spaces, collections and sites.
+ * integrations installed on the organization, a site and a space, a space synced with a GitHub repository, and roles granted to teams and users on spaces, collections and sites.
  */
 import { callApi } from "./emulator";
 
@@ -234,6 +234,18 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   await send("POST", installationSpaces, { space: runbooks });
   await send("PATCH", `${installationSpaces}/${runbooks}`, { configuration: { project: "OPS" } });
   note("IntegrationSpaceInstallation", `${runbooks}/${installation.id}`);
+  // Runbooks synced with a GitHub repository: `import` declares the installation from the space's `gitSync`.
+  const gitSync = await send("POST", "/git/installations", {
+    provider: "github",
+    target: { type: "space", spaceId: runbooks },
+  });
+  await send("PATCH", `/git/installations/${gitSync.id}`, {
+    provider: "github",
+    providerConfiguration: { repositoryId: 1002, branch: "refs/heads/main" },
+    projectDirectory: "runbooks",
+    priority: "git",
+  });
+  note("GitSyncInstallation", gitSync.id);
   await send("PUT", `${site}/agent-settings`, {
     scans: { topics: "never" },
     findings: { changeRequests: "always" },
