@@ -175,6 +175,18 @@ new docs.TranslationGlossary("glossary", {
     { term: "Acme Platform", translations: { fr: "Acme Platform" } },
   ],
 });
+// The handbook is written in a GitHub repository (docs as code): Git Sync imports its commits (`priority: "git"`)
+// and exports edits made in GitBook. Set `handbookRepositoryId`, the repository's numeric id, to turn it on.
+const handbookRepositoryId = new pulumi.Config().getNumber("handbookRepositoryId");
+if (handbookRepositoryId !== undefined) {
+  new docs.GitSyncInstallation("handbook-git", {
+    provider: "github",
+    spaceId: spaces.handbook,
+    repositoryId: handbookRepositoryId,
+    branch: "main",
+    priority: "git",
+  });
+}
 export const frenchGuidesSpaceId = guidesInFrench.resultSpaceId;
 
 export const siteUrls = Object.fromEntries(sites.map((site, i) => [products[i]!.key, site.url]));

@@ -61,10 +61,12 @@ const EXAMPLES: ExampleCase[] = [
       SiteAgentSettings: 1,
       IntegrationInstallation: 1,
       IntegrationSiteInstallation: 1,
+      GitSyncInstallation: 1,
       Translation: 1,
       TranslationGlossary: 1,
     },
-    config: async () => ({ ticketsToken: "tickets-example-token" }),
+    // 1002 is one of the emulator's GitHub repositories.
+    config: async () => ({ ticketsToken: "tickets-example-token", handbookRepositoryId: "1002" }),
     // The sections show the spaces the program's lookups found by title: the fixture spaces, each once.
     afterUp: async (_dir, stack, { spaceIds }) => {
       const resources = (await stack.exportStack()).deployment.resources ?? [];
