@@ -263,8 +263,9 @@ export const gitSyncInstallationKind = defineKind<Inputs, State>({
     const other = (["provider", "spaceId", "siteId"] as const).filter((key) => changed.has(key));
     if (other.length > 0) {
       throw new Error(
-        `GitSyncInstallation "${id}": importId names an installation whose ${other.join(", ")} differ from the ` +
-          "inputs; declare its provider and target, or remove importId to install Git Sync anew.",
+        `GitSyncInstallation "${id}": importId names an installation of another provider or target (${other.join(", ")} ` +
+          `${other.map((key) => `"${olds[key]}"`).join(", ")}); declare its provider and target, or remove importId ` +
+          "to install Git Sync anew.",
       );
     }
     const setup = setupOf(news, changed);

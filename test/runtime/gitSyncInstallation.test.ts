@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Operation } from "../../provider/framework/operation";
+import { definitions } from "../../provider/registry";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
@@ -19,6 +21,15 @@ const onSpace = (index = 0) => ({
   repositoryId: 1001,
   branch: "main",
 });
+const definition = definitions.find((kind) => kind.kind === "GitSyncInstallation")!;
+async function inOperation<T>(work: (operation: Operation) => Promise<T>): Promise<T> {
+  const operation = new Operation(definitions);
+  try {
+    return await work(operation);
+  } finally {
+    operation.close();
+  }
+}
 const patches = () => fixture.calls().filter((call) => call.startsWith("PATCH"));
 
 describeLifecycle(
@@ -158,6 +169,61 @@ describe("GitSyncInstallation behaviour", () => {
       [{ customInstanceURL: "ftp://gitlab.acme.example" }, "customInstanceURL", /.+/],
     ]);
     expect(fixture.emulator.requests()).toEqual([]);
+  });
+});
+
+describe("GitSyncInstallation listing and lookup", () => {
+  it("lists the installations the spaces and sites name, with their target, from the two listings only", async () => {
+    const siteId = await fixture.makeSite({ title: "Docs" });
+    const onSite = await created("GitSyncInstallation", {
+      organizationId: fixture.org(),
+      provider: "gitlab",
+      siteId,
+      projectId: 2001,
+    });
+    const onSpaceOne = await created("GitSyncInstallation", onSpace(1));
+    fixture.emulator.clearRequests();
+    const listed = await inOperation((operation) =>
+      definition.listing!.list(operation.context(), { ids: { organizationId: fixture.org() }, title: "Org" }),
+    );
+    expect(fixture.calls().sort()).toEqual([
+      `GET /v1/orgs/${fixture.org()}/sites`,
+      `GET /v1/orgs/${fixture.org()}/spaces`,
+    ]);
+    const spaceTitle = fixture.emulator.store.spaces.get(fixture.space(1))!.title;
+    expect(listed).toEqual([
+      {
+        id: onSpaceOne.id,
+        title: spaceTitle,
+        known: { organizationId: fixture.org(), provider: "github", spaceId: fixture.space(1) },
+      },
+      { id: onSite.id, title: "Docs", known: { organizationId: fixture.org(), provider: "gitlab", siteId } },
+    ]);
+  });
+
+  it("finds what a lost create made by its target: the space's gitSync, or the site's own installation", async () => {
+    const siteId = await fixture.makeSite();
+    const onSite = await created("GitSyncInstallation", { organizationId: fixture.org(), provider: "github", siteId });
+    const onSpaceZero = await created("GitSyncInstallation", onSpace(0));
+    const find = (inputs: Record<string, unknown>) =>
+      inOperation((operation) => definition.findCreated!(operation.context(), inputs as never, new Date(0)));
+    expect(await find({ organizationId: fixture.org(), provider: "github", siteId })).toEqual([
+      { id: onSite.id, title: siteId },
+    ]);
+    expect(await find(onSpace(0))).toEqual([{ id: onSpaceZero.id, title: fixture.space(0) }]);
+    expect(await find(onSpace(2))).toEqual([]);
+    const otherSite = await fixture.makeSite();
+    expect(await find({ organizationId: fixture.org(), provider: "github", siteId: otherSite })).toEqual([]);
+  });
+
+  it("an importId naming an installation of another target fails the update, naming what differs", async () => {
+    const { id, state } = await created("GitSyncInstallation", onSpace(0));
+    const error = await failure(
+      lifecycle("GitSyncInstallation").update(id, { ...state, spaceId: fixture.space(1) }, onSpace(0)),
+    );
+    expect(error.message).toContain(
+      `importId names an installation of another provider or target (spaceId "${fixture.space(1)}"); declare its`,
+    );
   });
 });
 
