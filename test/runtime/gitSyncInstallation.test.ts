@@ -136,10 +136,32 @@ describe("GitSyncInstallation behaviour", () => {
       provider: "gitlab",
       providerConfiguration: { projectId: 2001, accessToken: "glpat-a-secret-token" },
     });
-    expect(state).toMatchObject({ accessToken: "glpat-a-secret-token", status: "active" });
+    expect(state).toMatchObject({ projectId: 2001, accessToken: "glpat-a-secret-token", status: "active" });
     expect(lifecycle("GitSyncInstallation").definition.secretOutputs).toContain("accessToken");
     const refreshed = await lifecycle("GitSyncInstallation").read(id, state);
     expect(refreshed.props?.accessToken).toBe("glpat-a-secret-token");
+  });
+
+  it("installs without a PATCH when no setting is declared; a self-hosted GitLab's URL is read back", async () => {
+    fixture.emulator.clearRequests();
+    const bare = await created("GitSyncInstallation", {
+      organizationId: fixture.org(),
+      provider: "github",
+      spaceId: fixture.space(2),
+    });
+    expect(fixture.calls()).toEqual(["POST /v1/git/installations"]);
+    expect(bare.state).toMatchObject({ repositoryId: null, branch: null, priority: null, status: "pending" });
+    const selfHosted = await created("GitSyncInstallation", {
+      organizationId: fixture.org(),
+      provider: "gitlab",
+      spaceId: fixture.space(1),
+      customInstanceURL: "https://gitlab.acme.example",
+    });
+    expect(selfHosted.state).toMatchObject({
+      customInstanceURL: "https://gitlab.acme.example",
+      projectId: null,
+      status: "unauthenticated",
+    });
   });
 
   it("a repository the provider cannot reach fails at up naming the field and the API's answer; nothing is left", async () => {
