@@ -235,8 +235,8 @@ export const translationGlossaryKind = defineKind<Inputs, State>({
       // One per organization: its name in a program needs nothing more.
       return [{ id: org, title: "Glossary", known }];
     },
-    // One object standing for the entries, which have no names of their own.
-    unmanaged: false,
+    // Listed only when it has entries (an organization's glossary starts empty): a glossary kept by hand is reported.
+    unmanaged: true,
   },
   imported: { word: "glossary" },
   outputs: [],

@@ -392,16 +392,19 @@ describe("the docs-platform command", () => {
     const [onSite] = seeded.ids.IntegrationSiteInstallation!;
     const [onSpace] = seeded.ids.IntegrationSpaceInstallation!;
     const [gitSync] = seeded.ids.GitSyncInstallation!;
+    // The glossary's id is its organization's, as the settings' is: it is left out by its type.
+    const [glossary] = seeded.ids.TranslationGlossary!;
     const handMade = [handbook, link, forum, tickets, translation, integration, onSite, onSpace, gitSync];
-    const partial = all.filter((r) => !handMade.includes(r.id));
+    const partial = all.filter((r) => !handMade.includes(r.id) && !r.type.endsWith(":TranslationGlossary"));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 9 object(s) not managed by the stack (79 resources):\n` +
+      `Organization ${fx.org()}: 10 object(s) not managed by the stack (78 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
         `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
         `  Translation\n    ${translation}  "Product Guide fr"\n` +
+        `  TranslationGlossary\n    ${glossary}  "Glossary"\n` +
         `  GitSyncInstallation\n    ${gitSync}  "Runbooks"\n` +
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
@@ -412,12 +415,13 @@ describe("the docs-platform command", () => {
     expect(json.code).toBe(EXIT.found);
     expect(JSON.parse(json.stdout)).toEqual({
       organizationId: fx.org(),
-      managed: 79,
+      managed: 78,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "IntegrationInstallation", id: integration, title: "Ticket Sync" },
         { kind: "IntegrationSpaceInstallation", id: onSpace, title: "Ticket Sync", under: 'space "Runbooks"' },
         { kind: "Translation", id: translation, title: "Product Guide fr" },
+        { kind: "TranslationGlossary", id: glossary, title: "Glossary" },
         { kind: "GitSyncInstallation", id: gitSync, title: "Runbooks" },
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
