@@ -28,10 +28,14 @@ export interface GitSyncSetup {
 }
 
 export class GitSyncStore {
-  constructor(
-    private readonly tables: Tables,
-    private readonly installer: () => string,
-  ) {}
+  private readonly tables: Tables;
+  /** Who installs: the user the emulator's token stands for. */
+  private readonly installer: () => string;
+
+  constructor(tables: Tables, installer: () => string) {
+    this.tables = tables;
+    this.installer = installer;
+  }
 
   install(
     orgId: string,

@@ -18,7 +18,11 @@ import type { Tables } from "./tables";
 type Selection = IntegrationInstallationRec["siteSelection"];
 
 export class IntegrationStore {
-  constructor(private readonly tables: Tables) {}
+  private readonly tables: Tables;
+
+  constructor(tables: Tables) {
+    this.tables = tables;
+  }
 
   /** The integration of `name`; an unknown name is the API's 404. */
   requireIntegration(name: string): CatalogueIntegration {
