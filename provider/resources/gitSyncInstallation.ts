@@ -98,6 +98,7 @@ function toState(api: ApiGitSyncInstallation, organizationId: string, accessToke
   return {
     organizationId,
     provider: api.provider,
+    // Stryker disable next-line ConditionalExpression: a site's target carries no spaceId; the check says what is read.
     spaceId: api.target.type === "space" ? (api.target.spaceId ?? null) : null,
     siteId: api.target.type === "site" ? (api.target.siteId ?? null) : null,
     repositoryId: configuration.repositoryId ?? null,
@@ -235,8 +236,9 @@ export const gitSyncInstallationKind = defineKind<Inputs, State>({
       return installation ? [{ id: installation, title: news.spaceId }] : [];
     }
     const installations = await listSiteGitSyncInstallations(client, news.organizationId, news.siteId ?? "");
+    // A space synced through the site's installation names the site too: only the site's own is the one made.
     return installations
-      .filter((installation) => installation.target.siteId === news.siteId)
+      .filter((installation) => installation.target.type === "site" && installation.target.siteId === news.siteId)
       .map((installation) => ({ id: installation.id, title: news.siteId ?? "" }));
   },
 

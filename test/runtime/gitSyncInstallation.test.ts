@@ -169,8 +169,39 @@ describe("GitSyncInstallation behaviour", () => {
     expect(error.message).toContain("repositoryId 4242: github refused the configuration");
     expect(error.message).toContain("providerConfiguration.repositoryId");
     expect(error.message).toContain("check the repositoryId, that the branch exists");
+    expect(error.message).toContain('("github") was removed again');
     // The install the failed configuration followed is undone: the space is not left synced.
     expect(fixture.emulator.store.gitSyncStore.of({ type: "space", spaceId: fixture.space(0) })).toBeUndefined();
+  });
+
+  it("GitLab's refusal names projectId; a failure that is no refusal is passed on as it is", async () => {
+    const refused = await failure(
+      created("GitSyncInstallation", {
+        organizationId: fixture.org(),
+        provider: "gitlab",
+        spaceId: fixture.space(1),
+        projectId: 9999,
+      }),
+    );
+    expect(refused.message).toContain("projectId 9999: gitlab refused the configuration");
+    const { id, state, inputs } = await created("GitSyncInstallation", onSpace(0));
+    expect((await fixture.api("DELETE", `/git/installations/${id}`)).status).toBe(205);
+    const gone = await failure(lifecycle("GitSyncInstallation").update(id, state, { ...inputs, priority: "git" }));
+    expect(gone.message).toContain("404");
+    expect(gone.message).not.toContain("refused the configuration");
+  });
+
+  it("reads a space synced through a site as the space's (no siteId), and lists no legacy GitHub integration", async () => {
+    const { id, state } = await created("GitSyncInstallation", onSpace(0));
+    const record = fixture.emulator.store.tables.gitSyncInstallations.get(id)!;
+    Object.assign(record.target, { siteId: await fixture.makeSite() });
+    const read = await lifecycle("GitSyncInstallation").read(id, state);
+    expect(read.props).toMatchObject({ spaceId: fixture.space(0), siteId: null });
+    Object.assign(record, { provider: "github-legacy" });
+    const listed = await inOperation((operation) =>
+      definition.listing!.list(operation.context(), { ids: { organizationId: fixture.org() }, title: "Org" }),
+    );
+    expect(listed).toEqual([]);
   });
 
   it("rejects each malformed value at preview, with no request", async () => {
@@ -180,6 +211,7 @@ describe("GitSyncInstallation behaviour", () => {
       [{ provider: "bitbucket" }, "provider", /must be one of "github", "gitlab"/],
       [{ projectId: 2001 }, "projectId", /is not a setting of github's Git Sync/],
       [{ accessToken: "t" }, "accessToken", /is not a setting of github's Git Sync/, "hidden"],
+      [{ customInstanceURL: "https://gitlab.acme.example" }, "customInstanceURL", /is not a setting of github's/],
       [{ branch: "refs/tags/v1" }, "branch", /must be a branch \(refs\/heads\/…\)/],
       [{ repositoryId: -1 }, "repositoryId", /too small|must be greater than 0/i],
       [{ priority: "both" }, "priority", /must be one of "git", "gitbook"/],
@@ -244,7 +276,8 @@ describe("GitSyncInstallation listing and lookup", () => {
       lifecycle("GitSyncInstallation").update(id, { ...state, spaceId: fixture.space(1) }, onSpace(0)),
     );
     expect(error.message).toContain(
-      `importId names an installation of another provider or target (spaceId "${fixture.space(1)}"); declare its`,
+      `importId names an installation of another provider or target (spaceId "${fixture.space(1)}"); declare its ` +
+        "provider and target, or remove importId to install Git Sync anew.",
     );
   });
 });
