@@ -74,6 +74,11 @@ describe("a token of another type than user", () => {
       "GET /v1/orgs/{organizationId}/translations-glossary",
       "PUT /v1/orgs/{organizationId}/translations-glossary",
       "GET /v1/orgs/{organizationId}/translations-glossary/{glossaryEntryId}",
+      "POST /v1/git/installations",
+      "GET /v1/git/installations/{installationId}",
+      "PATCH /v1/git/installations/{installationId}",
+      "DELETE /v1/git/installations/{installationId}",
+      "GET /v1/orgs/{organizationId}/sites/{siteId}/spaces/git/installations",
     ]);
   });
 

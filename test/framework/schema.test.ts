@@ -111,6 +111,7 @@ describe("the package schema of the registered kinds", () => {
       found.push(...secrets(resource.properties).map((name) => `${definition.kind}.${name}`));
     }
     expect(found.sort()).toEqual([
+      "GitSyncInstallation.accessToken",
       "IntegrationInstallation.secrets",
       "IntegrationSiteInstallation.secrets",
       "IntegrationSpaceInstallation.secrets",
