@@ -1,11 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { documentOf } from "../../provider/client";
+import { Operation } from "../../provider/framework/operation";
 import { definitions } from "../../provider/registry";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
+import { captureLog } from "../support/log";
 
 const fixture = useEmulator();
+const logged = captureLog();
+
+async function inOperation<T>(work: (operation: Operation) => Promise<T>): Promise<T> {
+  const operation = new Operation(definitions);
+  try {
+    return await work(operation);
+  } finally {
+    operation.close();
+  }
+}
 const translationsPath = () => `/orgs/${fixture.org()}/translations`;
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -168,6 +180,65 @@ describe("Translation behaviour", () => {
     } finally {
       operation.close();
     }
+  });
+
+  it("finds a lost create only among translations of the same space and both languages", async () => {
+    const definition = definitions.find((kind) => kind.kind === "Translation")!;
+    const { id } = await created("Translation", base());
+    await created("Translation", { ...base(), sourceSpaceId: fixture.space(1) });
+    await created("Translation", { ...base(), sourceLanguage: "de" });
+    const inputs = (await lifecycle("Translation").check({}, base())).inputs;
+    const found = await inOperation((operation) => definition.findCreated!(operation.context(), inputs, new Date(0)));
+    expect(found.map((candidate) => candidate.id)).toEqual([id]);
+  });
+
+  it("names every value an importId's translation differs in", async () => {
+    const other = await fixture.apiCreate(translationsPath(), {
+      source: { space: fixture.space(1), language: "en" },
+      language: "de",
+    });
+    const checkedInputs = (await lifecycle("Translation").check({}, { ...base(), importId: other })).inputs;
+    const error = await failure(lifecycle("Translation").create(checkedInputs));
+    expect(error.message).toContain(
+      `importId names a translation whose sourceSpaceId, language differ from the inputs ` +
+        `(sourceSpaceId "${fixture.space(1)}", language "de"); declare those values`,
+    );
+  });
+
+  it("sends no instructions when they are unchanged or no longer declared, and logs a new run", async () => {
+    const { id, state, inputs } = await created("Translation", { ...base(), instructions: "Formal." });
+    fixture.emulator.clearRequests();
+    logged.length = 0;
+    await lifecycle("Translation").update(id, state, { ...inputs, runTrigger: { release: "2" } });
+    expect(fixture.calls()).toEqual([`POST /v1${translationsPath()}/${id}/run`, `GET /v1${translationsPath()}/${id}`]);
+    expect(logged).toEqual([`info: Translation "${id}": a new run was started (runTrigger changed).`]);
+
+    fixture.emulator.clearRequests();
+    const definition = definitions.find((kind) => kind.kind === "Translation")!;
+    const undeclared = (await lifecycle("Translation").check({}, base())).inputs;
+    const after = await inOperation((operation) =>
+      definition.update(operation.context(), id, state as never, undeclared as never, new Set(["instructions"])),
+    );
+    expect(fixture.calls()).toEqual([`GET /v1${translationsPath()}/${id}`]);
+    expect(after).toMatchObject({ instructions: "Formal." });
+  });
+
+  it("says on delete that the translated space is left in place", async () => {
+    const { id, state } = await created("Translation", base());
+    logged.length = 0;
+    await lifecycle("Translation").delete(id, state);
+    expect(logged).toEqual([
+      `info: Translation "${id}": its translated space "${state.resultSpaceId}" is left in place.`,
+    ]);
+  });
+
+  it("reads a translation on its own when the organization's listing fails", async () => {
+    const { id, state } = await created("Translation", base());
+    fixture.emulator.clearRequests();
+    fixture.emulator.injectFault({ method: "GET", path: "/translations$", count: 1, status: 404 });
+    const read = await lifecycle("Translation").read(id, state);
+    expect(read.props).toMatchObject({ language: "fr", status: "completed" });
+    expect(fixture.calls()).toEqual([`GET /v1${translationsPath()}`, `GET /v1${translationsPath()}/${id}`]);
   });
 
   it("an API refusal names the resource, the field, the API's answer and the fix", async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { walkOrganization } from "../../cli/walk";
+import { Operation } from "../../provider/framework/operation";
+import { definitions } from "../../provider/registry";
 import { glossaryOperations, likelySourceLanguage } from "../../provider/resources/translationGlossary";
 import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -11,8 +13,10 @@ import {
   type LimitCase,
   updateTo,
 } from "../support/lifecycle";
+import { captureLog } from "../support/log";
 
 const fixture = useEmulator();
+const logged = captureLog();
 const glossaryPath = () => `/orgs/${fixture.org()}/translations-glossary`;
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -226,6 +230,69 @@ describe("TranslationGlossary behaviour", () => {
       { type: "insert", translations: { en: "page" } },
     ]);
     expect(glossaryOperations([current[0]!], [{ term: "space", translations: { fr: "espace" } }], "en")).toEqual([]);
+  });
+
+  it("sends a batch whose answer is lost twice no third time, and fails at once on a refusal", async () => {
+    fixture.emulator.injectFault({ method: "PUT", path: "/translations-glossary$", count: 2, status: 500 });
+    await expect(created("TranslationGlossary", base())).rejects.toThrow(
+      /PUT \/v1\/orgs\/\w+\/translations-glossary failed with 500/,
+    );
+    expect(fixture.calls().filter((call) => call.startsWith("PUT"))).toHaveLength(2);
+
+    fixture.emulator.clearRequests();
+    fixture.emulator.injectFault({ method: "PUT", path: "/translations-glossary$", count: 1, status: 409 });
+    await expect(created("TranslationGlossary", base())).rejects.toThrow(/failed with 409/);
+    expect(fixture.calls().filter((call) => call.startsWith("PUT"))).toHaveLength(1);
+    expect(await entriesOfApi()).toEqual([]);
+  });
+
+  it("names five entries without a sourceLanguage term and counts the others", async () => {
+    const { id, state } = await created("TranslationGlossary", base());
+    await insertByHand(...["eins", "zwei", "drei", "vier", "neun", "sechs", "sieben"].map((de) => ({ de })));
+    const error = await failure(lifecycle("TranslationGlossary").read(id, state));
+    expect(error.message).toMatch(
+      /: 7 glossary entries have no "en" term \(sourceLanguage\), so no entry of the program can name them: "\w+" \(\{"de":"\w+"\}\), "\w+" \(\{"de":"\w+"\}\), "\w+" \(\{"de":"\w+"\}\), "\w+" \(\{"de":"\w+"\}\), "\w+" \(\{"de":"\w+"\}\), and 2 more\. Give each/,
+    );
+  });
+
+  it("reads entries sorted by term, their other languages sorted by code, without the source language", async () => {
+    const terms = ["zeta", "alpha", "mu", "beta", "omega", "kappa"];
+    const { id, state } = await created("TranslationGlossary", { ...base(), entries: [] });
+    await insertByHand(...terms.map((en) => ({ fr: `${en}-fr`, en, it: `${en}-it`, de: `${en}-de`, es: `${en}-es` })));
+    const read = await lifecycle("TranslationGlossary").read(id, state);
+    const entries = read.props?.entries as { term: string; translations: Record<string, string> }[];
+    expect(entries.map((entry) => entry.term)).toEqual([...terms].sort());
+    expect(entries[0]).toEqual({
+      term: "alpha",
+      translations: { de: "alpha-de", es: "alpha-es", fr: "alpha-fr", it: "alpha-it" },
+    });
+    expect(entries.map((entry) => Object.keys(entry.translations))).toEqual(terms.map(() => ["de", "es", "fr", "it"]));
+  });
+
+  it("reads no glossary under an id other than its organization's", async () => {
+    const { state } = await created("TranslationGlossary", base());
+    const definition = definitions.find((kind) => kind.kind === "TranslationGlossary")!;
+    const operation = new Operation(definitions);
+    try {
+      expect(await definition.read(operation.context(), "another-org", state, undefined)).toBeUndefined();
+    } finally {
+      operation.close();
+    }
+  });
+
+  it("says on delete that every entry was deleted", async () => {
+    const { id, state } = await created("TranslationGlossary", base());
+    await lifecycle("TranslationGlossary").delete(id, state);
+    expect(logged).toContain(`info: TranslationGlossary "${id}": every entry of the glossary was deleted.`);
+  });
+
+  it("rejects entries that are not a list, or an entry without translations, naming the property", async () => {
+    const cases: LimitCase[] = [
+      [{ entries: "workspace" }, "entries", /must be an array/],
+      [{ entries: [null] }, "entries.0", /must be an object/],
+      [{ entries: [{ term: "x" }] }, "entries.0.translations", /must be a record/],
+    ];
+    await expectEachLimitRejected("TranslationGlossary", base(), cases);
   });
 
   it("checks a program's inputs without a request", async () => {
