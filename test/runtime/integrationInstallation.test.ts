@@ -1,4 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Operation } from "../../provider/framework/operation";
+import { definitions } from "../../provider/registry";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
@@ -156,6 +158,36 @@ describe("IntegrationInstallation behaviour", () => {
     expect(patches.map((r) => r.requestBody)).toEqual([{ space_selection: "all" }]);
   });
 
+  it("reads a declared key the installation no longer holds as absent, and sends no PATCH when all hold their values", async () => {
+    const { id, state, inputs } = await created("IntegrationInstallation", {
+      organizationId: fixture.org(),
+      integrationName: "ticket-sync",
+      configuration: { workspace: "acme" },
+      secrets: { apiKey: API_KEY },
+    });
+    delete fixture.emulator.store.tables.integrationInstallations.get(id)!.configuration.workspace;
+    const read = await lifecycle("IntegrationInstallation").read(id, state);
+    expect(Object.keys(read.props?.configuration as object)).toEqual([]);
+    expect(Object.keys(read.props?.secrets as object)).toEqual(["apiKey"]);
+
+    fixture.emulator.store.tables.integrationInstallations.get(id)!.configuration.workspace = "acme";
+    fixture.emulator.clearRequests();
+    await lifecycle("IntegrationInstallation").update(id, state, inputs);
+    expect(fixture.emulator.requests().filter((r) => r.method === "PATCH")).toEqual([]);
+  });
+
+  it("sends the installation's GET again when its connection drops: a GET changes nothing", async () => {
+    const { id, state, inputs } = await created("IntegrationInstallation", {
+      organizationId: fixture.org(),
+      integrationName: "ticket-sync",
+    });
+    fixture.emulator.injectFault({ method: "GET", path: `/installations/${id}$`, drop: true });
+    fixture.emulator.clearRequests();
+    await lifecycle("IntegrationInstallation").update(id, state, { ...inputs, siteSelection: "all" });
+    const path = `/v1${installationPath("ticket-sync", id)}`;
+    expect(fixture.calls()).toEqual([`GET ${path}`, `GET ${path}`, `PATCH ${path}`]);
+  });
+
   it("reads every installation of an organization from one listing in a refresh", async () => {
     const installations = [];
     for (const integrationName of ["ticket-sync", "visitor-gate"])
@@ -177,6 +209,50 @@ describe("IntegrationInstallation behaviour", () => {
       /another IntegrationInstallation of this program/,
     );
     expect(fixture.emulator.requests()).toEqual([]);
+  });
+});
+
+describe("IntegrationInstallation state from the API's answer", () => {
+  /** The state an update with nothing to change records from the installation's GET, with `fields` changed. */
+  async function stateFrom(fields: Record<string, unknown>) {
+    const id = await fixture.apiCreate("/integrations/ticket-sync/installations", { organization: fixture.org() });
+    const answer = (await fixture.api("GET", installationPath("ticket-sync", id))).body as Record<string, unknown>;
+    fixture.emulator.injectFault({
+      method: "GET",
+      path: `/installations/${id}$`,
+      status: 200,
+      body: { ...answer, ...fields },
+    });
+    const inputs = { organizationId: fixture.org(), integrationName: "ticket-sync" };
+    const operation = new Operation(definitions);
+    try {
+      const kind = definitions.find((definition) => definition.kind === "IntegrationInstallation")!;
+      return await kind.update!(operation.context(), id, inputs, inputs, new Set());
+    } finally {
+      operation.close();
+    }
+  }
+
+  it("records the counts, external ids and URLs the API reports", async () => {
+    const urls = { location: "https://api.example/i/1", app: "https://app.example/i/1", publicEndpoint: "https://x/1" };
+    const answer = {
+      status: "pending",
+      spaces: 3,
+      externalIds: ["crm-1"],
+      urls: { ...urls, publicContentEndpoint: "https://x/2" },
+    };
+    expect(await stateFrom(answer)).toEqual({
+      organizationId: fixture.org(),
+      integrationName: "ticket-sync",
+      spaceSelection: "selected",
+      siteSelection: "selected",
+      configuration: {},
+      secrets: {},
+      status: "pending",
+      spaces: 3,
+      externalIds: ["crm-1"],
+      urls,
+    });
   });
 });
 
@@ -214,6 +290,7 @@ describe("IntegrationInstallation limits", () => {
     [{ integrationName: "x".repeat(101) }, "integrationName", /at most 100/],
     [{ integrationName: "ticket sync" }, "integrationName", /letters, digits/],
     [{ integrationName: ".." }, "integrationName", /not `\.` or `\.\.`/],
+    [{ integrationName: "." }, "integrationName", /not `\.` or `\.\.`/],
     [{ spaceSelection: "some" }, "spaceSelection", /all.*selected/],
     [{ siteSelection: "some" }, "siteSelection", /all.*selected/],
     [{ configuration: { nested: { a: 1 } } }, "configuration.nested", /./],

@@ -41,6 +41,8 @@ describeLifecycle(
         integrationName: "visitor-gate",
         configuration: { audience: "docs" },
         secrets: { signingSecret: SECRET },
+        // The organization installation's status: the integration requires no account configuration.
+        status: "active",
       }),
     updates: [
       {
@@ -90,6 +92,21 @@ describeLifecycle(
 );
 
 describe("IntegrationSiteInstallation behaviour", () => {
+  it("sends the GET again when its connection drops: a GET changes nothing", async () => {
+    const installationId = await install("visitor-gate");
+    const siteId = await fixture.makeSite();
+    const inputs = { organizationId: fixture.org(), siteId, installationId, integrationName: "visitor-gate" };
+    const { id, state } = await created("IntegrationSiteInstallation", inputs);
+    const path = sitePath("visitor-gate", installationId, siteId);
+    fixture.emulator.injectFault({ method: "GET", path: `${path}$`, drop: true });
+    fixture.emulator.clearRequests();
+    await lifecycle("IntegrationSiteInstallation").update(id, state, {
+      ...inputs,
+      configuration: { audience: "docs" },
+    });
+    expect(fixture.calls()).toEqual([`GET /v1${path}`, `GET /v1${path}`, `PATCH /v1${path}`]);
+  });
+
   it("keeps the secrets out of errors, even when the API's answer quotes them, and undoes the install", async () => {
     const installationId = await install("visitor-gate");
     const siteId = await fixture.makeSite();

@@ -42,6 +42,8 @@ describeLifecycle(
         integrationName: "ticket-sync",
         configuration: { project: "docs" },
         secrets: { apiToken: SECRET },
+        // The organization installation's status: the integration requires no account configuration.
+        status: "active",
       }),
     updates: [
       {
@@ -91,6 +93,21 @@ describeLifecycle(
 );
 
 describe("IntegrationSpaceInstallation behaviour", () => {
+  it("sends the GET again when its connection drops: a GET changes nothing", async () => {
+    const installationId = await install("ticket-sync");
+    const spaceId = await makeSpace();
+    const inputs = { organizationId: fixture.org(), spaceId, installationId, integrationName: "ticket-sync" };
+    const { id, state } = await created("IntegrationSpaceInstallation", inputs);
+    const path = spacePath("ticket-sync", installationId, spaceId);
+    fixture.emulator.injectFault({ method: "GET", path: `${path}$`, drop: true });
+    fixture.emulator.clearRequests();
+    await lifecycle("IntegrationSpaceInstallation").update(id, state, {
+      ...inputs,
+      configuration: { project: "docs" },
+    });
+    expect(fixture.calls()).toEqual([`GET /v1${path}`, `GET /v1${path}`, `PATCH /v1${path}`]);
+  });
+
   it("keeps the secrets out of errors, even when the API's answer quotes them, and undoes the install", async () => {
     const installationId = await install("ticket-sync");
     const spaceId = await makeSpace();
