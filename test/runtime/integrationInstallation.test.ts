@@ -143,7 +143,17 @@ describe("IntegrationInstallation behaviour", () => {
       /^IntegrationInstallation create: PATCH \S+ failed with 400 Bad Request: configuration\.region: must be one of eu, us/,
     );
     expect(error.message).not.toContain("mars");
-    expect(error.message).toContain("was removed again");
+    expect(error.message).toMatch(/the new IntegrationInstallation "\w+" \("analytics-pulse"\) was removed again/);
+    expect(fixture.emulator.store.integrationInstallations.size).toBe(0);
+  });
+
+  it("an install that fails otherwise than with a 404 is passed on as it is, not as an unknown name", async () => {
+    fixture.emulator.injectFault({ method: "POST", path: "/installations$", count: 1, status: 400 });
+    const error = await failure(
+      lifecycle("IntegrationInstallation").create({ organizationId: fixture.org(), integrationName: "ticket-sync" }),
+    );
+    expect(error.message).toContain("400");
+    expect(error.message).not.toContain("no such integration");
   });
 
   it("sends no PATCH on create when nothing but the name is declared, and only the changed selection later", async () => {

@@ -144,6 +144,9 @@ describe("IntegrationSiteInstallation behaviour", () => {
     expect(error.message).toMatch(
       /^IntegrationSiteInstallation create: PATCH \S+ failed with 400 Bad Request: configuration\.cookieBanner: must be a boolean/,
     );
+    // The install the refused configuration followed is undone, and the error says so.
+    expect(error.message).toMatch(/the new IntegrationSiteInstallation "\w+\/\w+" \("\S+"\) was removed again/);
+    expect(fixture.emulator.store.tables.integrationSiteInstallations.size).toBe(0);
   });
 
   it("keeps keys the integration wrote itself through a change", async () => {

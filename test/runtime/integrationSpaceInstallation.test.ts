@@ -145,6 +145,9 @@ describe("IntegrationSpaceInstallation behaviour", () => {
     expect(error.message).toMatch(
       /^IntegrationSpaceInstallation create: PATCH \S+ failed with 400 Bad Request: configuration\.labels: must be one of none, all/,
     );
+    // The install the refused configuration followed is undone, and the error says so.
+    expect(error.message).toMatch(/the new IntegrationSpaceInstallation "\w+\/\w+" \("\S+"\) was removed again/);
+    expect(fixture.emulator.store.tables.integrationSpaceInstallations.size).toBe(0);
   });
 
   it("keeps keys the integration wrote itself through a change", async () => {
