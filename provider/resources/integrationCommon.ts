@@ -5,7 +5,10 @@
  * declares: they are read back alone, and a write sends the whole configuration with the declared keys laid over it.
  */
 import { z } from "zod";
-import { SENSITIVE } from "../framework/kind";
+import type { HttpClient } from "../client";
+import { undoOnFailure } from "../framework/cleanup";
+import { type ResourceContext, SENSITIVE } from "../framework/kind";
+import { readListed } from "../framework/listings";
 
 /*
  * The document's pattern admits `.` and `..`, which would climb the path they are put in (`encodeURIComponent`
@@ -99,4 +102,105 @@ export function configurationToSend(stored: Record<string, unknown> | null | und
   return Object.entries(declared).some(([key, value]) => current[key] !== value)
     ? { ...current, ...declared }
     : undefined;
+}
+
+/**
+ * An organization installation on one site or one space: the same six operations under `…/sites/{siteId}` and
+ * `…/spaces/{spaceId}`, given here by target. What differs between the two kinds is these calls and the input that
+ * names the target; their lifecycle is `onTargetLifecycle`.
+ */
+export interface OnTargetCalls<Item extends { configuration?: Record<string, unknown> | null; status?: string }> {
+  kind: string;
+  /** The input naming the site or space. */
+  target: "siteId" | "spaceId";
+  install(client: HttpClient, name: string, installation: string, target: string): Promise<Item>;
+  get(client: HttpClient, name: string, installation: string, target: string): Promise<Item>;
+  update(
+    client: HttpClient,
+    name: string,
+    installation: string,
+    target: string,
+    body: { configuration: Record<string, unknown> },
+  ): Promise<Item>;
+  uninstall(client: HttpClient, name: string, installation: string, target: string): Promise<void>;
+  /** Every target of one organization installation, with its configuration. */
+  list(client: HttpClient, name: string, installation: string): Promise<Item[]>;
+  listPath(name: string, installation: string): string;
+  /** The target an item names (the API's `site` or `space`: an id, or the object with `extended`). */
+  targetOf(item: Item): string;
+}
+
+type OnTargetInputs = Declared & { organizationId: string; installationId: string; integrationName: string };
+
+/** Target and installation ids never contain a slash, so the pair makes an unambiguous resource id. */
+export const onTargetId = (target: string, installation: string) => `${target}/${installation}`;
+
+/** The targets of one organization installation, shared by every read and listing of the operation. */
+export function targetsOf<Item extends { configuration?: Record<string, unknown> | null; status?: string }>(
+  ctx: ResourceContext,
+  calls: OnTargetCalls<Item>,
+  name: string,
+  installation: string,
+): Promise<Item[]> {
+  return ctx.listings.get(calls.listPath(name, installation), () => calls.list(ctx.client, name, installation));
+}
+
+/**
+ * findCreated, create, read, update and delete of an installation on a target: install then one PATCH of the
+ * declared configuration (undone when refused), reads from the installation's listing of its targets.
+ */
+export function onTargetLifecycle<
+  Item extends { configuration?: Record<string, unknown> | null; status?: string },
+  Inputs extends OnTargetInputs,
+  State,
+>(calls: OnTargetCalls<Item>, toState: (item: Item, known: Inputs) => State) {
+  const targetOf = (news: Inputs) => String((news as Record<string, unknown>)[calls.target]);
+  return {
+    // The pair is the key the API keeps unique.
+    async findCreated({ client }: ResourceContext, news: Inputs) {
+      const items = await calls.list(client, news.integrationName, news.installationId);
+      return items
+        .filter((item) => calls.targetOf(item) === targetOf(news))
+        .map(() => ({ id: onTargetId(targetOf(news), news.installationId), title: news.integrationName }));
+    },
+
+    async create({ client }: ResourceContext, news: Inputs) {
+      const { integrationName: name, installationId: installation } = news;
+      const target = targetOf(news);
+      const installed = await calls.install(client, name, installation, target);
+      const configuration = configurationToSend(installed.configuration, news);
+      const id = onTargetId(target, installation);
+      const item = configuration
+        ? await undoOnFailure(
+            { kind: calls.kind, id, title: name },
+            () => calls.uninstall(client, name, installation, target),
+            () => calls.update(client, name, installation, target, { configuration }),
+          )
+        : installed;
+      return { id, state: toState(item, news) };
+    },
+
+    async read(ctx: ResourceContext, id: string, known: Inputs) {
+      const { integrationName: name, installationId: installation } = known;
+      const item = await readListed(ctx.listings, {
+        path: calls.listPath(name, installation),
+        list: () => calls.list(ctx.client, name, installation),
+        matches: (listed) => calls.targetOf(listed) === targetOf(known),
+        single: () => calls.get(ctx.client, name, installation, targetOf(known)),
+      });
+      return item && { id, state: toState(item, known) };
+    },
+
+    async update({ client }: ResourceContext, _id: string, _olds: unknown, news: Inputs) {
+      const { integrationName: name, installationId: installation } = news;
+      const target = targetOf(news);
+      const current = await calls.get(client, name, installation, target);
+      const configuration = configurationToSend(current.configuration, news);
+      const item = configuration ? await calls.update(client, name, installation, target, { configuration }) : current;
+      return toState(item, news);
+    },
+
+    delete: ({ client }: ResourceContext, _id: string, olds: Inputs) =>
+      calls.uninstall(client, olds.integrationName, olds.installationId, targetOf(olds)),
+  };
 }

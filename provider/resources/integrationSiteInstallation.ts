@@ -11,16 +11,17 @@ import {
   uninstallIntegrationFromSite,
   updateIntegrationSiteInstallation,
 } from "../client";
-import { undoOnFailure } from "../framework/cleanup";
-import { apiIdPair, defineKind, idRef, type ResourceContext } from "../framework/kind";
-import { readListed } from "../framework/listings";
+import { apiIdPair, defineKind, idRef } from "../framework/kind";
 import {
   configurationInputs,
   configurationState,
-  configurationToSend,
   declaredAsHeld,
   eachKeyDeclaredOnce,
   integrationName,
+  type OnTargetCalls,
+  onTargetId,
+  onTargetLifecycle,
+  targetsOf,
 } from "./integrationCommon";
 import { organizationId, siteId, siteIdsOf, UNDER_SITE, underSiteTitled } from "./siteCommon";
 
@@ -51,29 +52,31 @@ type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 type Parents = Pick<State, "organizationId" | "siteId" | "installationId" | "integrationName">;
 
-/** Site and installation ids never contain a slash, so the pair makes an unambiguous resource id. */
-const idOf = (site: string, installation: string) => `${site}/${installation}`;
-
 function toState(
   item: ApiIntegrationSiteInstallation,
-  parents: Parents,
-  declared: Pick<Partial<State>, "configuration" | "secrets">,
+  known: Parents & Pick<Partial<State>, "configuration" | "secrets">,
 ): State {
   return {
-    organizationId: parents.organizationId,
-    siteId: parents.siteId,
-    installationId: parents.installationId,
-    integrationName: parents.integrationName,
-    ...declaredAsHeld(item.configuration, declared),
+    organizationId: known.organizationId,
+    siteId: known.siteId,
+    installationId: known.installationId,
+    integrationName: known.integrationName,
+    ...declaredAsHeld(item.configuration, known),
     status: item.status ?? "",
   };
 }
 
-/** The sites of one organization installation, shared by every read and listing of the operation. */
-const sitesOf = (ctx: ResourceContext, name: string, installation: string) =>
-  ctx.listings.get(integrationSiteInstallationsPath(name, installation), () =>
-    listIntegrationInstallationSites(ctx.client, name, installation),
-  );
+const calls: OnTargetCalls<ApiIntegrationSiteInstallation> = {
+  kind: "IntegrationSiteInstallation",
+  target: "siteId",
+  install: installIntegrationOnSite,
+  get: getIntegrationSiteInstallation,
+  update: updateIntegrationSiteInstallation,
+  uninstall: uninstallIntegrationFromSite,
+  list: listIntegrationInstallationSites,
+  listPath: integrationSiteInstallationsPath,
+  targetOf: siteIdOfInstallation,
+};
 
 export const integrationSiteInstallationKind = defineKind<Inputs, State>({
   kind: "IntegrationSiteInstallation",
@@ -124,10 +127,10 @@ new docs.IntegrationSiteInstallation("docs-analytics", {
       );
       const listed = [];
       for (const { installation, integration } of installations) {
-        const sites = await sitesOf(ctx, integration.name, installation.id);
+        const sites = await targetsOf(ctx, calls, integration.name, installation.id);
         if (!sites.some((item) => siteIdOfInstallation(item) === site)) continue;
         listed.push({
-          id: idOf(site, installation.id),
+          id: onTargetId(site, installation.id),
           title: integration.title ?? integration.name,
           known: {
             organizationId: org,
@@ -153,50 +156,5 @@ new docs.IntegrationSiteInstallation("docs-analytics", {
   deleteBeforeReplace: true,
   programRules: { uniqueBy: ["installationId", "siteId"] },
 
-  // The pair is the key the API keeps unique.
-  async findCreated({ client }, news) {
-    const sites = await listIntegrationInstallationSites(client, news.integrationName, news.installationId);
-    return sites
-      .filter((item) => siteIdOfInstallation(item) === news.siteId)
-      .map(() => ({ id: idOf(news.siteId, news.installationId), title: news.integrationName }));
-  },
-
-  async create({ client }, news) {
-    const { integrationName: name, installationId: installation, siteId: site } = news;
-    const installed = await installIntegrationOnSite(client, name, installation, site);
-    const configuration = configurationToSend(installed.configuration, news);
-    const id = idOf(site, installation);
-    const item = configuration
-      ? await undoOnFailure(
-          { kind: "IntegrationSiteInstallation", id, title: name },
-          () => uninstallIntegrationFromSite(client, name, installation, site),
-          () => updateIntegrationSiteInstallation(client, name, installation, site, { configuration }),
-        )
-      : installed;
-    return { id, state: toState(item, news, news) };
-  },
-
-  async read(ctx, id, known) {
-    const item = await readListed(ctx.listings, {
-      path: integrationSiteInstallationsPath(known.integrationName, known.installationId),
-      list: () => listIntegrationInstallationSites(ctx.client, known.integrationName, known.installationId),
-      matches: (listed) => siteIdOfInstallation(listed) === known.siteId,
-      single: () =>
-        getIntegrationSiteInstallation(ctx.client, known.integrationName, known.installationId, known.siteId),
-    });
-    return item && { id, state: toState(item, known, known) };
-  },
-
-  async update({ client }, _id, _olds, news) {
-    const { integrationName: name, installationId: installation, siteId: site } = news;
-    const current = await getIntegrationSiteInstallation(client, name, installation, site);
-    const configuration = configurationToSend(current.configuration, news);
-    const item = configuration
-      ? await updateIntegrationSiteInstallation(client, name, installation, site, { configuration })
-      : current;
-    return toState(item, news, news);
-  },
-
-  delete: ({ client }, _id, olds) =>
-    uninstallIntegrationFromSite(client, olds.integrationName, olds.installationId, olds.siteId),
+  ...onTargetLifecycle(calls, toState),
 });

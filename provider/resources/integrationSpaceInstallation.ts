@@ -11,16 +11,17 @@ import {
   uninstallIntegrationFromSpace,
   updateIntegrationSpaceInstallation,
 } from "../client";
-import { undoOnFailure } from "../framework/cleanup";
-import { apiId, apiIdPair, defineKind, idRef, type ResourceContext } from "../framework/kind";
-import { readListed } from "../framework/listings";
+import { apiId, apiIdPair, defineKind, idRef } from "../framework/kind";
 import {
   configurationInputs,
   configurationState,
-  configurationToSend,
   declaredAsHeld,
   eachKeyDeclaredOnce,
   integrationName,
+  type OnTargetCalls,
+  onTargetId,
+  onTargetLifecycle,
+  targetsOf,
 } from "./integrationCommon";
 
 const inputs = z
@@ -50,29 +51,31 @@ type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 type Parents = Pick<State, "organizationId" | "spaceId" | "installationId" | "integrationName">;
 
-/** Space and installation ids never contain a slash, so the pair makes an unambiguous resource id. */
-const idOf = (space: string, installation: string) => `${space}/${installation}`;
-
 function toState(
   item: ApiIntegrationSpaceInstallation,
-  parents: Parents,
-  declared: Pick<Partial<State>, "configuration" | "secrets">,
+  known: Parents & Pick<Partial<State>, "configuration" | "secrets">,
 ): State {
   return {
-    organizationId: parents.organizationId,
-    spaceId: parents.spaceId,
-    installationId: parents.installationId,
-    integrationName: parents.integrationName,
-    ...declaredAsHeld(item.configuration, declared),
+    organizationId: known.organizationId,
+    spaceId: known.spaceId,
+    installationId: known.installationId,
+    integrationName: known.integrationName,
+    ...declaredAsHeld(item.configuration, known),
     status: item.status ?? "",
   };
 }
 
-/** The spaces of one organization installation, shared by every read and listing of the operation. */
-const spacesOf = (ctx: ResourceContext, name: string, installation: string) =>
-  ctx.listings.get(integrationSpaceInstallationsPath(name, installation), () =>
-    listIntegrationInstallationSpaces(ctx.client, name, installation),
-  );
+const calls: OnTargetCalls<ApiIntegrationSpaceInstallation> = {
+  kind: "IntegrationSpaceInstallation",
+  target: "spaceId",
+  install: installIntegrationOnSpace,
+  get: getIntegrationSpaceInstallation,
+  update: updateIntegrationSpaceInstallation,
+  uninstall: uninstallIntegrationFromSpace,
+  list: listIntegrationInstallationSpaces,
+  listPath: integrationSpaceInstallationsPath,
+  targetOf: spaceIdOfInstallation,
+};
 
 export const integrationSpaceInstallationKind = defineKind<Inputs, State>({
   kind: "IntegrationSpaceInstallation",
@@ -121,10 +124,10 @@ new docs.IntegrationSpaceInstallation("handbook-slack", {
       );
       const listed = [];
       for (const { installation, integration } of installations) {
-        const spaces = await spacesOf(ctx, integration.name, installation.id);
+        const spaces = await targetsOf(ctx, calls, integration.name, installation.id);
         if (!spaces.some((item) => spaceIdOfInstallation(item) === space)) continue;
         listed.push({
-          id: idOf(space, installation.id),
+          id: onTargetId(space, installation.id),
           title: integration.title ?? integration.name,
           known: {
             organizationId: org,
@@ -150,50 +153,5 @@ new docs.IntegrationSpaceInstallation("handbook-slack", {
   deleteBeforeReplace: true,
   programRules: { uniqueBy: ["installationId", "spaceId"] },
 
-  // The pair is the key the API keeps unique.
-  async findCreated({ client }, news) {
-    const spaces = await listIntegrationInstallationSpaces(client, news.integrationName, news.installationId);
-    return spaces
-      .filter((item) => spaceIdOfInstallation(item) === news.spaceId)
-      .map(() => ({ id: idOf(news.spaceId, news.installationId), title: news.integrationName }));
-  },
-
-  async create({ client }, news) {
-    const { integrationName: name, installationId: installation, spaceId: space } = news;
-    const installed = await installIntegrationOnSpace(client, name, installation, space);
-    const configuration = configurationToSend(installed.configuration, news);
-    const id = idOf(space, installation);
-    const item = configuration
-      ? await undoOnFailure(
-          { kind: "IntegrationSpaceInstallation", id, title: name },
-          () => uninstallIntegrationFromSpace(client, name, installation, space),
-          () => updateIntegrationSpaceInstallation(client, name, installation, space, { configuration }),
-        )
-      : installed;
-    return { id, state: toState(item, news, news) };
-  },
-
-  async read(ctx, id, known) {
-    const item = await readListed(ctx.listings, {
-      path: integrationSpaceInstallationsPath(known.integrationName, known.installationId),
-      list: () => listIntegrationInstallationSpaces(ctx.client, known.integrationName, known.installationId),
-      matches: (listed) => spaceIdOfInstallation(listed) === known.spaceId,
-      single: () =>
-        getIntegrationSpaceInstallation(ctx.client, known.integrationName, known.installationId, known.spaceId),
-    });
-    return item && { id, state: toState(item, known, known) };
-  },
-
-  async update({ client }, _id, _olds, news) {
-    const { integrationName: name, installationId: installation, spaceId: space } = news;
-    const current = await getIntegrationSpaceInstallation(client, name, installation, space);
-    const configuration = configurationToSend(current.configuration, news);
-    const item = configuration
-      ? await updateIntegrationSpaceInstallation(client, name, installation, space, { configuration })
-      : current;
-    return toState(item, news, news);
-  },
-
-  delete: ({ client }, _id, olds) =>
-    uninstallIntegrationFromSpace(client, olds.integrationName, olds.installationId, olds.spaceId),
+  ...onTargetLifecycle(calls, toState),
 });
