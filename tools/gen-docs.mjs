@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Writes the files generated from the kinds' definitions (docs/resources.md, provider/resources/generated.ts, and the
-// generated blocks of README.md and docs/conventions.md: the kinds table and the per-kind facts), or with --check fails
-// listing those that differ, and in a hand-written document the blocks that differ. Reads the built package: run
-// `npm run build` first (`npm run docs` and `npm run docs:check` do). TypeScript is laid out by biome
-// (format-generated.mjs). The same check runs as a fast test (test/runtime/reference.test.ts).
+// Writes every file that `generatedFiles()` (provider/framework/reference.ts) derives from the kinds' definitions, the
+// one list of them: whole generated files, and generated blocks inside hand-written documents. With --check it writes
+// nothing and fails naming each file (or block) that differs. Reads the built package: run `npm run build` first
+// (`npm run docs` and `npm run docs:check` do). TypeScript is laid out by biome (format-generated.mjs). The same check
+// runs as a fast test (test/runtime/reference.test.ts).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
