@@ -350,7 +350,7 @@ function renderKindSection({ definition, inputs, outputs }: KindTypes, model: Ty
   for (const { name, node: named, required } of inputs) {
     const node = resolve(model, named);
     const type = typeAndLimits(node, model);
-    const typeText = node.sensitive ? `${type}; never shown in a failed check` : type;
+    const typeText = node.sensitive ? `${type}; a secret, never shown in a failed check` : type;
     lines.push(
       `| ${code(name)} | ${cell(typeText)} | ${change(definition, name)} | ${omitted(node, required, name)} | ${cell(node.description ?? "")} |`,
     );

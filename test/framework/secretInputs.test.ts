@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { factBlocks } from "../../provider/framework/conventionFacts";
 import { sensitiveInputsOf } from "../../provider/framework/inputRules";
 import * as plugin from "../../provider/plugin";
 import { definitions } from "../../provider/registry";
@@ -72,6 +73,14 @@ describe("sensitive inputs", () => {
         "SiteMcpServer.headers",
       ]),
     );
+  });
+
+  it("are each named in the README's and the conventions' block of secret inputs", () => {
+    const blocks = factBlocks(definitions);
+    for (const block of [blocks["README.md"]["secret inputs"], blocks["docs/conventions.md"]["secret inputs"]]) {
+      expect(block).toMatch(/^\d+ inputs are secrets however the program gives them/);
+      for (const { kind, property } of sensitiveInputs) expect(block).toContain(`\`${kind}.${property}\``);
+    }
   });
 
   for (const route of ["dynamic", "plugin"] as const) {
