@@ -450,7 +450,7 @@ export function generatedFiles(
     "provider/resources/generated.ts": renderClasses(definitions),
     [PLUGIN_CLASSES_FILE]: renderPluginClasses(definitions),
     [SCHEMA_FILE]: schemaText(definitions),
-    [POLICY_REFERENCE_FILE]: renderPolicyReference(),
+    [POLICY_REFERENCE_FILE]: renderPolicyReference(definitions.map((definition) => definition.kind)),
     "README.md": withBlocks("README.md", documents["README.md"], {
       ...blocks["README.md"],
       "kinds table": renderKindsTable(definitions),
