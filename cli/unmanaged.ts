@@ -43,13 +43,17 @@ interface StateResource {
   outputs?: Record<string, unknown>;
 }
 
-/** The resources of `pulumi stack export` output (or of a bare deployment). */
+/**
+ * The resources of `pulumi stack export` output (or of a bare deployment). A destroyed stack's deployment has no
+ * `resources` at all: it manages nothing.
+ */
 function stateResources(exported: unknown): StateResource[] {
   const root = exported as { deployment?: { resources?: StateResource[] }; resources?: StateResource[] };
   const resources = root?.deployment?.resources ?? root?.resources;
-  if (!Array.isArray(resources))
-    throw new Error("the state holds no `deployment.resources`: is it `pulumi stack export` output?");
-  return resources;
+  if (Array.isArray(resources)) return resources;
+  const deployment = root?.deployment;
+  if (resources === undefined && deployment !== null && typeof deployment === "object") return [];
+  throw new Error("the state holds no `deployment.resources`: is it `pulumi stack export` output?");
 }
 
 const listings = new Map(definitions.map((definition) => [definition.kind, definition.listing]));

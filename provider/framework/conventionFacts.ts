@@ -24,6 +24,8 @@ interface KindFacts {
   ownId: boolean;
   idFormat: string;
   secretOutputs: readonly string[];
+  /** Inputs marked `.meta(SENSITIVE)`, which the classes of both routes make secrets. */
+  sensitiveInputs: readonly string[];
   /** Whether a create whose answer was lost can look for what it made (`findCreated`; `docs-platform recover`). */
   createLookup: boolean;
 }
@@ -45,6 +47,7 @@ function factsOf(definitions: readonly Definition[]): KindFacts[] {
     ownId: hasOwnId(definition),
     idFormat: definition.idFormat,
     secretOutputs: definition.secretOutputs ?? [],
+    sensitiveInputs: inputs.filter((input) => input.node.sensitive === true).map((input) => input.name),
     createLookup: definition.findCreated !== undefined,
   }));
 }
@@ -109,6 +112,16 @@ function secretOutputsBlock(all: readonly KindFacts[]): string {
   return `${secrets.length} ${are}, stored encrypted in the state and shown as \`[secret]\` in previews and \`pulumi stack output\`: ${listed(secrets)}.`;
 }
 
+function secretInputsBlock(all: readonly KindFacts[]): string {
+  const secrets = all.flatMap((fact) => fact.sensitiveInputs.map((input) => code(`${fact.kind}.${input}`)));
+  if (secrets.length === 0) return "No input is a secret unless the program makes it one.";
+  const are = secrets.length === 1 ? "input is a secret" : "inputs are secrets";
+  return (
+    `${secrets.length} ${are} however the program gives them (a plain string, an environment variable, config or an ` +
+    `Output), on both routes: encrypted in the state's inputs and outputs, \`[secret]\` in previews: ${listed(secrets)}.`
+  );
+}
+
 function withoutCreateLookupBlock(all: readonly KindFacts[]): string {
   const without = all.filter((fact) => !fact.createLookup);
   if (without.length === 0) return "Every kind has a lookup for what a create made.";
@@ -139,16 +152,23 @@ export function factBlocks(definitions: readonly Definition[]) {
   const facts = factsOf(definitions);
   const organizationId = organizationIdBlock(facts);
   const secretOutputs = secretOutputsBlock(facts);
+  const secretInputs = secretInputsBlock(facts);
   return {
     "README.md": {
       organizationId,
       "ids in short": idsInShortBlock(facts),
       "organizationId change": organizationChangeBlock(facts),
       "secret outputs": secretOutputs,
+      "secret inputs": secretInputs,
       "kinds without a create lookup": withoutCreateLookupBlock(facts),
       "preflight references": preflightReferencesBlock(definitions),
     },
-    "docs/conventions.md": { organizationId, ids: idsBlock(facts), "secret outputs": secretOutputs },
+    "docs/conventions.md": {
+      organizationId,
+      ids: idsBlock(facts),
+      "secret outputs": secretOutputs,
+      "secret inputs": secretInputs,
+    },
   } satisfies Record<DocumentWithBlocks, Record<string, string>>;
 }
 

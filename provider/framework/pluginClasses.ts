@@ -7,6 +7,7 @@
  * the two routes read alike and a schema change reaches both. The file imports only types from the provider: each
  * class carries its kind's property names instead of importing the kind's definition, which would load the client.
  */
+import { sensitiveInputsOf } from "./inputRules";
 import { moduleOf, renderArgsAndOutputs, typeTypesUsed } from "./reference";
 import { type Definition, type KindTypes, type Node, refName, type TypeModel, typeModel } from "./typeModel";
 
@@ -71,9 +72,11 @@ function renderPluginClass(types: KindTypes, model: TypeModel): string {
   const shape = (definition.inputs as unknown as { shape: Record<string, unknown> }).shape;
   const properties = [...new Set([...Object.keys(shape), ...definition.outputs])];
   const secrets = definition.secretOutputs ?? [];
+  const sensitive = [...sensitiveInputsOf(definition)];
   const facts = [
     `kind: ${JSON.stringify(kind)}`,
     `properties: ${JSON.stringify(properties)}`,
+    ...(sensitive.length > 0 ? [`sensitiveInputs: ${JSON.stringify(sensitive)}`] : []),
     ...(secrets.length > 0 ? [`secretOutputs: ${JSON.stringify(secrets)}`] : []),
   ];
   text += `\n  constructor(name: string, args: ${kind}Args, opts?: pulumi.CustomResourceOptions) {\n`;

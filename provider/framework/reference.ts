@@ -350,7 +350,7 @@ function renderKindSection({ definition, inputs, outputs }: KindTypes, model: Ty
   for (const { name, node: named, required } of inputs) {
     const node = resolve(model, named);
     const type = typeAndLimits(node, model);
-    const typeText = node.sensitive ? `${type}; never shown in a failed check` : type;
+    const typeText = node.sensitive ? `${type}; a secret, never shown in a failed check` : type;
     lines.push(
       `| ${code(name)} | ${cell(typeText)} | ${change(definition, name)} | ${omitted(node, required, name)} | ${cell(node.description ?? "")} |`,
     );
@@ -450,7 +450,7 @@ export function generatedFiles(
     "provider/resources/generated.ts": renderClasses(definitions),
     [PLUGIN_CLASSES_FILE]: renderPluginClasses(definitions),
     [SCHEMA_FILE]: schemaText(definitions),
-    [POLICY_REFERENCE_FILE]: renderPolicyReference(),
+    [POLICY_REFERENCE_FILE]: renderPolicyReference(definitions.map((definition) => definition.kind)),
     "README.md": withBlocks("README.md", documents["README.md"], {
       ...blocks["README.md"],
       "kinds table": renderKindsTable(definitions),

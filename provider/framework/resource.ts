@@ -1,7 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Connection } from "../connection";
+import { sensitiveInputsOf } from "./inputRules";
 import type { KindDefinition } from "./kind";
 import { CONNECTION } from "./resourceConnection";
+import { withSecretInputs } from "./secretInputs";
 import { PACKAGE } from "./typeTokens";
 
 /**
@@ -27,9 +29,22 @@ export interface AdoptionArgs {
 
 type RegisteredDefinition = Pick<KindDefinition, "kind" | "inputs" | "outputs" | "secretOutputs">;
 
+/** The sensitive inputs of each kind, by its input schema (`sensitiveInputsOf` renders the schema: once per kind). */
+const sensitiveByInputs = new WeakMap<object, ReadonlySet<string>>();
+
+function sensitiveInputs(definition: RegisteredDefinition): ReadonlySet<string> {
+  let found = sensitiveByInputs.get(definition.inputs);
+  if (found === undefined) {
+    found = sensitiveInputsOf(definition);
+    sensitiveByInputs.set(definition.inputs, found);
+  }
+  return found;
+}
+
 /**
  * What a resource registers with the engine: every property the program may read back (or its Output never
- * resolves), the arguments given, the connection as its resource input, and the kind's secret outputs as options.
+ * resolves), the arguments given (its sensitive inputs as secrets, however given), the connection as its resource
+ * input, and the kind's secret outputs as options.
  * Kept apart from the constructor so a fast test sees it without Pulumi serializing a provider.
  */
 export function registration(
@@ -42,7 +57,7 @@ export function registration(
   const props: Record<string, unknown> = {};
   for (const key of [...Object.keys(shape), ...definition.outputs]) props[key] = undefined;
   const { [CONNECTION]: connection, ...rest } = args as Record<string, unknown>;
-  Object.assign(props, rest);
+  Object.assign(props, withSecretInputs(rest, sensitiveInputs(definition)));
   const secrets = definition.secretOutputs ?? [];
   if (connection !== undefined) {
     if (!(connection instanceof Connection)) {

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { withSecretInputs } from "../framework/secretInputs";
 import { dynamicType, PACKAGE, pluginType } from "../framework/typeTokens";
 
 /**
@@ -9,7 +10,10 @@ import { dynamicType, PACKAGE, pluginType } from "../framework/typeTokens";
  * no replace: the engine finds the old resource under that type and diffs it through the plugin.
  */
 
-/** What a generated class tells its base: the kind, every property it registers, and its secret outputs. */
+/**
+ * What a generated class tells its base: the kind, every property it registers, its sensitive inputs (made secrets
+ * however the program gives them, as on the dynamic route) and its secret outputs.
+ */
 export interface PluginKind {
   kind: string;
   /**
@@ -17,6 +21,7 @@ export interface PluginKind {
    * resolves from the state (as the dynamic route's `registration` does).
    */
   properties: readonly string[];
+  sensitiveInputs?: readonly string[];
   secretOutputs?: readonly string[];
 }
 
@@ -39,7 +44,7 @@ export function pluginRegistration(
   }
   const props: Record<string, unknown> = {};
   for (const key of kind.properties) props[key] = undefined;
-  Object.assign(props, args);
+  Object.assign(props, withSecretInputs(args as Record<string, unknown>, kind.sensitiveInputs ?? []));
   const secrets = kind.secretOutputs ?? [];
   const own: pulumi.CustomResourceOptions = { aliases: [{ type: dynamicType(kind.kind) }] };
   if (secrets.length > 0) own.additionalSecretOutputs = [...secrets];

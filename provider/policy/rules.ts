@@ -15,10 +15,16 @@ import { ROLES } from "../resources/common";
 import type {
   CollectionArgs,
   CollectionPermissionArgs,
+  GitSyncInstallationArgs,
+  IntegrationInstallationArgs,
+  IntegrationSiteInstallationArgs,
+  IntegrationSpaceInstallationArgs,
   OpenApiSpecArgs,
   OrganizationSettingsArgs,
   SamlProviderArgs,
   SiteArgs,
+  SiteExternalLinkArgs,
+  SiteMcpServerArgs,
   SitePermissionArgs,
   SiteShareLinkArgs,
   SiteVisitorAuthArgs,
@@ -34,10 +40,16 @@ import { type DocsResource, type Finding, isKnown, knownString, StackView, UNKNO
 interface KindArgs {
   Collection: CollectionArgs;
   CollectionPermission: CollectionPermissionArgs;
+  GitSyncInstallation: GitSyncInstallationArgs;
+  IntegrationInstallation: IntegrationInstallationArgs;
+  IntegrationSiteInstallation: IntegrationSiteInstallationArgs;
+  IntegrationSpaceInstallation: IntegrationSpaceInstallationArgs;
   OpenApiSpec: OpenApiSpecArgs;
   OrganizationSettings: OrganizationSettingsArgs;
   SamlProvider: SamlProviderArgs;
   Site: SiteArgs;
+  SiteExternalLink: SiteExternalLinkArgs;
+  SiteMcpServer: SiteMcpServerArgs;
   SitePermission: SitePermissionArgs;
   SiteShareLink: SiteShareLinkArgs;
   SiteVisitorAuth: SiteVisitorAuthArgs;
@@ -157,7 +169,27 @@ const URL_FIELDS: readonly Read[] = [
   on("SiteVisitorAuth", "fallbackURL", "logoutURL"),
   on("OrganizationSettings", "logo"),
   on("Space", "icon"),
+  on("SiteMcpServer", "url"),
+  on("SiteExternalLink", "url"),
+  on("GitSyncInstallation", "customInstanceURL"),
 ];
+
+/** The installations whose `configuration` is stored and shown in plain text, next to a `secrets` that is not. */
+const CONFIGURATION_FIELDS: readonly Read[] = [
+  on("IntegrationInstallation", "configuration"),
+  on("IntegrationSiteInstallation", "configuration"),
+  on("IntegrationSpaceInstallation", "configuration"),
+];
+
+/** Key names that hold credentials: matched case-insensitively, `-` and `_` ignored, anywhere in the key. */
+const CREDENTIAL_PATTERNS = ["token", "secret", "password", "api_key", "apikey", "private_key", "client_secret"];
+
+/** A name as credential patterns compare it: `API-Key`, `api_key` and `apiKey` are all `apikey`. */
+const squashed = (name: string) => name.toLowerCase().replace(/[-_]/g, "");
+
+/** Where a resource option goes, in both program forms. */
+const resourceOption = (option: string) =>
+  `${option} as a resource option (TypeScript: { ${option} } as the resource's options; YAML: options: { ${option} })`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table
@@ -252,10 +284,11 @@ export const RULES: readonly Rule[] = [
     scope: "resource",
     description:
       "URLs the platform fetches or sends people to use https: an OpenAPI spec's `sourceUrl`, a SAML provider's " +
-      "`ssoUrl`, a visitor sign-in's `fallbackURL` and `logoutURL`, the organization's `logo` and a space's `icon`; " +
-      "hosts in `allowedHttpHosts` may use http.",
+      "`ssoUrl`, a visitor sign-in's `fallbackURL` and `logoutURL`, the organization's `logo`, a space's `icon`, " +
+      "an MCP server's `url` (its headers often carry a credential), an external link's `url` and a self-hosted " +
+      "GitLab's `customInstanceURL` (Git Sync sends it the access token); hosts in `allowedHttpHosts` may use http.",
     enforcementLevel: "mandatory",
-    levelWhy: "over http, a spec or a sign-in page can be altered on the way",
+    levelWhy: "over http, a spec or a sign-in page can be altered on the way, and a token or a header read",
     settings: { allowedHttpHosts: stringList("Host names allowed over http, e.g. an internal mirror.") },
     reads: URL_FIELDS,
     check(subject, { allowedHttpHosts }) {
@@ -305,7 +338,7 @@ export const RULES: readonly Rule[] = [
           resource: subject,
           field: "protect (resource option)",
           problem: `is not set, so deleting the resource or replacing it deletes ${what}`,
-          fix: `pass { protect: true } as the resource's options; one kept with { retainOnDelete: true } instead goes in exempt of docs-content-protected (policies cannot see retainOnDelete)`,
+          fix: `set ${resourceOption("protect: true")}; one kept with retainOnDelete: true instead goes in exempt of docs-content-protected (policies cannot see retainOnDelete)`,
         },
       ];
     },
@@ -390,7 +423,7 @@ export const RULES: readonly Rule[] = [
           resource: site,
           field: "visibility",
           problem: `is "visitor-auth" but no SiteVisitorAuth of the stack takes the site's id as siteId, so nothing declares where readers sign in or holds the signing key`,
-          fix: `declare new SiteVisitorAuth("${site.name}-sign-in", { siteId: <this site>.id, fallbackURL: "https://…/login" }), or change visibility`,
+          fix: `declare a SiteVisitorAuth whose siteId is this site's id and fallbackURL where readers sign in (TypeScript: new SiteVisitorAuth("${site.name}-sign-in", { siteId: ${site.name}.id, fallbackURL: "https://…/login" }); YAML: type: docs:SiteVisitorAuth, properties: { siteId: \${${site.name}.id}, fallbackURL: "https://…/login" }), or change visibility`,
         }));
     },
     example: [resource("Site", "partners", { title: "Partner Portal", visibility: "visitor-auth" })],
@@ -417,7 +450,7 @@ export const RULES: readonly Rule[] = [
             resource: provider,
             field: "organizationId",
             problem: `the organization this SAML provider signs in to has no OrganizationSettings in the stack that enforces SSO (sso: true), so members can still log in with a password`,
-            fix: `declare new OrganizationSettings("settings", { sso: true }) for the organization (it takes over its settings and changes only those declared)`,
+            fix: `declare the organization's OrganizationSettings with sso: true (TypeScript: new OrganizationSettings("settings", { sso: true }); YAML: type: docs:OrganizationSettings, properties: { sso: true }); it takes over the organization's settings and changes only those declared`,
           });
         }
         for (const unenforced of settings) {
@@ -466,7 +499,7 @@ export const RULES: readonly Rule[] = [
           field: "members",
           problem:
             "declares no member: the team lists none, and no TeamMember (teamId) or SamlProvider (defaultTeamId) of the stack refers to it",
-          fix: `list its members in members, declare a TeamMember with teamId: <this team>.id, or list "${knownString(team.props.title) ?? team.name}" in exempt of docs-team-members`,
+          fix: `list its members in members, declare a TeamMember whose teamId is this team's id (TypeScript: teamId: ${team.name}.id; YAML: teamId: \${${team.name}.id}), or list "${knownString(team.props.title) ?? team.name}" in exempt of docs-team-members`,
         }));
     },
     example: [resource("Team", "reviewers", { title: "Reviewers" })],
@@ -546,7 +579,133 @@ export const RULES: readonly Rule[] = [
       resource("SiteShareLink", "review-link", { name: "Reviewers", active: true }, { refs: { siteId: "Site/docs" } }),
     ],
   }),
+
+  rule({
+    id: "docs-credentials-in-secrets",
+    scope: "resource",
+    description:
+      "An integration installation keeps credentials in `secrets`, never in `configuration`: a `configuration` key " +
+      "whose name looks like a credential (it contains one of `credentialPatterns`, case-insensitively, `-` and `_` " +
+      "ignored: `apiKey`, `API-Key` and `api_key` all match `api_key`) fails, named without its value. `configuration` " +
+      "is stored and shown in plain text; `secrets` is a Pulumi secret, `[secret]` in previews and kept out of errors.",
+    enforcementLevel: "mandatory",
+    levelWhy: "a credential in `configuration` is in plain text in the state, every preview and the CI logs",
+    settings: {
+      credentialPatterns: {
+        ...stringList(
+          "Parts of key names that mark a credential, compared case-insensitively with `-` and `_` ignored.",
+        ),
+        default: CREDENTIAL_PATTERNS,
+      },
+    },
+    reads: CONFIGURATION_FIELDS,
+    check(installation, { credentialPatterns }) {
+      const configuration = installation.props.configuration;
+      if (configuration === null || typeof configuration !== "object" || Array.isArray(configuration)) return [];
+      const patterns = credentialPatterns.map((pattern) => ({ pattern, squashed: squashed(pattern) }));
+      return Object.entries(configuration as Record<string, unknown>).flatMap(([key, value]) => {
+        // A number or a boolean is a setting, whatever its name; `secrets` holds strings only.
+        if (typeof value === "number" || typeof value === "boolean") return [];
+        const match = patterns.find((pattern) => pattern.squashed !== "" && squashed(key).includes(pattern.squashed));
+        if (match === undefined) return [];
+        return [
+          {
+            resource: installation,
+            field: `configuration.${key}`,
+            problem: `the key looks like a credential (it matches "${match.pattern}" of credentialPatterns), and configuration is stored and shown in plain text`,
+            fix: `move ${key} from configuration to secrets (secrets: { ${key}: <the value> }, a Pulumi secret however it is given), or, if it holds no credential, leave "${match.pattern}" out of credentialPatterns of docs-credentials-in-secrets`,
+          },
+        ];
+      });
+    },
+    example: [
+      resource("IntegrationInstallation", "tickets", {
+        integrationName: "ticket-sync",
+        configuration: { workspace: "acme", api_key: "<a value>" },
+      }),
+    ],
+  }),
+
+  rule({
+    id: "docs-git-sync-priority",
+    scope: "stack",
+    description:
+      "Git Sync with `priority: git` (the repository's content overwrites GitBook's at every sync) is only on the " +
+      "spaces and sites `allowed` names, by title, program name or id (or by the installation's own program name): " +
+      "elsewhere edits made in GitBook are lost.",
+    enforcementLevel: "advisory",
+    levelWhy: "docs-as-code teams want it; the warning makes overwriting the editors' work a decision",
+    settings: {
+      allowed: stringList(
+        "Titles, program names or ids of the spaces and sites (or program names of the GitSyncInstallations) that " +
+          "may sync with priority `git`.",
+      ),
+    },
+    reads: [on("GitSyncInstallation", "priority", "spaceId", "siteId"), on("Space", "title"), on("Site", "title")],
+    check(stack, { allowed }) {
+      return stack
+        .ofKind("GitSyncInstallation")
+        .filter((installation) => installation.props.priority === "git")
+        .flatMap((installation) => {
+          if (allowed.includes(installation.name)) return [];
+          const field =
+            installation.props.spaceId !== undefined && installation.props.spaceId !== null ? "spaceId" : "siteId";
+          const target = stack.target(installation, field, field === "spaceId" ? "Space" : "Site");
+          if (target === undefined) return [];
+          const names =
+            "resource" in target
+              ? [
+                  target.resource.name,
+                  knownString(target.resource.props.title),
+                  knownString(target.resource.props.importId),
+                ]
+              : [target.id];
+          if (names.some((name) => name !== undefined && allowed.includes(name))) return [];
+          const what = field === "spaceId" ? "space" : "site";
+          const title =
+            "resource" in target ? (knownString(target.resource.props.title) ?? target.resource.name) : target.id;
+          return [
+            {
+              resource: installation,
+              field: "priority",
+              problem: `is "git" on ${what} ${named(target)}, which allowed does not name, so every sync overwrites what editors changed in GitBook`,
+              fix: `set priority: "gitbook" (GitBook's content wins; the repository still receives each change), or add "${title}" to allowed of docs-git-sync-priority`,
+            },
+          ];
+        });
+    },
+    example: [
+      resource("Space", "handbook", { title: "Handbook" }),
+      resource(
+        "GitSyncInstallation",
+        "handbook-git",
+        { provider: "github", priority: "git", repositoryId: 1001, spaceId: UNKNOWN },
+        { refs: { spaceId: "Space/handbook" } },
+      ),
+    ],
+  }),
 ];
+
+/**
+ * Why no rule judges a kind: every registered kind is judged by a rule or listed here (test/policy/policy.test.ts),
+ * and docs/policy.md's table of kinds shows both.
+ */
+export const UNJUDGED: Readonly<Record<string, string>> = {
+  OrganizationMember:
+    "a member's organization role is granted per person by the admins; defaults are judged by docs-default-role",
+  SiteSection: "a section only arranges a site's content; who sees it is the site's visibility",
+  SiteSectionGroup: "a group only arranges a site's sections",
+  SiteSpace: "a site space only places a space's content in a site; who sees it is the site's visibility",
+  SiteCustomization: "branding and layout: nothing a platform team gates",
+  SiteSpaceCustomization: "branding and layout of one space in a site: nothing a platform team gates",
+  SiteRedirect: "a redirect stays within the site's own URLs",
+  SiteRedirects: "redirects stay within the site's own URLs",
+  SiteStructure: "the order of a site's sections and spaces",
+  SiteAdaptiveSchema: "the claims adaptive content reads; it grants no access",
+  Translation: "a translated copy of a space the program already declares and the rules judge",
+  TranslationGlossary: "terms for translations: no access, URL or credential",
+  SiteAgentSettings: "the editing agent's topics and instructions: no access, URL or credential",
+};
 
 /** The kinds a rule judges. */
 export function kindsOf(entry: Rule): string[] {

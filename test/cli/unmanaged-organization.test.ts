@@ -108,6 +108,31 @@ describe("unmanaged finds the organization when the command line names none", ()
     ]);
   });
 
+  it("counts a destroyed stack (a deployment without resources) as managing nothing, listing every object", async () => {
+    const handMade = await fx.apiCreate(`/orgs/${fx.org()}/collections`, { title: "Left over" });
+    fakePulumi([], fx.org());
+    // What `pulumi stack export` prints once `pulumi destroy` has removed everything: no `resources` key at all.
+    writeFileSync(
+      path.join(dir, "state.json"),
+      JSON.stringify({ version: 3, deployment: { manifest: {}, metadata: {} } }),
+    );
+    const run = await runCli(["unmanaged", "--stack", "production"]);
+    expect(run.code).toBe(EXIT.found);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain(`Organization ${fx.org()}: `);
+    expect(run.stdout).toContain("not managed by the stack (0 resources):");
+    expect(run.stdout).toContain(`${handMade}  "Left over"`);
+  });
+
+  it("refuses a file that is no stack export, naming what it lacks", async () => {
+    const file = path.join(tempDir(), "state.json");
+    writeFileSync(file, JSON.stringify({ version: 3 }));
+    const run = await runCli(["unmanaged", "--state", file, "--organization", fx.org()]);
+    expect(run.code).not.toBe(EXIT.ok);
+    expect(run.code).not.toBe(EXIT.found);
+    expect(run.stderr).toContain("the state holds no `deployment.resources`: is it `pulumi stack export` output?");
+  });
+
   it("reads no stack config for a state given as a file, and none at all when the organization is given", async () => {
     const file = stateFile(tempDir(), [resource("Collection", "adopted", fx.org())]);
     const fromFile = await runCli(["unmanaged", "--state", file, "--json"]);

@@ -207,9 +207,10 @@ function loadedModules(entry: string): string[] {
 }
 
 describe("what a program of plugin classes loads", () => {
-  it("loads @pulumi/pulumi, the type tokens and the plugin's program modules, nothing else of the provider", () => {
+  it("loads @pulumi/pulumi, the type tokens, the secret inputs and the plugin's program modules, nothing else of the provider", () => {
     expect(loadedModules("provider/plugin/index.ts")).toEqual([
       "@pulumi/pulumi",
+      "provider/framework/secretInputs.ts",
       "provider/framework/typeTokens.ts",
       "provider/plugin/index.ts",
       "provider/plugin/resource.ts",

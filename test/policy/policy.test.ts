@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 import { dynamicType, kindOfType, pluginType } from "../../provider/framework/typeTokens";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { docsPolicies } from "../../provider/policy";
-import { exampleFindings, kindsOf, RULES } from "../../provider/policy/rules";
+import { renderPolicyReference } from "../../provider/policy/reference";
+import { exampleFindings, kindsOf, RULES, UNJUDGED } from "../../provider/policy/rules";
+import { configProblems, type Settings } from "../../provider/policy/settings";
 import { messageOf } from "../../provider/policy/view";
 import { definitions } from "../../provider/registry";
 
@@ -142,6 +144,31 @@ describe("the rules' table", () => {
         }
       }
     }
+  });
+
+  it("judges every registered kind, or says why not: a new kind without a rule or a reason fails here", () => {
+    const judged = new Set(RULES.flatMap(kindsOf));
+    for (const { kind } of definitions) {
+      expect(
+        judged.has(kind) !== kind in UNJUDGED,
+        `${kind}: judged by a rule, or in UNJUDGED with why, not both`,
+      ).toBe(true);
+    }
+    const registered = new Set(definitions.map((d) => d.kind));
+    for (const kind of Object.keys(UNJUDGED))
+      expect(registered.has(kind), `${kind} in UNJUDGED is registered`).toBe(true);
+  });
+
+  it("docs/policy.md has a row per registered kind, naming its rules or why none", () => {
+    const reference = renderPolicyReference(definitions.map((d) => d.kind));
+    for (const { kind } of definitions) {
+      const row = reference.split("\n").find((line) => line.startsWith(`| \`${kind}\` |`));
+      expect(row, kind).toBeDefined();
+      const rules = RULES.filter((rule) => kindsOf(rule).includes(kind));
+      for (const rule of rules) expect(row).toContain(`[\`${rule.id}\`](#${rule.id})`);
+      if (rules.length === 0) expect(row).toContain(`none: ${UNJUDGED[kind]}`);
+    }
+    expect(renderPolicyReference(["Widget"])).toContain("| `Widget` | none: no rule yet |");
   });
 
   it("gives each rule an example that breaks it, with a message naming the resource, the field and the fix", () => {
@@ -283,6 +310,97 @@ describe("resource rules", () => {
     const fine: Made = { kind: "OpenApiSpec", name: "spec", props: { sourceUrl: "https://specs.example/a.yaml" } };
     const unknown: Made = { kind: "OpenApiSpec", name: "spec", props: { sourceUrl: UNKNOWN } };
     expect(await messages("docs-https-urls", [fine, unknown])).toEqual([]);
+  });
+
+  it("docs-https-urls: an MCP server's and an external link's url and a GitLab instance over http fail", async () => {
+    const cases: Made[] = [
+      { kind: "SiteMcpServer", name: "tickets", props: { url: "http://mcp.example/tickets", headers: UNKNOWN } },
+      { kind: "SiteExternalLink", name: "status", props: { url: "http://status.example" } },
+      { kind: "GitSyncInstallation", name: "git", props: { customInstanceURL: "http://gitlab.example" } },
+    ];
+    expect(await messages("docs-https-urls", cases)).toEqual([
+      expect.stringContaining('SiteMcpServer "tickets", url: "http://mcp.example/tickets" is http. Fix: use https://'),
+      expect.stringContaining('SiteExternalLink "status", url: "http://status.example" is http'),
+      expect.stringContaining('GitSyncInstallation "git", customInstanceURL: "http://gitlab.example" is http'),
+    ]);
+    const secure: Made[] = [
+      { kind: "SiteMcpServer", name: "tickets", props: { url: "https://mcp.example/tickets" } },
+      { kind: "SiteExternalLink", name: "status", props: { url: UNKNOWN } },
+      { kind: "GitSyncInstallation", name: "git", props: { customInstanceURL: null } },
+    ];
+    expect(await messages("docs-https-urls", secure)).toEqual([]);
+    expect(
+      await messages("docs-https-urls", cases, {
+        allowedHttpHosts: ["mcp.example", "status.example", "gitlab.example"],
+      }),
+    ).toEqual([]);
+  });
+
+  it("docs-credentials-in-secrets: a credential-looking configuration key fails, named without its value", async () => {
+    const VALUE = "v4lue-never-shown";
+    const install = (kind: string, configuration: unknown, secrets?: unknown): Made => ({
+      kind,
+      name: "tickets",
+      props: { configuration, secrets },
+    });
+    for (const kind of ["IntegrationInstallation", "IntegrationSiteInstallation", "IntegrationSpaceInstallation"]) {
+      const found = await messages("docs-credentials-in-secrets", [
+        install(kind, { workspace: "acme", api_key: VALUE }),
+      ]);
+      expect(found).toEqual([
+        `${kind} "tickets", configuration.api_key: the key looks like a credential (it matches "api_key" of credentialPatterns), and configuration is stored and shown in plain text. Fix: move api_key from configuration to secrets (secrets: { api_key: <the value> }, a Pulumi secret however it is given), or, if it holds no credential, leave "api_key" out of credentialPatterns of docs-credentials-in-secrets.`,
+      ]);
+      expect(found.join("")).not.toContain(VALUE);
+    }
+    const keys = [
+      "apiKey",
+      "API-Key",
+      "githubToken",
+      "client_secret",
+      "clientSecret",
+      "PASSWORD",
+      "private-key",
+      "signingSecret",
+    ];
+    const flagged = await messages("docs-credentials-in-secrets", [
+      install("IntegrationInstallation", Object.fromEntries(keys.map((key) => [key, VALUE]))),
+    ]);
+    expect(flagged.map((message) => /configuration\.(\S+):/.exec(message)?.[1])).toEqual(keys);
+    // Keys that name no credential, a credential in secrets, numbers and booleans, and unknowns pass.
+    const passing = [
+      install("IntegrationSiteInstallation", { tracking_id: "G-1", project: "DOCS", tokenCount: 3, secretMode: true }),
+      install("IntegrationInstallation", { workspace: "acme" }, { apiKey: VALUE, token: VALUE }),
+      install("IntegrationInstallation", UNKNOWN),
+      install("IntegrationInstallation", undefined),
+    ];
+    expect(await messages("docs-credentials-in-secrets", passing)).toEqual([]);
+    // The patterns are a setting.
+    const custom = { credentialPatterns: ["tracking"] };
+    expect(
+      await messages(
+        "docs-credentials-in-secrets",
+        [install("IntegrationInstallation", { tracking_id: "x", api_key: "y" })],
+        custom,
+      ),
+    ).toEqual([
+      expect.stringContaining('configuration.tracking_id: the key looks like a credential (it matches "tracking"'),
+    ]);
+  });
+
+  it("docs-credentials-in-secrets and docs-git-sync-priority refuse a non-string in their lists, naming rule and setting", () => {
+    const settings = new Map(RULES.map((rule) => [rule.id, rule.settings as Settings]));
+    expect(
+      configProblems(
+        {
+          "docs-credentials-in-secrets": { credentialPatterns: ["token", 7] },
+          "docs-git-sync-priority": { allowed: "Guides" },
+        },
+        settings,
+      ),
+    ).toEqual([
+      'docs-credentials-in-secrets: credentialPatterns must be a list of strings, not ["token",7] (a list)',
+      'docs-git-sync-priority: allowed must be a list of strings, not "Guides" (a string)',
+    ]);
   });
 
   it("docs-content-protected: unprotected spaces and collections warn, unless protected or exempt", async () => {
@@ -436,6 +554,41 @@ describe("stack rules, matching resources through their properties' dependencies
     expect(
       await messages("docs-share-links-per-site", [literal("a", UNKNOWN), literal("b", UNKNOWN)], { maxPerSite: 1 }),
     ).toEqual([]);
+  });
+
+  it("docs-git-sync-priority: priority git warns unless its space or site is allowed", async () => {
+    const handbook: Made = { kind: "Space", name: "handbook", props: { title: "Handbook" } };
+    const site: Made = { kind: "Site", name: "docs", props: { title: "Acme Docs" } };
+    const git = (priority: unknown, target: "spaceId" | "siteId" = "spaceId"): Made => ({
+      kind: "GitSyncInstallation",
+      name: "handbook-git",
+      props: { priority, [target]: UNKNOWN },
+      refs: { [target]: target === "spaceId" ? "handbook" : "docs" },
+    });
+    expect(await judge("docs-git-sync-priority", [handbook, git("git")])).toEqual([
+      {
+        message: expect.stringContaining(
+          'GitSyncInstallation "handbook-git", priority: is "git" on space "handbook", which allowed does not name, so every sync overwrites what editors changed in GitBook. Fix: set priority: "gitbook"',
+        ),
+        urn: expect.stringMatching(/::handbook-git$/),
+      },
+    ]);
+    expect(await messages("docs-git-sync-priority", [site, git("git", "siteId")])).toEqual([
+      expect.stringContaining('is "git" on site "docs"'),
+    ]);
+    for (const allowed of ["Handbook", "handbook", "handbook-git"]) {
+      expect(await messages("docs-git-sync-priority", [handbook, git("git")], { allowed: [allowed] }), allowed).toEqual(
+        [],
+      );
+    }
+    for (const priority of ["gitbook", undefined, UNKNOWN]) {
+      expect(await messages("docs-git-sync-priority", [handbook, git(priority)]), String(priority)).toEqual([]);
+    }
+    const literal: Made = { kind: "GitSyncInstallation", name: "g", props: { priority: "git", spaceId: "spc-9" } };
+    expect(await messages("docs-git-sync-priority", [literal])).toEqual([
+      expect.stringContaining('is "git" on space "spc-9" (not in this stack)'),
+    ]);
+    expect(await messages("docs-git-sync-priority", [literal], { allowed: ["spc-9"] })).toEqual([]);
   });
 
   it("docs-no-share-links-on-public-sites: an active link of a public site fails", async () => {

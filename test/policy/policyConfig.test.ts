@@ -29,7 +29,7 @@ describe("the policy config", () => {
     const [problem, ...rest] = problems({ "aws-s3-public": "mandatory" });
     expect(rest).toEqual([]);
     expect(problem).toMatch(
-      /^"aws-s3-public" is not a rule of this policy pack: its rules are docs-public-site-allowed, docs-share-link-named, .*, docs-no-share-links-on-public-sites \(and "all" for every rule's enforcement level\)\. Fix the name or remove the entry$/,
+      /^"aws-s3-public" is not a rule of this policy pack: its rules are docs-public-site-allowed, docs-share-link-named, .*, docs-no-share-links-on-public-sites, docs-credentials-in-secrets, docs-git-sync-priority \(and "all" for every rule's enforcement level\)\. Fix the name or remove the entry$/,
     );
   });
 

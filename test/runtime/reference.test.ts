@@ -163,11 +163,12 @@ describe("a kind's generated class and reference", () => {
     "ids in short",
     "organizationId change",
     "secret outputs",
+    "secret inputs",
     "kinds without a create lookup",
     "preflight references",
   ];
   const readme = `# Readme\n\n${markers(...readmeFacts)}`;
-  const conventions = markers("organizationId", "ids", "secret outputs");
+  const conventions = markers("organizationId", "ids", "secret outputs", "secret inputs");
   const files = () =>
     generatedFiles([widget()], {
       "README.md": `${readme}\n${markers("kinds table")}`,

@@ -1,7 +1,8 @@
 /**
  * A docs platform that passes every rule of the docs policy pack, with ../policy-config.json: each block says which
  * rules it satisfies. Stack config: `docs:organizationId`, and `userIds`, a JSON list of two existing members' user
- * ids (a lead and a writer). The API token is `docs:apiToken` (secret) or the DOCS_API_TOKEN environment variable.
+ * ids (a lead and a writer), and `ticketsApiKey` (secret), an integration's API key. The API token is `docs:apiToken`
+ * (secret) or the DOCS_API_TOKEN environment variable.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as docs from "pulumi-docs-platform";
@@ -62,6 +63,28 @@ new docs.OpenApiSpec("petstore", {
   slug: "petstore",
   visibility: "public",
   sourceText: JSON.stringify({ openapi: "3.1.0", info: { title: "Petstore", version: "1.0.0" }, paths: {} }),
+});
+
+// An MCP server and an external link over https (docs-https-urls); the integration's API key in secrets
+// (docs-credentials-in-secrets).
+new docs.SiteMcpServer("tickets-mcp", {
+  siteId: beta.id,
+  name: "Tickets",
+  url: "https://mcp.acme.example/tickets",
+  headers: { Authorization: pulumi.interpolate`Bearer ${config.requireSecret("ticketsApiKey")}` },
+});
+new docs.IntegrationInstallation("tickets", {
+  integrationName: "ticket-sync",
+  configuration: { workspace: "acme" },
+  secrets: { apiKey: config.requireSecret("ticketsApiKey") },
+});
+
+// The guides are written in their repository: policy-config.json allows priority git there (docs-git-sync-priority).
+new docs.GitSyncInstallation("guides-git", {
+  provider: "github",
+  spaceId: guides.id,
+  repositoryId: 1001,
+  priority: "git",
 });
 
 export const siteId = site.id;

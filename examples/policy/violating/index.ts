@@ -51,3 +51,14 @@ new docs.OpenApiSpec("internal-api", {
   visibility: "public",
   sourceText: JSON.stringify({ openapi: "3.1.0", info: { title: "Internal", version: "1.0.0" }, paths: {} }),
 });
+
+// docs-https-urls and docs-credentials-in-secrets: an MCP server over plain http, and an integration's API key in its
+// plain-text configuration instead of secrets.
+new docs.SiteMcpServer("tickets-mcp", { siteId: beta.id, name: "Tickets", url: "http://mcp.acme.example/tickets" });
+new docs.IntegrationInstallation("tickets", {
+  integrationName: "ticket-sync",
+  configuration: { workspace: "acme", api_key: "not-a-real-key" },
+});
+
+// docs-git-sync-priority (advisory): the repository overwrites what editors change in the beta site in GitBook.
+new docs.GitSyncInstallation("beta-git", { provider: "github", siteId: beta.id, repositoryId: 1001, priority: "git" });
