@@ -13,7 +13,7 @@ import {
   UnknownValueError,
   UserTokenRequiredError,
 } from "./errors";
-import { HaltedError, haltReason, haltableSleep, onWire, processHalt } from "./halt";
+import { HaltedError, haltableSleep, haltReason, onWire, processHalt } from "./halt";
 import { type RateLimiter, RateLimitGate, readRateLimitHeaders, sharedRateLimiter, type WaitEvent } from "./rateLimit";
 import { headerValue, oneLine, parseRetryAfter } from "./responseText";
 

@@ -16,8 +16,9 @@
  * engine (its `pulumi-resource-pulumi-nodejs` launcher shell stays alive as its parent), and an orphan's new parent
  * is not always PID 1 (a container's init, a systemd subreaper).
  */
-import { connect } from "node:net";
+
 import { createRequire } from "node:module";
+import { connect } from "node:net";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { haltRequests, requestsOnTheWire, wireSettled } from "../client/halt";
 

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  HaltedError,
-  HttpClient,
-  haltableSleep,
-  onWire,
-  requestsOnTheWire,
-  wireSettled,
-} from "../../provider/client";
+import { HaltedError, HttpClient, haltableSleep, onWire, requestsOnTheWire, wireSettled } from "../../provider/client";
 import { failureOf, json, type Stub, uniqueToken, useStubs } from "./stub";
 
 /**

@@ -45,7 +45,7 @@ const PROCESSES = [
     name: "the docs provider plugin (pulumi-resource-docs)",
     command: path.join(repoRoot, "bin/pulumi-resource-docs"),
     args: [] as string[],
-    env: {},
+    env: {} as Record<string, string>,
     line: /^pulumi-resource-docs \(pid \d+\): the Pulumi engine at 127\.0\.0\.1:\d+ is gone \(its health check failed and the address refuses connections\); sent no further request \(no request was on the wire\); exiting\n$/,
   },
   {
@@ -60,7 +60,7 @@ const PROCESSES = [
     name: "our Node.js language host (pulumi-language-nodejs)",
     command: path.join(toolsDir, "bin/pulumi-language-nodejs"),
     args: [],
-    env: {},
+    env: {} as Record<string, string>,
     line: /^pulumi-language-nodejs \(pid \d+\): the Pulumi engine at 127\.0\.0\.1:\d+ is gone \(its health check failed and the address refuses connections\); exiting\n$/,
   },
 ];

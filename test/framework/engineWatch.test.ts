@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CHECK_INTERVAL_MS, engineAddress, type EngineWatch, watchEngine } from "../../provider/framework/engineWatch";
 import { isDynamicProviderProcess } from "../../provider/framework/dynamic";
+import { CHECK_INTERVAL_MS, type EngineWatch, engineAddress, watchEngine } from "../../provider/framework/engineWatch";
 import { type FakeEngine, startFakeEngine } from "../support/fakeEngine";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,38 +19,36 @@ describe("the engine watch", () => {
     await engine?.kill();
   });
 
-  it(
-    "takes an engine paused for longer than the check interval for alive, and a killed one for gone",
-    { timeout: 20_000 },
-    async () => {
-      engine = await startFakeEngine();
-      const gone: { why: string; at: number }[] = [];
-      watch = watchEngine(engine.address, (why) => gone.push({ why, at: Date.now() }));
-      await sleep(1_500);
-      expect(gone).toEqual([]);
+  it("takes an engine paused for longer than the check interval for alive, and a killed one for gone", {
+    timeout: 20_000,
+  }, async () => {
+    engine = await startFakeEngine();
+    const gone: { why: string; at: number }[] = [];
+    watch = watchEngine(engine.address, (why) => gone.push({ why, at: Date.now() }));
+    await sleep(1_500);
+    expect(gone).toEqual([]);
 
-      // Stopped as a debugger stops it: several checks go unanswered, none fails.
-      const pauseMs = 4 * CHECK_INTERVAL_MS;
-      engine.pause();
-      await sleep(pauseMs);
-      expect(gone).toEqual([]);
-      engine.resume();
-      await sleep(1_500);
-      expect(gone).toEqual([]);
+    // Stopped as a debugger stops it: several checks go unanswered, none fails.
+    const pauseMs = 4 * CHECK_INTERVAL_MS;
+    engine.pause();
+    await sleep(pauseMs);
+    expect(gone).toEqual([]);
+    engine.resume();
+    await sleep(1_500);
+    expect(gone).toEqual([]);
 
-      const killedAt = Date.now();
-      await engine.kill();
-      for (let waited = 0; gone.length === 0 && waited < 5_000; waited += 50) await sleep(50);
-      expect(gone).toHaveLength(1);
-      expect(gone[0]?.why).toBe(
-        `the Pulumi engine at ${engine.address} is gone (its health check failed and the address refuses connections)`,
-      );
-      // Within a check interval and the confirming connect.
-      expect((gone[0]?.at ?? 0) - killedAt).toBeLessThan(CHECK_INTERVAL_MS + 500);
-      await sleep(CHECK_INTERVAL_MS * 2);
-      expect(gone).toHaveLength(1);
-    },
-  );
+    const killedAt = Date.now();
+    await engine.kill();
+    for (let waited = 0; gone.length === 0 && waited < 5_000; waited += 50) await sleep(50);
+    expect(gone).toHaveLength(1);
+    expect(gone[0]?.why).toBe(
+      `the Pulumi engine at ${engine.address} is gone (its health check failed and the address refuses connections)`,
+    );
+    // Within a check interval and the confirming connect.
+    expect((gone[0]?.at ?? 0) - killedAt).toBeLessThan(CHECK_INTERVAL_MS + 500);
+    await sleep(CHECK_INTERVAL_MS * 2);
+    expect(gone).toHaveLength(1);
+  });
 
   it("an engine killed while paused is gone too", { timeout: 20_000 }, async () => {
     engine = await startFakeEngine();
@@ -87,9 +85,7 @@ describe("which process watches", () => {
   it("the SDK's dynamic provider does, the program and the tests do not", () => {
     const node = "/usr/bin/node";
     expect(isDynamicProviderProcess([node, "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider"])).toBe(true);
-    expect(isDynamicProviderProcess([node, "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js"])).toBe(
-      true,
-    );
+    expect(isDynamicProviderProcess([node, "/p/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js"])).toBe(true);
     expect(isDynamicProviderProcess([node, "/p/node_modules/@pulumi/pulumi/cmd/run"])).toBe(false);
     expect(isDynamicProviderProcess([node, "/p/node_modules/vitest/vitest.mjs"])).toBe(false);
     expect(isDynamicProviderProcess([node])).toBe(false);
