@@ -31,20 +31,24 @@ export function projectDirectory(dir: string): string {
 }
 
 /**
- * The resource provider processes working in `projectDir` or below it, but this one; undefined where the platform
- * cannot tell (no /proc).
+ * The resource provider processes (or those whose command line matches `command`) working in `projectDir` or below
+ * it, but this one; undefined where the platform cannot tell (no /proc).
  */
-export function providerProcessesIn(projectDir: string, proc = "/proc"): ProviderProcess[] | undefined {
+export function providerProcessesIn(
+  projectDir: string,
+  proc = "/proc",
+  command: RegExp = PROVIDER_COMMAND,
+): ProviderProcess[] | undefined {
   if (!existsSync(path.join(proc, "self/cwd"))) return undefined;
   const root = path.resolve(projectDir);
   const found: ProviderProcess[] = [];
   for (const entry of readdirSync(proc)) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     let cwd: string;
-    let command: string;
+    let line: string;
     try {
       cwd = readlinkSync(path.join(proc, entry, "cwd"));
-      command = readFileSync(path.join(proc, entry, "cmdline"), "utf8")
+      line = readFileSync(path.join(proc, entry, "cmdline"), "utf8")
         .split("\0")
         .filter(Boolean)
         .join(" ");
@@ -52,8 +56,8 @@ export function providerProcessesIn(projectDir: string, proc = "/proc"): Provide
       // Ended meanwhile, or another user's.
       continue;
     }
-    if ((cwd === root || cwd.startsWith(`${root}${path.sep}`)) && PROVIDER_COMMAND.test(command)) {
-      found.push({ pid: Number(entry), command });
+    if ((cwd === root || cwd.startsWith(`${root}${path.sep}`)) && command.test(line)) {
+      found.push({ pid: Number(entry), command: line });
     }
   }
   return found.sort((a, b) => a.pid - b.pid);

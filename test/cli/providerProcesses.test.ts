@@ -51,8 +51,10 @@ describe("the provider processes of a program (Linux: /proc)", () => {
     const refused = await runCli(["recover", "--stack", "no-such-stack"]);
     expect(refused.code).toBe(EXIT.failure);
     expect(refused.stdout).toBe("");
-    expect(refused.stderr).toContain(
-      `docs-platform recover refused: ${refused.stderr.match(/refused: (\d+)/)?.[1]} provider process(es) of the program in ${repoRoot} are still running:\n`,
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^docs-platform recover refused: \\d+ provider process\\(es\\) of the program in ${repoRoot} are still running:\n`,
+      ),
     );
     expect(refused.stderr).toMatch(new RegExp(`\\n  pid ${pid}: sh .*/pulumi-resource-docs\\n`));
     expect(refused.stderr).toMatch(new RegExp(`end them: kill (\\d+ )*${pid}\\b`));
