@@ -22,6 +22,7 @@ import {
   nonEmpty,
   UserTokenRequiredError,
 } from "./provider";
+import { describeLiveProviders, projectDirectory, providerProcessesIn } from "./providerProcesses";
 import { describeResolutions, pendingCreates, REFRESH_ARGS, recoveredState, resolvePendingCreates } from "./recover";
 import {
   describeUnmanaged,
@@ -166,7 +167,10 @@ this package, looks in the organization for the object it may have made (by the 
 the declared title among the parent's objects made since the create began). Then, in the current directory, writes
 what was made into the state as the resource and drops the creates that made nothing (\`pulumi stack export\`,
 edited, \`pulumi stack import\`), and runs \`pulumi refresh --yes --skip-preview\` so that the engine reads every
-imported object through the provider: the next \`pulumi up\` neither duplicates nor orphans. Pulumi's own
+imported object through the provider: the next \`pulumi up\` neither duplicates nor orphans.
+It refuses to run, naming them, while a resource provider process of the program is still running (on Linux: a
+process working in the project's directory whose command line is a \`pulumi-resource-*\` plugin or the SDK's
+dynamic provider); elsewhere it says it could not check. Pulumi's own
 \`refresh --import-pending-creates\` is not used: Pulumi 3.259 drops such a create instead of importing it.
 The state is read with \`pulumi stack export --show-secrets\` (secret inputs are matched, never printed).
 
@@ -478,6 +482,17 @@ async function recoverCommand(args: string[], io: Io) {
   if (values.help) {
     io.out.write(HELP.recover);
     return EXIT.ok;
+  }
+  const project = projectDirectory(process.cwd());
+  const live = providerProcessesIn(project);
+  if (live === undefined) {
+    io.err.write(
+      `docs-platform recover: this platform (${process.platform}) does not tell which processes run in ${project}: ` +
+        "make sure no `pulumi` command of this program and none of its provider processes still runs\n",
+    );
+  } else if (live.length > 0) {
+    io.err.write(`docs-platform ${describeLiveProviders(project, live)}\n`);
+    return EXIT.failure;
   }
   const stack = values.stack ? ["--stack", values.stack] : [];
   const exported = JSON.parse(await pulumi(["stack", "export", "--show-secrets", ...stack]));

@@ -2,6 +2,7 @@ export * from "./collections";
 export * from "./documentText";
 export * from "./errors";
 export * from "./gitSync";
+export * from "./halt";
 export * from "./integrations";
 export * from "./members";
 export * from "./openapi";

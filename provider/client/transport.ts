@@ -13,6 +13,7 @@ import {
   UnknownValueError,
   UserTokenRequiredError,
 } from "./errors";
+import { HaltedError, haltableSleep, haltReason, onWire, processHalt } from "./halt";
 import { type RateLimiter, RateLimitGate, readRateLimitHeaders, sharedRateLimiter, type WaitEvent } from "./rateLimit";
 import { headerValue, oneLine, parseRetryAfter } from "./responseText";
 
@@ -58,6 +59,11 @@ export interface ClientOptions {
    * query or body contains it fails with UnknownValueError before it is sent.
    */
   placeholder?: string;
+  /**
+   * Once aborted, no request is sent and every wait ends (./halt.ts); defaults to the process-wide signal, which the
+   * provider aborts when its engine is gone.
+   */
+  halt?: AbortSignal;
   /** Test seams: how to wait, and what time it is (epoch ms). */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -116,6 +122,7 @@ export class HttpClient {
   private rejected: UnauthorizedError | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  private readonly halt: AbortSignal;
   private readonly limiter: RateLimiter;
   // No cap on connections: `pulumi up` runs 4 × cores operations at once, and the rate limiter is what bounds them.
   // Stryker disable next-line ObjectLiteral: how long an idle connection is kept changes reuse only, no answer
@@ -132,6 +139,7 @@ export class HttpClient {
     this.placeholder = options.placeholder;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
+    this.halt = options.halt ?? processHalt;
     this.limiter = sharedRateLimiter(this.baseUrl, this.token);
   }
 
@@ -162,19 +170,22 @@ export class HttpClient {
       throw new TokenRejectedError({ method, path: displayPath, status: 401, attempts: 0 }, summary);
     }
     const idempotent = options.idempotent ?? IDEMPOTENT.has(method);
+    const sleep = (ms: number) => haltableSleep(this.sleep, ms, this.halt, { method, path: displayPath });
     const gate = new RateLimitGate(this.limiter, {
       maxWaitMs: this.maxWaitMs,
       maxWaits: this.policy.maxRateLimitWaits,
       fallbackMs: this.policy.baseDelayMs,
       onWait: this.onWait,
-      sleep: this.sleep,
+      sleep,
       now: this.now,
       jitter: () => this.jitter(),
     });
     let sent = 0;
     let spent = 0;
     for (;;) {
+      this.refuseWhenHalted(method, displayPath);
       await gate.beforeSending({ method, path: displayPath, attempts: sent });
+      this.refuseWhenHalted(method, displayPath);
       sent++;
       let failure: DocsApiError;
       try {
@@ -192,8 +203,13 @@ export class HttpClient {
       }
       spent++;
       if (!isRetryable(idempotent, failure) || spent >= this.policy.maxAttempts) throw failure;
-      await this.sleep(this.delayBefore(spent + 1, failure));
+      await sleep(this.delayBefore(spent + 1, failure));
     }
+  }
+
+  /** No request leaves once the process is halted: nobody would hear its answer. */
+  private refuseWhenHalted(method: string, displayPath: string): void {
+    if (this.halt.aborted) throw new HaltedError(method, displayPath, haltReason(this.halt));
   }
 
   private carriesPlaceholder(path: string, options: RequestOptions): boolean {
@@ -229,21 +245,24 @@ export class HttpClient {
       headers["content-type"] = "application/json";
       body = JSON.stringify(options.body);
     }
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await request(this.urlFor(path, options.query), {
-        method,
-        headers,
-        body,
-        dispatcher: this.dispatcher,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      throw this.connectionFailure(error, where, idempotent);
-    }
+    // On the wire from here until its body is read: what a halted process waits for before it exits.
+    const { response, text } = await onWire(async () => {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(this.urlFor(path, options.query), {
+          method,
+          headers,
+          body,
+          dispatcher: this.dispatcher,
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
+      } catch (error) {
+        throw this.connectionFailure(error, where, idempotent);
+      }
+      this.limiter.observe(readRateLimitHeaders(response.headers));
+      return { response, text: await this.readBody(response, { ...where, status: response.statusCode }, idempotent) };
+    });
     const status = response.statusCode;
-    this.limiter.observe(readRateLimitHeaders(response.headers));
-    const text = await this.readBody(response, { ...where, status }, idempotent);
     const contentType = headerValue(response.headers["content-type"]);
     if (status >= 200 && status < 300) {
       if (status === 204 || status === 205 || text.length === 0) return undefined;

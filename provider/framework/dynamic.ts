@@ -1,4 +1,17 @@
 import type * as pulumi from "@pulumi/pulumi";
+import { leaveWhenEngineGone } from "./engineWatch";
+
+/**
+ * Whether this process is the SDK's dynamic provider (`node …/@pulumi/pulumi/cmd/dynamic-provider <engine>`, which
+ * `pulumi-resource-pulumi-nodejs` starts), rather than the program or a test that loads the same modules.
+ */
+export function isDynamicProviderProcess(argv: readonly string[] = process.argv): boolean {
+  return /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(argv[1] ?? "");
+}
+
+// The dynamic provider loads this module with the first resource of ours it serves: from then on it leaves when its
+// engine is gone, as the plugin does.
+if (isDynamicProviderProcess()) leaveWhenEngineGone(process.argv.slice(2), "pulumi-docs-platform dynamic provider");
 
 /**
  * The provider object of one kind: plain methods that load the runtime when called, so the object holds no client,

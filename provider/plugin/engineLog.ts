@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as engineRpcTypes from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineTypes from "@pulumi/pulumi/proto/engine_pb";
+import { processHalt } from "../client/halt";
 import { setWaitReporter, waitLine } from "../framework/connection";
 import { redirectLog } from "../framework/log";
 import { redirectNotices } from "../framework/notices";
@@ -48,7 +49,8 @@ export class EngineLog {
       .setUrn(urn);
     const sent = new Promise<void>((resolve) =>
       client.log(request, (error) => {
-        if (error) process.stderr.write(`${severity}: ${message}\n`);
+        // Once the engine is gone (the process halted), a line has no one to reach: it is dropped.
+        if (error && !processHalt.aborted) process.stderr.write(`${severity}: ${message}\n`);
         resolve();
       }),
     );

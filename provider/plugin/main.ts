@@ -2,9 +2,11 @@
  * The `docs` provider plugin's entry: the engine starts `pulumi-resource-docs` (bin/) with
  * `[--logtostderr] [-v=N] [--tracing <endpoint>] <engine address>` and reads the port from the first line of stdout.
  * One plugin process serves one provider (the stack's default one, or one `pulumi:providers:docs` resource) for one
- * operation, which is what the runtime's single Operation assumes.
+ * operation, which is what the runtime's single Operation assumes. It leaves when that engine is gone
+ * (../framework/engineWatch.ts).
  */
 
+import { engineAddress, leaveWhenEngineGone } from "../framework/engineWatch";
 import { readSchemaText } from "../framework/schema";
 import { definitions } from "../registry";
 import { currentOperation } from "../runtime";
@@ -13,21 +15,14 @@ import { serve } from "./server";
 
 const { version } = require("pulumi-docs-platform/package.json") as { version: string };
 
-/** The engine's address: the one argument that is neither a flag nor a flag's value. */
-export function engineAddress(args: readonly string[]): string | undefined {
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === "--tracing") i++;
-    else if (!arg.startsWith("-")) positional.push(arg);
-  }
-  return positional[0];
-}
+export { engineAddress };
 
 export async function main(args: readonly string[]): Promise<void> {
   const log = new EngineLog();
   const address = engineAddress(args);
   if (address !== undefined) log.attach(address);
+  // Started by hand (`pulumi plugin run`, a test) there is no engine to watch: it serves until stopped.
+  leaveWhenEngineGone(args, "pulumi-resource-docs");
   log.install();
   const { port } = await serve({
     definitions,

@@ -24,14 +24,28 @@ export interface Killed {
   /** `count()` when the kill was sent. */
   reached: number;
   seconds: number;
+  /** When the kill was sent, epoch ms. */
+  killedAt: number;
   output: string;
 }
 
 /**
- * `pulumi <args>` as a CI job runs it, SIGKILLed with every process it started once the condition holds; fails if
- * the command ends before.
+ * What a kill takes: `tree`, every process the CLI started (a lost runner, a container gone); `cli`, the CLI's process
+ * group alone (`kill -9` of the CLI, a cancelled CI step), which leaves the plugins the engine started in groups of
+ * their own to notice on their own.
  */
-export async function killAfter(stack: Stack, args: string[], when: KillCondition): Promise<Killed> {
+export type KillScope = "tree" | "cli";
+
+/**
+ * `pulumi <args>` as a CI job runs it, SIGKILLed (with every process it started, or alone) once the condition holds;
+ * fails if the command ends before.
+ */
+export async function killAfter(
+  stack: Stack,
+  args: string[],
+  when: KillCondition,
+  scope: KillScope = "tree",
+): Promise<Killed> {
   const started = Date.now();
   const child = spawn(path.join(toolsDir, "bin/pulumi"), [...args, "--non-interactive", "--stack", stack.name], {
     cwd: stack.workspace.workDir,
@@ -63,9 +77,11 @@ export async function killAfter(stack: Stack, args: string[], when: KillConditio
       `pulumi ${args[0]} ended (${exitCode}) after ${seen} of ${when.target} ${when.what}:\n${output.slice(-3000)}`,
     );
   }
-  killTree(child.pid as number);
+  const killedAt = Date.now();
+  if (scope === "tree") killTree(child.pid as number);
+  else process.kill(-(child.pid as number), "SIGKILL");
   await exited;
-  return { reached: seen, seconds: (Date.now() - started) / 1000, output };
+  return { reached: seen, seconds: (killedAt - started) / 1000, killedAt, output };
 }
 
 /** The provider's writes (every method but GET) or reads the emulator received (the tests' own calls left out). */

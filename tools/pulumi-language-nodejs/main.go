@@ -43,7 +43,6 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/shlex"
 	"google.golang.org/grpc"
@@ -98,9 +97,10 @@ func main() {
 		close(cancelChannel)
 	}()
 
+	host := newLanguageHost(engineAddress, tracing)
 	// Exit on our own when the engine goes away, so no orphaned host is left behind.
 	if engineAddress != "" {
-		if err := rpcutil.Healthcheck(ctx, engineAddress, 5*time.Minute, cancel); err != nil {
+		if err := host.watchEngine(engineAddress); err != nil {
 			cmdutil.Exit(fmt.Errorf("could not start health check host RPC server: %w", err))
 		}
 	}
@@ -108,7 +108,7 @@ func main() {
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Cancel: cancelChannel,
 		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, newLanguageHost(engineAddress, tracing))
+			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
 			return nil
 		},
 		Options: rpcutil.TracingServerInterceptorOptions(nil),
@@ -198,8 +198,7 @@ func (host *nodeLanguageHost) Handshake(
 ) (*pulumirpc.LanguageHandshakeResponse, error) {
 	host.engineAddress = req.EngineAddress
 
-	hcCtx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
-	if err := rpcutil.Healthcheck(hcCtx, host.engineAddress, 5*time.Minute, cancel); err != nil {
+	if err := host.watchEngine(host.engineAddress); err != nil {
 		cmdutil.Exit(fmt.Errorf("could not start health check host RPC server: %w", err))
 	}
 	return &pulumirpc.LanguageHandshakeResponse{}, nil
