@@ -100,3 +100,17 @@ export async function unpublishSite(client: HttpClient, organizationId: string, 
   const path = `${sitePath(organizationId, id)}/unpublish`;
   return call(client, SiteSchema, "POST", path, { idempotent: true });
 }
+
+/**
+ * Which listings a write to `writePath` can change, by the listing's path. A write inside a site (its sections,
+ * groups, site spaces, share links, redirects, permissions, settings: every path under `sitePath`) changes only that
+ * site's listings and the organization's sites, whose objects carry counts and settings of what a site holds. Any other
+ * write (a site itself, a space, a collection, a team, a grant outside a site, an installation) may change listings
+ * elsewhere (a deleted team leaves every grant of it; a moved space changes its collection's), so it changes them all.
+ */
+export function listingsChangedBy(writePath: string): (listingPath: string) => boolean {
+  const inside = /^\/orgs\/[^/?]+\/sites\/[^/?]+\//.exec(writePath)?.[0];
+  if (inside === undefined) return () => true;
+  const sites = inside.slice(0, inside.lastIndexOf("/", inside.length - 2));
+  return (listingPath) => listingPath.startsWith(inside) || listingPath === sites;
+}

@@ -124,6 +124,7 @@ export class HttpClient {
   private readonly now: () => number;
   private readonly halt: AbortSignal;
   private readonly limiter: RateLimiter;
+  private readonly writeListeners: ((path: string) => void)[] = [];
   // No cap on connections: `pulumi up` runs 4 × cores operations at once, and the rate limiter is what bounds them.
   // Stryker disable next-line ObjectLiteral: how long an idle connection is kept changes reuse only, no answer
   private readonly dispatcher: Dispatcher = new Agent({ keepAliveTimeout: 10_000 });
@@ -161,7 +162,25 @@ export class HttpClient {
     await this.request("DELETE", path, operation);
   }
 
+  /**
+   * Calls `listener` with the path of every request that can change the API (any method but GET) once it has ended,
+   * answered or not (a write that failed may still have landed): what drops the listings it can have changed
+   * (../framework/listings.ts).
+   */
+  observeWrites(listener: (path: string) => void): void {
+    this.writeListeners.push(listener);
+  }
+
   async request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+    if (method === "GET") return this.send<T>(method, path, options);
+    try {
+      return await this.send<T>(method, path, options);
+    } finally {
+      for (const listener of this.writeListeners) listener(path);
+    }
+  }
+
+  private async send<T>(method: HttpMethod, path: string, options: RequestOptions): Promise<T> {
     const displayPath = this.displayPath(path);
     if (this.carriesPlaceholder(path, options)) throw new UnknownValueError(method, displayPath);
     if (this.rejected) {

@@ -55,9 +55,14 @@ export function setStackConfig(config: StackConfig): void {
   stackConfig = { ...config };
 }
 
-/** Reports a long rate-limit wait where waits are reported now. */
+/** Counts a long rate-limit wait into the current wait period, told where waits are reported once it is over. */
 export function reportWait(event: WaitEvent): void {
-  waitReporter(event);
+  waitPeriods.add(event);
+}
+
+/** Tells the wait period under way now, without waiting for its end (a process about to end, a test). */
+export function flushWaits(): void {
+  waitPeriods.flush();
 }
 
 /** A setting that stack config or the environment gives. */
@@ -99,10 +104,79 @@ export class InvalidSettingError extends Error {
   }
 }
 
-/** How long rate-limit waits are reported: one Pulumi log line per wait, naming the call, never the token. */
-export type WaitReporter = (event: WaitEvent) => void;
+/**
+ * Requests that waited for the rate limit over one period: from the first long wait until the last one that began
+ * before it ended is over. When the budget of a window is spent every request sent until it resets waits, so a refresh
+ * throttled for a minute holds hundreds of them: they are told in one line, not one each.
+ */
+export interface WaitPeriod {
+  requests: number;
+  longestMs: number;
+  /** Why they waited: the budget was spent, the API answered 429, or both. */
+  reasons: readonly WaitEvent["reason"][];
+  /** The window's budget, when an answer said it. */
+  limit?: number;
+  /** When the last wait ended, ISO 8601. */
+  endedAt: string;
+}
+
+/** How rate-limit waits are reported: one Pulumi log line per wait period, never naming the token. */
+export type WaitReporter = (period: WaitPeriod) => void;
 
 let waitReporter: WaitReporter = logWait;
+
+/**
+ * Gathers long waits into periods (`WaitPeriod`) and tells each once its last wait is over: the timer it sets ends no
+ * later than the waits themselves, so it keeps no process alive longer than they do.
+ */
+export class WaitPeriods {
+  private current:
+    | { period: Omit<WaitPeriod, "endedAt">; endMs: number; timer: ReturnType<typeof setTimeout> }
+    | undefined;
+
+  constructor(
+    private readonly tell: (period: WaitPeriod) => void,
+    // Read at each call, not bound once: a test's fake clock applies.
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  add(event: WaitEvent): void {
+    const endMs = Math.max(this.now() + event.waitMs, Date.parse(event.resetAt) || 0);
+    const current = this.current;
+    if (current === undefined) {
+      const period = { requests: 1, longestMs: event.waitMs, reasons: [event.reason], limit: event.limit };
+      this.current = { period, endMs, timer: this.schedule(endMs) };
+      return;
+    }
+    const { period } = current;
+    period.requests++;
+    period.longestMs = Math.max(period.longestMs, event.waitMs);
+    if (!period.reasons.includes(event.reason)) period.reasons = [...period.reasons, event.reason].sort();
+    period.limit ??= event.limit;
+    if (endMs > current.endMs) {
+      clearTimeout(current.timer);
+      current.endMs = endMs;
+      current.timer = this.schedule(endMs);
+    }
+  }
+
+  /** Tells the period under way, if any, now. */
+  flush(): void {
+    const current = this.current;
+    if (current === undefined) return;
+    clearTimeout(current.timer);
+    this.current = undefined;
+    const { limit, ...period } = current.period;
+    this.tell({ ...period, ...(limit === undefined ? {} : { limit }), endedAt: new Date(current.endMs).toISOString() });
+  }
+
+  private schedule(endMs: number): ReturnType<typeof setTimeout> {
+    // Capped at what setTimeout takes (about 24 days), beyond which it would fire at once.
+    return setTimeout(() => this.flush(), Math.min(Math.max(0, endMs - this.now()), 2 ** 31 - 1));
+  }
+}
+
+const waitPeriods = new WaitPeriods((period) => waitReporter(period));
 
 /** Replaces how long waits are reported (tests; a caller with a resource to attach the line to). */
 export function setWaitReporter(reporter: WaitReporter | undefined): void {
@@ -219,19 +293,23 @@ export class Connections {
   }
 }
 
-/** What a long wait is reported as: the call, why it waits and until when, never the token. */
-export function waitLine(event: WaitEvent): string {
-  const seconds = Math.ceil(event.waitMs / 1000);
-  const why =
-    event.reason === "limit-reached"
-      ? `the API rate limit${event.limit === undefined ? "" : ` of ${event.limit} requests`} is spent`
-      : "the API answered 429 Too Many Requests";
-  return `${event.method} ${event.path}: ${why}; waiting ${seconds} s, until ${event.resetAt}.`;
+/** What a wait period is reported as: how many requests waited, the longest wait, why and until when. */
+export function waitLine(period: WaitPeriod): string {
+  const seconds = Math.ceil(period.longestMs / 1000);
+  const why = period.reasons
+    .map((reason) =>
+      reason === "limit-reached"
+        ? `its budget${period.limit === undefined ? "" : ` of ${period.limit} requests`} was spent`
+        : "the API answered 429 Too Many Requests",
+    )
+    .join(", and ");
+  const requests = period.requests === 1 ? "1 request" : `${period.requests} requests`;
+  return `${requests} waited up to ${seconds} s for the rate limit (${why}), until ${period.endedAt}.`;
 }
 
-/** The default reporter: one `pulumi.log.info` line per long wait. */
-export function logWait(event: WaitEvent): void {
-  const line = waitLine(event);
+/** The default reporter: one `pulumi.log.info` line per wait period. */
+export function logWait(period: WaitPeriod): void {
+  const line = waitLine(period);
   const toStderr = () => process.stderr.write(`${line}\n`);
   try {
     // Loaded on first use, when a wait happens: the client itself never imports Pulumi.

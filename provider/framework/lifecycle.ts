@@ -332,13 +332,12 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     run: (ctx: ResourceContext) => Promise<T>,
     props: Props = {},
   ) {
-    // No read after a write may be served from a listing taken before it (nor while it was under way).
-    const writes = operation === "create" || operation === "update" || operation === "delete";
-    let ctx: ResourceContext | undefined;
     try {
       // Inside the try: a missing token (thrown when the client is made) is explained like any other failure.
-      ctx = this.context(connectionOf(props));
-      if (writes) ctx.listings.written();
+      const ctx = this.context(connectionOf(props));
+      // No read after a write may be served a listing the write can have changed: the client's writes drop them, and
+      // only those (./listings.ts), so an adoption or an update that sends nothing keeps every listing.
+      ctx.listings.follow(ctx.client);
       return await run(ctx);
     } catch (error) {
       const explained = explain(this.definition, operation, id, error, connectionOf(props));
@@ -348,8 +347,6 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
           this.secretProperties.flatMap((key) => textsIn(props[key])),
         ),
       );
-    } finally {
-      if (writes) ctx?.listings.written();
     }
   }
 

@@ -1,44 +1,57 @@
-import { ForbiddenError, UnauthorizedError } from "../client";
+import { ForbiddenError, listingsChangedBy, UnauthorizedError } from "../client";
 /**
  * Reads of many objects of one kind under one parent cost one paginated listing, not one request each: the first
  * read lists the parent, every read of the same kind and parent that follows in the same operation finds its object
  * in that listing (the DataLoader pattern with the listing as the batch). Listings are shared per provider process
- * and per path, expire after `maxAgeMs` (an operation's reads arrive paced by the engine's parallelism, so a batch
- * window of one tick, as the `dataloader` package has, would coalesce at most `--parallel` reads), and are dropped as
- * soon as this process writes anything (`written`), so nothing it wrote is ever served from an older listing.
+ * (one engine operation) and per path. A batch window of one tick, as the `dataloader` package has, would coalesce at
+ * most `--parallel` reads, since the engine paces an operation's reads; so a listing is kept for the whole operation,
+ * until a write of this process that can change it ends (`follow`, `written`). Neither time nor the engine's speed
+ * nor a rate limit's waits decide how often a parent is listed: a refresh, an adoption that writes nothing, `import`
+ * and `unmanaged` list each parent and kind once.
+ *
+ * Why that is safe. What a read of this process can miss is a change made outside it after the listing was taken:
+ * a hand edit in the web app, another stack's or a script's write, during this operation. The read then answers the
+ * object as it was when the listing was taken, which is what a read of its own made at that moment would have
+ * answered: the operation's reads are a snapshot taken at listing time rather than at each read, and the next
+ * refresh or preview sees the edit (a time limit did not close that window either, it only narrowed it to 10 s).
+ * What it cannot miss is its own writes: every request that can change the API drops, once it has ended, the
+ * listings it can change (`listingsChangedBy`: a site's for a write inside the site, every one otherwise), so a read
+ * that starts after a write ended lists again. A read that started before the write ended gets the listing it
+ * waited for, taken before or during the write: such a read is concurrent with the write (the engine orders a
+ * resource's operations after those of what it depends on, so a read that needs the write's result starts after
+ * it), and either answer is one a read made a moment earlier or later would have had. Listings marked
+ * `survivesWrites` (the organization's members, which this package's writes do not change) are kept.
  */
 export class Listings {
   private readonly cache = new Map<string, Entry>();
   private readonly demand = new Map<string, Set<string>>();
-  /** Bumped before and after every write: a listing is only served when none happened while it was loading. */
-  private generation = 0;
-
-  /** A listing older than `maxAgeMs` is loaded again: reads in one refresh share it, a later operation does not. */
-  constructor(private readonly maxAgeMs = 10_000) {}
+  /** The clients whose writes drop these listings (`follow`). */
+  private readonly followed = new WeakSet<object>();
 
   /**
    * The listing at `path`, shared with every other read of it. `survivesWrites` marks a listing of objects this
    * package never writes (the organization's members), which `written` keeps.
    */
   async get<T>(path: string, load: () => Promise<T[]>, options: { survivesWrites?: boolean } = {}): Promise<T[]> {
-    for (;;) {
-      const entry = this.entry(path, load as () => Promise<unknown[]>, options.survivesWrites === true);
-      const items = (await entry.listing) as T[];
-      // A write that began or ended while the listing was in flight may be missing from it: list again.
-      if (entry.survivesWrites || entry.generation === this.generation) return items;
-    }
-  }
-
-  private entry(path: string, load: () => Promise<unknown[]>, survivesWrites: boolean): Entry {
     const cached = this.cache.get(path);
-    const fresh = cached && Date.now() - cached.at <= this.maxAgeMs;
-    if (cached && fresh && (cached.survivesWrites || cached.generation === this.generation)) return cached;
-    const entry: Entry = { at: Date.now(), generation: this.generation, survivesWrites, listing: load() };
+    if (cached) return (await cached.listing) as T[];
+    const entry: Entry = { survivesWrites: options.survivesWrites === true, listing: load() };
     this.cache.set(path, entry);
     entry.listing.catch(() => {
       if (this.cache.get(path) === entry) this.cache.delete(path);
     });
-    return entry;
+    return (await entry.listing) as T[];
+  }
+
+  /**
+   * Drops, after each write `client` sends, the listings that write can change: called before every read or write
+   * a lifecycle runs with this client (./lifecycle.ts), once is enough per client.
+   */
+  follow(client: WriteObserved): void {
+    if (this.followed.has(client)) return;
+    this.followed.add(client);
+    // A stand-in client of a test may not report writes: its listings are then dropped by `written` alone.
+    client.observeWrites?.((path) => this.written(listingsChangedBy(path)));
   }
 
   /**
@@ -63,10 +76,13 @@ export class Listings {
     for (const path of this.cache.keys()) if (path.startsWith(prefix)) this.cache.delete(path);
   }
 
-  /** This process is about to write, or has written: no listing taken before serves a read after. */
-  written(): void {
-    this.generation++;
-    for (const [path, entry] of this.cache) if (!entry.survivesWrites) this.cache.delete(path);
+  /**
+   * A write of this process has ended: no read that starts from now on is served a listing it may have changed
+   * (`changed`, by path; every listing when not given), loaded or still loading. Reads already waiting for one keep
+   * it (see the class).
+   */
+  written(changed: (path: string) => boolean = () => true): void {
+    for (const [path, entry] of this.cache) if (!entry.survivesWrites && changed(path)) this.cache.delete(path);
   }
 
   clear(): void {
@@ -75,9 +91,12 @@ export class Listings {
   }
 }
 
+/** What `follow` needs of a client: to be told of its writes. */
+export interface WriteObserved {
+  observeWrites?(listener: (path: string) => void): void;
+}
+
 interface Entry {
-  at: number;
-  generation: number;
   survivesWrites: boolean;
   listing: Promise<unknown[]>;
 }

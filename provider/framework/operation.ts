@@ -59,7 +59,17 @@ export class Operation {
 
   /** The client and listings of a resource: its own connection's, or the stack-wide ones. */
   context(connection?: ResourceConnection): ResourceContext {
-    if (connection === undefined) return { client: this.connections.apiClient(), listings: this.listings };
+    const context = connection === undefined ? this.stackWide() : this.connected(connection);
+    // The client's writes drop the listings they can change (./listings.ts), whoever sends them (a lifecycle, the CLI).
+    context.listings.follow(context.client);
+    return context;
+  }
+
+  private stackWide(): ResourceContext {
+    return { client: this.connections.apiClient(), listings: this.listings };
+  }
+
+  private connected(connection: ResourceConnection): ResourceContext {
     const client = clientOf(this.connections, connection);
     let own = this.connectedListings.get(client);
     if (!own) {

@@ -71,7 +71,8 @@ export class EngineLog {
   install(): () => void {
     const restoreLog = redirectLog((level, line) => void this.send(level === "warn" ? "warning" : "info", line));
     const restoreNotices = redirectNotices((severity, message) => void this.send(severity, message));
-    setWaitReporter((event) => void this.send("info", waitLine(event)));
+    // Under the stack: the requests of a period are many resources', and its timer runs in the first one's call.
+    setWaitReporter((period) => void this.send("info", waitLine(period), ""));
     return () => {
       restoreLog();
       restoreNotices();

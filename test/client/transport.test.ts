@@ -227,3 +227,21 @@ describe("pagination", () => {
     }
   });
 });
+
+describe("observeWrites", () => {
+  it("reports every request but GETs once it has ended, answered or failed, with the path sent", async () => {
+    const { http } = client({ maxAttempts: 1 });
+    const reported: string[] = [];
+    http.observeWrites((path) => reported.push(path));
+    await http.get(orgPath());
+    const created = http.put<{ id: string }>(`${orgPath()}/teams`, { title: "Observed" });
+    // Not when it is sent: a listing taken while it is under way may miss it.
+    expect(reported).toEqual([]);
+    const team = await created;
+    fixture.emulator.injectFault({ method: "DELETE", path: "^/v1/orgs/[^/]+/teams/", count: 1, status: 503 });
+    await expect(http.delete(`${orgPath()}/teams/${team.id}`)).rejects.toBeInstanceOf(ServerError);
+    expect(reported).toEqual([`${orgPath()}/teams`, `${orgPath()}/teams/${team.id}`]);
+    await http.delete(`${orgPath()}/teams/${team.id}`);
+    expect(reported).toHaveLength(3);
+  });
+});

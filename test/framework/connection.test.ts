@@ -9,6 +9,8 @@ import {
   MissingCredentialsError,
   setStackConfig,
   setWaitReporter,
+  type WaitPeriod,
+  WaitPeriods,
 } from "../../provider/framework/connection";
 import { apiError, type Stub, startStub, uniqueToken } from "../client/stub";
 
@@ -165,23 +167,84 @@ describe("long rate-limit waits are told to the user", () => {
     resetAt: "2026-11-23T12:00:43.000Z",
     limit: 60,
   };
+  const period: WaitPeriod = {
+    requests: 1,
+    longestMs: 42_300,
+    reasons: ["too-many-requests"],
+    endedAt: "2026-11-23T12:00:43.000Z",
+  };
 
-  it("as one Pulumi log line naming the call, the wait and the reset", () => {
+  it("as one Pulumi log line per period: how many requests, the longest wait, why and until when", () => {
     const info = vi.spyOn(pulumi.log, "info").mockResolvedValue(undefined);
-    logWait(event);
-    logWait({ ...event, reason: "limit-reached", waitMs: 5_000 });
+    logWait(period);
+    logWait({ ...period, requests: 422, longestMs: 5_000, reasons: ["limit-reached"], limit: 60 });
+    logWait({ ...period, requests: 2, reasons: ["limit-reached", "too-many-requests"] });
     expect(info.mock.calls.map((call) => call[0])).toEqual([
-      "POST /v1/orgs/o/sites: the API answered 429 Too Many Requests; waiting 43 s, until 2026-11-23T12:00:43.000Z.",
-      "POST /v1/orgs/o/sites: the API rate limit of 60 requests is spent; waiting 5 s, until 2026-11-23T12:00:43.000Z.",
+      "1 request waited up to 43 s for the rate limit (the API answered 429 Too Many Requests), until 2026-11-23T12:00:43.000Z.",
+      "422 requests waited up to 5 s for the rate limit (its budget of 60 requests was spent), until 2026-11-23T12:00:43.000Z.",
+      "2 requests waited up to 43 s for the rate limit (its budget was spent, and the API answered 429 Too Many Requests), " +
+        "until 2026-11-23T12:00:43.000Z.",
     ]);
   });
 
-  it("through the reporter the provider's clients are built with", () => {
-    const reported: WaitEvent[] = [];
-    setWaitReporter((e) => reported.push(e));
-    setStackConfig({ apiUrl: "https://api.gitbook.com/v1", apiToken: uniqueToken() });
-    const onWait = connections.apiClient().onWait;
-    onWait?.(event);
-    expect(reported).toEqual([event]);
+  it("through the reporter the provider's clients are built with, once the period is over", () => {
+    vi.useFakeTimers();
+    try {
+      const reported: WaitPeriod[] = [];
+      setWaitReporter((p) => reported.push(p));
+      setStackConfig({ apiUrl: "https://api.gitbook.com/v1", apiToken: uniqueToken() });
+      const onWait = connections.apiClient().onWait;
+      const resetAt = new Date(Date.now() + 42_300).toISOString();
+      onWait?.({ ...event, resetAt });
+      onWait?.({ ...event, waitMs: 40_000, reason: "limit-reached", resetAt });
+      vi.advanceTimersByTime(42_299);
+      expect(reported).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(reported).toEqual([
+        {
+          requests: 2,
+          longestMs: 42_300,
+          reasons: ["limit-reached", "too-many-requests"],
+          limit: 60,
+          endedAt: resetAt,
+        },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("WaitPeriods", () => {
+  const at = (ms: number) => new Date(ms).toISOString();
+  const wait = (waitMs: number, resetMs: number): WaitEvent => ({
+    method: "GET",
+    path: "/v1/orgs/o",
+    waitMs,
+    reason: "limit-reached",
+    resetAt: at(resetMs),
+  });
+
+  it("a period lasts until its last wait is over; a wait that begins after it starts another", () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const told: WaitPeriod[] = [];
+      const periods = new WaitPeriods((p) => told.push(p));
+      periods.add(wait(6_000, 6_000));
+      vi.advanceTimersByTime(1_000);
+      // Begins within the period and ends after it: the period is extended.
+      periods.add(wait(7_000, 8_000));
+      vi.advanceTimersByTime(6_999);
+      expect(told).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(told).toEqual([{ requests: 2, longestMs: 7_000, reasons: ["limit-reached"], endedAt: at(8_000) }]);
+      periods.add(wait(5_000, 13_000));
+      periods.flush();
+      periods.flush();
+      expect(told).toHaveLength(2);
+      expect(told[1]).toEqual({ requests: 1, longestMs: 5_000, reasons: ["limit-reached"], endedAt: at(13_000) });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -22,8 +22,30 @@ const state = z.object({ parentId: z.string(), region: z.string(), title: z.stri
 type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 
+/** A client that sends nothing but reports its writes, as HttpClient does once each has ended. */
+class WritingClient {
+  readonly policy = { maxAttempts: 1 };
+  readonly writes: string[] = [];
+  private readonly listeners: ((path: string) => void)[] = [];
+  observeWrites(listener: (path: string) => void): void {
+    this.listeners.push(listener);
+  }
+  async write(path: string, failure?: Error): Promise<void> {
+    this.writes.push(path);
+    try {
+      if (failure) throw failure;
+    } finally {
+      for (const listener of this.listeners) listener(path);
+    }
+  }
+}
+
+const writer = (ctx: ResourceContext) => ctx.client as unknown as WritingClient;
+const vaultPath = (parentId: string, id = "") => `/orgs/o/sites/${parentId}/vaults${id ? `/${id}` : ""}`;
+
 function kind(overrides: Partial<KindDefinition<Inputs, State>> = {}) {
   const listings = new Listings();
+  const client = new WritingClient();
   let loads = 0;
   const definition = defineKind<Inputs, State>({
     kind: "Vault",
@@ -36,22 +58,28 @@ function kind(overrides: Partial<KindDefinition<Inputs, State>> = {}) {
     replaceOnChanges: ["region"],
     guardedReplaces: { properties: ["region"], why: "its contents are lost." },
     providerOptions: ["allowReplace"],
-    create: async (_ctx, news) => ({ id: "v1", state: state.parse(news) }),
+    create: async (ctx, news) => {
+      await writer(ctx).write(vaultPath(news.parentId));
+      return { id: "v1", state: state.parse(news) };
+    },
     read: async (ctx, id, known) => {
       // Reads go through the shared listing, as listed kinds do.
-      const items = await ctx.listings.get(`/parents/${known.parentId}/vaults`, async () => [{ id, stamp: loads++ }]);
+      const items = await ctx.listings.get(vaultPath(String(known.parentId)), async () => [{ id, stamp: loads++ }]);
       return { id, state: { ...(known as State), title: `load ${items[0]?.stamp}` } };
     },
-    update: async (_ctx, _id, olds, news) => state.parse({ ...olds, ...news }),
-    delete: async () => {},
+    update: async (ctx, id, olds, news) => {
+      await writer(ctx).write(vaultPath(olds.parentId, id));
+      return state.parse({ ...olds, ...news });
+    },
+    delete: async (ctx, id, olds) => writer(ctx).write(vaultPath(olds.parentId, id)),
     ...overrides,
   });
   const lifecycle = new Lifecycle(
     definition,
     new Operation([]),
-    () => ({ listings, client: { policy: { maxAttempts: 1 } } }) as unknown as ResourceContext,
+    () => ({ listings, client }) as unknown as ResourceContext,
   );
-  return { lifecycle };
+  return { lifecycle, client };
 }
 
 const olds = { parentId: "p1", region: "eu", title: "T" };
@@ -115,7 +143,7 @@ describe("findCreated", () => {
 
 describe("listings and writes", () => {
   it("reads share a listing; every write drops it, so the next read lists again", async () => {
-    const { lifecycle } = kind();
+    const { lifecycle, client } = kind();
     const title = async () => (await lifecycle.read("v1", olds)).props.title;
     expect(await title()).toBe("load 0");
     expect(await title()).toBe("load 0");
@@ -126,17 +154,43 @@ describe("listings and writes", () => {
     await lifecycle.delete("v1", olds);
     expect(await title()).toBe("load 3");
     expect(await title()).toBe("load 3");
+    expect(client.writes).toHaveLength(3);
   });
 
   it("a write that fails drops it too: it may have changed something", async () => {
     const { lifecycle } = kind({
-      update: async () => {
-        throw new Error("connection reset");
+      update: async (ctx, id, previous) => {
+        await writer(ctx).write(vaultPath(previous.parentId, id), new Error("connection reset"));
+        return previous;
       },
     });
     expect((await lifecycle.read("v1", olds)).props.title).toBe("load 0");
     await expect(lifecycle.update("v1", olds, { ...olds, title: "Renamed" })).rejects.toThrow("connection reset");
     expect((await lifecycle.read("v1", olds)).props.title).toBe("load 1");
+  });
+
+  it("an adoption that writes nothing keeps it: a create is not a write until the client sends one", async () => {
+    const { lifecycle, client } = kind();
+    expect((await lifecycle.read("v1", olds)).props.title).toBe("load 0");
+    // The object already has the declared inputs: adopting it reads it (from the listing) and sends nothing.
+    await lifecycle.create({ ...olds, title: "load 0", importId: "v1" });
+    expect(client.writes).toEqual([]);
+    expect((await lifecycle.read("v1", olds)).props.title).toBe("load 0");
+  });
+
+  it("an adoption that wrote drops it", async () => {
+    const { lifecycle, client } = kind();
+    expect((await lifecycle.read("v1", olds)).props.title).toBe("load 0");
+    await lifecycle.create({ ...olds, title: "Declared", importId: "v1" });
+    expect(client.writes).toEqual([vaultPath("p1", "v1")]);
+    expect((await lifecycle.read("v1", olds)).props.title).toBe("load 1");
+  });
+
+  it("a write under another site keeps it", async () => {
+    const { lifecycle } = kind();
+    expect((await lifecycle.read("v1", olds)).props.title).toBe("load 0");
+    await lifecycle.update("v2", { ...olds, parentId: "p2" }, { ...olds, parentId: "p2", title: "Renamed" });
+    expect((await lifecycle.read("v1", olds)).props.title).toBe("load 0");
   });
 });
 

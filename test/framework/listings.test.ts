@@ -31,16 +31,18 @@ describe("Listings", () => {
     expect(loads).toHaveLength(1);
   });
 
-  it("never serves a listing that was loading while this process wrote: it lists again", async () => {
+  it("a listing loading when a write ends serves the reads already waiting, and is listed again for later ones", async () => {
     const listings = new Listings();
     const { loads, load } = controlledListing();
-    const read = listings.get("/orgs/o/teams", load);
+    const waiting = [listings.get("/orgs/o/teams", load), listings.get("/orgs/o/teams", load)];
     listings.written();
+    const later = listings.get("/orgs/o/teams", load);
     loads[0]?.resolve([{ id: "a", title: "Before" }]);
+    loads[1]?.resolve([{ id: "a", title: "After" }]);
+    expect(await Promise.all(waiting)).toEqual([[{ id: "a", title: "Before" }], [{ id: "a", title: "Before" }]]);
+    expect(await later).toEqual([{ id: "a", title: "After" }]);
     await flush();
     expect(loads).toHaveLength(2);
-    loads[1]?.resolve([{ id: "a", title: "After" }]);
-    expect(await read).toEqual([{ id: "a", title: "After" }]);
   });
 
   it("drops every listing on a write, except one marked as surviving writes", async () => {
@@ -58,16 +60,73 @@ describe("Listings", () => {
     ]);
   });
 
-  it("expires a listing after maxAgeMs, and forgets a failed one", async () => {
-    const listings = new Listings(-1);
+  it("forgets a failed listing", async () => {
     let loads = 0;
     const load = async () => [{ id: String(++loads), title: "" }];
-    await listings.get("/p", load);
-    await listings.get("/p", load);
-    expect(loads).toBe(2);
-    const fresh = new Listings();
-    await expect(fresh.get("/p", () => Promise.reject(new Error("503")))).rejects.toThrow("503");
-    expect(await fresh.get("/p", load)).toEqual([{ id: "3", title: "" }]);
+    const listings = new Listings();
+    await expect(listings.get("/p", () => Promise.reject(new Error("503")))).rejects.toThrow("503");
+    expect(await listings.get("/p", load)).toEqual([{ id: "1", title: "" }]);
+  });
+});
+
+/** A client that reports writes the way HttpClient does, without sending them. */
+function reportingClient() {
+  const listeners: ((path: string) => void)[] = [];
+  return {
+    observeWrites: (listener: (path: string) => void) => listeners.push(listener),
+    wrote: (path: string) => {
+      for (const listener of listeners) listener(path);
+    },
+    get listeners() {
+      return listeners.length;
+    },
+  };
+}
+
+describe("Listings.follow: a client's writes drop the listings they can change", () => {
+  const paths = [
+    "/orgs/o/sites",
+    "/orgs/o/sites/s1/sections",
+    "/orgs/o/sites/s1/permissions/teams",
+    "/orgs/o/sites/s10/sections",
+    "/orgs/o/sites/s2/site-spaces",
+    "/orgs/o/spaces",
+    "/spaces/x/permissions/teams",
+  ];
+  async function listedAgainAfter(write: string): Promise<string[]> {
+    const listings = new Listings();
+    const client = reportingClient();
+    listings.follow(client);
+    listings.follow(client);
+    expect(client.listeners).toBe(1);
+    const loads: string[] = [];
+    const load = (path: string) => async () => {
+      loads.push(path);
+      return [];
+    };
+    for (const path of paths) await listings.get(path, load(path));
+    loads.length = 0;
+    client.wrote(write);
+    for (const path of paths) await listings.get(path, load(path));
+    return loads;
+  }
+
+  it("a write inside a site: that site's listings and the organization's sites, no other", async () => {
+    expect(await listedAgainAfter("/orgs/o/sites/s1/sections/sec1")).toEqual([
+      "/orgs/o/sites",
+      "/orgs/o/sites/s1/sections",
+      "/orgs/o/sites/s1/permissions/teams",
+    ]);
+  });
+
+  it("any other write, the site's own included: every listing", async () => {
+    for (const write of ["/orgs/o/sites/s1", "/orgs/o/sites", "/spaces/x", "/orgs/o/teams/t1", "/collections/c"]) {
+      expect(await listedAgainAfter(write)).toEqual(paths);
+    }
+  });
+
+  it("a client that cannot report writes is followed without failing", () => {
+    expect(() => new Listings().follow({})).not.toThrow();
   });
 });
 

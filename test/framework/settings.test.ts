@@ -111,15 +111,9 @@ describe("preflight", () => {
 describe("a long wait's line", () => {
   it("rounds the wait up to whole seconds, and names no limit it does not know", () => {
     const info = vi.spyOn(pulumi.log, "info").mockResolvedValue(undefined);
-    logWait({
-      method: "GET",
-      path: "/v1/orgs/o",
-      waitMs: 5_001,
-      reason: "limit-reached",
-      resetAt: "2026-11-23T12:00:06.000Z",
-    });
+    logWait({ requests: 3, longestMs: 5_001, reasons: ["limit-reached"], endedAt: "2026-11-23T12:00:06.000Z" });
     expect(info.mock.calls.map((call) => call[0])).toEqual([
-      "GET /v1/orgs/o: the API rate limit is spent; waiting 6 s, until 2026-11-23T12:00:06.000Z.",
+      "3 requests waited up to 6 s for the rate limit (its budget was spent), until 2026-11-23T12:00:06.000Z.",
     ]);
   });
 
@@ -130,16 +124,11 @@ describe("a long wait's line", () => {
       return true;
     });
     vi.spyOn(pulumi.log, "info").mockRejectedValue(new Error("no engine"));
-    logWait({
-      method: "GET",
-      path: "/v1/orgs/o",
-      waitMs: 60_000,
-      reason: "too-many-requests",
-      resetAt: "2026-11-23T12:01:00.000Z",
-    });
+    logWait({ requests: 1, longestMs: 60_000, reasons: ["too-many-requests"], endedAt: "2026-11-23T12:01:00.000Z" });
     await new Promise((resolve) => setImmediate(resolve));
     expect(written).toEqual([
-      "GET /v1/orgs/o: the API answered 429 Too Many Requests; waiting 60 s, until 2026-11-23T12:01:00.000Z.\n",
+      "1 request waited up to 60 s for the rate limit (the API answered 429 Too Many Requests), until " +
+        "2026-11-23T12:01:00.000Z.\n",
     ]);
   });
 });

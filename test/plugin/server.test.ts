@@ -9,7 +9,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { WaitEvent } from "../../provider/client";
-import { reportWait, setStackConfig } from "../../provider/framework/connection";
+import { flushWaits, reportWait, setStackConfig } from "../../provider/framework/connection";
 import { logLine } from "../../provider/framework/log";
 import { notice } from "../../provider/framework/notices";
 import { EngineLog } from "../../provider/plugin/engineLog";
@@ -451,8 +451,10 @@ describe("the engine's log", () => {
       reason: "limit-reached",
       limit: 3,
       waitMs: 6500,
-      resetAt: "2026-11-26T00:00:00.000Z",
+      resetAt: "2099-11-26T00:00:00.000Z",
     } as WaitEvent);
+    // Told once the period is over, or now.
+    flushWaits();
     await engineLog.flushed();
     expect(logged).toEqual([
       { severity: LogSeverity.WARNING, message: "a warning notice", urn: "" },
@@ -462,7 +464,8 @@ describe("the engine's log", () => {
       {
         severity: LogSeverity.INFO,
         message:
-          "GET /v1/orgs/o: the API rate limit of 3 requests is spent; waiting 7 s, until 2026-11-26T00:00:00.000Z.",
+          "1 request waited up to 7 s for the rate limit (its budget of 3 requests was spent), until " +
+          "2099-11-26T00:00:00.000Z.",
         urn: "",
       },
     ]);
