@@ -429,7 +429,7 @@ export function renderMarkdown(report: DriftReport): string {
         lines.push(`- \`${change.property}\`: ${quoted(change.declared)} → ${quoted(change.actual)}`);
       }
       for (const line of attributionLines(f)) lines.push(`- by: ${line}`);
-      lines.push(`- revert: \`${f.revert}\``, `- adopt: ${f.adopt}`);
+      lines.push(`- revert: ${f.urn ? `\`${f.revert}\`` : f.revert}`, `- adopt: ${f.adopt}`);
     }
   }
   return `${lines.join("\n")}\n`;
