@@ -7,17 +7,39 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
+import {
+  AUDIT_WINDOW_NOTE,
+  attribute,
+  DRIFT_REPORT_VERSION,
+  type DriftReport,
+  engineFindings,
+  type HistoryEntry,
+  lastSuccessfulUpdate,
+  MAX_AUDIT_PAGES,
+  madeByRun,
+  renderHtml,
+  renderMarkdown,
+  renderText,
+  stackRuns,
+  summaryOf,
+  unmanagedFinding,
+  updateName,
+  withStateIds,
+} from "./drift";
 import { emitProgram, pluginImportFile } from "./emit";
 import { projectFiles, writeProject } from "./project";
 import {
+  type ApiAuditEvent,
   apiClient,
   apiUrlSetting,
   CONFIG_KEYS,
   causeOfType,
   DocsApiError,
   ENV_KEYS,
+  ForbiddenError,
   getOrganization,
   lifecycle,
+  listAuditEvents,
   MissingCredentialsError,
   nonEmpty,
   UserTokenRequiredError,
@@ -53,7 +75,7 @@ const EXIT_HELP = `Exit codes:
   1  failure: the API, the stack's state or the file system (the message says which)
   2  usage: unknown command or option, missing value
   3  unmanaged: some objects are not managed; import: some objects were left out (listed on stderr);
-     recover: some pending creates need a decision (listed)`;
+     recover: some pending creates need a decision (listed); drift: drift or unmanaged objects were found`;
 
 const CREDENTIALS_HELP = `Environment:
   ${ENV_KEYS.apiToken}        API token (required), as for the provider
@@ -96,6 +118,7 @@ Commands:
   import      write a Pulumi TypeScript project that adopts every object of an organization
   unmanaged   list the objects of an organization that a stack does not manage
   recover     resolve the creates a killed \`pulumi up\` left pending: import what they made, clear the rest
+  drift       what changed outside the stack, who changed it, when and from where, as a report a team reads
 
 Run \`docs-platform <command> --help\` for a command's options.
 
@@ -186,6 +209,39 @@ ${EXIT_HELP}
 `,
 };
 
+const DRIFT_HELP = `Usage: docs-platform drift [options]
+
+For the stack in the current directory (or --stack), reports:
+  changed     the resources whose refreshed state differs from the program, each property declared → actual, from
+              the engine's own \`pulumi preview --refresh --json\` (secrets show as [secret])
+  deleted     the resources whose object is gone
+  unmanaged   the objects no resource manages, as \`docs-platform unmanaged\` lists them
+and, for each, who changed it, when, from where (ui, api, integration…) and the action: the organization's audit
+events on its object since the stack's last successful update (\`pulumi stack history\`), read in one filtered
+listing per organization (at most ${MAX_AUDIT_PAGES} pages of 100). Events made by the stack's own runs are told apart and
+not reported. The audit trail needs an organization admin's personal API token (and the Enterprise plan): without
+it, the report says so once and still reports the drift. Each finding comes with the command that reverts it and the
+program change that adopts it.
+
+Options:
+  --stack <name>        the stack (default: the selected stack)
+  --organization <id>   the organization for unmanaged objects; default as for \`unmanaged\`
+  --kinds <list>        only these kinds of unmanaged objects (default: all, as \`unmanaged\`)
+  --include-spaces      also list unmanaged spaces
+  --markdown            print the report as Markdown (for a pull request, an issue or a chat message)
+  --json                print the report as JSON (schema: docs/drift-report.schema.json in the package)
+  --html <file>         also write the report as one self-contained HTML page (no external asset)
+  -h, --help            this help
+
+${CREDENTIALS_HELP}
+
+Exit codes:
+  0  no drift, every object managed
+  1  failure: the API, the stack or the file system (the message says which)
+  2  usage: unknown option, missing value
+  3  drift or unmanaged objects were found
+`;
+
 class UsageError extends Error {}
 
 /** Where a command writes: stdout for results, stderr for progress and errors. */
@@ -204,6 +260,7 @@ export async function main(argv: string[], io: Io = { out: process.stdout, err: 
     if (command === "import") return await importCommand(rest, io);
     if (command === "unmanaged") return await unmanagedCommand(rest, io);
     if (command === "recover") return await recoverCommand(rest, io);
+    if (command === "drift") return await driftCommand(rest, io);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {
     if (error instanceof UsageError || isParseArgsError(error)) {
@@ -522,6 +579,147 @@ async function recoverCommand(args: string[], io: Io) {
   }
   const undecided = resolutions.some((r) => r.action === "ambiguous" || r.action === "foreign");
   return undecided ? EXIT.found : EXIT.ok;
+}
+
+/** The stack's runs, newest first: none for a stack never updated. */
+async function stackHistory(stack: string | undefined): Promise<HistoryEntry[]> {
+  const text = await pulumi(["stack", "history", "--json", "--non-interactive", ...stackArgs(stack)]);
+  const parsed: unknown = JSON.parse(text.trim() || "[]");
+  return Array.isArray(parsed) ? (parsed as HistoryEntry[]) : [];
+}
+
+async function driftCommand(args: string[], io: Io) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      stack: { type: "string" },
+      organization: { type: "string" },
+      kinds: { type: "string" },
+      "include-spaces": { type: "boolean", default: false },
+      markdown: { type: "boolean", default: false },
+      json: { type: "boolean", default: false },
+      html: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    io.out.write(DRIFT_HELP);
+    return EXIT.ok;
+  }
+  if (values.markdown && values.json) throw new UsageError("--markdown and --json exclude each other");
+  if (values.html === "") throw new UsageError("--html needs a file name");
+  const kinds = kindsOption(values.kinds, UNMANAGED_KINDS);
+  const notes: string[] = [];
+  const stack = values.stack;
+
+  let exported: unknown;
+  let stackName = stack ?? "";
+  try {
+    exported = JSON.parse(await pulumi(["stack", "export", "--non-interactive", ...stackArgs(stack)]));
+    stackName ||= (await pulumi(["stack", "--show-name", "--non-interactive"])).trim();
+  } catch (error) {
+    notes.push(
+      `No stack to compare with (${(error as Error).message.split("\n")[0]}): only unmanaged objects are reported.`,
+    );
+  }
+  const runs = exported === undefined ? [] : stackRuns(await stackHistory(stack));
+  const { update, failedAfter } = lastSuccessfulUpdate(runs);
+  if (exported !== undefined && !update) {
+    notes.push(
+      `Stack ${stackName} was never updated successfully: nothing to compare with; only unmanaged objects are reported.`,
+    );
+  }
+  if (update && failedAfter.length > 0) {
+    const last = failedAfter[0]!;
+    notes.push(
+      `The last update, ${updateName(last)}, ${last.result}: the window starts at the last successful one, ${updateName(update)}.`,
+    );
+  }
+
+  const organization =
+    givenOrganization(values) ??
+    (exported === undefined ? undefined : await stackOrganization(exported, { name: stack }));
+  if (!organization) {
+    throw new UsageError(`${ORGANIZATION_REQUIRED}: there is no stack to take it from`);
+  }
+  const organizationId = organization.id;
+
+  const state = exported === undefined ? { resources: [] } : exported;
+  const stateIds = new Map<string, string>();
+  for (const r of (state as { deployment?: { resources?: { urn: string; id?: string }[] } }).deployment?.resources ??
+    []) {
+    if (r.id) stateIds.set(r.urn, r.id);
+  }
+  let engine: ReturnType<typeof engineFindings> = [];
+  if (update) {
+    const preview = JSON.parse(
+      await pulumi(["preview", "--refresh", "--json", "--non-interactive", ...stackArgs(stack)]),
+    ) as { steps?: Parameters<typeof engineFindings>[0] };
+    engine = withStateIds(engineFindings(preview.steps ?? [], new Set(stateIds.keys()), stack ?? ""), stateIds).map(
+      (f) => ({ organizationId, ...f }),
+    );
+  }
+  const objects = await explainingApiFailures(organization, () =>
+    inventory(organizationId, { includeSpaces: values["include-spaces"], kinds }),
+  );
+  const unmanaged = unmanagedObjects(objects, managedByState(state)).map((o) => unmanagedFinding(organizationId, o));
+  const found = [...engine, ...unmanaged];
+
+  const to = new Date().toISOString();
+  const window = update ? { from: update.startTime, to } : undefined;
+  const trails = new Map<string, ApiAuditEvent[] | undefined>();
+  const audit: DriftReport["audit"] = [];
+  if (window && found.length > 0) {
+    const ownRuns = runs.filter((run) => run.endTime >= window.from);
+    for (const org of [...new Set(found.map((f) => f.organizationId ?? organizationId))]) {
+      try {
+        const listing = await listAuditEvents(apiClient(), org, window, MAX_AUDIT_PAGES);
+        const theirs = listing.events.filter((event) => !madeByRun(event, ownRuns));
+        trails.set(org, theirs);
+        audit.push({
+          organizationId: org,
+          requests: listing.pages,
+          events: listing.events.length,
+          ownRunEvents: listing.events.length - theirs.length,
+          truncated: listing.truncated,
+        });
+        if (listing.truncated) {
+          notes.push(
+            `Organization ${org} has more than ${MAX_AUDIT_PAGES * 100} audit events since ${window.from}: the oldest were not read, so a finding "${AUDIT_WINDOW_NOTE}" may have been changed in that part.`,
+          );
+        }
+      } catch (error) {
+        const failure = apiFailureIn(error);
+        const why =
+          failure instanceof ForbiddenError || failure instanceof UserTokenRequiredError
+            ? `the token may not read the audit trail of organization ${org} (the API answered ${failure.status}): it takes an organization admin's personal API token, on the Enterprise plan`
+            : `the audit trail of organization ${org} could not be read (${(error as Error).message})`;
+        notes.push(`Not attributed: ${why}. The drift below is complete.`);
+        audit.push({ organizationId: org, requests: 0, events: 0, ownRunEvents: 0, truncated: false, error: why });
+      }
+    }
+  }
+  const findings = attribute(found, trails);
+  const report: DriftReport = {
+    version: DRIFT_REPORT_VERSION,
+    stack: stackName || "(none)",
+    generatedAt: to,
+    ...(update ? { lastUpdate: update } : {}),
+    ...(window ? { window } : {}),
+    notes,
+    audit,
+    summary: summaryOf(findings),
+    findings,
+  };
+  if (values.html) writeFileSync(values.html, renderHtml(report));
+  io.out.write(
+    values.json
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : values.markdown
+        ? renderMarkdown(report)
+        : renderText(report),
+  );
+  return findings.length > 0 ? EXIT.found : EXIT.ok;
 }
 
 /** Runs the pulumi CLI of the PATH; `input` goes to its stdin. */

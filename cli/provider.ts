@@ -3,7 +3,15 @@
  * facets say how an organization is enumerated), each kind's lifecycle (read, check, diff: the single source of every
  * object's inputs), the shared listings and the credentials.
  */
-export { DocsApiError, getOrganization, type HttpClient, UserTokenRequiredError } from "../provider/client";
+export {
+  type ApiAuditEvent,
+  DocsApiError,
+  ForbiddenError,
+  getOrganization,
+  type HttpClient,
+  listAuditEvents,
+  UserTokenRequiredError,
+} from "../provider/client";
 export {
   apiUrlSetting,
   CONFIG_KEYS,

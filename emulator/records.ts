@@ -390,3 +390,21 @@ export interface GitSyncInstallationRec {
   /** Syncs the PATCHes queued (every PATCH queues one): what tests count. */
   syncs: number;
 }
+
+/**
+ * One recorded change (the official `AuditEvent`): written by the server for every successful write (audit.ts), never
+ * by a route.
+ */
+export interface AuditEventRec {
+  id: string;
+  orgId: string;
+  occurredAt: string;
+  action: string;
+  actor: { type: "user"; id: string; label: string };
+  source: AuditSource;
+  target: { type: string; id: string };
+}
+
+/** The official `AuditEvent.source`: where a change came from. */
+export const AUDIT_SOURCES = ["ui", "api", "integration", "webhook", "workflow", "script", "support"] as const;
+export type AuditSource = (typeof AUDIT_SOURCES)[number];

@@ -3,6 +3,7 @@
  * template wins; a path that matches only with other methods reports them).
  */
 import { adaptiveSchemaRoutes } from "./routes/adaptiveSchema";
+import { auditEventRoutes } from "./routes/auditEvents";
 import { collectionRoutes } from "./routes/collections";
 import { externalLinkRoutes } from "./routes/externalLinks";
 import { gitSyncRoutes } from "./routes/gitSync";
@@ -51,6 +52,7 @@ export const allRoutes: Route[] = [
   ...permissionRoutes,
   ...translationRoutes,
   ...gitSyncRoutes,
+  ...auditEventRoutes,
 ];
 
 export type RouteMatch =

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type AdminTarget, handleAdmin, isAdminPath } from "./admin";
+import { auditScope, recordWrite } from "./audit";
 import { errorBody, ForbiddenError, NotFoundError } from "./errors";
 import { type ActiveFault, appliedFault, FaultQueue } from "./faults";
 import {
@@ -314,16 +315,19 @@ export class EmulatorServer implements AdminTarget {
       if (!match.route) throw noRoute(request, match, true);
       checkBodySize(request);
       const body = parseJsonBody(request.method, request.headers["content-type"], request.body);
+      const params = decodeParams(match.params);
+      const audit = auditScope(this.store, match.route, params, request.headers);
       const result = match.route.handler({
         method: request.method,
         path: request.path,
-        params: decodeParams(match.params),
+        params,
         query: request.query,
         body,
         headers: request.headers,
         store: this.store,
         env: this.env,
       });
+      recordWrite(this.store, audit, match.route, params, result);
       return applyPreference(match.route, result, request.headers);
     } catch (err) {
       return errorResult(err);

@@ -14,6 +14,7 @@ import { GitSyncStore } from "./gitSyncStore";
 import { IntegrationStore } from "./integrationStore";
 import { OpenApiStore } from "./openApiStore";
 import type {
+  AuditEventRec,
   CollectionRec,
   MemberRec,
   OrgRec,
@@ -156,6 +157,14 @@ export class Store {
   }
   get glossaryEntries(): Read<Tables["glossaryEntries"]> {
     return this.tables.glossaryEntries;
+  }
+  get auditEvents(): Read<Tables["auditEvents"]> {
+    return this.tables.auditEvents;
+  }
+
+  /** Appends one event to the audit trail (audit.ts decides what it says). */
+  recordAuditEvent(event: AuditEventRec): void {
+    this.tables.auditEvents.set(event.id, event);
   }
 
   get fixtures(): FixtureInfo {

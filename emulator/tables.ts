@@ -6,6 +6,7 @@ import { type FixtureInfo, loadFixtures } from "./fixtures";
 import { randomId } from "./ids";
 import type {
   AdaptiveSchemaRec,
+  AuditEventRec,
   CollectionRec,
   ExternalLinkRec,
   GitSyncInstallationRec,
@@ -72,6 +73,8 @@ export class Tables {
   readonly translations = new Map<string, TranslationRec>();
   readonly glossaryEntries = new Map<string, GlossaryEntryRec>();
   readonly gitSyncInstallations = new Map<string, GitSyncInstallationRec>();
+  /** In the order they occurred (audit.ts appends). */
+  readonly auditEvents = new Map<string, AuditEventRec>();
 
   /**
    * Every table, once: `reset` empties them all and a new id is one no table uses as a key (members and adaptive
@@ -106,6 +109,7 @@ export class Tables {
     this.translations,
     this.glossaryEntries,
     this.gitSyncInstallations,
+    this.auditEvents,
   ];
 
   readonly fixtures: FixtureInfo;

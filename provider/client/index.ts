@@ -1,3 +1,4 @@
+export * from "./auditEvents";
 export * from "./collections";
 export * from "./documentText";
 export * from "./errors";

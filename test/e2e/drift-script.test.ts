@@ -37,8 +37,8 @@ async function bash(script: string, cwd: string, env: Record<string, string | un
 /**
  * The README's nightly drift script, run verbatim on a program made by `docs-platform import` (which names its
  * organization in the code, not in the stack's `docs:organizationId`), on a stack called `production` as in the
- * script: 0 while nothing changed; 7 (Pulumi's) once an adopted object was edited by hand; 3 once another was also
- * made by hand, with both in its output.
+ * script: 0 while nothing changed; 3 once an adopted object was edited by hand, and once another was also made by
+ * hand, with both in its Markdown report (also written as HTML).
  */
 describe("the README's nightly drift script on an imported program", () => {
   let emulator: RunningEmulator;
@@ -108,32 +108,31 @@ describe("the README's nightly drift script on an imported program", () => {
     const result = await bash(readmeDriftScript(), project, scriptEnv());
     expect(result.stderr).not.toContain("--organization is required");
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toContain(`Organization ${emulator.organizationId}: every object is managed by the stack`);
+    expect(result.stdout).toContain("## Drift: Stack production: no drift, and every object is managed.");
+    expect(readFileSync(path.join(project, "drift-report.md"), "utf8")).toBe(result.stdout);
   });
 
-  it("exits 7, Pulumi's code for changes under --expect-no-changes, on an adopted object edited by hand", async () => {
+  it("exits 3 on an adopted object edited by hand, naming the property, who and from where", async () => {
     expect((await api("PATCH", `/collections/${handbook}`, { title: "Handbook (edited)" })).status).toBe(200);
     const result = await bash(readmeDriftScript(), project, scriptEnv());
-    expect(result.code, result.stdout + result.stderr).toBe(7);
-    expect(result.stdout).toMatch(/~ +pulumi-nodejs:dynamic\/docs:Collection +handbook +update/);
-    expect(result.stdout).toContain(`Organization ${emulator.organizationId}: every object is managed by the stack`);
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    expect(result.stdout).toContain("Stack production: 1 changed, 0 deleted, 0 unmanaged.");
+    expect(result.stdout).toMatch(
+      /\| changed \| Collection \| handbook \(`\w+`\) \| `title`: "Handbook" → "Handbook \(edited\)" \| ada@example\.com \| \S+ \| api \|/,
+    );
   });
 
-  it("exits 3 on that edit plus an object made by hand, and reports both", async () => {
+  it("exits 3 on that edit plus an object made by hand, and reports both, in Markdown and HTML", async () => {
     const contractors = (await api("PUT", `/orgs/${emulator.organizationId}/teams`, { title: "Contractors" })).body
       .id as string;
     const result = await bash(readmeDriftScript(), project, scriptEnv());
     console.log(`nightly drift script (exit ${result.code}):\n${result.stdout}${result.stderr}`);
     expect(result.code).toBe(3);
-    // The drift, from `pulumi preview --refresh --expect-no-changes`…
-    expect(result.stdout).toMatch(/~ +pulumi-nodejs:dynamic\/docs:Collection +handbook +update/);
-    expect(result.stderr).toMatch(/no changes were expected .*but changes were proposed/);
-    // …and the object the stack does not manage, from `docs-platform unmanaged`.
-    expect(result.stdout).toMatch(
-      new RegExp(
-        `Organization ${emulator.organizationId}: 1 object\\(s\\) not managed by the stack \\(\\d+ resources\\):\\n` +
-          `  Team\\n    ${contractors}  "Contractors"\\n`,
-      ),
-    );
+    expect(result.stdout).toContain("Stack production: 1 changed, 0 deleted, 1 unmanaged.");
+    expect(result.stdout).toMatch(/\| changed \| Collection \| handbook/);
+    expect(result.stdout).toContain(`| unmanaged | Team | Contractors (\`${contractors}\`) |`);
+    const html = readFileSync(path.join(project, "drift-report.html"), "utf8");
+    expect(html).toContain(contractors);
+    expect(html).toContain("Handbook (edited)");
   });
 });

@@ -79,6 +79,7 @@ describe("a token of another type than user", () => {
       "PATCH /v1/git/installations/{installationId}",
       "DELETE /v1/git/installations/{installationId}",
       "GET /v1/orgs/{organizationId}/sites/{siteId}/spaces/git/installations",
+      "GET /v1/orgs/{organizationId}/audit-events",
     ]);
   });
 

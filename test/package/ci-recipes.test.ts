@@ -225,25 +225,30 @@ describe("GitHub Actions recipes", () => {
     expect(pulumiStep(workflow)).toMatchObject({ command: "up" });
   });
 
-  it("check drift nightly with preview --refresh --expect-no-changes, and open or update an issue when it fails", () => {
+  it("check drift nightly with docs-platform drift, open or update one issue with its Markdown, keep its HTML", () => {
     const workflow = workflows["drift.yml"];
     expect(workflow.on.schedule[0].cron).toMatch(/^\S+ \S+ \* \* \*$/);
-    expect(pulumiStep(workflow)).toMatchObject({ command: "preview", refresh: true, "expect-no-changes": true });
+    // pulumi/actions only installs the CLI: the command runs the preview itself.
+    expect(pulumiStep(workflow).command).toBeUndefined();
     const steps = workflow.jobs.drift.steps;
+    const drift = steps.find((step: Yaml) => step.id === "drift");
+    expect(drift.run).toMatch(/^set -o pipefail$/m);
+    // As the README's nightly script: the organization comes from the stack (its config, else its resources).
+    expect(drift.run).toMatch(
+      /^npx docs-platform drift --stack "\$\{STACK\}" --markdown --html drift\.html \| tee drift\.md$/m,
+    );
+    expect(drift.run).not.toMatch(/--organization|pulumi config get/);
+    const artifact = steps.find((step: Yaml) => String(step.uses).startsWith("actions/upload-artifact@"));
+    expect(artifact.with.path).toBe("drift.html");
+    expect(artifact.if).toContain("!cancelled()");
     const report = steps[steps.length - 1];
     expect(report.if).toContain("failure()");
+    expect(report.if).toContain("steps.drift.outcome == 'failure'");
+    expect(report.run).toContain("drift.md");
     expect(report.run).toMatch(/gh issue create/);
-    expect(report.run).toMatch(/gh issue comment/);
+    // One issue, its body the latest report.
+    expect(report.run).toMatch(/gh issue edit "\$\{number\}" --body-file issue\.md/);
     expect(workflow.permissions.issues).toBe("write");
-    // Objects the stack does not manage fail the check too, whether or not the preview found drift.
-    const unmanaged = steps.find((step: Yaml) => step.id === "unmanaged");
-    expect(unmanaged.if).toBe(`\${{ !cancelled() }}`);
-    expect(unmanaged.run).toMatch(/^set -o pipefail$/m);
-    // As the README's nightly script: the organization comes from the stack (its config, else its resources).
-    expect(unmanaged.run).toMatch(/^npx docs-platform unmanaged --stack "\$\{STACK\}" \| tee unmanaged\.txt$/m);
-    expect(unmanaged.run).not.toMatch(/--organization|pulumi config get/);
-    expect(report.if).toContain("steps.unmanaged.outcome == 'failure'");
-    expect(report.run).toContain("unmanaged.txt");
   });
 
   it("take every credential from the secret store, pin the Pulumi CLI to @pulumi/pulumi and run a supported Node", () => {
@@ -276,20 +281,18 @@ describe("GitLab CI recipe", () => {
     expect(pipeline.up.script.join("\n")).toMatch(/pulumi up --refresh --yes/);
   });
 
-  it("checks drift on a schedule, failing the job and then opening or updating an issue", () => {
+  it("checks drift on a schedule with docs-platform drift, keeping both reports and opening or updating an issue", () => {
     expect(rules("drift")).toContain('$CI_PIPELINE_SOURCE == "schedule"');
-    expect(pipeline.drift.script.join("\n")).toMatch(/pulumi preview --refresh --expect-no-changes/);
-    // Both checks run, and either fails the job.
     expect(pipeline.drift.script).toEqual([
-      "status=0",
-      expect.stringMatching(/pulumi preview --refresh --expect-no-changes .* \|\| status=\$\?$/),
-      expect.stringMatching(/npx docs-platform unmanaged --stack "\$PULUMI_STACK" .* \|\| status=\$\?$/),
-      "exit $status",
+      'set -o pipefail; npx docs-platform drift --stack "$PULUMI_STACK" --markdown --html drift.html | tee drift.md',
     ]);
-    expect(pipeline.drift.script.join("\n")).not.toMatch(/--organization|pulumi config get/);
-    expect(pipeline.drift.artifacts.paths).toEqual(["drift.txt", "unmanaged.txt"]);
+    expect(pipeline.drift.artifacts.paths).toEqual(["drift.md", "drift.html"]);
+    expect(pipeline.drift.artifacts.when).toBe("always");
     expect(pipeline["drift-issue"].rules[0].when).toBe("on_failure");
     expect(pipeline["drift-issue"].needs).toEqual(["drift"]);
+    const issue = pipeline["drift-issue"].script.join("\n");
+    expect(issue).toContain("drift.md");
+    expect(issue).toMatch(/--request PUT .*description@issue\.md/);
   });
 
   it("keeps a failing pulumi command failing through its pipe, and pins the CLI to @pulumi/pulumi", () => {

@@ -29,8 +29,8 @@ describe("the packed package", () => {
       (file) =>
         !/^dist\/(provider|emulator|cli)\/.+\.(js|d\.ts)$/.test(file) &&
         !/^[A-Z]+\.md$|^LICENSE$|^package\.json$|^emulator\/README\.md$/.test(file) &&
-        // The provider plugin's launcher and the schema it answers GetSchema with.
-        !/^bin\/pulumi-resource-docs$|^provider\/plugin\/schema\.json$/.test(file),
+        // The provider plugin's launcher and the schema it answers GetSchema with; the schema of \`drift --json\`.
+        !/^bin\/pulumi-resource-docs$|^provider\/plugin\/schema\.json$|^docs\/drift-report\.schema\.json$/.test(file),
     );
     expect(outside).toEqual([]);
     expect(list).toEqual(
@@ -42,6 +42,7 @@ describe("the packed package", () => {
         "emulator/README.md",
         "bin/pulumi-resource-docs",
         "provider/plugin/schema.json",
+        "docs/drift-report.schema.json",
       ]),
     );
     expect(list.filter((file) => /\.map$|test|\.ts$/.test(file) && !file.endsWith(".d.ts"))).toEqual([]);
