@@ -15,6 +15,7 @@ const require = createRequire(import.meta.url);
 const { generatedFiles } = require(path.join(root, "dist/provider/framework/reference.js"));
 const { DOCUMENTS_WITH_BLOCKS, staleness } = require(path.join(root, "dist/provider/framework/conventionFacts.js"));
 const { definitions } = require(path.join(root, "dist/provider/registry.js"));
+const { FUNCTIONS } = require(path.join(root, "dist/provider/functions.js"));
 
 const read = (file) => {
   try {
@@ -25,7 +26,7 @@ const read = (file) => {
 };
 const check = process.argv.includes("--check");
 const documents = Object.fromEntries(DOCUMENTS_WITH_BLOCKS.map((file) => [file, read(file)]));
-const files = generatedFiles(definitions, documents);
+const files = generatedFiles(definitions, documents, FUNCTIONS);
 const stale = [];
 for (const [file, generated] of Object.entries(files)) {
   const text = formatGenerated(file, generated);

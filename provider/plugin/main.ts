@@ -6,6 +6,7 @@
  */
 
 import { readSchemaText } from "../framework/schema";
+import { FUNCTIONS } from "../functions";
 import { definitions } from "../registry";
 import { currentOperation } from "../runtime";
 import { EngineLog } from "./engineLog";
@@ -31,6 +32,7 @@ export async function main(args: readonly string[]): Promise<void> {
   log.install();
   const { port } = await serve({
     definitions,
+    functions: FUNCTIONS,
     operation: currentOperation,
     version,
     schema: readSchemaText,
