@@ -3,12 +3,14 @@
 // generated blocks of README.md and docs/conventions.md: the kinds table and the per-kind facts), or with --check fails
 // listing those that differ, and in a hand-written document the blocks that differ. Reads the built package: run
 // `npm run build` first (`npm run docs` and `npm run docs:check` do). TypeScript is laid out by biome
-// (format-generated.mjs). The same check runs as a fast test (test/runtime/reference.test.ts).
+// (format-generated.mjs). The same check runs as a fast test (test/runtime/reference.test.ts). It also writes, or
+// checks, the language SDKs generated from the plugin's schema (sdk/python, sdk/go: gen-sdks.mjs).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatGenerated } from "./format-generated.mjs";
+import { generateSdks } from "./gen-sdks.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -35,6 +37,12 @@ for (const [file, generated] of Object.entries(files)) {
   if (differs === undefined) continue;
   stale.push(differs);
   if (!check) writeFileSync(path.join(root, file), text);
+}
+// The SDKs are generated from the schema as generated now, so a stale schema and its stale SDKs are named together.
+const sdkStale = generateSdks(files["provider/plugin/schema.json"], { check });
+if (sdkStale.length > 0) {
+  const shown = sdkStale.slice(0, 5).join(", ") + (sdkStale.length > 5 ? ` and ${sdkStale.length - 5} more` : "");
+  stale.push(`the SDKs generated from the schema (${shown})`);
 }
 if (check && stale.length > 0) {
   console.error(`Generated files are out of date: ${stale.join(", ")}. Run \`npm run docs\` and commit the result.`);
