@@ -1,12 +1,30 @@
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import type { RunningEmulator } from "../../emulator";
+import { packPlugin } from "../../tools/pack-plugin.mjs";
+import { toolsDir } from "../../tools/toolchain.mjs";
 import { callApi, startTestEmulator } from "../support/emulator";
 import { makeProject, makeStack, runPulumi, upConsistent } from "./harness";
 
 const repoRoot = path.resolve(__dirname, "../..");
+const runFile = promisify(execFile);
+
+/** A CLI command that takes no `--stack` (`plugin install`, `plugin ls`), with the stack's environment. */
+async function runPulumiCommand(stack: Stack, args: string[]): Promise<{ code: number; output: string }> {
+  const options = { cwd: stack.workspace.workDir, env: { ...process.env, ...stack.workspace.envVars } };
+  try {
+    const { stdout, stderr } = await runFile(path.join(toolsDir, "bin/pulumi"), args, options);
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+  }
+}
 const exampleDir = path.join(repoRoot, "examples/yaml-lookups");
 
 /**
@@ -17,12 +35,13 @@ const exampleDir = path.join(repoRoot, "examples/yaml-lookups");
 describe("a YAML program's lookups, as the provider's functions", () => {
   let emulator: RunningEmulator;
   let stack: Stack;
+  let dir: string;
   const api = (method: string, apiPath: string, body?: unknown) =>
     callApi(emulator, method, `/orgs/${emulator.organizationId}${apiPath}`, body);
 
   beforeAll(async () => {
     emulator = await startTestEmulator({ port: 0 });
-    const dir = await makeProject("yaml-lookups", {
+    dir = await makeProject("yaml-lookups", {
       "Pulumi.yaml": readFileSync(path.join(exampleDir, "Pulumi.yaml"), "utf8"),
     });
     stack = await makeStack(dir, emulator, { credentialsInConfig: true });
@@ -62,6 +81,35 @@ describe("a YAML program's lookups, as the provider's functions", () => {
       );
     } finally {
       await stack.setConfig("spaceTitle", { value: "API Reference" });
+    }
+  });
+
+  it("runs with no npm project, the plugin installed from the tarball of `npm run pack:plugin`", async () => {
+    const tarball = await packPlugin(path.join(dir, "plugin-tarball"));
+    const { version } = require(path.join(repoRoot, "package.json"));
+    const install = await runPulumiCommand(stack, [
+      "plugin",
+      "install",
+      "resource",
+      "docs",
+      version,
+      "--file",
+      tarball,
+    ]);
+    expect(install.code, install.output).toBe(0);
+    const listed = await runPulumiCommand(stack, ["plugin", "ls"]);
+    expect(listed.output).toMatch(new RegExp(`docs\\s+resource\\s+${version.replace(/\./g, "\\.")}`));
+    const original = readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+    const program = parse(original);
+    delete program.plugins;
+    writeFileSync(path.join(dir, "Pulumi.yaml"), stringify(program));
+    renameSync(path.join(dir, "node_modules"), path.join(dir, "node_modules.away"));
+    try {
+      const preview = await runPulumi(stack, ["preview", "--expect-no-changes"]);
+      expect(preview.code, preview.output).toBe(0);
+    } finally {
+      renameSync(path.join(dir, "node_modules.away"), path.join(dir, "node_modules"));
+      writeFileSync(path.join(dir, "Pulumi.yaml"), original);
     }
   });
 
