@@ -18,11 +18,13 @@ import {
   type ApiSite,
   type ApiSpace,
   type ApiTeam,
+  getIntegration as getIntegrationByName,
   getOpenApiSpec as getOpenApiSpecBySlug,
   getSiteObjects,
   type HttpClient,
   isNotFound,
   listAll,
+  listIntegrations,
   listOpenApiSpecs,
   OrganizationMemberSchema,
   OrganizationSchema,
@@ -59,6 +61,14 @@ import { currentOperation } from "./runtime";
 export interface LookupOptions {
   /** The organization, API and token to look in instead of the stack-wide settings. */
   connection?: Connection;
+}
+
+/**
+ * How the provider plugin runs a lookup (its `Invoke`): with the settings its `configure` received, which are the
+ * stack config of its default provider or an explicit provider's inputs, where a program reads its own stack config.
+ */
+export interface ProviderLookupOptions extends LookupOptions {
+  stackConfig: StackConfigReader;
 }
 
 /** Every argument of a lookup may be a plain value, a promise or an Output in its `...Output` form. */
@@ -193,6 +203,19 @@ export interface GetOpenApiSpecResult {
   /** `pending`, `progress` or `complete`. */
   processingState: string;
   sourceUrl: string | null;
+}
+
+export interface GetIntegrationArgs {
+  /** The integration's name in the catalogue (what an installation's `integrationName` takes): `"googleanalytics"`. */
+  name: string;
+}
+export interface GetIntegrationResult {
+  name: string;
+  title: string;
+  description: string | null;
+  /** Where it can be installed: `all`, `site`, `space` or `organization`. */
+  target: string;
+  categories: string[];
 }
 
 export interface GetOrganizationsArgs {
@@ -461,6 +484,33 @@ export async function getOpenApiSpec(
 }
 
 /**
+ * An integration of the catalogue, by name: one request at its address; an unknown name lists the catalogue to name
+ * the candidates. The catalogue is the API's, not an organization's: no organization setting is needed.
+ */
+export async function getIntegration(
+  args: GetIntegrationArgs,
+  opts: LookupOptions = {},
+): Promise<GetIntegrationResult> {
+  const client = clientOf("getIntegration", opts, await connectionToken(opts));
+  try {
+    const integration = await getIntegrationByName(client, args.name);
+    return {
+      name: integration.name,
+      title: integration.title,
+      description: integration.description ?? null,
+      target: integration.target,
+      categories: integration.categories,
+    };
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    const catalogue = await listIntegrations(client);
+    const candidates = catalogue.map((integration) => ({ id: integration.name, name: integration.title }));
+    const there = candidates.length === 0 ? "it lists no integrations" : `it lists ${listedCandidates(candidates)}`;
+    throw new LookupError(`getIntegration: no integration named "${args.name}" in the catalogue; ${there}.`);
+  }
+}
+
+/**
  * The organizations the token reaches (`GET /orgs`), e.g. to check in a program that it runs against the intended
  * one. No organization setting is needed.
  */
@@ -501,6 +551,9 @@ export function getSamlProviderOutput(args: LookupInputs<GetSamlProviderArgs>, o
 }
 export function getOpenApiSpecOutput(args: LookupInputs<GetOpenApiSpecArgs>, opts: LookupOptions = {}) {
   return asOutput(args, opts, getOpenApiSpec);
+}
+export function getIntegrationOutput(args: LookupInputs<GetIntegrationArgs>, opts: LookupOptions = {}) {
+  return asOutput(args, opts, getIntegration);
 }
 export function getOrganizationsOutput(args: LookupInputs<GetOrganizationsArgs> = {}, opts: LookupOptions = {}) {
   return asOutput(args, opts, getOrganizations);
@@ -543,7 +596,8 @@ async function listed<Item>(
 
 /** The client and organization of a lookup, from its arguments, its connection and the stack's settings. */
 async function settings(lookup: string, args: InOrganization, opts: LookupOptions): Promise<Settings> {
-  const organizationId = args.organizationId ?? opts.connection?.organizationId ?? defaultOrganizationId(programConfig);
+  const organizationId =
+    args.organizationId ?? opts.connection?.organizationId ?? defaultOrganizationId(configOf(opts));
   if (!organizationId) {
     throw new LookupError(
       `${lookup}: no organization: pass organizationId, a connection with one, or set ` +
@@ -565,7 +619,7 @@ function clientOf(lookup: string, opts: LookupOptions, token: string | undefined
   const { apiUrl, token: resolved } = resolveConnection(
     { apiUrl: connection?.apiUrl, tokenEnv: connection?.tokenEnv, token },
     (source) => new LookupError(`${lookup}: no API token: ${missingToken(source)}.`),
-    programConfig,
+    configOf(opts),
   );
   return currentOperation().connections.clientFor(apiUrl, resolved);
 }
@@ -611,6 +665,11 @@ async function candidatesIfNeeded<T>(
 /** Stack config as the program's process has it (read raw), which wins over the environment, as in the provider. */
 const programConfig: StackConfigReader = (name) => pulumi.runtime.getConfig(CONFIG_KEYS[name]);
 
+/** The stack config a lookup reads: the provider's, when the plugin runs it, else the program's. */
+function configOf(opts: LookupOptions | ProviderLookupOptions): StackConfigReader {
+  return "stackConfig" in opts ? opts.stackConfig : programConfig;
+}
+
 function missingToken(source: TokenSource): string {
   switch (source.from) {
     case "tokenEnv":
@@ -633,6 +692,17 @@ interface Candidate {
   detail?: string;
 }
 
+/** Candidates as a failed lookup names them: by name, the first 20, then how many more. */
+function listedCandidates(items: Candidate[]): string {
+  return (
+    [...items]
+      .sort((a, b) => a.name.localeCompare(b.name, "en"))
+      .slice(0, 20)
+      .map((c) => `"${c.name}" (${c.id}${c.detail ? `, ${c.detail}` : ""})`)
+      .join(", ") + (items.length > 20 ? `, and ${items.length - 20} more` : "")
+  );
+}
+
 /** The one match, or an error naming the lookup, the criteria and the candidates. */
 function single<T>(
   about: { lookup: string; noun: string; criteria: string; organizationId: string },
@@ -644,12 +714,7 @@ function single<T>(
   const [first] = matches;
   if (first !== undefined && matches.length === 1) return first;
   const { lookup, noun, criteria, organizationId } = about;
-  const listed = (items: Candidate[]) =>
-    [...items]
-      .sort((a, b) => a.name.localeCompare(b.name, "en"))
-      .slice(0, 20)
-      .map((c) => `"${c.name}" (${c.id}${c.detail ? `, ${c.detail}` : ""})`)
-      .join(", ") + (items.length > 20 ? `, and ${items.length - 20} more` : "");
+  const listed = listedCandidates;
   if (matches.length === 0) {
     const there = candidates.length === 0 ? `it has no ${noun}s` : `it has ${listed(candidates)}`;
     throw new LookupError(`${lookup}: no ${noun} ${criteria} in organization "${organizationId}"; ${there}.`);

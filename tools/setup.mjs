@@ -17,12 +17,16 @@
 //   pulumi-language-yaml            the YAML language host, built from tools/pulumi-language-yaml
 //                                   (pulumi-yaml at the version its go.mod requires, against the
 //                                   same pulumi pkg/sdk as the CLI);
-//   pulumi-resource-pulumi-nodejs   the dynamic provider launcher shipped in @pulumi/pulumi.
+//   pulumi-resource-pulumi-nodejs   the dynamic provider launcher shipped in @pulumi/pulumi;
+//   pulumi-sdkgen                   the SDK generator (tools/pulumi-sdkgen: Pulumi's pkg/v3/codegen at the
+//                                   CLI's version), which `npm run docs` runs to write sdk/python and sdk/go.
 //
 // Idempotent: .tools/setup-stamp.json records the inputs of each piece, so a warm run only
 // checks that the binaries still answer with the right versions. --force redoes everything.
 // --node-only provides Node alone: what `npm run mutation` needs (Stryker requires Node >= 22), without the
 // Pulumi build a fresh clone would otherwise wait minutes for.
+// --sdkgen-only provides the SDK generator alone: what `npm run docs` and `npm run docs:check` need (tools/gen-docs.mjs
+// runs it), about 1 minute cold once the Go module cache holds Pulumi's modules.
 // Node builtins only (it runs before anything else, under Node 20 and 24).
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -54,6 +58,8 @@ const cacheDir = path.join(toolsDir, "cache");
 const cliModuleDir = path.join(repoRoot, "tools", "pulumi-cli");
 const hostModuleDir = path.join(repoRoot, "tools", "pulumi-language-nodejs");
 const yamlModuleDir = path.join(repoRoot, "tools", "pulumi-language-yaml");
+const sdkgenModuleDir = path.join(repoRoot, "tools", "pulumi-sdkgen");
+const PKG_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const YAML_MODULE = "github.com/pulumi/pulumi-yaml";
 const SDK_VERSION_VAR = "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version";
 const sdkDir = path.join(repoRoot, "node_modules", "@pulumi", "pulumi");
@@ -63,6 +69,7 @@ class SetupError extends Error {}
 const started = performance.now();
 const force = process.argv.includes("--force");
 const nodeOnly = process.argv.includes("--node-only");
+const sdkgenOnly = process.argv.includes("--sdkgen-only");
 
 function log(message) {
   console.log(`setup: ${message}`);
@@ -233,6 +240,8 @@ function readVersions() {
       [hostModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
       [yamlModuleDir, "github.com/pulumi/pulumi/pkg/v3"],
       [yamlModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
+      [sdkgenModuleDir, "github.com/pulumi/pulumi/pkg/v3"],
+      [sdkgenModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
     ].map(([dir, modulePath]) => [
       `${rel(dir)}/go.mod ${modulePath}`,
       goModRequire(path.join(dir, "go.mod"), modulePath),
@@ -469,6 +478,30 @@ function provideYamlLanguageHost(stamp) {
   return { line: `yaml     ${want}  ${how} (${seconds(t)})`, state: { hash, how } };
 }
 
+/**
+ * The SDK generator, checked by the pkg/v3 version its build info records (it has no version flag): a binary built
+ * against another Pulumi than the CLI's would write SDKs of another generator.
+ */
+function provideSdkGenerator(version, stamp) {
+  const link = path.join(binDir, "pulumi-sdkgen");
+  const want = `v${version}`;
+  const sources = readdirSync(sdkgenModuleDir)
+    .filter((f) => f === "go.mod" || f === "go.sum" || f.endsWith(".go"))
+    .sort()
+    .flatMap((f) => [f, readFileSync(path.join(sdkgenModuleDir, f), "utf8")]);
+  const hash = sha256(version, ...sources);
+  if (!force && stamp?.sdkGenerator?.hash === hash && goModuleVersionIn(link, PKG_MODULE) === want) {
+    return { line: `sdkgen   ${want}  ${stamp.sdkGenerator.how} (cached)`, state: stamp.sdkGenerator };
+  }
+  const t = performance.now();
+  const built = goBuild(sdkgenModuleDir, ".", link, `${SDK_VERSION_VAR}=${want}`, "pulumi-sdkgen");
+  if (!built.ok) throw new SetupError(`cannot provide pulumi-sdkgen: ${built.why}`);
+  const got = goModuleVersionIn(link, PKG_MODULE);
+  if (got !== want) throw new SetupError(`${rel(link)} links ${PKG_MODULE} ${got ?? "(not found)"}, expected ${want}`);
+  const how = `built from ${rel(sdkgenModuleDir)}`;
+  return { line: `sdkgen   ${want}  ${how} (${seconds(t)})`, state: { hash, how } };
+}
+
 function provideDynamicProvider(stamp) {
   const src = path.join(sdkDir, "pulumi-resource-pulumi-nodejs");
   const dest = path.join(binDir, "pulumi-resource-pulumi-nodejs");
@@ -487,6 +520,13 @@ function main() {
   const previous = readStamp();
   const stamp = previous?.schema === STAMP_SCHEMA ? previous : undefined;
 
+  if (sdkgenOnly) {
+    // The other pieces keep what the stamp says of them, as with --node-only.
+    const sdkgen = provideSdkGenerator(version, stamp);
+    writeStamp(stamp, { schema: STAMP_SCHEMA, pulumiVersion: version, ...stamp, sdkGenerator: sdkgen.state });
+    log(sdkgen.line);
+    return;
+  }
   const node = provideNode(stamp);
   log(node.line);
   if (nodeOnly) {
@@ -503,6 +543,8 @@ function main() {
   log(yamlHost.line);
   const provider = provideDynamicProvider(stamp);
   log(provider.line);
+  const sdkgen = provideSdkGenerator(version, stamp);
+  log(sdkgen.line);
 
   const next = {
     schema: STAMP_SCHEMA,
@@ -512,6 +554,7 @@ function main() {
     languageHost: host.state,
     yamlLanguageHost: yamlHost.state,
     dynamicProvider: provider.state,
+    sdkGenerator: sdkgen.state,
   };
   writeStamp(stamp, next);
   log(`ready in ${seconds(started)}: put ${rel(binDir)} first on PATH, or use node tools/with-toolchain.mjs <cmd>`);

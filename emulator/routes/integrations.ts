@@ -1,5 +1,6 @@
 /**
- * Integration installations of organizations: install, get, update, uninstall, and the organization's listing
+ * The integration catalogue (`listIntegrations`, filtered by `search` on the name and title; `getIntegrationByName`),
+ * and integration installations of organizations: install, get, update, uninstall, and the organization's listing
  * (`listOrganizationInstallations`, each installation with its integration, filtered by `search` on the name).
  *
  * The integrations are the catalogue's (integrationCatalogue.ts): another name is a 404. The store checks a
@@ -16,7 +17,7 @@
 import { NotFoundError } from "../errors";
 import { INTEGRATION_CATALOGUE } from "../integrationCatalogue";
 import { paginate } from "../pagination";
-import type { IntegrationInstallationRec } from "../records";
+import type { IntegrationInstallationRec, OrgRec } from "../records";
 import {
   renderIntegration,
   renderIntegrationInstallation,
@@ -42,7 +43,46 @@ const sitePath = `${sitesPath}/{siteId}`;
 const spacesPath = `${installationPath}/spaces`;
 const spacePath = `${spacesPath}/{spaceId}`;
 
+/**
+ * The catalogue's publisher, which the official `Integration` requires as `owner`: the emulator's first organization
+ * stands in for the publishers of the real catalogue.
+ */
+function publisher(ctx: RouteContext): OrgRec {
+  const [first] = ctx.store.orgs.values();
+  if (!first) throw new NotFoundError("The emulator has no organization to publish its integrations");
+  return first;
+}
+
 export const integrationRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/v1/integrations",
+    handler: (ctx) => {
+      const search = queryString(ctx.query, "search");
+      const found = INTEGRATION_CATALOGUE.filter(
+        (integration) =>
+          search === undefined ||
+          `${integration.name} ${integration.title}`.toLowerCase().includes(search.toLowerCase()),
+      );
+      const owner = publisher(ctx);
+      return ok(
+        paginate(
+          ctx,
+          [...found],
+          (integration) => renderIntegration(ctx.env, ctx.store, integration, owner),
+          (integration) => integration.name,
+        ),
+      );
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/integrations/{integrationName}",
+    handler: (ctx) => {
+      const integration = ctx.store.integrationStore.requireIntegration(param(ctx, "integrationName"));
+      return ok(renderIntegration(ctx.env, ctx.store, integration, publisher(ctx)));
+    },
+  },
   {
     method: "POST",
     path: "/v1/integrations/{integrationName}/installations",

@@ -23,6 +23,26 @@ export const IntegrationInstallationSchema = z.object({
 });
 export type ApiIntegrationInstallation = z.infer<typeof IntegrationInstallationSchema>;
 
+/** The official `Integration` of the catalogue, as far as lookups read it. */
+export const IntegrationSchema = z.object({
+  name: z.string(),
+  title: z.string(),
+  description: z.string().nullish(),
+  target: z.string(),
+  categories: z.array(z.string()),
+});
+export type ApiIntegration = z.infer<typeof IntegrationSchema>;
+
+/** `getIntegrationByName`: one integration of the catalogue. */
+export function getIntegration(client: HttpClient, integrationName: string) {
+  return call(client, IntegrationSchema, "GET", `/integrations/${encodeURIComponent(integrationName)}`);
+}
+
+/** `listIntegrations`: the catalogue, every page. */
+export function listIntegrations(client: HttpClient) {
+  return listAll(client, "/integrations", {}, IntegrationSchema);
+}
+
 /** An item of `listOrganizationInstallations`: the installation with the integration it installs. */
 export const OrganizationInstallationSchema = z.object({
   installation: IntegrationInstallationSchema,

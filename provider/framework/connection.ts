@@ -191,6 +191,9 @@ export type StackConfigReader = (name: StackSettingName) => string | undefined;
 
 const configured: StackConfigReader = (name) => stackConfig[name];
 
+/** The settings the provider process was configured with: what the plugin's functions read, as its resources do. */
+export const providerStackConfig: StackConfigReader = configured;
+
 /** A setting and where it came from: stack config wins over the environment; blank is unset. */
 function stackSetting(
   name: StackSettingName,

@@ -14,8 +14,13 @@ import { type DocumentWithBlocks, factBlocks, withBlocks } from "./conventionFac
 import { providerDefaultOf } from "./defaults";
 import { importIdFormat } from "./importIds";
 import { API_ID_PATTERN } from "./kind";
-import { PLUGIN_CLASSES_FILE, renderPluginClasses } from "./pluginClasses";
-import { SCHEMA_FILE, schemaText } from "./schema";
+import {
+  PLUGIN_CLASSES_FILE,
+  PLUGIN_FUNCTIONS_FILE,
+  renderPluginClasses,
+  renderPluginFunctions,
+} from "./pluginClasses";
+import { type FunctionSource, SCHEMA_FILE, schemaText } from "./schema";
 import {
   type Definition,
   type KindTypes,
@@ -443,13 +448,15 @@ function renderKindsTable(definitions: readonly Definition[]): string {
 export function generatedFiles(
   definitions: readonly Definition[],
   documents: Readonly<Record<DocumentWithBlocks, string>>,
+  functions: readonly FunctionSource[],
 ): Record<string, string> {
   const blocks = factBlocks(definitions);
   return {
     "docs/resources.md": renderReference(definitions),
     "provider/resources/generated.ts": renderClasses(definitions),
     [PLUGIN_CLASSES_FILE]: renderPluginClasses(definitions),
-    [SCHEMA_FILE]: schemaText(definitions),
+    [SCHEMA_FILE]: schemaText(definitions, functions),
+    [PLUGIN_FUNCTIONS_FILE]: renderPluginFunctions(functions),
     [POLICY_REFERENCE_FILE]: renderPolicyReference(definitions.map((definition) => definition.kind)),
     "README.md": withBlocks("README.md", documents["README.md"], {
       ...blocks["README.md"],

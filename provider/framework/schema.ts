@@ -11,6 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { DEFAULT_API_URL } from "../client";
 import { CONFIG_KEYS, ENV_KEYS } from "./connection";
 import { type Definition, type Node, refName, type TypeModel, typeModel } from "./typeModel";
@@ -69,9 +70,16 @@ export interface ResourceSpec {
   aliases?: { type: string }[];
 }
 
+export interface FunctionSpec {
+  description?: string;
+  inputs: ObjectTypeSpec;
+  outputs: ObjectTypeSpec;
+}
+
 export interface PackageSpec {
   name: string;
   version: string;
+  pluginDownloadURL?: string;
   description?: string;
   homepage?: string;
   repository?: string;
@@ -80,6 +88,49 @@ export interface PackageSpec {
   provider: ResourceSpec;
   types: Record<string, ComplexTypeSpec>;
   resources: Record<string, ResourceSpec>;
+  functions: Record<string, FunctionSpec>;
+  language: Record<"python" | "go" | "csharp", Record<string, unknown>>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Where the package lives
+
+/**
+ * The GitHub repository a release publishes the plugin tarball and the Go SDK from (owner/name). The package has no
+ * public home yet: this is where the release recipe is to publish it.
+ */
+export const GITHUB_REPOSITORY = "pulumi-docs-platform/pulumi-docs-platform";
+
+/**
+ * Where the CLI downloads the plugin when it is not installed: the release's assets on GitHub, which the CLI names
+ * `pulumi-resource-docs-v<version>-<os>-<arch>.tar.gz` (`npm run pack:plugin` builds one that runs on any of them).
+ */
+export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${GITHUB_REPOSITORY}`;
+
+/**
+ * The languages' package names, which pkg/codegen reads (its python, go and dotnet importers): the Python
+ * distribution and module `pulumi_docs`, the Go module at sdk/go of the repository, the C# namespace
+ * `DocsPlatform.Docs`. Each SDK requires the Pulumi SDK of the CLI this project is built and tested with.
+ */
+function languages(pulumiVersion: string): PackageSpec["language"] {
+  return {
+    python: {
+      packageName: "pulumi_docs",
+      requires: { pulumi: `>=${pulumiVersion},<4.0.0` },
+      pyproject: { enabled: true },
+      respectSchemaVersion: true,
+    },
+    go: {
+      importBasePath: `github.com/${GITHUB_REPOSITORY}/sdk/go/docs`,
+      modulePath: `github.com/${GITHUB_REPOSITORY}/sdk/go`,
+      respectSchemaVersion: true,
+    },
+    csharp: {
+      rootNamespace: "DocsPlatform",
+      packageReferences: { Pulumi: `${pulumiVersion.split(".")[0]}.*` },
+      respectSchemaVersion: true,
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -373,6 +424,8 @@ const IMPORT_ID = "importId";
 
 interface Manifest {
   version: string;
+  /** The Pulumi SDK version the SDKs require; default: the installed @pulumi/pulumi's (the CLI's, tools/setup.mjs). */
+  pulumiVersion?: string;
   description?: string;
   homepage?: string;
   repository?: string | { url: string };
@@ -425,10 +478,53 @@ function resource({ definition, inputs, outputs }: TypeModel["kinds"][number], w
   };
 }
 
+/** A provider function as the schema needs it: its name, what it does, and zod schemas of its arguments and result. */
+export interface FunctionSource {
+  name: string;
+  description: string;
+  args: z.ZodType;
+  result: z.ZodType;
+}
+
+/**
+ * A function's inputs or outputs: an object whose properties are typed as a kind's are. A sub-schema with an id
+ * (`.meta({ id })`) is a named type; a nullable property is optional.
+ */
+function functionObject(schema: z.ZodType, io: "input" | "output", name: string, types: Types): ObjectTypeSpec {
+  const root = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Node;
+  const defs = Object.entries(root.$defs ?? {}).map(([defName, node]) => ({ name: defName, node, usedBy: [] }));
+  const writer = new TypeWriter({ kinds: [], types: defs }, types);
+  const entries = Object.entries(root.properties ?? {});
+  const optional = new Set(entries.filter(([, node]) => admitsNull(node)).map(([key]) => key));
+  const required = (root.required ?? []).filter((key) => !optional.has(key));
+  return {
+    type: "object",
+    properties: Object.fromEntries(
+      entries.map(([key, node]) => [key, writer.property(node, name + pascal(key), `${name}.${key}`)]),
+    ),
+    ...(required.length > 0 ? { required } : {}),
+  };
+}
+
+/** The schema's functions: `docs:index:<name>` per lookup. */
+function functionSpecs(functions: readonly FunctionSource[], types: Types): Record<string, FunctionSpec> {
+  return Object.fromEntries(
+    functions.map((fn) => [
+      token(fn.name),
+      {
+        description: fn.description,
+        inputs: functionObject(fn.args, "input", pascal(fn.name), types),
+        outputs: functionObject(fn.result, "output", `${pascal(fn.name)}Result`, types),
+      },
+    ]),
+  );
+}
+
 /** The package schema of the kinds: one resource per kind, the provider and its settings, and their named types. */
 export function packageSchema(
   definitions: readonly Definition[],
   manifest: Manifest = require("pulumi-docs-platform/package.json"),
+  functions: readonly FunctionSource[] = [],
 ): PackageSpec {
   const model = typeModel(definitions);
   // A type named like a resource would share its name in every generated SDK.
@@ -438,11 +534,13 @@ export function packageSchema(
   const resources = Object.fromEntries(
     model.kinds.map((kind) => [token(kind.definition.kind), resource(kind, writer)]),
   );
+  const functionTypes = functionSpecs(functions, writer.types);
   const { config, inputs, outputs } = settings();
   const repository = typeof manifest.repository === "object" ? manifest.repository.url : manifest.repository;
   return {
     name: PACKAGE,
     version: manifest.version,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     ...(manifest.description ? { description: manifest.description } : {}),
     ...(manifest.homepage ? { homepage: manifest.homepage } : {}),
     ...(repository ? { repository } : {}),
@@ -455,12 +553,14 @@ export function packageSchema(
     },
     types: writer.types.all(),
     resources,
+    functions: functionTypes,
+    language: languages(manifest.pulumiVersion ?? require("@pulumi/pulumi/package.json").version),
   };
 }
 
 /** The schema as `npm run docs` writes it: two-space JSON ending in a newline. */
-export function schemaText(definitions: readonly Definition[]): string {
-  return `${JSON.stringify(packageSchema(definitions), null, 2)}\n`;
+export function schemaText(definitions: readonly Definition[], functions: readonly FunctionSource[]): string {
+  return `${JSON.stringify(packageSchema(definitions, undefined, functions), null, 2)}\n`;
 }
 
 /** Where the schema is, in the repository and in the installed package (`files` ships it at the same path). */

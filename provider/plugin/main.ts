@@ -8,6 +8,7 @@
 
 import { engineAddress, leaveWhenEngineGone } from "../framework/engineWatch";
 import { readSchemaText } from "../framework/schema";
+import { FUNCTIONS } from "../functions";
 import { definitions } from "../registry";
 import { currentOperation } from "../runtime";
 import { EngineLog } from "./engineLog";
@@ -26,6 +27,7 @@ export async function main(args: readonly string[]): Promise<void> {
   log.install();
   const { port } = await serve({
     definitions,
+    functions: FUNCTIONS,
     operation: currentOperation,
     version,
     schema: readSchemaText,

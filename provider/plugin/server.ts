@@ -4,13 +4,15 @@ import type * as providerRpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as providerTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as emptyTypes from "google-protobuf/google/protobuf/empty_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
-import { defaultOrganizationId, setStackConfig } from "../framework/connection";
+import { defaultOrganizationId, providerStackConfig, setStackConfig } from "../framework/connection";
 import { importObject } from "../framework/importIds";
 import { sensitiveInputsOf } from "../framework/inputRules";
 import type { KindDefinition, Props } from "../framework/kind";
 import { PROVIDER_KEY } from "../framework/lifecycle";
 import type { Operation } from "../framework/operation";
 import { PACKAGE, pluginType } from "../framework/typeTokens";
+import { checkedArgs, type FunctionDefinition } from "../functions";
+import type { ProviderLookupOptions } from "../lookups";
 import { isDefaultProvider, PROVIDER_SETTINGS, type ProviderSettings, providerConfigFailures } from "./config";
 import type { EngineLog } from "./engineLog";
 import { fromPulumi } from "./proto";
@@ -29,6 +31,8 @@ export interface PluginParts {
   /** The operation of this process (one per plugin process, as on the dynamic route). */
   operation: () => Operation;
   version: string;
+  /** The provider functions `Invoke` serves: the lookups (../functions.ts). */
+  functions: readonly FunctionDefinition[];
   /** The checked-in schema's text (provider/plugin/schema.json). */
   schema: () => string;
   log: EngineLog;
@@ -53,7 +57,7 @@ export class ProviderService {
     this.byType = new Map(parts.definitions.map((definition) => [pluginType(definition.kind), definition]));
   }
 
-  /** The implementation handed to grpc-js; methods left out (invoke, construct, call…) answer UNIMPLEMENTED. */
+  /** The implementation handed to grpc-js; methods left out (construct, call…) answer UNIMPLEMENTED. */
   implementation(): Partial<providerRpcTypes.IResourceProviderServer> {
     return {
       getPluginInfo: this.unary(async () => new plugin.PluginInfo().setVersion(this.parts.version)),
@@ -71,6 +75,7 @@ export class ProviderService {
       read: this.unary((request: providerTypes.ReadRequest) => this.read(request)),
       update: this.unary((request: providerTypes.UpdateRequest) => this.update(request)),
       delete: this.unary((request: providerTypes.DeleteRequest) => this.delete(request)),
+      invoke: this.unary((request: providerTypes.InvokeRequest) => this.invoke(request)),
     } as Partial<providerRpcTypes.IResourceProviderServer>;
   }
 
@@ -220,6 +225,23 @@ export class ProviderService {
     const { lifecycle } = this.kindOf(request.getType(), request.getUrn());
     await lifecycle.delete(request.getId(), toObject(request.getProperties()));
     return new empty.Empty();
+  }
+
+  /**
+   * A provider function: the lookup a TypeScript program calls, with the settings `configure` received. A lookup that
+   * finds no object or several fails the call, and so the preview, with the lookup's own words.
+   */
+  private async invoke(request: providerTypes.InvokeRequest): Promise<providerTypes.InvokeResponse> {
+    const name = request.getTok().startsWith(pluginType("")) ? request.getTok().slice(pluginType("").length) : "";
+    const fn = this.parts.functions.find((candidate) => candidate.name === name);
+    if (fn === undefined) {
+      const known = this.parts.functions.map((candidate) => pluginType(candidate.name)).join(", ");
+      throw new Error(`unknown function ${request.getTok()}: the ${PACKAGE} plugin serves ${known}`);
+    }
+    const args = checkedArgs(fn, revealed(toObject(request.getArgs())) as Props);
+    const options: ProviderLookupOptions = { stackConfig: providerStackConfig };
+    const result = await fn.run(args, options);
+    return new provider.InvokeResponse().setReturn(toStruct(result as Props));
   }
 
   /** Secret outputs and sensitive inputs, wrapped: imports and reads have no program to ask for it. */

@@ -37,8 +37,8 @@ type Api = (method: string, apiPath: string, body?: unknown) => Promise<{ status
  */
 const OWN_TESTS = ["docs-site", "access"];
 
-/** Examples in Pulumi YAML, through the provider plugin: yaml.test.ts drives them; they have no TypeScript to compile. */
-const YAML_EXAMPLES = ["yaml"];
+/** Examples in Pulumi YAML, through the provider plugin: yaml.test.ts and yaml-lookups.test.ts drive them; they have no TypeScript to compile. */
+const YAML_EXAMPLES = ["yaml", "yaml-lookups"];
 
 /** Examples made of several projects, each a folder with its own package.json: policy.test.ts drives them. */
 const MULTI_PROJECT_EXAMPLES: Record<string, string[]> = { policy: ["pack", "compliant", "violating"] };

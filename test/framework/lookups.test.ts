@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Connection } from "../../provider/connection";
 import {
   getCollection,
+  getIntegration,
   getOpenApiSpec,
   getOrganizationMember,
   getOrganizations,
@@ -223,6 +224,25 @@ describe("getSamlProvider, getOpenApiSpec and getOrganizations", () => {
     );
     const [first] = organizations;
     expect((await getOrganizations({ title: first!.title })).organizations).toEqual([first]);
+  });
+});
+
+describe("getIntegration", () => {
+  it("finds an integration of the catalogue with one request, and names the catalogue for an unknown name", async () => {
+    emu.emulator.clearRequests();
+    expect(await getIntegration({ name: "ticket-sync" })).toEqual({
+      name: "ticket-sync",
+      title: "Ticket Sync",
+      description: "Links a ticketing system's account: its API key is a credential.",
+      target: "all",
+      categories: ["collaboration"],
+    });
+    expect(emu.calls()).toEqual(["GET /v1/integrations/ticket-sync"]);
+    await expect(getIntegration({ name: "ticketsync" })).rejects.toThrow(
+      'getIntegration: no integration named "ticketsync" in the catalogue; it lists "Analytics Pulse" ' +
+        '(analytics-pulse), "Google Analytics" (googleanalytics), "Ticket Sync" (ticket-sync), "Visitor Gate" ' +
+        "(visitor-gate).",
+    );
   });
 });
 

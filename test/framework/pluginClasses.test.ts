@@ -5,6 +5,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_CLASSES_FILE, renderPluginClasses } from "../../provider/framework/pluginClasses";
 import { registration } from "../../provider/framework/resource";
+import { FUNCTIONS } from "../../provider/functions";
 import * as plugin from "../../provider/plugin";
 import { pluginRegistration } from "../../provider/plugin/resource";
 import { definitions } from "../../provider/registry";
@@ -27,6 +28,7 @@ interface Registered {
   object: Record<string, unknown>;
 }
 const registered = new Map<string, Registered>();
+const invoked: { token: string; inputs: Record<string, unknown>; provider: string | undefined }[] = [];
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -40,7 +42,10 @@ beforeAll(async () => {
           args.type === "docs:index:SiteShareLink" ? { url: "https://docs.example.test/?token=s3cr3t" } : {};
         return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs } };
       },
-      call: () => ({}),
+      call: (args) => {
+        invoked.push({ token: args.token, inputs: args.inputs, provider: args.provider });
+        return { id: "space-1", title: args.inputs.title };
+      },
     },
     "project",
     "stack",
@@ -207,11 +212,27 @@ function loadedModules(entry: string): string[] {
 }
 
 describe("what a program of plugin classes loads", () => {
+  it("invokes each lookup as the provider function docs:index:<name>, through the given provider", async () => {
+    const provider = new plugin.Provider("other-org", { organizationId: "org-2" });
+    const found = await plugin.getSpace({ title: "Guides" }, { provider });
+    expect(found).toEqual({ id: "space-1", title: "Guides" });
+    const output = await resolved(plugin.getSpaceOutput({ title: pulumi.output("API") }, { provider }));
+    expect(output).toEqual({ id: "space-1", title: "API" });
+    const providerRef = await resolved(pulumi.all([provider.urn, provider.id]).apply(([urn, id]) => `${urn}::${id}`));
+    expect(invoked.slice(-2)).toEqual([
+      { token: "docs:index:getSpace", inputs: { title: "Guides" }, provider: providerRef },
+      { token: "docs:index:getSpace", inputs: { title: "API" }, provider: providerRef },
+    ]);
+    const names = Object.keys(plugin).filter((name) => /^get[A-Z]/.test(name));
+    expect(names.sort()).toEqual(FUNCTIONS.flatMap((fn) => [fn.name, `${fn.name}Output`]).sort());
+  });
+
   it("loads @pulumi/pulumi, the type tokens, the secret inputs and the plugin's program modules, nothing else of the provider", () => {
     expect(loadedModules("provider/plugin/index.ts")).toEqual([
       "@pulumi/pulumi",
       "provider/framework/secretInputs.ts",
       "provider/framework/typeTokens.ts",
+      "provider/plugin/functions.ts",
       "provider/plugin/index.ts",
       "provider/plugin/resource.ts",
       "provider/plugin/resources.ts",

@@ -14,6 +14,7 @@ import {
   schemaText,
 } from "../../provider/framework/schema";
 import { type Definition, typeModel } from "../../provider/framework/typeModel";
+import { FUNCTIONS } from "../../provider/functions";
 import { definitions } from "../../provider/registry";
 
 /**
@@ -22,7 +23,7 @@ import { definitions } from "../../provider/registry";
  * file is not stale byte for byte, as `npm run docs:check` does; this checks what it says.
  */
 const root = path.join(__dirname, "../..");
-const schema = () => packageSchema(definitions);
+const schema = () => packageSchema(definitions, undefined, FUNCTIONS);
 const resourceOf = (spec: PackageSpec, kind: string) => {
   const resource = spec.resources[`docs:index:${kind}`];
   if (!resource) throw new Error(`no resource docs:index:${kind}`);
@@ -46,13 +47,13 @@ describe("the checked-in schema", () => {
   it("is the schema of the registered kinds, where the plugin reads it", () => {
     const text = readFileSync(path.join(root, SCHEMA_FILE), "utf8");
     expect(JSON.parse(text)).toEqual(schema());
-    expect(text).toBe(schemaText(definitions));
+    expect(text).toBe(schemaText(definitions, FUNCTIONS));
     expect(schemaPath()).toBe(path.join(root, SCHEMA_FILE));
     expect(readSchemaText()).toBe(text);
   });
 
   it("is the package `docs` at the package's version, two-space JSON ending in a newline", () => {
-    const text = schemaText(definitions);
+    const text = schemaText(definitions, FUNCTIONS);
     expect(text.endsWith("}\n")).toBe(true);
     expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
     const spec = schema();
@@ -170,6 +171,43 @@ describe("the package schema of the registered kinds", () => {
       properties: { kind: { type: "string", const: "external" }, url: { type: "string" } },
       required: ["kind", "url"],
     });
+  });
+});
+
+describe("the package schema's functions", () => {
+  it("has docs:index:<name> per lookup, with its description, typed inputs and outputs and their descriptions", () => {
+    const spec = schema();
+    expect(Object.keys(spec.functions).sort()).toEqual(FUNCTIONS.map((fn) => `docs:index:${fn.name}`).sort());
+    for (const fn of FUNCTIONS) {
+      const found = spec.functions[`docs:index:${fn.name}`];
+      expect(found?.description).toBe(fn.description);
+      const argNames = Object.keys((fn.args as unknown as { shape: object }).shape);
+      expect(Object.keys(found?.inputs.properties ?? {})).toEqual(argNames);
+      const resultNames = Object.keys((fn.result as unknown as { shape: object }).shape);
+      expect(Object.keys(found?.outputs.properties ?? {})).toEqual(resultNames);
+      for (const property of [
+        ...Object.values(found?.inputs.properties ?? {}),
+        ...Object.values(found?.outputs.properties ?? {}),
+      ]) {
+        expect(property.description, fn.name).toBeTruthy();
+        expect(property.type ?? property.$ref, fn.name).toBeTruthy();
+      }
+    }
+  });
+
+  it("requires what a lookup needs, and leaves a nullable result optional", () => {
+    const spec = schema();
+    expect(spec.functions["docs:index:getSpace"]?.inputs.required).toEqual(["title"]);
+    expect(spec.functions["docs:index:getCollection"]?.inputs.required).toBeUndefined();
+    expect(spec.functions["docs:index:getSpace"]?.outputs.required).toEqual(["id", "title", "organizationId"]);
+    expect(spec.functions["docs:index:getSiteSection"]?.outputs.properties?.siteSpaceIds).toMatchObject({
+      type: "array",
+      items: { type: "string" },
+    });
+    expect(spec.functions["docs:index:getOrganizations"]?.outputs.properties?.organizations?.items).toEqual({
+      $ref: "#/types/docs:index:OrganizationSummary",
+    });
+    expect(spec.types["docs:index:OrganizationSummary"]).toMatchObject({ type: "object", required: ["id", "title"] });
   });
 });
 

@@ -12,6 +12,7 @@ import type { WaitEvent } from "../../provider/client";
 import { flushWaits, reportWait, setStackConfig } from "../../provider/framework/connection";
 import { logLine } from "../../provider/framework/log";
 import { notice } from "../../provider/framework/notices";
+import { FUNCTIONS } from "../../provider/functions";
 import { EngineLog } from "../../provider/plugin/engineLog";
 import { asSecret, isSecret, revealed } from "../../provider/plugin/secrets";
 import { serve } from "../../provider/plugin/server";
@@ -59,6 +60,7 @@ beforeAll(async () => {
   restoreSinks = engineLog.install();
   const served = await serve({
     definitions,
+    functions: FUNCTIONS,
     operation: currentOperation,
     version: "9.9.9",
     schema: () => SCHEMA,
@@ -150,6 +152,77 @@ describe("configure", () => {
     } finally {
       process.env.DOCS_API_TOKEN = saved;
     }
+  });
+});
+
+async function invoke(name: string, args: Record<string, unknown>) {
+  const request = new proto.InvokeRequest().setTok(`docs:index:${name}`).setArgs(struct(args));
+  const response = await rpc<proto.InvokeResponse>("invoke", request);
+  return plain(response.getReturn());
+}
+
+describe("invoke", () => {
+  it("runs the lookup with the provider's configured settings, one listing", async () => {
+    await configure({ ...emulatorConfig(), organizationId: fixture.org() });
+    const spaceId = await fixture.apiCreate(`/orgs/${fixture.org()}/spaces`, { title: "Found by title" });
+    fixture.emulator.clearRequests();
+    expect(await invoke("getSpace", { title: "Found by title" })).toEqual({
+      id: spaceId,
+      title: "Found by title",
+      organizationId: fixture.org(),
+      collectionId: null,
+      visibility: "private",
+    });
+    expect(fixture.calls()).toEqual([`GET /v1/orgs/${fixture.org()}/spaces`]);
+    const member = await invoke("getOrganizationMember", { email: "ADA@example.com" });
+    expect(member).toMatchObject({ id: fixture.emulator.userIds[0], email: "ada@example.com" });
+  });
+
+  it("fails naming the title and listing the candidates when nothing matches", async () => {
+    await configure({ ...emulatorConfig(), organizationId: fixture.org() });
+    await expect(invoke("getSpace", { title: "No such space" })).rejects.toThrow(
+      `getSpace: no space titled "No such space" in organization "${fixture.org()}"; it has "API Reference" (`,
+    );
+  });
+
+  it("fails naming what a function needs when called with neither criteria nor id, before any request", async () => {
+    await configure({ ...emulatorConfig(), organizationId: fixture.org() });
+    fixture.emulator.clearRequests();
+    await expect(invoke("getSpace", {})).rejects.toThrow("getSpace: title: required (The space's title, exactly.).");
+    await expect(invoke("getSpace", { title: 3 })).rejects.toThrow("getSpace: title: Invalid input: expected string");
+    await expect(invoke("getTeam", { title: "x", titel: "y" })).rejects.toThrow(
+      "getTeam: titel: not an argument of getTeam; it takes title, organizationId.",
+    );
+    await expect(invoke("getCollection", {})).rejects.toThrow(
+      "getCollection: give either title or path (titles joined by `/`), not both or neither.",
+    );
+    expect(fixture.calls()).toEqual([]);
+  });
+
+  it("takes a null argument as left out, as an SDK sends an unset one", async () => {
+    await configure({ ...emulatorConfig(), organizationId: fixture.org() });
+    const found = await invoke("getSpace", { title: "API Reference", collectionId: null, organizationId: null });
+    expect(found.id).toBe(fixture.emulator.spaceIds[1]);
+  });
+
+  it("finds an integration of the catalogue, and names the catalogue for an unknown name", async () => {
+    await configure(emulatorConfig());
+    expect(await invoke("getIntegration", { name: "googleanalytics" })).toEqual({
+      name: "googleanalytics",
+      title: "Google Analytics",
+      description: "Receive GitBook traffic insights directly in your Google Analytics dashboard.",
+      target: "site",
+      categories: ["analytics"],
+    });
+    await expect(invoke("getIntegration", { name: "google-analytics" })).rejects.toThrow(
+      'getIntegration: no integration named "google-analytics" in the catalogue; it lists "Analytics Pulse" (analytics-pulse), "Google Analytics" (googleanalytics), ',
+    );
+  });
+
+  it("names the functions it serves for an unknown token", async () => {
+    await expect(invoke("getNothing", {})).rejects.toThrow(
+      "unknown function docs:index:getNothing: the docs plugin serves docs:index:getSpace, ",
+    );
   });
 });
 

@@ -208,9 +208,9 @@ describe("generated blocks in a hand-written document", () => {
     expect(regenerated).toBe(fresh);
     expect(staleness(conventions, edited, regenerated)).toBe('docs/conventions.md (block "ids")');
 
-    const readme = generatedFiles(definitions, documents())["README.md"] ?? "";
+    const readme = generatedFiles(definitions, documents(), [])["README.md"] ?? "";
     const handEdited = typedInto(readme, "secret outputs", "A share link's `url` is a secret output.");
-    const again = generatedFiles(definitions, { ...documents(), "README.md": handEdited })["README.md"] ?? "";
+    const again = generatedFiles(definitions, { ...documents(), "README.md": handEdited }, [])["README.md"] ?? "";
     expect(again).toBe(readme);
     expect(staleness("README.md", handEdited, again)).toBe('README.md (block "secret outputs")');
     expect(staleness("README.md", readme, again)).toBeUndefined();

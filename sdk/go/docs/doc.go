@@ -1,0 +1,2 @@
+// Pulumi resources for a GitBook-compatible documentation platform, as code: an organization's settings, members' roles, teams and SAML sign-on; its spaces, collections and OpenAPI specs; translations of spaces and their glossary; integrations installed in it, on sites and on spaces; access grants; and its sites, down to their sections, navigation, branding, redirects and visitor sign-in. Dynamic resources for TypeScript, and a provider plugin with a schema for YAML and `pulumi import`.
+package docs
