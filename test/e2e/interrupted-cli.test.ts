@@ -134,7 +134,7 @@ describe("a pulumi up killed under a rate limit: no provider outlives the CLI, n
 
       const line =
         `${route.name}, ${scope} killed after ${killed.reached} writes (${killed.seconds.toFixed(1)} s into up): ` +
-        `${atKill.length} provider process(es) alive at the kill, all gone after ` +
+        `${atKill.length} provider process(es) alive at the kill (${atKill.map(shortCommand).join(", ") || "-"}), all gone after ` +
         `${providersGoneMs === undefined ? `more than ${WATCH_MS} ms` : `${providersGoneMs} ms`}; language host ` +
         `${hostsAtKill.length === 0 ? "already gone" : hostsGoneMs === undefined ? `still running after ${WATCH_MS} ms` : `gone after ${hostsGoneMs} ms`}; ` +
         `writes: ${writes.length} in all, ${afterKill} after the kill, ${late.length} later than 1 s`;
@@ -197,4 +197,12 @@ describe("a pulumi up killed under a rate limit: no provider outlives the CLI, n
 
 function providers(dir: string): ProviderProcess[] {
   return providerProcessesIn(dir) ?? [];
+}
+
+/** A process's command line with each path cut to its last two parts, for the report. */
+function shortCommand(process: ProviderProcess): string {
+  return `${process.pid} ${process.command
+    .split(" ")
+    .map((arg) => arg.split("/").slice(-2).join("/"))
+    .join(" ")}`;
 }
