@@ -1,0 +1,1 @@
+export function releaseNotes(changelog: string, version: string): string;
