@@ -68,7 +68,9 @@ export class EngineLog {
   /** Routes the kinds' log lines, the notices and the rate limiter's waits here; returns what puts them back. */
   install(): () => void {
     const restoreLog = redirectLog((level, line) => void this.send(level === "warn" ? "warning" : "info", line));
-    const restoreNotices = redirectNotices((severity, message) => void this.send(severity, message));
+    const restoreNotices = redirectNotices(
+      (severity, message, about) => void this.send(severity, message, about === "stack" ? "" : undefined),
+    );
     setWaitReporter((event) => void this.send("info", waitLine(event)));
     return () => {
       restoreLog();
