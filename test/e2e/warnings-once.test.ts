@@ -34,10 +34,12 @@ new docs.SiteShareLink("link", { siteId: site.id, name: "Reviewers" });
 `;
 const WARNING = 'SiteShareLink "Reviewers" targets Site';
 
-describe.each([
+const routes: { route: string; files: Record<string, string> }[] = [
   { route: "plugin (YAML)", files: { "Pulumi.yaml": yamlProgram } },
   { route: "dynamic", files: { "index.js": jsProgram } },
-])("the share link warning on the $route route", ({ route, files }) => {
+];
+
+describe.each(routes)("the share link warning on the $route route", ({ route, files }) => {
   let emulator: RunningEmulator;
   let stack: Awaited<ReturnType<typeof makeStack>>;
 
