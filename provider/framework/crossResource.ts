@@ -74,6 +74,7 @@ export class CrossResourceRules {
       `${definition.kind} ${one} and ${definition.kind} ${other} both declare ${rule.property}: true under ` +
         `${rule.parent} "${parent}": the API keeps one, so every run would move it back and forth. ` +
         `Declare ${rule.property}: true on one of them only.`,
+      "stack",
     );
   }
 
@@ -119,7 +120,7 @@ export class CrossResourceRules {
       `Set ${rule.property}: ${JSON.stringify(rule.value)} on the ${rule.kind}.`;
     if (this.warned.has(message)) return;
     this.warned.add(message);
-    notice("warning", message);
+    notice("warning", message, "stack");
   }
 
   /** Warns, once per parent, when a program declares two kinds managing the objects under it (`conflictsUnder`). */
@@ -134,7 +135,11 @@ export class CrossResourceRules {
     const key = `${first} ${second} ${parent}`;
     if (!this.declaredUnder.has(`${rule.kind} ${parent}`) || this.warnedUnder.has(key)) return;
     this.warnedUnder.add(key);
-    notice("warning", `${first} and ${second} are both declared under ${rule.parent} "${parent}": ${rule.why}`);
+    notice(
+      "warning",
+      `${first} and ${second} are both declared under ${rule.parent} "${parent}": ${rule.why}`,
+      "stack",
+    );
   }
 }
 

@@ -4,11 +4,16 @@
  * the message goes to stderr as one line, which the CLI shows under the stack, in the progress output and in
  * "Diagnostics". It names the resource itself: kind, id or title.
  */
-export function notice(severity: "info" | "warning", message: string): void {
-  sink(severity, message);
+export function notice(severity: "info" | "warning", message: string, about?: "stack"): void {
+  sink(severity, message, about);
 }
 
-export type NoticeSink = (severity: "info" | "warning", message: string) => void;
+/**
+ * `about: "stack"`: a notice about the program rather than the resource whose call found it (a pair of resources).
+ * A plugin attaches it to the stack: the CLI reprints a resource's last message at every change of the resource's
+ * progress line (three times for a create), and shows the stack's once.
+ */
+export type NoticeSink = (severity: "info" | "warning", message: string, about?: "stack") => void;
 
 const toStderr: NoticeSink = (severity, message) => {
   process.stderr.write(`${severity}: ${message}\n`);

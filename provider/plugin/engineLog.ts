@@ -70,7 +70,9 @@ export class EngineLog {
   /** Routes the kinds' log lines, the notices and the rate limiter's waits here; returns what puts them back. */
   install(): () => void {
     const restoreLog = redirectLog((level, line) => void this.send(level === "warn" ? "warning" : "info", line));
-    const restoreNotices = redirectNotices((severity, message) => void this.send(severity, message));
+    const restoreNotices = redirectNotices(
+      (severity, message, about) => void this.send(severity, message, about === "stack" ? "" : undefined),
+    );
     // Under the stack: the requests of a period are many resources', and its timer runs in the first one's call.
     setWaitReporter((period) => void this.send("info", waitLine(period), ""));
     return () => {

@@ -133,7 +133,12 @@ export function renderPolicyReference(registered: readonly string[]): string {
     "Ids, and values computed from them, are not known before a resource is created. A rule judges what is known, " +
       "and the engine runs the resource rules again during `up`, when it is. Rules that match resources to each " +
       "other (a share link to its site) go by the properties' dependencies (`siteId: site.id`), which are known at " +
-      "preview; a reference written as a literal id matches nothing in the stack. Messages read " +
+      "preview. A reference written as a literal id (as `pulumi import` writes it) matches the stack's resource " +
+      "of that id: its `importId`, or the id its object's API URL (`urls.location`) ends with, which its outputs " +
+      "carry once it exists and, at preview, once an `import` option has read it. A literal id that matches no " +
+      "resource of the stack names an object the stack does not declare: a rule that needs that object's " +
+      "properties (a site's visibility) judges it as unknown, with no violation; one that only counts by it (share " +
+      "links per site) counts by the id. Messages read " +
       '`<Kind> "<name in the program>", <field>: <problem>. Fix: <fix>.`',
     "",
     "## Kinds",

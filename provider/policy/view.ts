@@ -113,13 +113,36 @@ export class StackView {
   }
 
   /**
-   * What `from`'s `field` names: the `kind` resource of the stack its value came from, else the field's known value
-   * (the id of an object the stack does not declare); undefined while neither is known.
+   * What `from`'s `field` names: the `kind` resource of the stack its value came from; else, for a literal id (as
+   * `pulumi import` writes references), the `kind` resource whose id it is (`idsOf`); else the literal itself, the id
+   * of an object the stack does not declare, which rules judge as unknown; undefined while the value is unknown.
    */
   target(from: DocsResource, field: string, kind: string): { resource: DocsResource } | { id: string } | undefined {
     const resource = this.ofKind(kind).find((candidate) => this.refersTo(from, field, candidate));
     if (resource !== undefined) return { resource };
     const id = knownString(from.props[field]);
-    return id === undefined ? undefined : { id };
+    if (id === undefined) return undefined;
+    const identified = this.ofKind(kind).find((candidate) => idsOf(candidate).includes(id));
+    return identified === undefined ? { id } : { resource: identified };
   }
+}
+
+/**
+ * The ids a resource is known by to a policy, which is not told resource ids nor the `import` option: its `importId`
+ * (an adoption), and the last segment of the API's own URL of its object, `urls.location`
+ * (`…/orgs/<o>/sites/<siteId>`), which its outputs carry once it exists, and at preview once an `import` option or
+ * `pulumi import` has read it.
+ */
+export function idsOf(resource: DocsResource): string[] {
+  const ids: string[] = [];
+  const importId = knownString(resource.props.importId);
+  if (importId !== undefined) ids.push(importId);
+  const urls = resource.props.urls;
+  const location =
+    urls !== null && typeof urls === "object" ? knownString((urls as Record<string, unknown>).location) : undefined;
+  if (location !== undefined && URL.canParse(location)) {
+    const last = new URL(location).pathname.split("/").filter(Boolean).at(-1);
+    if (last !== undefined) ids.push(decodeURIComponent(last));
+  }
+  return ids;
 }

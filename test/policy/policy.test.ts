@@ -606,4 +606,30 @@ describe("stack rules, matching resources through their properties' dependencies
     expect(await messages("docs-no-share-links-on-public-sites", [site("share-link"), link()])).toEqual([]);
     expect(await messages("docs-no-share-links-on-public-sites", [site(UNKNOWN), link()])).toEqual([]);
   });
+
+  it("docs-no-share-links-on-public-sites: a literal siteId matches the site of that id; one of no site passes", async () => {
+    const literal = (siteId: unknown): Made => ({ kind: "SiteShareLink", name: "adopted-link", props: { siteId } });
+    // Adopted with `import` (its outputs read from the API), with importId, or created: known by its API URL.
+    const adopted: Made = {
+      kind: "Site",
+      name: "adopted",
+      props: { visibility: "public", urls: { location: "https://api.example.test/v1/orgs/o1/sites/site-42" } },
+    };
+    const byImportId: Made = {
+      kind: "Site",
+      name: "by-import-id",
+      props: { visibility: "public", importId: "site-7" },
+    };
+    expect(await messages("docs-no-share-links-on-public-sites", [adopted, byImportId, literal("site-42")])).toEqual([
+      expect.stringContaining('SiteShareLink "adopted-link", siteId: site "adopted" is public'),
+    ]);
+    expect(await messages("docs-no-share-links-on-public-sites", [adopted, byImportId, literal("site-7")])).toEqual([
+      expect.stringContaining('SiteShareLink "adopted-link", siteId: site "by-import-id" is public'),
+    ]);
+    // A literal of no site of the stack: its visibility is unknown, so no violation.
+    expect(await messages("docs-no-share-links-on-public-sites", [adopted, byImportId, literal("site-9")])).toEqual([]);
+    expect(await messages("docs-no-share-links-on-public-sites", [adopted, literal(UNKNOWN)])).toEqual([]);
+    const shareLinkSite: Made = { ...adopted, props: { ...adopted.props, visibility: "share-link" } };
+    expect(await messages("docs-no-share-links-on-public-sites", [shareLinkSite, literal("site-42")])).toEqual([]);
+  });
 });
