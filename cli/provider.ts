@@ -30,4 +30,4 @@ export { importIdOf } from "../provider/framework/importIds";
 export type { ListedObject } from "../provider/framework/kind";
 export { kindOfType, pluginType } from "../provider/framework/typeTokens";
 export { definitions } from "../provider/registry";
-export { apiClient, lifecycle, sharedContext } from "../provider/runtime";
+export { apiClient, lifecycle, sharedContext, startOperation } from "../provider/runtime";

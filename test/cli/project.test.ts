@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -203,5 +204,20 @@ describe("projectFiles", () => {
       ".pulumi/",
       "",
     ]);
+  });
+
+  it("pulumi runs the program transpiled only (tsconfig noCheck), and `npm run typecheck` still checks it", () => {
+    const files = projectFiles({ ...options, program: 'const count: number = "three";\nexport { count };\n' });
+    expect(JSON.parse(files["tsconfig.json"]!).compilerOptions.noCheck).toBe(true);
+    const script: string = JSON.parse(files["package.json"]!).scripts.typecheck;
+    expect(files["README.md"]).toContain("`npm run typecheck` checks it");
+    const root = tree({ "tsconfig.json": files["tsconfig.json"]!, "index.ts": files["index.ts"]! });
+    const tsc = (args: string[]) =>
+      spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), ...args], { cwd: root, encoding: "utf8" });
+    // What ts-node sees: the tsconfig alone lets the type error through.
+    expect(tsc(["--noEmit"]).status).toBe(0);
+    const checked = tsc(script.replace(/^tsc /, "").split(" "));
+    expect(checked.status).not.toBe(0);
+    expect(checked.stdout).toContain("Type 'string' is not assignable to type 'number'");
   });
 });

@@ -100,7 +100,7 @@ describe("import an existing organization and adopt it with zero changes", () =>
     const env = { ...process.env, ...toolchainVars() };
     const install = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
     await run("npm", [...install, await packedPackage()], { cwd: project, env });
-    await run("npx", ["tsc", "--noEmit"], { cwd: project, env });
+    await run("npm", ["run", "typecheck"], { cwd: project, env });
     stack = await makeStack(project, emulator);
   });
 

@@ -156,6 +156,6 @@ describe("the README's install path, followed literally into an empty project", 
     expect(localTarget(spec, adopted)).toBe(path.join(project, "vendor/pulumi-docs-platform.tgz"));
     // The generated README's Adopt section starts with `npm install`.
     await sh("npm install", adopted, env);
-    await sh("npx tsc --noEmit", adopted, env);
+    await sh("npm run typecheck", adopted, env);
   });
 });

@@ -1,0 +1,150 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { LocalWorkspace, PulumiCommand, type Stack, Stack as Stacks } from "@pulumi/pulumi/automation";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../emulator";
+import { toolchainVars, toolsDir } from "../../tools/toolchain.mjs";
+import { callApi, startTestEmulator } from "../support/emulator";
+import { type SeededOrganization, seedOrganization } from "../support/seed-organization";
+import { changes, packedPackage } from "./harness";
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(__dirname, "../..");
+const cli = path.join(repoRoot, "dist/cli/main.js");
+
+/**
+ * `docs-platform import --split` of the seeded organization through the real CLI: the organization's project and one
+ * per site, all stacks on one file backend. Each first `up` adopts without a write, each stack is clean on a refreshed
+ * preview, and `unmanaged --stacks` over them finds nothing until an object is made by hand, and refuses a stack of
+ * another organization.
+ */
+describe("import --split: a project for the organization and one per site", () => {
+  let emulator: RunningEmulator;
+  let seeded: SeededOrganization;
+  let out: string;
+  let projects: string[] = [];
+  const stacks = new Map<string, Stack>();
+  let env: Record<string, string>;
+  const writes = () => emulator.requests().filter((r) => r.method !== "GET" && r.path.startsWith("/v1/"));
+
+  async function docsPlatform(args: string[]) {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [cli, ...args], {
+        cwd: out,
+        env: { ...process.env, ...env },
+        maxBuffer: 64 << 20,
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+    }
+  }
+
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ port: 0, token: "split-e2e-token" });
+    seeded = await seedOrganization(emulator);
+    out = path.join(repoRoot, ".e2e", `split-${process.pid}`);
+    for (const old of existsSync(path.dirname(out)) ? readdirSync(path.dirname(out)) : []) {
+      if (old.startsWith("split-")) rmSync(path.join(path.dirname(out), old), { recursive: true, force: true });
+    }
+    mkdirSync(path.join(out, ".state"), { recursive: true });
+    env = {
+      ...toolchainVars(),
+      DOCS_API_URL: emulator.url,
+      DOCS_API_TOKEN: emulator.token,
+      PULUMI_BACKEND_URL: `file://${path.join(out, ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+      PULUMI_HOME: path.join(out, ".pulumi-home"),
+      DOCS_API_MAX_ATTEMPTS: "3",
+    };
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("writes the organization's project and one per site, and names each", async () => {
+    const imported = await docsPlatform(["import", "--organization", emulator.organizationId, "--out", out, "--split"]);
+    expect(imported.code, imported.stderr).toBe(0);
+    projects = readdirSync(out)
+      .filter((name) => name.startsWith("docs-platform-"))
+      .sort((a, b) => Number(b.endsWith("-organization")) - Number(a.endsWith("-organization")));
+    expect(projects[0]).toBe("docs-platform-organization");
+    expect(projects).toHaveLength(1 + seeded.ids.Site!.length);
+    for (const project of projects) expect(imported.stderr).toContain(`: project ${project}, `);
+  });
+
+  it("each project's first up adopts its objects and writes nothing", async () => {
+    const pulumiCommand = await PulumiCommand.get({ root: toolsDir });
+    const install = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+    const first = path.join(out, projects[0]!);
+    await run("npm", [...install, await packedPackage()], { cwd: first, env: { ...process.env, ...env } });
+    let resources = 0;
+    for (const project of projects) {
+      const dir = path.join(out, project);
+      // One install serves every project: they depend on the same packages.
+      if (dir !== first) symlinkSync(path.join(first, "node_modules"), path.join(dir, "node_modules"), "dir");
+      const stack = await LocalWorkspace.createOrSelectStack(
+        { stackName: "e2e", workDir: dir },
+        { pulumiCommand, envVars: env, secretsProvider: "passphrase" },
+      );
+      stacks.set(project, stack);
+      emulator.clearRequests();
+      const up = await stack.up();
+      const created = changes(up.summary.resourceChanges).create ?? 0;
+      expect(Object.keys(changes(up.summary.resourceChanges)), project).toEqual(["create"]);
+      resources += created - 1;
+      expect(writes(), project).toEqual([]);
+    }
+    // As many as one project of the whole organization adopts (test/e2e/import.test.ts).
+    expect(resources).toBe(seeded.count - seeded.ids.TeamMember!.length + seeded.ids.Site!.length);
+  });
+
+  it("each stack is clean on a refreshed preview", async () => {
+    for (const [project, stack] of stacks) {
+      const preview = await stack.preview({ refresh: true, expectNoChanges: true });
+      expect(changes(preview.changeSummary), project).toEqual({});
+    }
+    expect(writes()).toEqual([]);
+  });
+
+  it("unmanaged --stacks: nothing, until a team is made by hand; a stack of another organization is refused", async () => {
+    const names = projects.map((project) => `organization/${project}/e2e`);
+    const args = ["unmanaged", "--organization", emulator.organizationId, "--stacks", names.join(",")];
+    const clean = await docsPlatform(args);
+    expect(clean.stderr).toBe("");
+    expect(clean.code).toBe(0);
+    // One stack alone leaves the others' objects unmanaged.
+    const alone = await docsPlatform(["unmanaged", "--organization", emulator.organizationId, "--stacks", names[0]!]);
+    expect(alone.code).toBe(3);
+    expect(alone.stdout).toContain("  Site\n");
+
+    const org = `/orgs/${emulator.organizationId}`;
+    const contractors = (await callApi(emulator, "PUT", `${org}/teams`, { title: "Contractors" })).body.id as string;
+    const found = await docsPlatform([...args, "--json"]);
+    expect(found.code).toBe(3);
+    expect(JSON.parse(found.stdout).unmanaged).toEqual([{ kind: "Team", id: contractors, title: "Contractors" }]);
+
+    // A stack whose resources belong to another organization: the organization's stack, its ids rewritten.
+    const organizationStack = stacks.get(projects[0]!)!;
+    const exported = JSON.stringify(await organizationStack.exportStack())
+      .replaceAll(emulator.organizationId, "another-org")
+      .replaceAll("urn:pulumi:e2e::", "urn:pulumi:foreign::");
+    const foreign = await Stacks.create("foreign", organizationStack.workspace);
+    await foreign.importStack(JSON.parse(exported));
+    const refused = await docsPlatform([
+      "unmanaged",
+      "--organization",
+      emulator.organizationId,
+      "--stacks",
+      [...names, `organization/${projects[0]}/foreign`].join(","),
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `--stacks: organization/${projects[0]}/foreign (another-org) manages objects of another organization than ` +
+        `${emulator.organizationId}: leave it out`,
+    );
+  });
+});
