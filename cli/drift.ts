@@ -268,7 +268,7 @@ export function engineFindings(
         urn,
         ...where,
         revert,
-        adopt: `Remove ${kind} "${name}" from the program, then \`pulumi state delete '${urn}'\`.`,
+        adopt: `Remove ${kind} "${name}" from the program, then \`pulumi up --refresh\` (its refresh drops it from the state).`,
       });
     }
   }

@@ -4,7 +4,8 @@
  * route records anything by hand. What the event says is derived from the route's template:
  *
  * - the organization: the path's `{organizationId}`, else the organization of the path's space, collection or
- *   integration installation, resolved before the write (a delete removes it); a write with none is not recorded;
+ *   integration installation, resolved before the write (a delete removes it), else the body's `organization` (an
+ *   installation's create); a write with none is not recorded;
  * - the target: the object the path addresses, its type the path's words (`sites/{siteId}/sections/{siteSectionId}`
  *   is a `site-section`) and its id the last id of the path, or the created object's `id` for a create; a grant
  *   (`…/permissions/users/{userId}`, two words between two ids) is `<contentId>/<granteeId>`, as the provider
@@ -44,9 +45,12 @@ export function auditScope(
   route: Route,
   params: Record<string, string>,
   headers: Record<string, string>,
+  body: unknown,
 ): AuditScope | undefined {
   if (!WRITES.has(route.method)) return undefined;
-  const orgId = organizationOf(store, params);
+  const named = (body as { organization?: unknown } | undefined)?.organization;
+  const orgId =
+    organizationOf(store, params) ?? (typeof named === "string" && store.orgs.has(named) ? named : undefined);
   if (orgId === undefined) return undefined;
   return { orgId, actor: actorOf(store, orgId, headers[ACTOR_HEADER]), source: sourceOf(headers[SOURCE_HEADER]) };
 }

@@ -316,7 +316,7 @@ export class EmulatorServer implements AdminTarget {
       checkBodySize(request);
       const body = parseJsonBody(request.method, request.headers["content-type"], request.body);
       const params = decodeParams(match.params);
-      const audit = auditScope(this.store, match.route, params, request.headers);
+      const audit = auditScope(this.store, match.route, params, request.headers, body);
       const result = match.route.handler({
         method: request.method,
         path: request.path,

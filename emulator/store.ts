@@ -48,6 +48,9 @@ export type ContentItem = { kind: "space"; rec: SpaceRec } | { kind: "collection
 /** A table as the Store hands it out: readable, not writable. */
 type Read<T> = T extends Map<infer K, infer V> ? ReadonlyMap<K, V> : never;
 
+/** Audit events kept, the newest (about 300 bytes each). */
+export const MAX_AUDIT_EVENTS = 100_000;
+
 export class Store {
   /** The tables every store writes. Routes go through the stores; tests may seed records here directly. */
   readonly tables: Tables;
@@ -162,9 +165,15 @@ export class Store {
     return this.tables.auditEvents;
   }
 
-  /** Appends one event to the audit trail (audit.ts decides what it says). */
+  /**
+   * Appends one event to the audit trail (audit.ts decides what it says), dropping the oldest beyond
+   * MAX_AUDIT_EVENTS: a long-running emulator's every write leaves one, and it must stay bounded (the real trail
+   * keeps a retention period).
+   */
   recordAuditEvent(event: AuditEventRec): void {
-    this.tables.auditEvents.set(event.id, event);
+    const trail = this.tables.auditEvents;
+    trail.set(event.id, event);
+    if (trail.size > MAX_AUDIT_EVENTS) trail.delete(trail.keys().next().value as string);
   }
 
   get fixtures(): FixtureInfo {

@@ -28,7 +28,9 @@ new docs.SpacePermission("linus-reads-the-guide", {
   userId: config.require("linusId"),
   role: "read",
 });
+const archive = new docs.Collection("archive", { title: "Archive" });
 exports.siteId = site.id;
+exports.archiveId = archive.id;
 `;
 
 interface DriftRun {
@@ -49,6 +51,7 @@ describe("docs-platform drift through the Pulumi CLI", () => {
   let siteId = "";
   const linus = () => emulator.userIds[2]!;
   let teamId = "";
+  let archiveId = "";
   const guide = () => emulator.spaceIds[0]!;
   const listAll = async (apiPath: string) => {
     const items: unknown[] = [];
@@ -98,6 +101,7 @@ describe("docs-platform drift through the Pulumi CLI", () => {
   it("exits 0 with no drift after up", async () => {
     const up = await upConsistent(stack);
     siteId = up.outputs.siteId?.value as string;
+    archiveId = up.outputs.archiveId?.value as string;
     const result = await drift();
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Stack e2e: no drift, and every object is managed\.\n/);
@@ -115,8 +119,9 @@ describe("docs-platform drift through the Pulumi CLI", () => {
       ),
       await callApi(emulator, "PATCH", `/spaces/${guide()}/permissions/users/${linus()}`, { role: "edit" }, inTheApp()),
       await callApi(emulator, "PUT", `/orgs/${org}/teams`, { title: "Contractors" }, inTheApp()),
+      await callApi(emulator, "DELETE", `/collections/${archiveId}`, undefined, inTheApp()),
     ];
-    expect(edits.map((e) => e.status)).toEqual([200, 204, 201]);
+    expect(edits.map((e) => e.status)).toEqual([200, 204, 201, 205]);
     teamId = edits[2]!.body.id as string;
     const when = async (target: string) =>
       (await callApi(emulator, "GET", `/orgs/${org}/audit-events?target=${target}`)).body.items[0].occurredAt as string;
@@ -128,7 +133,7 @@ describe("docs-platform drift through the Pulumi CLI", () => {
     // One listing of the audit trail for the whole run, whatever the number of findings.
     expect(emulator.counters()[AUDIT_ROUTE]).toBe(1);
     const text = result.stdout;
-    expect(text).toContain("Stack e2e: 2 changed, 0 deleted, 1 unmanaged.");
+    expect(text).toContain("Stack e2e: 2 changed, 1 deleted, 1 unmanaged.");
     const block = (heading: string) => text.split("\n\n").find((b) => b.startsWith(heading)) ?? "";
     const site = block(`changed: Site "product-docs" ${siteId}`);
     expect(site).toContain('  title: "Product docs" → "Docs (edited in the app)"');
@@ -141,6 +146,11 @@ describe("docs-platform drift through the Pulumi CLI", () => {
     expect(grant).toContain(`  by: ${await when(`${guide()}/${linus()}`)}  grace@example.com (user) from ui:`);
     const team = block(`unmanaged: Team "Contractors" ${teamId}`);
     expect(team).toContain(`  by: ${await when(teamId)}  grace@example.com (user) from ui: team.created`);
+    const archive = block(`deleted: Collection "archive" ${archiveId}`);
+    expect(archive).toContain(`  by: ${await when(archiveId)}  grace@example.com (user) from ui: collection.deleted`);
+    expect(archive).toContain(
+      `pulumi up --refresh --target 'urn:pulumi:e2e::drift::pulumi-nodejs:dynamic/docs:Collection::archive'`,
+    );
     // The stack's own up made events through the API in the window: none is reported.
     expect(text).not.toContain("from api");
 
@@ -156,7 +166,12 @@ describe("docs-platform drift through the Pulumi CLI", () => {
     expect(report.audit[0].ownRunEvents).toBeGreaterThanOrEqual(2);
     const ids = report.findings.map((f: { type: string; kind: string; id: string }) => `${f.type} ${f.kind} ${f.id}`);
     expect(ids.sort()).toEqual(
-      [`changed Site ${siteId}`, `changed SpacePermission ${guide()}/${linus()}`, `unmanaged Team ${teamId}`].sort(),
+      [
+        `changed Site ${siteId}`,
+        `changed SpacePermission ${guide()}/${linus()}`,
+        `deleted Collection ${archiveId}`,
+        `unmanaged Team ${teamId}`,
+      ].sort(),
     );
 
     const markdown = await drift("--markdown");
@@ -182,7 +197,7 @@ describe("docs-platform drift through the Pulumi CLI", () => {
     const result = await drift();
     expect(result.code, result.stderr).toBe(3);
     expect(result.stdout.match(/may not read the audit trail/g)).toHaveLength(1);
-    expect(result.stdout).toContain("Stack e2e: 2 changed, 0 deleted, 1 unmanaged.");
+    expect(result.stdout).toContain("Stack e2e: 2 changed, 1 deleted, 1 unmanaged.");
     expect(result.stdout).toContain("not attributed: the audit trail could not be read");
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_AUDIT_EVENTS } from "../../emulator/store";
 import { useEmulator } from "../support/emulator";
 
 const h = useEmulator({ provider: false });
@@ -75,5 +76,22 @@ describe("the audit trail", () => {
     expect(second.body.items[0].id).not.toBe(first.body.items[0].id);
     expect((await events("?limit=101")).status).toBe(400);
     expect((await events("?from=yesterday")).status).toBe(400);
+  });
+
+  it("keeps the newest MAX_AUDIT_EVENTS events, so that a long-running emulator stays bounded", () => {
+    const { store } = h.emulator;
+    const event = (i: number) => ({
+      id: `e${i}`,
+      orgId: h.org(),
+      occurredAt: new Date(i).toISOString(),
+      action: "site.updated",
+      actor: { type: "user" as const, id: h.user(0), label: "ada@example.com" },
+      source: "api" as const,
+      target: { type: "site", id: "s" },
+    });
+    for (let i = 0; i <= MAX_AUDIT_EVENTS; i++) store.recordAuditEvent(event(i));
+    expect(store.auditEvents.size).toBe(MAX_AUDIT_EVENTS);
+    expect(store.auditEvents.has("e0")).toBe(false);
+    expect(store.auditEvents.has(`e${MAX_AUDIT_EVENTS}`)).toBe(true);
   });
 });

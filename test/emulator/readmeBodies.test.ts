@@ -57,5 +57,13 @@ describe("the emulator README's request bodies", () => {
       // The second site space of the table shows another space than the section's own.
       if (row.path.endsWith("/sections")) ids.spaceId = otherSpace as string;
     }
+    // Each accepted write left one audit event naming its object (Git Sync installations name no organization).
+    const events = await h.listAll(`/orgs/${h.org()}/audit-events`, 100);
+    const writes = rows.filter((row) => row.method !== "GET" && !row.path.startsWith("/git/"));
+    expect(events).toHaveLength(writes.length);
+    for (const event of events) {
+      expect(event.target.id, JSON.stringify(event)).toMatch(/^\S+$/);
+      expect(event).toMatchObject({ source: "api", actor: { id: h.user(0) } });
+    }
   });
 });
