@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -190,6 +190,16 @@ describe("docs-platform drift through the Pulumi CLI", () => {
     }
     expect(rows).toHaveLength(report.findings.length);
     expect(externalReferences(html)).toEqual([]);
+
+    // The page as a browser renders it, offline: every name resolves nowhere, so an external asset could not load.
+    const browser = headlessBrowser();
+    const flags = ["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1280,900"];
+    const rendered = await run(browser, [...flags, "--dump-dom", `file://${htmlFile}`], { maxBuffer: 16 << 20 });
+    expect(findingRows(rendered.stdout)).toEqual(rows);
+    const screenshot = path.join(stack.workspace.workDir, "drift.png");
+    await run(browser, [...flags, `--screenshot=${screenshot}`, `file://${htmlFile}`]);
+    expect(readFileSync(screenshot).subarray(1, 4).toString()).toBe("PNG");
+    expect(statSync(screenshot).size).toBeGreaterThan(20_000);
   });
 
   it("still reports the drift when the token may not read the audit trail, saying so once", async () => {
@@ -266,4 +276,17 @@ function externalReferences(html: string): string[] {
   };
   walk(parse(html) as unknown as ParsedNode);
   return found;
+}
+
+/**
+ * Debian's headless Chromium (`apt-get install chromium-headless-shell`, which .ci/run does), or a Chromium on the
+ * PATH: the registries here serve no browser build of Playwright's or Puppeteer's, and Debian's is enough to render.
+ */
+function headlessBrowser(): string {
+  for (const name of ["chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"]) {
+    for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+      if (dir && existsSync(path.join(dir, name))) return path.join(dir, name);
+    }
+  }
+  throw new Error("no headless Chromium on the PATH: install Debian's `chromium-headless-shell` (as .ci/run does)");
 }
