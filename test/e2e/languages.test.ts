@@ -17,6 +17,8 @@ const { version } = require(path.join(repoRoot, "package.json"));
 
 interface LanguageCase {
   language: string;
+  /** A program passing a number where the schema takes a string, and where that is caught, in its words. */
+  wrongType: { file: string; program: string; caught: string };
   /** Makes the copied example runnable from its new place: the SDK from this checkout. */
   prepare: (dir: string) => Promise<void>;
 }
@@ -24,6 +26,12 @@ interface LanguageCase {
 const LANGUAGES: LanguageCase[] = [
   {
     language: "python",
+    // Python checks no types at run time: the provider's check names the field.
+    wrongType: {
+      file: "__main__.py",
+      program: 'import pulumi_docs as docs\n\ndocs.Collection("handbook", title=42)\n',
+      caught: "Collection.title",
+    },
     prepare: async (dir) => {
       const requirements = path.join(dir, "requirements.txt");
       const text = readFileSync(requirements, "utf8").replace("../../sdk/python", copyOfPythonSdk());
@@ -32,6 +40,25 @@ const LANGUAGES: LanguageCase[] = [
   },
   {
     language: "go",
+    // Go's compiler refuses it, naming the field's type, before anything runs.
+    wrongType: {
+      file: "main.go",
+      program: `package main
+
+import (
+\t"github.com/pulumi-docs-platform/pulumi-docs-platform/sdk/go/docs"
+\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+\tpulumi.Run(func(ctx *pulumi.Context) error {
+\t\t_, err := docs.NewCollection(ctx, "handbook", &docs.CollectionArgs{Title: 42})
+\t\treturn err
+\t})
+}
+`,
+      caught: "as pulumi.StringInput value in struct literal",
+    },
     prepare: async (dir) => {
       const goMod = path.join(dir, "go.mod");
       writeFileSync(
@@ -63,7 +90,7 @@ let pluginTarball: Promise<string> | undefined;
  * schema, against the emulator, with the `docs` plugin installed from the tarball of `npm run pack:plugin`: no npm
  * project anywhere.
  */
-describe.each(LANGUAGES)("examples/$language, a program in its language", ({ language, prepare }) => {
+describe.each(LANGUAGES)("examples/$language, a program in its language", ({ language, prepare, wrongType }) => {
   let emulator: RunningEmulator;
   let stack: Stack;
   const api = (method: string, apiPath: string, body?: unknown) =>
@@ -150,6 +177,19 @@ describe.each(LANGUAGES)("examples/$language, a program in its language", ({ lan
       expect(preview.output).toContain('getSpace: no space titled "API Referense"');
     } finally {
       await stack.setConfig("referenceTitle", { value: "API Reference" });
+    }
+  });
+
+  it("a property of the wrong type fails the preview, naming the field", async () => {
+    const file = path.join(stack.workspace.workDir, wrongType.file);
+    const original = readFileSync(file, "utf8");
+    writeFileSync(file, wrongType.program);
+    try {
+      const preview = await runPulumi(stack, ["preview"]);
+      expect(preview.code).not.toBe(0);
+      expect(preview.output).toContain(wrongType.caught);
+    } finally {
+      writeFileSync(file, original);
     }
   });
 
