@@ -18,6 +18,9 @@
 //                                   (pulumi-yaml at the version its go.mod requires, against the
 //                                   same pulumi pkg/sdk as the CLI);
 //   pulumi-resource-pulumi-nodejs   the dynamic provider launcher shipped in @pulumi/pulumi;
+//   pulumi-language-go, -python     this project's stand-ins for the Go and Python language hosts, built from
+//                                   tools/pulumi-language-hosts (the official ones are not served by the Go
+//                                   module proxy either);
 //   pulumi-sdkgen                   the SDK generator (tools/pulumi-sdkgen: Pulumi's pkg/v3/codegen at the
 //                                   CLI's version), which `npm run docs` runs to write sdk/python and sdk/go.
 //
@@ -59,6 +62,8 @@ const cliModuleDir = path.join(repoRoot, "tools", "pulumi-cli");
 const hostModuleDir = path.join(repoRoot, "tools", "pulumi-language-nodejs");
 const yamlModuleDir = path.join(repoRoot, "tools", "pulumi-language-yaml");
 const sdkgenModuleDir = path.join(repoRoot, "tools", "pulumi-sdkgen");
+const hostsModuleDir = path.join(repoRoot, "tools", "pulumi-language-hosts");
+const STAND_IN_HOSTS = ["pulumi-language-go", "pulumi-language-python"];
 const PKG_MODULE = "github.com/pulumi/pulumi/pkg/v3";
 const YAML_MODULE = "github.com/pulumi/pulumi-yaml";
 const SDK_VERSION_VAR = "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version";
@@ -241,6 +246,7 @@ function readVersions() {
       [yamlModuleDir, "github.com/pulumi/pulumi/pkg/v3"],
       [yamlModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
       [sdkgenModuleDir, "github.com/pulumi/pulumi/pkg/v3"],
+      [hostsModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
       [sdkgenModuleDir, "github.com/pulumi/pulumi/sdk/v3"],
     ].map(([dir, modulePath]) => [
       `${rel(dir)}/go.mod ${modulePath}`,
@@ -502,6 +508,33 @@ function provideSdkGenerator(version, stamp) {
   return { line: `sdkgen   ${want}  ${how} (${seconds(t)})`, state: { hash, how } };
 }
 
+/** The Go and Python stand-in hosts: one module, one binary each, rebuilt when a source of the module changes. */
+function provideStandInHosts(version, stamp) {
+  const want = `v${version}`;
+  const sources = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/^go\.(mod|sum)$|\.(go|py)$/.test(name)) sources.push(rel(full), readFileSync(full, "utf8"));
+    }
+  };
+  walk(hostsModuleDir);
+  const hash = sha256(version, ...sources);
+  const links = STAND_IN_HOSTS.map((name) => path.join(binDir, name));
+  if (!force && stamp?.standInHosts?.hash === hash && links.every((link) => versionOf(link, ["-version"]) === want)) {
+    return { line: `hosts    ${want}  ${stamp.standInHosts.how} (cached)`, state: stamp.standInHosts };
+  }
+  const t = performance.now();
+  for (const [i, name] of STAND_IN_HOSTS.entries()) {
+    const built = goBuild(hostsModuleDir, `./cmd/${name}`, links[i], `${SDK_VERSION_VAR}=${want}`, name);
+    if (!built.ok) throw new SetupError(`cannot provide ${name}: ${built.why}`);
+    expectVersion(links[i], ["-version"], want);
+  }
+  const how = `built from ${rel(hostsModuleDir)}`;
+  return { line: `hosts    ${want}  ${STAND_IN_HOSTS.join(", ")} ${how} (${seconds(t)})`, state: { hash, how } };
+}
+
 function provideDynamicProvider(stamp) {
   const src = path.join(sdkDir, "pulumi-resource-pulumi-nodejs");
   const dest = path.join(binDir, "pulumi-resource-pulumi-nodejs");
@@ -545,6 +578,8 @@ function main() {
   log(provider.line);
   const sdkgen = provideSdkGenerator(version, stamp);
   log(sdkgen.line);
+  const hosts = provideStandInHosts(version, stamp);
+  log(hosts.line);
 
   const next = {
     schema: STAMP_SCHEMA,
@@ -555,6 +590,7 @@ function main() {
     yamlLanguageHost: yamlHost.state,
     dynamicProvider: provider.state,
     sdkGenerator: sdkgen.state,
+    standInHosts: hosts.state,
   };
   writeStamp(stamp, next);
   log(`ready in ${seconds(started)}: put ${rel(binDir)} first on PATH, or use node tools/with-toolchain.mjs <cmd>`);

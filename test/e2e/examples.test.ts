@@ -40,6 +40,12 @@ const OWN_TESTS = ["docs-site", "access"];
 /** Examples in Pulumi YAML, through the provider plugin: yaml.test.ts and yaml-lookups.test.ts drive them; they have no TypeScript to compile. */
 const YAML_EXAMPLES = ["yaml", "yaml-lookups"];
 
+/**
+ * Examples in Python and Go, through the provider plugin installed from its tarball and the SDKs under sdk/:
+ * languages.test.ts drives them; they have no npm project.
+ */
+const OTHER_LANGUAGE_EXAMPLES: Record<string, string> = { go: "main.go", python: "__main__.py" };
+
 /** Examples made of several projects, each a folder with its own package.json: policy.test.ts drives them. */
 const MULTI_PROJECT_EXAMPLES: Record<string, string[]> = { policy: ["pack", "compliant", "violating"] };
 
@@ -179,12 +185,25 @@ describe("the examples through the Pulumi CLI", () => {
       .map((entry) => entry.name)
       .sort();
     expect(folders).toEqual(
-      [...EXAMPLES.map((e) => e.name), ...OWN_TESTS, ...YAML_EXAMPLES, ...Object.keys(MULTI_PROJECT_EXAMPLES)].sort(),
+      [
+        ...EXAMPLES.map((e) => e.name),
+        ...OWN_TESTS,
+        ...YAML_EXAMPLES,
+        ...Object.keys(OTHER_LANGUAGE_EXAMPLES),
+        ...Object.keys(MULTI_PROJECT_EXAMPLES),
+      ].sort(),
     );
     const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
     expect(readme).toContain("\n## Use it in your program\n");
     for (const folder of folders) {
       expect(existsSync(path.join(examplesDir, folder, "README.md")), `${folder}/README.md`).toBe(true);
+      const program = OTHER_LANGUAGE_EXAMPLES[folder];
+      if (program !== undefined) {
+        for (const file of ["Pulumi.yaml", program]) {
+          expect(existsSync(path.join(examplesDir, folder, file)), `${folder}/${file}`).toBe(true);
+        }
+        continue;
+      }
       for (const project of MULTI_PROJECT_EXAMPLES[folder]?.map((p) => path.join(folder, p)) ?? [folder]) {
         const program = YAML_EXAMPLES.includes(folder) ? [] : ["tsconfig.json", "index.ts"];
         // A policy pack's project file is PulumiPolicy.yaml.

@@ -15,6 +15,7 @@ import {
 } from "../../provider/framework/schema";
 import { type Definition, typeModel } from "../../provider/framework/typeModel";
 import { FUNCTIONS } from "../../provider/functions";
+import * as lookups from "../../provider/lookups";
 import { definitions } from "../../provider/registry";
 
 /**
@@ -193,6 +194,15 @@ describe("the package schema's functions", () => {
         expect(property.type ?? property.$ref, fn.name).toBeTruthy();
       }
     }
+  });
+
+  it("has every lookup a TypeScript program calls, and runs that very lookup", () => {
+    const programLookups = Object.entries(lookups).filter(
+      ([name, value]) => /^get[A-Z]/.test(name) && !name.endsWith("Output") && typeof value === "function",
+    );
+    expect(FUNCTIONS.map((fn) => fn.name).sort()).toEqual(programLookups.map(([name]) => name).sort());
+    const byName = new Map(programLookups);
+    for (const fn of FUNCTIONS) expect(fn.run, fn.name).toBe(byName.get(fn.name));
   });
 
   it("requires what a lookup needs, and leaves a nullable result optional", () => {
