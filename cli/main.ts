@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { emitProgram, pluginImportFile } from "./emit";
+import { emitProgram, type ImportingStack, pluginImportFile } from "./emit";
 import { projectFiles, writeProject } from "./project";
 import {
   apiClient,
@@ -126,6 +126,9 @@ ${wrapped(WALKED_KINDS.join(", "), KINDS_INDENT)}
   --name <name>         the Pulumi project name (default: docs-platform)
   --plugin-json <file>  also write <file> for \`pulumi import --file <file>\`: the same objects under the same names,
                         as resources of the provider plugin (types docs:index:<Kind>, import ids with the organization)
+  --stack <name>        with --plugin-json: the stack that will import them: objects it already manages are left
+                        out (with --site too), and ids leave out the organization where it is the stack's
+                        ${CONFIG_KEYS.organizationId}, so that \`pulumi import\` writes references for them
   --quiet               no progress on stderr
   -h, --help            this help
 
@@ -376,6 +379,7 @@ async function importCommand(args: string[], io: Io) {
       site: { type: "string" },
       name: { type: "string", default: "docs-platform" },
       "plugin-json": { type: "string" },
+      stack: { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -412,7 +416,7 @@ async function importCommand(args: string[], io: Io) {
   writeProject(out, files);
   const pluginJson = values["plugin-json"];
   if (pluginJson) {
-    const file = pluginImportFile(walk, program);
+    const file = pluginImportFile(walk, program, await importingStack(values.stack));
     writeFileSync(pluginJson, `${JSON.stringify(file, null, 2)}\n`);
     progress?.(`wrote ${pluginJson} (${file.resources.length} resources): pulumi import --file ${pluginJson}`);
   }
@@ -520,6 +524,17 @@ async function pulumi(args: string[], input?: string): Promise<string> {
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
     throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${detail}`);
   }
+}
+
+/** What `import --stack` takes from the stack: its default organization and the objects its state manages. */
+async function importingStack(stack: string | undefined): Promise<ImportingStack> {
+  if (stack === undefined) return {};
+  const managed = managedByState(JSON.parse(await readState(undefined, stack)));
+  const configured = await configuredOrganization(stack);
+  return {
+    ...("id" in configured ? { defaultOrganization: configured.id } : {}),
+    manages: (kind, id) => managed.ids.get(kind)?.has(id) === true,
+  };
 }
 
 async function readState(source: string | undefined, stack: string | undefined): Promise<string> {
