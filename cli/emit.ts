@@ -3,7 +3,7 @@
  * prettier) format it, so a formatter run changes nothing, and it holds nothing secret: only ids and inputs.
  */
 import { camelCase, Names } from "./names";
-import { definitions, importIdOf, pluginType, siteRootKind } from "./provider";
+import { definitions, importIdOf, parseImportId, pluginType, siteRootKind } from "./provider";
 import { type NamedId, WALKED_KINDS, type Walk, type WalkedObject } from "./walk";
 
 /** Identifiers the program itself uses; no resource is given one of them. */
@@ -139,21 +139,53 @@ export interface PluginImport {
   id: string;
 }
 
+/** What a stack tells the plugin import file (`docs-platform import --stack`). */
+export interface ImportingStack {
+  /** The stack's default organization (`docs:organizationId`), if it has one. */
+  defaultOrganization?: string;
+  /** Whether the stack already manages an object: such objects are left out. */
+  manages?: (kind: string, id: string) => boolean;
+}
+
 /**
  * The `pulumi import --file` file that imports the program's objects through the provider plugin (`docs:index:<Kind>`
- * types) under the names the TypeScript program gives them: import ids in the kinds' format, organization included,
- * made of what the walk read (no request).
+ * types) under the names the TypeScript program gives them: import ids in the kinds' format, made of what the walk
+ * read (no request). The organization is left out of an id where the stack's default organization is that one and
+ * the id parses back to the same object: Pulumi then finds a plain id (a site's) among the resources it imports and
+ * writes a reference (`${site.id}`) instead of the literal. Objects the stack already manages are left out.
  */
-export function pluginImportFile(walk: Walk, program: GeneratedProgram): { resources: PluginImport[] } {
+export function pluginImportFile(
+  walk: Walk,
+  program: GeneratedProgram,
+  stack: ImportingStack = {},
+): { resources: PluginImport[] } {
+  const defaulted = stack.defaultOrganization === walk.organizationId ? walk.organizationId : undefined;
   return {
-    resources: program.resources.map(({ object, name }) => {
-      const definition = DEFINITIONS.get(object.kind);
-      if (!definition) throw new Error(`no kind "${object.kind}"`);
-      // Every kind's inputs name its parents (test/framework/importIds.test.ts), the organization aside.
-      const parents = { ...object.inputs, organizationId: walk.organizationId };
-      return { type: pluginType(object.kind), name, id: importIdOf(definition, definitions, object.id, parents) };
-    }),
+    resources: program.resources
+      .filter(({ object }) => stack.manages?.(object.kind, object.id) !== true)
+      .map(({ object, name }) => {
+        const definition = DEFINITIONS.get(object.kind);
+        if (!definition) throw new Error(`no kind "${object.kind}"`);
+        // Every kind's inputs name its parents (test/framework/importIds.test.ts), the organization aside.
+        const parents = { ...object.inputs, organizationId: walk.organizationId };
+        const full = importIdOf(definition, definitions, object.id, parents);
+        return { type: pluginType(object.kind), name, id: defaulted ? shortened(definition, full, defaulted) : full };
+      }),
   };
+}
+
+/** The import id without its leading organization, when it then still names the same object. */
+function shortened(definition: Parameters<typeof importIdOf>[0], full: string, organizationId: string): string {
+  const prefix = `${organizationId}/`;
+  if (!full.startsWith(prefix)) return full;
+  const short = full.slice(prefix.length);
+  try {
+    const long = parseImportId(definition, definitions, full);
+    const parsed = parseImportId(definition, definitions, short, organizationId);
+    return parsed.id === long.id && JSON.stringify(parsed.parents) === JSON.stringify(long.parents) ? short : full;
+  } catch {
+    return full;
+  }
 }
 
 /**

@@ -26,7 +26,7 @@ import {
   updateName,
   withStateIds,
 } from "./drift";
-import { emitProgram, pluginImportFile } from "./emit";
+import { emitProgram, type ImportingStack, pluginImportFile } from "./emit";
 import { projectFiles, writeProject } from "./project";
 import {
   type ApiAuditEvent,
@@ -155,6 +155,9 @@ ${wrapped(WALKED_KINDS.join(", "), KINDS_INDENT)}
   --split               one project per site and one for the organization's other objects, each in
                         <dir>/<name>-<site title>, <dir>/<name>-organization: stacks that stay small (advised above
                         ${SPLIT_ADVISED_ABOVE} resources); a site's program names the organization's objects by id
+  --stack <name>        with --plugin-json: the stack that will import them: objects it already manages are left
+                        out (with --site too), and ids leave out the organization where it is the stack's
+                        ${CONFIG_KEYS.organizationId}, so that \`pulumi import\` writes references for them
   --quiet               no progress on stderr
   -h, --help            this help
 
@@ -448,6 +451,7 @@ async function importCommand(args: string[], io: Io) {
       name: { type: "string", default: "docs-platform" },
       "plugin-json": { type: "string" },
       split: { type: "boolean", default: false },
+      stack: { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -490,7 +494,7 @@ async function importCommand(args: string[], io: Io) {
   }
   const pluginJson = values["plugin-json"];
   if (pluginJson) {
-    const file = pluginImportFile(walk, program);
+    const file = pluginImportFile(walk, program, await importingStack(values.stack));
     writeFileSync(pluginJson, `${JSON.stringify(file, null, 2)}\n`);
     progress?.(`wrote ${pluginJson} (${file.resources.length} resources): pulumi import --file ${pluginJson}`);
   }
@@ -854,6 +858,17 @@ async function pulumi(args: string[], input?: string): Promise<string> {
     const detail = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
     throw new Error(`\`pulumi ${args.join(" ")}\` failed: ${detail}`);
   }
+}
+
+/** What `import --stack` takes from the stack: its default organization and the objects its state manages. */
+async function importingStack(stack: string | undefined): Promise<ImportingStack> {
+  if (stack === undefined) return {};
+  const managed = managedByState(JSON.parse(await readState(undefined, stack)));
+  const configured = await configuredOrganization(stack);
+  return {
+    ...("id" in configured ? { defaultOrganization: configured.id } : {}),
+    manages: (kind, id) => managed.ids.get(kind)?.has(id) === true,
+  };
 }
 
 async function readState(source: string | undefined, stack: string | undefined): Promise<string> {

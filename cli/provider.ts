@@ -26,7 +26,7 @@ export {
   siteRootKind,
 } from "../provider/framework/enumerate";
 export { causeOfType } from "../provider/framework/explain";
-export { importIdOf } from "../provider/framework/importIds";
+export { importIdOf, parseImportId } from "../provider/framework/importIds";
 export type { ListedObject } from "../provider/framework/kind";
 export { kindOfType, pluginType } from "../provider/framework/typeTokens";
 export { definitions } from "../provider/registry";

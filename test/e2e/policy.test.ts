@@ -9,7 +9,7 @@ import type { RunningEmulator } from "../../emulator";
 import { dynamicType, pluginType } from "../../provider/framework/typeTokens";
 import { RULES } from "../../provider/policy/rules";
 import { toolchainVars } from "../../tools/toolchain.mjs";
-import { startTestEmulator } from "../support/emulator";
+import { callApi, startTestEmulator } from "../support/emulator";
 import { type CliRun, makeProject, makeStack, packedPackage, runPulumi } from "./harness";
 
 const run = promisify(execFile);
@@ -310,6 +310,46 @@ describe("the docs policy pack through the Pulumi CLI", () => {
   it("passes a stack with no docs resources quietly", async () => {
     useProgram('export const nothing = "to judge";\n');
     passed(await withPack(["preview"], pack), pack);
+  });
+
+  it("matches a share link adopted with `import` to its adopted public site through its literal siteId", async () => {
+    const org = `/orgs/${emulator.organizationId}`;
+    const site = await callApi(emulator, "POST", `${org}/sites`, { title: "Adopted Docs", visibility: "public" });
+    expect(site.status, JSON.stringify(site.body)).toBe(201);
+    const siteId = (site.body as { id: string }).id;
+    const link = await callApi(emulator, "POST", `${org}/sites/${siteId}/share-links`, { name: "Old reviewers" });
+    expect(link.status, JSON.stringify(link.body)).toBe(201);
+    const linkId = (link.body as { id: string }).id;
+    // As `pulumi import` writes it: the link's siteId a literal id, each resource adopted with the `import` option.
+    const program = {
+      name: "policy-import",
+      runtime: "yaml",
+      plugins: { providers: [{ name: "docs", path: "node_modules/.bin" }] },
+      resources: {
+        "adopted-site": {
+          type: "docs:Site",
+          properties: { title: "Adopted Docs", visibility: "public" },
+          options: { import: siteId },
+        },
+        "adopted-link": {
+          type: "docs:SiteShareLink",
+          properties: { siteId, name: "Old reviewers" },
+          options: { import: `${siteId}/${linkId}` },
+        },
+      },
+    };
+    const importDir = await makeProject("policy-import", { "Pulumi.yaml": stringify(program) });
+    const importStack = await makeStack(importDir, emulator);
+    await importStack.setConfig("docs:organizationId", { value: emulator.organizationId });
+    const result = await runPulumi(importStack, ["preview", "--policy-pack", pack, "--policy-pack-config", configFile]);
+    expect(result.code, result.output).not.toBe(0);
+    expect(violations(result.output)).toContainEqual({
+      level: "mandatory",
+      rule: "docs-no-share-links-on-public-sites",
+      type: pluginType("SiteShareLink"),
+      name: "adopted-link",
+      message: expect.stringMatching(/^SiteShareLink "adopted-link", siteId: site "adopted-site" is public.* Fix: /),
+    });
   });
 
   it("judges a YAML program's resources (docs:index:<Kind>), matching a share link to its site at preview", async () => {

@@ -13,7 +13,7 @@ import { changes, exportAsStored, makeProject, makeStack, runPulumi, upConsisten
  * config), is a secret wherever Pulumi keeps it, on both routes: `pulumi stack export` without `--show-secrets`, the
  * stack's outputs and every file of the backend hold none of the values, and the next preview is clean. Through
  * create, refresh, update, replace, `importId`, and the move of the dynamic stack to the plugin route; and for a YAML
- * program on the plugin route.
+ * program on the plugin route, through create, refresh, update and `pulumi import`.
  */
 
 /** Each sensitive input of the registry and the plain value the programs below give it (none occurs by chance). */
@@ -312,6 +312,7 @@ resources:
       label: Okta
       certificate: \${certificate}
 outputs:
+  siteId: \${site.id}
   headers: \${tickets-mcp.headers}
   accessToken: \${docs-git.accessToken}
 `;
@@ -342,5 +343,27 @@ describe("sensitive inputs given from plain config in a YAML program (the plugin
     await upConsistent(stack);
     expect(await leaks(stack, dir, [...Object.values(PLAIN), UPDATED.mcp])).toEqual([]);
     await expectCleanPreview(stack);
+  });
+
+  it("`pulumi import` of an object with a sensitive input stores none of its values", async () => {
+    const siteId = (await stack.outputs()).siteId?.value as string;
+    const made = await callApi(emulator, "POST", `/orgs/${emulator.organizationId}/sites/${siteId}/mcp-servers`, {
+      name: "Imported",
+      url: "https://mcp.example.com/imported",
+      headers: { "X-Key": ADOPTED },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = `${siteId}/${(made.body as { id: string }).id}`;
+    // The code `pulumi import` generates holds the imported inputs as they are (the header too): Pulumi's own
+    // output, which docs-platform import avoids by leaving headers out of the program it writes.
+    const imported = await runPulumi(stack, [
+      ...["import", "docs:index:SiteMcpServer", "imported-mcp", id],
+      ...["--yes", "--generate-code=false", "--protect=false"],
+    ]);
+    expect(imported.code, imported.output).toBe(0);
+    expect(imported.output).not.toContain(ADOPTED);
+    const state = JSON.parse(await exportAsStored(stack)).deployment.resources as { urn: string }[];
+    expect(state.some((resource) => resource.urn.endsWith("::imported-mcp"))).toBe(true);
+    expect(await leaks(stack, dir, [...Object.values(PLAIN), UPDATED.mcp, ADOPTED])).toEqual([]);
   });
 });

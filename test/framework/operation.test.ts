@@ -108,6 +108,8 @@ const PROCESS_WIDE: Record<string, string> = {
   "provider/framework/notices.ts sink": "where notices go (stderr, or a plugin's engine log): an output, not state",
   "provider/client/rateLimit.ts limiters":
     "the API's budget per token, which every operation and client of the process spends together",
+  "provider/framework/resource.ts sensitiveByInputs":
+    "a cache of each kind's sensitive inputs, a function of its schema alone: the same in every operation",
   // Constants: filled once when the module loads and never changed.
   "provider/framework/typeModel.ts SUFFIXES": "a constant table",
   "provider/client/transport.ts IDEMPOTENT": "a constant set",
