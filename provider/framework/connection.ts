@@ -141,7 +141,8 @@ export class WaitPeriods {
   ) {}
 
   add(event: WaitEvent): void {
-    const endMs = Math.max(this.now() + event.waitMs, Date.parse(event.resetAt) || 0);
+    // When the wait ends, as the rate-limit gate computed it (its clock plus the wait).
+    const endMs = Date.parse(event.resetAt);
     const current = this.current;
     if (current === undefined) {
       const period = { requests: 1, longestMs: event.waitMs, reasons: [event.reason], limit: event.limit };
@@ -153,6 +154,7 @@ export class WaitPeriods {
     period.longestMs = Math.max(period.longestMs, event.waitMs);
     if (!period.reasons.includes(event.reason)) period.reasons = [...period.reasons, event.reason].sort();
     period.limit ??= event.limit;
+    // Stryker disable next-line EqualityOperator: rescheduling at the same end tells the period at the same moment
     if (endMs > current.endMs) {
       clearTimeout(current.timer);
       current.endMs = endMs;

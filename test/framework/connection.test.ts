@@ -248,3 +248,72 @@ describe("WaitPeriods", () => {
     }
   });
 });
+
+describe("WaitPeriods, at the edges", () => {
+  const at = (ms: number) => new Date(ms).toISOString();
+  const wait = (endMs: number, extra: Partial<WaitEvent> = {}): WaitEvent => ({
+    method: "GET",
+    path: "/v1/orgs/o",
+    waitMs: endMs - Date.now(),
+    reason: "limit-reached",
+    resetAt: at(endMs),
+    ...extra,
+  });
+  const withClock = (test: (told: WaitPeriod[], periods: WaitPeriods) => void) => () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const told: WaitPeriod[] = [];
+      test(told, new WaitPeriods((p) => told.push(p)));
+    } finally {
+      vi.useRealTimers();
+    }
+  };
+
+  it(
+    "a wait ending before the period does not shorten it",
+    withClock((told, periods) => {
+      periods.add(wait(8_000));
+      periods.add(wait(6_000));
+      vi.advanceTimersByTime(7_999);
+      expect(told).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(told).toHaveLength(1);
+    }),
+  );
+
+  it(
+    "a period told by hand leaves no timer to tell the next one early",
+    withClock((told, periods) => {
+      periods.add(wait(8_000));
+      periods.flush();
+      vi.advanceTimersByTime(1_000);
+      periods.add(wait(20_000));
+      vi.advanceTimersByTime(7_000);
+      expect(told).toHaveLength(1);
+      vi.advanceTimersByTime(12_000);
+      expect(told).toHaveLength(2);
+    }),
+  );
+
+  it(
+    "the limit of any wait that knew it, and no limit key when none did",
+    withClock((told, periods) => {
+      periods.add(wait(6_000));
+      periods.add(wait(6_000, { limit: 60 }));
+      periods.flush();
+      periods.add(wait(7_000));
+      periods.flush();
+      expect(told[0]?.limit).toBe(60);
+      expect(told[1]).toStrictEqual({ requests: 1, longestMs: 7_000, reasons: ["limit-reached"], endedAt: at(7_000) });
+    }),
+  );
+
+  it(
+    "a wait beyond what setTimeout takes is not told at once",
+    withClock((told, periods) => {
+      periods.add(wait(30 * 24 * 3_600_000));
+      vi.advanceTimersByTime(60_000);
+      expect(told).toEqual([]);
+    }),
+  );
+});

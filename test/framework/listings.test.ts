@@ -85,12 +85,12 @@ function reportingClient() {
 
 describe("Listings.follow: a client's writes drop the listings they can change", () => {
   const paths = [
-    "/orgs/o/sites",
-    "/orgs/o/sites/s1/sections",
-    "/orgs/o/sites/s1/permissions/teams",
-    "/orgs/o/sites/s10/sections",
-    "/orgs/o/sites/s2/site-spaces",
-    "/orgs/o/spaces",
+    "/orgs/acme/sites",
+    "/orgs/acme/sites/s1/sections",
+    "/orgs/acme/sites/s1/permissions/teams",
+    "/orgs/acme/sites/s10/sections",
+    "/orgs/acme/sites/s2/site-spaces",
+    "/orgs/acme/spaces",
     "/spaces/x/permissions/teams",
   ];
   async function listedAgainAfter(write: string): Promise<string[]> {
@@ -112,15 +112,18 @@ describe("Listings.follow: a client's writes drop the listings they can change",
   }
 
   it("a write inside a site: that site's listings and the organization's sites, no other", async () => {
-    expect(await listedAgainAfter("/orgs/o/sites/s1/sections/sec1")).toEqual([
-      "/orgs/o/sites",
-      "/orgs/o/sites/s1/sections",
-      "/orgs/o/sites/s1/permissions/teams",
+    expect(await listedAgainAfter("/orgs/acme/sites/s1/sections/sec1")).toEqual([
+      "/orgs/acme/sites",
+      "/orgs/acme/sites/s1/sections",
+      "/orgs/acme/sites/s1/permissions/teams",
     ]);
   });
 
   it("any other write, the site's own included: every listing", async () => {
-    for (const write of ["/orgs/o/sites/s1", "/orgs/o/sites", "/spaces/x", "/orgs/o/teams/t1", "/collections/c"]) {
+    const writes = ["/orgs/acme/sites/s1", "/orgs/acme/sites", "/spaces/x", "/orgs/acme/teams/t1", "/collections/c"];
+    // Only a path that starts with a site's is inside it.
+    writes.push("/integrations/i/orgs/acme/sites/s1/sections");
+    for (const write of writes) {
       expect(await listedAgainAfter(write)).toEqual(paths);
     }
   });
