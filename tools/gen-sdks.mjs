@@ -1,8 +1,7 @@
-// The language SDKs generated from the plugin's schema (sdk/python, sdk/go), by tools/pulumi-sdkgen: Pulumi's own
-// code generators at the CLI's version, which tools/setup.mjs builds into .tools/bin (cached by its stamp). Used by
-// tools/gen-docs.mjs: `npm run docs` rewrites them, `npm run docs:check` names the files that differ.
-// .NET is not among them: its generator left pulumi/pulumi's pkg/v3 for pulumi/pulumi-dotnet, whose module the Go
-// module proxy does not serve (sdk/README.md).
+// The language SDKs generated from the plugin's schema (sdk/python, sdk/go, sdk/dotnet), by Pulumi's own code
+// generators: tools/pulumi-sdkgen (Python and Go, at the CLI's version) and tools/pulumi-sdkgen-dotnet (C#, on the
+// newest pkg/v3 that still ships that generator), which tools/setup.mjs builds into .tools/bin (cached by its stamp).
+// Used by tools/gen-docs.mjs: `npm run docs` rewrites them, `npm run docs:check` names the files that differ.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -11,8 +10,8 @@ import { fileURLToPath } from "node:url";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The languages tools/pulumi-sdkgen writes, each under sdk/<language>. */
-export const SDK_LANGUAGES = ["python", "go"];
+/** The languages written, each under sdk/<language>. */
+export const SDK_LANGUAGES = ["python", "go", "dotnet"];
 
 /** Every file under `dir`, by path from it. */
 function filesUnder(dir, prefix = "") {
@@ -45,8 +44,13 @@ export function generateSdks(schemaText, { check }) {
     const out = path.join(scratch, "sdk");
     run(
       path.join(root, ".tools/bin/pulumi-sdkgen"),
-      ["-schema", schemaFile, "-out", out, ...SDK_LANGUAGES],
+      ["-schema", schemaFile, "-out", out, "python", "go"],
       "pulumi-sdkgen",
+    );
+    run(
+      path.join(root, ".tools/bin/pulumi-sdkgen-dotnet"),
+      ["-schema", schemaFile, "-out", out],
+      "pulumi-sdkgen-dotnet",
     );
     const stale = [];
     for (const language of SDK_LANGUAGES) {

@@ -1,8 +1,10 @@
 export interface ReleaseArtifact {
   name: string;
-  /** The file in the release folder; undefined for what cannot be built here, with `why`. */
-  file: string | undefined;
+  /** The file in the release folder. */
+  file: string;
   publishedTo: string;
+  /** A tool the build needs: without it on the PATH the dry run lists the artifact as not built, saying `why`. */
+  needs?: string;
   why?: string;
 }
 export function packageVersion(): string;

@@ -5,7 +5,8 @@
 // each artifact installed into a clean temporary project outside the checkout and used by a program of its language
 // that runs `pulumi preview` against the emulator: the emulator itself comes from the npm tarball, the plugin from
 // `pulumi plugin install --file` into a fresh PULUMI_HOME, the Python SDK from its wheel in a fresh virtual environment,
-// the Go SDK through a `replace` to the extracted module archive. Nothing of the checkout is used but the artifacts
+// the Go SDK through a `replace` to the extracted module archive; the .NET package is packed where `dotnet` is on the
+// PATH (not on this project's machines: it is then listed as not built). Nothing of the checkout is used but the artifacts
 // and the toolchain of .tools/ (the Pulumi CLI and the language hosts, which a user has from Pulumi). The release
 // workflow (.github/workflows/release.yml) runs this before it publishes anything.
 //
@@ -72,6 +73,16 @@ async function buildArtifacts() {
   cpSync(path.join(repoRoot, "sdk/python"), pythonSources, { recursive: true });
   await run(path.join(builder, "bin/python"), ["-m", "build", "--outdir", out, pythonSources]);
   await zipGoModule(fileOf("Go module"));
+  if (onPath("dotnet")) {
+    const dotnetSources = path.join(scratch, "sdk-dotnet");
+    cpSync(path.join(repoRoot, "sdk/dotnet"), dotnetSources, { recursive: true });
+    await run("dotnet", ["pack", dotnetSources, "--configuration", "Release", "--output", out]);
+  }
+}
+
+/** Whether `command` is on the PATH: what decides an artifact that `needs` a tool. */
+function onPath(command) {
+  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
 }
 
 /** The Go module zip format: every file under `<module>@v<version>/`, as the module proxy serves it. */
@@ -284,7 +295,7 @@ async function installAndPreview() {
 function printArtifacts() {
   console.log(`release:dry: the artifacts of ${version}, in ${path.relative(process.cwd(), out) || "."}`);
   for (const artifact of artifacts) {
-    if (!artifact.file) {
+    if (artifact.needs && !onPath(artifact.needs)) {
       console.log(`  ${artifact.name.padEnd(16)} not built: ${artifact.why}`);
       continue;
     }

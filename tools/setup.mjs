@@ -22,7 +22,9 @@
 //                                   tools/pulumi-language-hosts (the official ones are not served by the Go
 //                                   module proxy either);
 //   pulumi-sdkgen                   the SDK generator (tools/pulumi-sdkgen: Pulumi's pkg/v3/codegen at the
-//                                   CLI's version), which `npm run docs` runs to write sdk/python and sdk/go.
+//                                   CLI's version), which `npm run docs` runs to write sdk/python and sdk/go;
+//   pulumi-sdkgen-dotnet            the C# generator for sdk/dotnet (tools/pulumi-sdkgen-dotnet: pkg/v3 v3.225.1,
+//                                   the newest release that still ships it).
 //
 // Idempotent: .tools/setup-stamp.json records the inputs of each piece, so a warm run only
 // checks that the binaries still answer with the right versions. --force redoes everything.
@@ -62,6 +64,7 @@ const cliModuleDir = path.join(repoRoot, "tools", "pulumi-cli");
 const hostModuleDir = path.join(repoRoot, "tools", "pulumi-language-nodejs");
 const yamlModuleDir = path.join(repoRoot, "tools", "pulumi-language-yaml");
 const sdkgenModuleDir = path.join(repoRoot, "tools", "pulumi-sdkgen");
+const dotnetSdkgenModuleDir = path.join(repoRoot, "tools", "pulumi-sdkgen-dotnet");
 const hostsModuleDir = path.join(repoRoot, "tools", "pulumi-language-hosts");
 const STAND_IN_HOSTS = ["pulumi-language-go", "pulumi-language-python"];
 const PKG_MODULE = "github.com/pulumi/pulumi/pkg/v3";
@@ -485,27 +488,42 @@ function provideYamlLanguageHost(stamp) {
 }
 
 /**
- * The SDK generator, checked by the pkg/v3 version its build info records (it has no version flag): a binary built
- * against another Pulumi than the CLI's would write SDKs of another generator.
+ * The SDK generators, each checked by the pkg/v3 version its build info records (they have no version flag): a binary
+ * built against another Pulumi than intended would write SDKs of another generator. pulumi-sdkgen (Python, Go) is
+ * built on the CLI's pkg/v3; pulumi-sdkgen-dotnet on the newest pkg/v3 that still ships the C# generator (its go.mod
+ * says why).
  */
 function provideSdkGenerator(version, stamp) {
-  const link = path.join(binDir, "pulumi-sdkgen");
-  const want = `v${version}`;
-  const sources = readdirSync(sdkgenModuleDir)
-    .filter((f) => f === "go.mod" || f === "go.sum" || f.endsWith(".go"))
-    .sort()
-    .flatMap((f) => [f, readFileSync(path.join(sdkgenModuleDir, f), "utf8")]);
+  const generators = [
+    { name: "pulumi-sdkgen", dir: sdkgenModuleDir, want: `v${version}` },
+    {
+      name: "pulumi-sdkgen-dotnet",
+      dir: dotnetSdkgenModuleDir,
+      want: goModRequire(path.join(dotnetSdkgenModuleDir, "go.mod"), PKG_MODULE),
+    },
+  ];
+  const sources = generators.flatMap(({ dir }) =>
+    readdirSync(dir)
+      .filter((f) => f === "go.mod" || f === "go.sum" || f.endsWith(".go") || f.endsWith(".png"))
+      .sort()
+      .flatMap((f) => [rel(path.join(dir, f)), readFileSync(path.join(dir, f), "utf8")]),
+  );
   const hash = sha256(version, ...sources);
-  if (!force && stamp?.sdkGenerator?.hash === hash && goModuleVersionIn(link, PKG_MODULE) === want) {
-    return { line: `sdkgen   ${want}  ${stamp.sdkGenerator.how} (cached)`, state: stamp.sdkGenerator };
+  const links = generators.map(({ name }) => path.join(binDir, name));
+  const current = generators.every(({ want }, i) => goModuleVersionIn(links[i], PKG_MODULE) === want);
+  if (!force && stamp?.sdkGenerator?.hash === hash && current) {
+    return { line: `sdkgen   v${version}  ${stamp.sdkGenerator.how} (cached)`, state: stamp.sdkGenerator };
   }
   const t = performance.now();
-  const built = goBuild(sdkgenModuleDir, ".", link, `${SDK_VERSION_VAR}=${want}`, "pulumi-sdkgen");
-  if (!built.ok) throw new SetupError(`cannot provide pulumi-sdkgen: ${built.why}`);
-  const got = goModuleVersionIn(link, PKG_MODULE);
-  if (got !== want) throw new SetupError(`${rel(link)} links ${PKG_MODULE} ${got ?? "(not found)"}, expected ${want}`);
-  const how = `built from ${rel(sdkgenModuleDir)}`;
-  return { line: `sdkgen   ${want}  ${how} (${seconds(t)})`, state: { hash, how } };
+  for (const [i, { name, dir, want }] of generators.entries()) {
+    const built = goBuild(dir, ".", links[i], `${SDK_VERSION_VAR}=${want}`, name);
+    if (!built.ok) throw new SetupError(`cannot provide ${name}: ${built.why}`);
+    const got = goModuleVersionIn(links[i], PKG_MODULE);
+    if (got !== want)
+      throw new SetupError(`${rel(links[i])} links ${PKG_MODULE} ${got ?? "(not found)"}, expected ${want}`);
+  }
+  const how = `built from ${generators.map(({ dir }) => rel(dir)).join(" and ")}`;
+  return { line: `sdkgen   v${version}  ${how} (${seconds(t)})`, state: { hash, how } };
 }
 
 /** The Go and Python stand-in hosts: one module, one binary each, rebuilt when a source of the module changes. */

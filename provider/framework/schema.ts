@@ -80,6 +80,7 @@ export interface PackageSpec {
   name: string;
   version: string;
   pluginDownloadURL?: string;
+  publisher?: string;
   description?: string;
   homepage?: string;
   repository?: string;
@@ -423,6 +424,7 @@ function alternativeSuffix(node: Node): string {
 const IMPORT_ID = "importId";
 
 interface Manifest {
+  name?: string;
   version: string;
   /** The Pulumi SDK version the SDKs require; default: the installed @pulumi/pulumi's (the CLI's, tools/setup.mjs). */
   pulumiVersion?: string;
@@ -541,6 +543,8 @@ export function packageSchema(
     name: PACKAGE,
     version: manifest.version,
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
+    // The SDKs' author (NuGet's Authors and Company); the C# generator writes "Pulumi Corp." where none is given.
+    ...(manifest.name ? { publisher: manifest.name } : {}),
     ...(manifest.description ? { description: manifest.description } : {}),
     ...(manifest.homepage ? { homepage: manifest.homepage } : {}),
     ...(repository ? { repository } : {}),
