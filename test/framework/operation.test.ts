@@ -110,6 +110,12 @@ const PROCESS_WIDE: Record<string, string> = {
     "the API's budget per token, which every operation and client of the process spends together",
   "provider/framework/resource.ts sensitiveByInputs":
     "a cache of each kind's sensitive inputs, a function of its schema alone: the same in every operation",
+  "provider/client/halt.ts controller":
+    "the halt of every client once the engine is gone: the process's, since the process serves that one engine",
+  "provider/client/halt.ts onTheWire": "the requests of the process already sent, which a halt gives their grace",
+  "provider/client/halt.ts settledWaiters": "who waits for those requests to settle after a halt: the process's",
+  "provider/framework/connection.ts waitPeriods":
+    "the rate-limit wait periods being told, one line each: the limiters they report on are process-wide",
   // Constants: filled once when the module loads and never changed.
   "provider/framework/typeModel.ts SUFFIXES": "a constant table",
   "provider/client/transport.ts IDEMPOTENT": "a constant set",
