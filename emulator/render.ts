@@ -5,7 +5,6 @@
 import type { CatalogueIntegration } from "./integrationCatalogue";
 import type {
   CollectionRec,
-  ExternalLinkRec,
   GitSyncInstallationRec,
   GlossaryEntryRec,
   IntegrationInstallationRec,
@@ -14,20 +13,11 @@ import type {
   MemberRec,
   OrgRec,
   SamlRec,
-  SectionGroupRec,
-  SectionRec,
-  ShareLinkRec,
-  SiteAgentSettingsRec,
-  SiteMcpServerRec,
-  SiteRec,
-  SiteRedirectRec,
-  SiteSpaceRec,
   SpaceRec,
   TeamRec,
   TranslationRec,
   UserRec,
 } from "./records";
-import type { StructureItem } from "./sitePatches";
 import type { Store } from "./store";
 import { PAGES_PER_RUN, WORDS_PER_RUN } from "./translationStore";
 import type { Env } from "./types";

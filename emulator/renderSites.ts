@@ -1,19 +1,5 @@
-/**
- * Renders a site's records (the site, its structure, share links, MCP servers, agent settings, redirects) into API
- * objects carrying every field the official response schemas require. render.ts re-exports these.
- */
-import type { CatalogueIntegration } from "./integrationCatalogue";
 import type {
-  CollectionRec,
   ExternalLinkRec,
-  GitSyncInstallationRec,
-  GlossaryEntryRec,
-  IntegrationInstallationRec,
-  IntegrationSiteInstallationRec,
-  IntegrationSpaceInstallationRec,
-  MemberRec,
-  OrgRec,
-  SamlRec,
   SectionGroupRec,
   SectionRec,
   ShareLinkRec,
@@ -22,15 +8,10 @@ import type {
   SiteRec,
   SiteRedirectRec,
   SiteSpaceRec,
-  SpaceRec,
-  TeamRec,
-  TranslationRec,
-  UserRec,
 } from "./records";
 import { renderGitSyncState, renderSpace } from "./render";
 import type { StructureItem } from "./sitePatches";
 import type { Store } from "./store";
-import { PAGES_PER_RUN, WORDS_PER_RUN } from "./translationStore";
 import type { Env } from "./types";
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** Record shapes of a site and what belongs to it (records.ts re-exports them). */
-import type { DefaultLevel, MemberRole, MergeRules } from "./validate";
+import type { DefaultLevel } from "./validate";
 
 export interface SiteRec {
   id: string;

@@ -5,28 +5,11 @@
  * the order of the structure and external links are siteStructureStore.ts's, what else a site has
  * siteSettingsStore.ts's, redirects redirectStore.ts's.
  */
-import { BadRequestError, NotFoundError } from "./errors";
-import { randomToken, slugify } from "./ids";
-import type {
-  AdaptiveSchemaRec,
-  ExternalLinkRec,
-  ItemRef,
-  Placement,
-  PublishingAuthRec,
-  SectionGroupRec,
-  SectionRec,
-  ShareLinkRec,
-  SiteAgentSettings,
-  SiteAgentSettingsRec,
-  SiteCustomizationRec,
-  SiteMcpServerRec,
-  SiteRec,
-  SiteSpaceRec,
-  SpaceRec,
-} from "./records";
+import { BadRequestError } from "./errors";
+import { slugify } from "./ids";
+import type { ExternalLinkRec, SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "./records";
 import type { SectionPatch, SitePatch, SiteSpacePatch } from "./sitePatches";
 import type { Tables } from "./tables";
-import type { DefaultLevel } from "./validate";
 
 export class SiteStore {
   private readonly tables: Tables;

@@ -33,7 +33,6 @@ import { SiteStore } from "./siteStore";
 import { SiteStructureStore } from "./siteStructureStore";
 import { type RecordOf, TABLE_NAMES, type TableName, Tables } from "./tables";
 import { TranslationStore } from "./translationStore";
-import type { MemberRole } from "./validate";
 
 export type { FixtureInfo } from "./fixtures";
 
