@@ -1,12 +1,8 @@
 /**
- * In-memory state of the emulator, after moto's backends: routes parse and render, the stores own every invariant
- * and every write (cascading deletes, records one operation creates or moves in another table). One shape: each
- * store is composed over the same `Tables` (tables.ts: the tables, ids, positions, clock, reset) and owns the
- * invariants of its tables — `SiteStore` (siteStore.ts) the sites and their structure, `RedirectStore`
- * (redirectStore.ts) the redirects, `OpenApiStore` (openApiStore.ts) the OpenAPI specs and their processing, and
- * `Store` (this file) the other kinds. `Store` is what routes and tests get: it holds the other three and hands out
- * the tables read-only (`store.sites` is a ReadonlyMap), so a route cannot write a table behind a store's back.
- * Record shapes: records.ts; fixtures: fixtures.ts.
+ * In-memory state of the emulator, after moto's backends: routes parse and render, the stores own every write. Each
+ * family store is composed over the same `Tables` (tables.ts: declarations, ids, clock, the derived cascade); `Store`
+ * (this file: organization, content, teams) is what routes get, holding the others and handing the tables out
+ * read-only, so a route changes a record only through a store (`update`, or a family store's operation).
  */
 import { BadRequestError } from "./errors";
 import type { FixtureInfo } from "./fixtures";
@@ -88,6 +84,15 @@ export class Store {
   }
 
   /**
+   * Sets the given fields of a record of `table` (a field given as undefined is cleared): the plain field writes of
+   * a PATCH, so that routes never write a record themselves. The record must be the table's.
+   */
+  update<N extends TableName>(table: N, rec: RecordOf<N>, changes: Partial<RecordOf<N>>): RecordOf<N> {
+    if (![...this.tables.table(table).values()].includes(rec)) throw new Error(`update: not a record of ${table}`);
+    return Object.assign(rec as object, changes) as RecordOf<N>;
+  }
+
+  /**
    * Appends one event to the audit trail (audit.ts decides what it says), dropping the oldest beyond
    * MAX_AUDIT_EVENTS: a long-running emulator's every write leaves one, and it must stay bounded (the real trail
    * keeps a retention period).
@@ -122,7 +127,6 @@ export class Store {
     return this.siteStore.siteSpacesIn(siteId, sectionId);
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // Members and users
 
   member(orgId: string, userId: string): MemberRec | undefined {
@@ -147,7 +151,6 @@ export class Store {
     return n;
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // Spaces and collections
 
   liveSpace(id: string): SpaceRec | undefined {
@@ -307,7 +310,6 @@ export class Store {
     collection.position = this.tables.nextPosition();
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // Teams
 
   teamsOf(orgId: string): TeamRec[] {
@@ -353,7 +355,6 @@ export class Store {
     return this.tables.remove("teams", id);
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // SAML providers
 
   createSamlProvider(orgId: string, fields: Omit<SamlRec, "id" | "orgId" | "createdAt">): SamlRec {
@@ -366,7 +367,6 @@ export class Store {
     return this.tables.remove("samlProviders", id);
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // Organization settings and membership
 
   /** The organization's default site, while that site exists (a deleted site is no longer the default content). */

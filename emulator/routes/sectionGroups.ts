@@ -6,7 +6,7 @@ import { paginate } from "../pagination";
 import { renderSectionGroup, siteLocation } from "../renderSites";
 import type { Route } from "../types";
 import { arr, bool, icon, nullable, opt, parseBody, req, str } from "../validate";
-import { created, deleted, ok, param, requireSite } from "./common";
+import { created, deleted, given, ok, param, requireSite } from "./common";
 import { groupRef, localized128, movePosition, requireGroup, sectionRef } from "./siteCommon";
 
 const groupTitle = str({ min: 1, max: 100 });
@@ -75,10 +75,11 @@ export const sectionGroupRoutes: Route[] = [
           : undefined;
         store.siteStructureStore.setGroupParent(group, parent?.id);
       }
-      if (body.title !== undefined) group.title = body.title;
-      if (body.localizedTitle !== undefined) group.localizedTitle = body.localizedTitle;
-      if (body.icon !== undefined) group.icon = body.icon ?? undefined;
-      if (body.draft !== undefined) group.draft = body.draft;
+      const { title, localizedTitle, draft } = body;
+      store.update("sectionGroups", group, {
+        ...given({ title, localizedTitle, draft }),
+        ...(body.icon !== undefined && { icon: body.icon ?? undefined }),
+      });
       return ok(renderSectionGroup(ctx.env, store, group));
     },
   },

@@ -5,7 +5,7 @@ import { paginate } from "../pagination";
 import { renderShareLink, siteLocation } from "../renderSites";
 import type { Route } from "../types";
 import { bool, opt, parseBody, queryString, req, str } from "../validate";
-import { created, deleted, ok, param, requireSite } from "./common";
+import { created, deleted, given, ok, param, requireSite } from "./common";
 
 const shareLinkName = str({ min: 0, max: 50 });
 
@@ -49,8 +49,7 @@ export const shareLinkRoutes: Route[] = [
         { active: opt(bool()), name: opt(shareLinkName) },
         { required: true, minProperties: 1 },
       );
-      if (body.active !== undefined) link.active = body.active;
-      if (body.name !== undefined) link.name = body.name;
+      ctx.store.update("shareLinks", link, given(body));
       return ok(renderShareLink(ctx.store, link));
     },
   },

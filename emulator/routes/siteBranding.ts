@@ -245,9 +245,11 @@ export const siteBrandingRoutes: Route[] = [
         { required: true },
       );
       const rec = ctx.store.siteSettingsStore.publishingAuth(site);
-      rec.backend = body.backend;
-      if (body.fallbackURL !== undefined) rec.fallbackURL = body.fallbackURL ?? undefined;
-      if (body.logoutURL !== undefined) rec.logoutURL = body.logoutURL ?? undefined;
+      ctx.store.update("publishingAuths", rec, {
+        backend: body.backend,
+        ...(body.fallbackURL !== undefined && { fallbackURL: body.fallbackURL ?? undefined }),
+        ...(body.logoutURL !== undefined && { logoutURL: body.logoutURL ?? undefined }),
+      });
       return ok(renderAuth(rec));
     },
   },

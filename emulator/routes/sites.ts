@@ -149,7 +149,7 @@ export const siteRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       expectNoBody(ctx.body);
-      site.published = true;
+      ctx.store.update("sites", site, { published: true });
       return ok(renderSite(ctx.env, ctx.store, site));
     },
   },
@@ -159,7 +159,7 @@ export const siteRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       expectNoBody(ctx.body);
-      site.published = false;
+      ctx.store.update("sites", site, { published: false });
       return ok(renderSite(ctx.env, ctx.store, site));
     },
   },

@@ -110,13 +110,31 @@ describe("deleting a parent of every kind", () => {
 });
 
 describe("the emulator's files", () => {
+  const root = join(__dirname, "../../emulator");
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((entry) => {
+      const path = join(dir, entry);
+      return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
+    });
+
+  it("routes change records only through their store: no field assignment but to the objects they render", () => {
+    /** What a route builds itself to answer with. */
+    const RENDERED = new Set(["out", "urls"]);
+    const assignment =
+      /(?<![\w.$])([a-z]\w*)(?:\.\w+|\[[^\]]+\])+\s*(?:=|\+=|-=|\?\?=|\|\|=)(?![=>])|(?<![\w.$])([a-z]\w*)(?:\.\w+)+(?:\+\+|--)/g;
+    const writes = files(join(root, "routes")).flatMap((path) =>
+      readFileSync(path, "utf8")
+        .split("\n")
+        .flatMap((line, i) =>
+          [...line.matchAll(assignment)]
+            .filter((match) => !RENDERED.has((match[1] ?? match[2])!))
+            .map(() => `${path.slice(root.length + 1)}:${i + 1}: ${line.trim()}`),
+        ),
+    );
+    expect(writes).toEqual([]);
+  });
+
   it("are at most 400 lines each", () => {
-    const root = join(__dirname, "../../emulator");
-    const files = (dir: string): string[] =>
-      readdirSync(dir).flatMap((entry) => {
-        const path = join(dir, entry);
-        return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
-      });
     const long = files(root)
       .map((path) => ({ path: path.slice(root.length + 1), lines: readFileSync(path, "utf8").split("\n").length - 1 }))
       .filter((f) => f.lines > 400);
