@@ -105,7 +105,7 @@ export class GitSyncStore {
 
   uninstall(id: string): boolean {
     if (!this.installation(id)) return false;
-    this.tables.gitSyncInstallations.delete(id);
+    this.tables.remove("gitSyncInstallations", id);
     return true;
   }
 

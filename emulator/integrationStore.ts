@@ -86,11 +86,7 @@ export class IntegrationStore {
 
   /** Uninstalling removes the installation's site installations with it. */
   uninstall(id: string): boolean {
-    for (const [key, site] of this.tables.integrationSiteInstallations)
-      if (site.installationId === id) this.tables.integrationSiteInstallations.delete(key);
-    for (const [key, space] of this.tables.integrationSpaceInstallations)
-      if (space.installationId === id) this.tables.integrationSpaceInstallations.delete(key);
-    return this.tables.integrationInstallations.delete(id);
+    return this.tables.remove("integrationInstallations", id);
   }
 
   /**
@@ -140,7 +136,7 @@ export class IntegrationStore {
   }
 
   uninstallFromSite(installationId: string, siteId: string): boolean {
-    return this.tables.integrationSiteInstallations.delete(`${installationId}/${siteId}`);
+    return this.tables.remove("integrationSiteInstallations", `${installationId}/${siteId}`);
   }
 
   /** As on sites; a deleted space's installations are not listed (a restored space has them again). */
@@ -187,7 +183,7 @@ export class IntegrationStore {
   }
 
   uninstallFromSpace(installationId: string, spaceId: string): boolean {
-    return this.tables.integrationSpaceInstallations.delete(`${installationId}/${spaceId}`);
+    return this.tables.remove("integrationSpaceInstallations", `${installationId}/${spaceId}`);
   }
 
   spacesOf(installationId: string): IntegrationSpaceInstallationRec[] {

@@ -108,9 +108,7 @@ export class OpenApiStore {
 
   /** Deletes a spec with its versions. */
   deleteOpenApiSpec(id: string): boolean {
-    if (!this.tables.openApiSpecs.delete(id)) return false;
-    for (const [k, v] of this.tables.openApiVersions) if (v.specId === id) this.tables.openApiVersions.delete(k);
-    return true;
+    return this.tables.remove("openApiSpecs", id);
   }
 }
 

@@ -70,7 +70,7 @@ export class RedirectStore {
   /** Deletes a redirect of `site`; false when it has none with that id. */
   deleteRedirect(site: SiteRec, id: string): boolean {
     const rec = this.tables.redirects.get(id);
-    return rec !== undefined && rec.siteId === site.id && this.tables.redirects.delete(id);
+    return rec !== undefined && rec.siteId === site.id && this.tables.remove("redirects", id);
   }
 
   /**
@@ -95,14 +95,14 @@ export class RedirectStore {
       const pending = this.redirectBySource(site.id, source, true);
       if (!pending) throw new BadRequestError(`redirects[${index}]: no draft redirect with source "${source}"`);
       const live = this.redirectBySource(site.id, source, false);
-      if (live) this.tables.redirects.delete(live.id);
+      if (live) this.tables.remove("redirects", live.id);
       Object.assign(pending, { draft: false, updatedAt: this.tables.now() });
       return { status: "published", source, draft: false, id: pending.id };
     }
     const draft = item.intent === "draft";
     const existing = this.redirectBySource(site.id, source, draft);
     if (item.destination === null) {
-      if (existing) this.tables.redirects.delete(existing.id);
+      if (existing) this.tables.remove("redirects", existing.id);
       return { status: "deleted", source, draft };
     }
     this.checkDestination(site, item.destination, `redirects[${index}].destination`);

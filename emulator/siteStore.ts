@@ -1,130 +1,15 @@
 /**
- * Sites and what belongs to one: sections, section groups, site spaces, share links, the adaptive schema, the
- * customization, the publishing auth, MCP servers and the agent settings, with their invariants (one default section
- * per site and one default site space per level, unique paths per level, what a section's or a site's creation and
- * deletion bring along). Composed over the tables like every store (store.ts); redirects have their own
- * (redirectStore.ts).
+ * Sites and their structure: sections, section groups and site spaces, with their invariants (one default section
+ * per site and one default site space per level, unique paths per level, what a section's or a site's creation
+ * brings along; what its deletion takes, tables.ts derives). Composed over the tables like every store (store.ts);
+ * the order of the structure and external links are siteStructureStore.ts's, what else a site has
+ * siteSettingsStore.ts's, redirects redirectStore.ts's.
  */
-import { BadRequestError, NotFoundError } from "./errors";
-import { randomToken, slugify } from "./ids";
-import type {
-  AdaptiveSchemaRec,
-  ExternalLinkRec,
-  ItemRef,
-  Placement,
-  PublishingAuthRec,
-  SectionGroupRec,
-  SectionRec,
-  ShareLinkRec,
-  SiteAgentSettings,
-  SiteAgentSettingsRec,
-  SiteCustomizationRec,
-  SiteMcpServerRec,
-  SiteRec,
-  SiteSpaceRec,
-  SpaceRec,
-} from "./records";
+import { BadRequestError } from "./errors";
+import { slugify } from "./ids";
+import type { ExternalLinkRec, SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "./records";
+import type { SectionPatch, SitePatch, SiteSpacePatch } from "./sitePatches";
 import type { Tables } from "./tables";
-import type { DefaultLevel } from "./validate";
-
-/** The settable fields of a site (the official PATCH body, with the API reference's `agentsContext`). */
-export interface SitePatch {
-  title?: string;
-  visibility?: string;
-  basename?: string;
-  adaptiveContent?: { enabled: boolean };
-  defaultLevel?: DefaultLevel;
-  defaultSiteSpace?: string;
-  defaultSiteSection?: string;
-  proxy?: string | null;
-  styleguide?: string | null;
-  agentsContext?: SiteRec["agentsContext"];
-}
-
-/** The settable fields of a section (the official PATCH body; `null` clears). */
-export interface SectionPatch {
-  title?: string;
-  localizedTitle?: Record<string, string>;
-  path?: string;
-  defaultSiteSpace?: string;
-  condition?: string | null;
-  icon?: string | null;
-  draft?: boolean;
-  description?: string | null;
-  localizedDescription?: Record<string, string>;
-  /** `null` takes the section out of its group. */
-  siteSectionGroupId?: string | null;
-}
-
-/** The settable fields of a site space (the official PATCH body; `null` clears). */
-export interface SiteSpacePatch {
-  path?: string;
-  condition?: string | null;
-  pageId?: string | null;
-  spaceId?: string;
-  hidden?: boolean;
-  draft?: boolean;
-}
-
-/** The settable fields of an external link (the official PATCH body; `null` clears, a `null` group is the root). */
-export interface ExternalLinkPatch {
-  title?: string;
-  url?: string;
-  description?: string | null;
-  icon?: string | null;
-  condition?: string | null;
-  draft?: boolean;
-  groupId?: string | null;
-  localizedTitle?: Record<string, string> | null;
-  localizedDescription?: Record<string, string> | null;
-}
-
-/** The settable fields of an MCP server (the official PATCH body; `null` removes the condition). */
-export interface McpServerPatch {
-  name?: string;
-  url?: string;
-  transport?: SiteMcpServerRec["transport"];
-  /** Replaces the whole map (the official document does not say; see emulator/README.md). */
-  headers?: Record<string, string>;
-  condition?: string | null;
-}
-
-/**
- * What a new site's editor agent has: the official document gives no defaults, so these are the emulator's own
- * (emulator/README.md): topics scanned, change requests only for findings that can be fixed automatically, and
- * instructions that are one empty paragraph, as the editor writes an empty document.
- */
-export function newSiteAgentSettings(): SiteAgentSettings {
-  return {
-    scans: { topics: "auto" },
-    findings: { changeRequests: "auto-fixable" },
-    editing: {
-      customInstructions: {
-        object: "document",
-        data: {},
-        nodes: [
-          {
-            object: "block",
-            type: "paragraph",
-            data: {},
-            nodes: [{ object: "text", leaves: [{ object: "leaf", text: "", marks: [] }] }],
-          },
-        ],
-      },
-    },
-  };
-}
-
-/** An item of a level of a section-based site's structure. */
-export type StructureItem =
-  | { kind: "site-section"; rec: SectionRec }
-  | { kind: "site-section-group"; rec: SectionGroupRec }
-  | { kind: "site-external-link"; rec: ExternalLinkRec };
-
-/** The group an item sits in (undefined: the site root). */
-export function structureParent(item: StructureItem): string | undefined {
-  return item.kind === "site-section-group" ? item.rec.parentGroupId : item.rec.groupId;
-}
 
 export class SiteStore {
   private readonly tables: Tables;
@@ -233,31 +118,23 @@ export class SiteStore {
   deleteSiteSpace(id: string): boolean {
     const ss = this.tables.siteSpaces.get(id);
     if (!ss) return false;
-    this.tables.siteSpaces.delete(id);
+    this.tables.remove("siteSpaces", id);
     this.ensureDefaultSiteSpace(ss.siteId, ss.sectionId);
     return true;
   }
 
-  /** Deletes a section with its site spaces (and thereby its group membership). */
+  /** Deletes a section with its site spaces (and thereby its group membership): tables.ts derives the cascade. */
   deleteSection(id: string): boolean {
     const section = this.tables.sections.get(id);
     if (!section) return false;
-    for (const ss of this.siteSpacesIn(section.siteId, section.id)) this.tables.siteSpaces.delete(ss.id);
-    this.tables.sections.delete(id);
+    this.tables.remove("sections", id);
     this.ensureDefaultSection(section.siteId);
     return true;
   }
 
   /** Deletes a section group: its sections and child groups move up to the group's parent level. */
   deleteSectionGroup(id: string): boolean {
-    const group = this.tables.sectionGroups.get(id);
-    if (!group) return false;
-    for (const s of this.tables.sections.values()) if (s.groupId === id) s.groupId = group.parentGroupId;
-    for (const g of this.tables.sectionGroups.values())
-      if (g.parentGroupId === id) g.parentGroupId = group.parentGroupId;
-    for (const l of this.tables.externalLinks.values()) if (l.groupId === id) l.groupId = group.parentGroupId;
-    this.tables.sectionGroups.delete(id);
-    return true;
+    return this.tables.remove("sectionGroups", id);
   }
 
   /**
@@ -490,300 +367,8 @@ export class SiteStore {
     if (siteSpace) this.setDefaultSiteSpace(siteSpace);
   }
 
-  /**
-   * Moves a group under another group of its site (undefined: the site root), at the end of its new level. Groups
-   * form a tree: a group cannot go under itself or one of its descendants (400).
-   */
-  setGroupParent(group: SectionGroupRec, parentGroupId: string | undefined): void {
-    if (parentGroupId !== undefined && this.isSelfOrDescendant(group, parentGroupId)) {
-      throw new BadRequestError(
-        `parentSectionGroupId: cannot nest section group "${group.id}" inside itself or one of its descendants`,
-      );
-    }
-    if (parentGroupId === group.parentGroupId) return;
-    group.parentGroupId = parentGroupId;
-    group.position = this.tables.nextPosition();
-  }
-
-  /** True when the group `candidateId` is `group` or one of its descendants. */
-  private isSelfOrDescendant(group: SectionGroupRec, candidateId: string): boolean {
-    let cur = this.tables.sectionGroups.get(candidateId);
-    for (let i = 0; cur && i < 1000; i++) {
-      if (cur.id === group.id) return true;
-      cur = cur.parentGroupId ? this.tables.sectionGroups.get(cur.parentGroupId) : undefined;
-    }
-    return false;
-  }
-
-  /**
-   * Adds an external link at the end of its level (the official document: "links go last; sort after"). Links need a
-   * section-based site, and a group of the same site (400 each).
-   */
-  addExternalLink(
-    site: SiteRec,
-    fields: Omit<ExternalLinkRec, "id" | "siteId" | "position" | "draft"> & { draft?: boolean },
-  ) {
-    this.requireSectionBased(site);
-    const link: ExternalLinkRec = {
-      ...fields,
-      id: this.tables.newId(),
-      siteId: site.id,
-      draft: fields.draft ?? false,
-      position: this.tables.nextPosition(),
-    };
-    this.tables.externalLinks.set(link.id, link);
-    return link;
-  }
-
-  /** Applies a PATCH; a link moved to another level goes to its end, as a group moved by `setGroupParent` does. */
-  updateExternalLink(site: SiteRec, link: ExternalLinkRec, patch: ExternalLinkPatch): void {
-    if (patch.groupId !== undefined) {
-      const groupId = patch.groupId === null ? undefined : this.groupRef(site, patch.groupId, "parent").id;
-      if (groupId !== link.groupId) {
-        link.groupId = groupId;
-        link.position = this.tables.nextPosition();
-      }
-    }
-    if (patch.title !== undefined) link.title = patch.title;
-    if (patch.url !== undefined) link.url = patch.url;
-    if (patch.draft !== undefined) link.draft = patch.draft;
-    if (patch.description !== undefined) link.description = patch.description ?? undefined;
-    if (patch.icon !== undefined) link.icon = patch.icon ?? undefined;
-    if (patch.condition !== undefined) link.condition = patch.condition ?? undefined;
-    if (patch.localizedTitle !== undefined) link.localizedTitle = patch.localizedTitle ?? undefined;
-    if (patch.localizedDescription !== undefined) link.localizedDescription = patch.localizedDescription ?? undefined;
-  }
-
-  deleteExternalLink(id: string): boolean {
-    return this.tables.externalLinks.delete(id);
-  }
-
-  /** "External links require a section-based site structure" (official `addExternalLinkToSite`). */
-  private requireSectionBased(site: SiteRec): void {
-    if (this.sectionsOf(site.id).length === 0)
-      throw new BadRequestError(
-        `site "${site.id}" has no sections: external links require a section-based site structure`,
-      );
-  }
-
-  /** A new active share link; its secret token is what `urls.published` carries. */
-  createShareLink(site: SiteRec, name: string): ShareLinkRec {
-    const link: ShareLinkRec = {
-      id: this.tables.newId(),
-      siteId: site.id,
-      name,
-      active: true,
-      token: randomToken(32),
-      createdAt: this.tables.now(),
-    };
-    this.tables.shareLinks.set(link.id, link);
-    return link;
-  }
-
-  deleteShareLink(id: string): boolean {
-    return this.tables.shareLinks.delete(id);
-  }
-
-  /** A site has at most one adaptive schema; a PUT replaces it whole. */
-  setAdaptiveSchema(site: SiteRec, jsonSchema: unknown): AdaptiveSchemaRec {
-    const rec: AdaptiveSchemaRec = {
-      siteId: site.id,
-      jsonSchema: structuredClone(jsonSchema),
-      updatedAt: this.tables.now(),
-    };
-    this.tables.adaptiveSchemas.set(site.id, rec);
-    return rec;
-  }
-
-  /** A site's customization is replaced whole (the PUT checks every required field). */
-  setCustomization(site: SiteRec, settings: Record<string, unknown>): SiteCustomizationRec {
-    const rec: SiteCustomizationRec = { siteId: site.id, settings, updatedAt: this.tables.now() };
-    this.tables.siteCustomizations.set(site.id, rec);
-    return rec;
-  }
-
-  /** A site's MCP servers, in the order they were added. */
-  mcpServersOf(siteId: string): SiteMcpServerRec[] {
-    return [...this.tables.mcpServers.values()].filter((m) => m.siteId === siteId);
-  }
-
-  /** A new MCP server; the official transport default is `sse`. Names need not be unique (the document says none). */
-  addMcpServer(
-    site: SiteRec,
-    fields: Pick<SiteMcpServerRec, "name" | "url" | "headers" | "condition"> & {
-      transport?: SiteMcpServerRec["transport"];
-    },
-  ): SiteMcpServerRec {
-    const server: SiteMcpServerRec = {
-      id: this.tables.newId(),
-      siteId: site.id,
-      name: fields.name,
-      url: fields.url,
-      transport: fields.transport ?? "sse",
-      headers: { ...fields.headers },
-    };
-    if (fields.condition !== undefined) server.condition = fields.condition;
-    this.tables.mcpServers.set(server.id, server);
-    return server;
-  }
-
-  /** Only the given fields change ("Only provided fields are updated"); given headers replace the whole map. */
-  updateMcpServer(server: SiteMcpServerRec, patch: McpServerPatch): void {
-    if (patch.name !== undefined) server.name = patch.name;
-    if (patch.url !== undefined) server.url = patch.url;
-    if (patch.transport !== undefined) server.transport = patch.transport;
-    if (patch.headers !== undefined) server.headers = { ...patch.headers };
-    if (patch.condition !== undefined) server.condition = patch.condition ?? undefined;
-  }
-
-  deleteMcpServer(id: string): boolean {
-    return this.tables.mcpServers.delete(id);
-  }
-
-  /** Every site has agent settings: the last PUT's, or the new-site values (not stored until a PUT). */
-  agentSettings(site: SiteRec): SiteAgentSettingsRec {
-    return this.tables.siteAgentSettings.get(site.id) ?? { siteId: site.id, settings: newSiteAgentSettings() };
-  }
-
-  /** The PUT replaces the settings whole (every part is required). */
-  setAgentSettings(site: SiteRec, settings: SiteAgentSettings): SiteAgentSettingsRec {
-    const rec: SiteAgentSettingsRec = {
-      siteId: site.id,
-      settings: structuredClone(settings),
-      updatedAt: this.tables.now(),
-    };
-    this.tables.siteAgentSettings.set(site.id, rec);
-    return rec;
-  }
-
-  /** A site's publishing auth, made on first use with a new signing key (the API always has one to show). */
-  publishingAuth(site: SiteRec): PublishingAuthRec {
-    let rec = this.tables.publishingAuths.get(site.id);
-    if (!rec) {
-      rec = { siteId: site.id, backend: "custom", privateKey: randomToken(48) };
-      this.tables.publishingAuths.set(site.id, rec);
-    }
-    return rec;
-  }
-
-  /** A new signing key: what the old one signed no longer verifies. */
-  regeneratePublishingKey(site: SiteRec): PublishingAuthRec {
-    const rec = this.publishingAuth(site);
-    rec.privateKey = randomToken(48);
-    return rec;
-  }
-
-  /** Deletes a site and everything that belongs to it. */
+  /** Deletes a site and everything that belongs to it (the cascade tables.ts derives from each table's parents). */
   deleteSite(id: string): boolean {
-    if (!this.tables.sites.has(id)) return false;
-    for (const [k, v] of this.tables.siteSpaces) if (v.siteId === id) this.tables.siteSpaces.delete(k);
-    for (const [k, v] of this.tables.sections) if (v.siteId === id) this.tables.sections.delete(k);
-    for (const [k, v] of this.tables.sectionGroups) if (v.siteId === id) this.tables.sectionGroups.delete(k);
-    for (const [k, v] of this.tables.externalLinks) if (v.siteId === id) this.tables.externalLinks.delete(k);
-    for (const [k, v] of this.tables.shareLinks) if (v.siteId === id) this.tables.shareLinks.delete(k);
-    for (const [k, v] of this.tables.redirects) if (v.siteId === id) this.tables.redirects.delete(k);
-    for (const [k, v] of this.tables.mcpServers) if (v.siteId === id) this.tables.mcpServers.delete(k);
-    for (const [k, v] of this.tables.integrationSiteInstallations)
-      if (v.siteId === id) this.tables.integrationSiteInstallations.delete(k);
-    this.tables.adaptiveSchemas.delete(id);
-    this.tables.siteCustomizations.delete(id);
-    this.tables.siteAgentSettings.delete(id);
-    this.tables.publishingAuths.delete(id);
-    this.tables.sites.delete(id);
-    return true;
-  }
-
-  // ---- order within a level
-
-  /** Structural siblings (sections, groups and links) under a group, or the site root when parent is undefined. */
-  structureSiblings(siteId: string, parentGroupId: string | undefined): StructureItem[] {
-    const items: StructureItem[] = [];
-    for (const s of this.sectionsOf(siteId))
-      if (s.groupId === parentGroupId) items.push({ kind: "site-section", rec: s });
-    for (const g of this.groupsOf(siteId)) {
-      if (g.parentGroupId === parentGroupId) items.push({ kind: "site-section-group", rec: g });
-    }
-    for (const l of this.linksOf(siteId))
-      if (l.groupId === parentGroupId) items.push({ kind: "site-external-link", rec: l });
-    return items.sort((a, b) => a.rec.position - b.rec.position);
-  }
-
-  /**
-   * Whether a pointer names a site space, section or section group of `site`: what tells an unknown pointer (404)
-   * from one that is not a sibling (400) in every move of the site's structure.
-   */
-  siteItemExists(site: SiteRec, p: ItemRef): boolean {
-    const tables: Record<string, Map<string, { siteId: string }>> = {
-      "site-space": this.tables.siteSpaces,
-      "site-section": this.tables.sections,
-      "site-section-group": this.tables.sectionGroups,
-      "site-external-link": this.tables.externalLinks,
-    };
-    return tables[p.kind]?.get(p.id)?.siteId === site.id;
-  }
-
-  /** The section, group or link `id` as an item of the structure, when it is one of that kind. */
-  structureItem(kind: string, id: string): StructureItem | undefined {
-    if (kind === "site-section") {
-      const rec = this.tables.sections.get(id);
-      return rec && { kind, rec };
-    }
-    if (kind === "site-section-group") {
-      const rec = this.tables.sectionGroups.get(id);
-      return rec && { kind, rec };
-    }
-    if (kind === "site-external-link") {
-      const rec = this.tables.externalLinks.get(id);
-      return rec && { kind, rec };
-    }
-    return undefined;
-  }
-
-  /** Moves a site space among the site spaces of its level (its section, or the site root). */
-  moveSiteSpace(site: SiteRec, ss: SiteSpaceRec, placement: Placement | undefined): void {
-    const siblings = this.siteSpacesIn(site.id, ss.sectionId).map((rec) => ({ kind: "site-space", rec }));
-    this.reorder(site, siblings, { kind: "site-space", rec: ss }, placement);
-  }
-
-  /** Moves a section or section group among the sections and groups of its parent group (or the site root). */
-  moveInStructure(
-    site: SiteRec,
-    id: string,
-    parentGroupId: string | undefined,
-    placement: Placement | undefined,
-  ): void {
-    const siblings = this.structureSiblings(site.id, parentGroupId);
-    const self = siblings.find((s) => s.rec.id === id);
-    if (!self) throw new NotFoundError(`"${id}" is not an item of its level in site "${site.id}"`);
-    this.reorder(site, siblings, self, placement);
-  }
-
-  /**
-   * Moves `item` among `siblings` (which contain it) before/after a sibling. Unknown pointer ids → 404, pointers to
-   * items that are not siblings → 400.
-   */
-  private reorder<T extends { rec: { id: string; position: number }; kind: string }>(
-    site: SiteRec,
-    siblings: T[],
-    item: T,
-    placement: Placement | undefined,
-  ): void {
-    const others = siblings.filter((s) => s.rec.id !== item.rec.id);
-    let index = others.length;
-    const pointer = placement?.before ?? placement?.after;
-    if (pointer) {
-      const field = placement?.before ? "position.before" : "position.after";
-      if (pointer.id === item.rec.id) throw new BadRequestError(`${field}: cannot position an item relative to itself`);
-      const at = others.findIndex((s) => s.kind === pointer.kind && s.rec.id === pointer.id);
-      if (at < 0) {
-        if (!this.siteItemExists(site, pointer)) {
-          throw new NotFoundError(`${field}: ${pointer.kind} "${pointer.id}" not found`);
-        }
-        throw new BadRequestError(`${field}: ${pointer.kind} "${pointer.id}" is not at the same level`);
-      }
-      index = placement?.before ? at : at + 1;
-    }
-    others.splice(index, 0, item);
-    for (const s of others) s.rec.position = this.tables.nextPosition();
+    return this.tables.remove("sites", id);
   }
 }

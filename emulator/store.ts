@@ -1,18 +1,15 @@
 /**
- * In-memory state of the emulator, after moto's backends: routes parse and render, the stores own every invariant
- * and every write (cascading deletes, records one operation creates or moves in another table). One shape: each
- * store is composed over the same `Tables` (tables.ts: the tables, ids, positions, clock, reset) and owns the
- * invariants of its tables — `SiteStore` (siteStore.ts) the sites and their structure, `RedirectStore`
- * (redirectStore.ts) the redirects, `OpenApiStore` (openApiStore.ts) the OpenAPI specs and their processing, and
- * `Store` (this file) the other kinds. `Store` is what routes and tests get: it holds the other three and hands out
- * the tables read-only (`store.sites` is a ReadonlyMap), so a route cannot write a table behind a store's back.
- * Record shapes: records.ts; fixtures: fixtures.ts.
+ * In-memory state of the emulator, after moto's backends: routes parse and render, the stores own every write. Each
+ * family store is composed over the same `Tables` (tables.ts: declarations, ids, clock, the derived cascade); `Store`
+ * (this file: organization, content, teams) is what routes get, holding the others and handing the tables out
+ * read-only, so a route changes a record only through a store (`update`, or a family store's operation).
  */
 import { BadRequestError } from "./errors";
 import type { FixtureInfo } from "./fixtures";
 import { GitSyncStore } from "./gitSyncStore";
 import { IntegrationStore } from "./integrationStore";
 import { OpenApiStore } from "./openApiStore";
+import { PermissionStore } from "./permissionStore";
 import type {
   AuditEventRec,
   CollectionRec,
@@ -27,44 +24,52 @@ import type {
   TeamRole,
 } from "./records";
 import { RedirectStore } from "./redirectStore";
+import { SiteSettingsStore } from "./siteSettingsStore";
 import { SiteStore } from "./siteStore";
-import { Tables } from "./tables";
+import { SiteStructureStore } from "./siteStructureStore";
+import { type RecordOf, TABLE_NAMES, type TableName, Tables } from "./tables";
 import { TranslationStore } from "./translationStore";
-import type { MemberRole } from "./validate";
 
 export type { FixtureInfo } from "./fixtures";
 
 /** How long a deleted space can be restored (the API reference's lifecycle table). */
 export const SPACE_RESTORE_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
-const grantKey = (g: GrantRef) => `${g.target}/${g.targetId}/${g.grantee}/${g.granteeId}`;
-
-/** Which grant: a grantee (team or user) on a target (space, collection or site). */
-export type GrantRef = Pick<PermissionRec, "target" | "targetId" | "grantee" | "granteeId">;
+export type { GrantRef } from "./permissionStore";
 
 /** An item of an organization's content tree. */
 export type ContentItem = { kind: "space"; rec: SpaceRec } | { kind: "collection"; rec: CollectionRec };
 
-/** A table as the Store hands it out: readable, not writable. */
-type Read<T> = T extends Map<infer K, infer V> ? ReadonlyMap<K, V> : never;
+/** The tables as the Store hands them out, one property per declared table: readable, not writable. */
+type ReadTables = { readonly [N in TableName]: ReadonlyMap<string, RecordOf<N>> };
 
 /** Audit events kept, the newest (about 300 bytes each). */
 export const MAX_AUDIT_EVENTS = 100_000;
 
+// The table properties are made from the declarations (tables.ts) in the constructor: a new table needs no getter.
+export interface Store extends ReadTables {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see above
 export class Store {
   /** The tables every store writes. Routes go through the stores; tests may seed records here directly. */
   readonly tables: Tables;
   readonly siteStore: SiteStore;
+  readonly siteStructureStore: SiteStructureStore;
+  readonly siteSettingsStore: SiteSettingsStore;
   readonly redirectStore: RedirectStore;
   readonly openApiStore: OpenApiStore;
   readonly translationStore: TranslationStore;
   readonly integrationStore: IntegrationStore;
   readonly gitSyncStore: GitSyncStore;
+  readonly permissionStore: PermissionStore;
 
   /** `openApiStepMs`: the time per OpenAPI processing step (EmulatorOptions.openApiStepMs). */
   constructor(clock: () => number = Date.now, openApiStepMs = 50, translationStepMs = 0) {
     this.tables = new Tables(clock);
+    for (const name of TABLE_NAMES) Object.defineProperty(this, name, { get: () => this.tables.table(name) });
     this.siteStore = new SiteStore(this.tables);
+    this.siteStructureStore = new SiteStructureStore(this.tables, this.siteStore);
+    this.siteSettingsStore = new SiteSettingsStore(this.tables);
     this.redirectStore = new RedirectStore(this.tables);
     this.openApiStore = new OpenApiStore(this.tables, openApiStepMs);
     this.translationStore = new TranslationStore(
@@ -73,96 +78,18 @@ export class Store {
       translationStepMs,
     );
     this.integrationStore = new IntegrationStore(this.tables);
+    this.permissionStore = new PermissionStore(this.tables);
     // The emulator's token is its first fixture user's (the organization's admin): who installs Git Sync.
     this.gitSyncStore = new GitSyncStore(this.tables, () => this.tables.users.keys().next().value ?? "");
   }
 
-  // -------------------------------------------------------------------------------------------------------------
-  // The tables, read-only (lookups for routes and renderers, inspection for tests)
-
-  get orgs(): Read<Tables["orgs"]> {
-    return this.tables.orgs;
-  }
-  get users(): Read<Tables["users"]> {
-    return this.tables.users;
-  }
-  get members(): Read<Tables["members"]> {
-    return this.tables.members;
-  }
-  get spaces(): Read<Tables["spaces"]> {
-    return this.tables.spaces;
-  }
-  get collections(): Read<Tables["collections"]> {
-    return this.tables.collections;
-  }
-  get sites(): Read<Tables["sites"]> {
-    return this.tables.sites;
-  }
-  get sections(): Read<Tables["sections"]> {
-    return this.tables.sections;
-  }
-  get sectionGroups(): Read<Tables["sectionGroups"]> {
-    return this.tables.sectionGroups;
-  }
-  get externalLinks(): Read<Tables["externalLinks"]> {
-    return this.tables.externalLinks;
-  }
-  get siteSpaces(): Read<Tables["siteSpaces"]> {
-    return this.tables.siteSpaces;
-  }
-  get shareLinks(): Read<Tables["shareLinks"]> {
-    return this.tables.shareLinks;
-  }
-  get redirects(): Read<Tables["redirects"]> {
-    return this.tables.redirects;
-  }
-  get adaptiveSchemas(): Read<Tables["adaptiveSchemas"]> {
-    return this.tables.adaptiveSchemas;
-  }
-  get siteCustomizations(): Read<Tables["siteCustomizations"]> {
-    return this.tables.siteCustomizations;
-  }
-  get siteAgentSettings(): Read<Tables["siteAgentSettings"]> {
-    return this.tables.siteAgentSettings;
-  }
-  get mcpServers(): Read<Tables["mcpServers"]> {
-    return this.tables.mcpServers;
-  }
-  get publishingAuths(): Read<Tables["publishingAuths"]> {
-    return this.tables.publishingAuths;
-  }
-  get integrationInstallations(): Read<Tables["integrationInstallations"]> {
-    return this.tables.integrationInstallations;
-  }
-  get integrationSiteInstallations(): Read<Tables["integrationSiteInstallations"]> {
-    return this.tables.integrationSiteInstallations;
-  }
-  get integrationSpaceInstallations(): Read<Tables["integrationSpaceInstallations"]> {
-    return this.tables.integrationSpaceInstallations;
-  }
-  get samlProviders(): Read<Tables["samlProviders"]> {
-    return this.tables.samlProviders;
-  }
-  get teams(): Read<Tables["teams"]> {
-    return this.tables.teams;
-  }
-  get openApiSpecs(): Read<Tables["openApiSpecs"]> {
-    return this.tables.openApiSpecs;
-  }
-  get openApiVersions(): Read<Tables["openApiVersions"]> {
-    return this.tables.openApiVersions;
-  }
-  get permissions(): Read<Tables["permissions"]> {
-    return this.tables.permissions;
-  }
-  get translations(): Read<Tables["translations"]> {
-    return this.tables.translations;
-  }
-  get glossaryEntries(): Read<Tables["glossaryEntries"]> {
-    return this.tables.glossaryEntries;
-  }
-  get auditEvents(): Read<Tables["auditEvents"]> {
-    return this.tables.auditEvents;
+  /**
+   * Sets the given fields of a record of `table` (a field given as undefined is cleared): the plain field writes of
+   * a PATCH, so that routes never write a record themselves. The record must be the table's.
+   */
+  update<N extends TableName>(table: N, rec: RecordOf<N>, changes: Partial<RecordOf<N>>): RecordOf<N> {
+    if (![...this.tables.table(table).values()].includes(rec)) throw new Error(`update: not a record of ${table}`);
+    return Object.assign(rec as object, changes) as RecordOf<N>;
   }
 
   /**
@@ -173,7 +100,7 @@ export class Store {
   recordAuditEvent(event: AuditEventRec): void {
     const trail = this.tables.auditEvents;
     trail.set(event.id, event);
-    if (trail.size > MAX_AUDIT_EVENTS) trail.delete(trail.keys().next().value as string);
+    if (trail.size > MAX_AUDIT_EVENTS) this.tables.remove("auditEvents", trail.keys().next().value as string);
   }
 
   get fixtures(): FixtureInfo {
@@ -200,7 +127,6 @@ export class Store {
     return this.siteStore.siteSpacesIn(siteId, sectionId);
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // Members and users
 
   member(orgId: string, userId: string): MemberRec | undefined {
@@ -225,7 +151,6 @@ export class Store {
     return n;
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // Spaces and collections
 
   liveSpace(id: string): SpaceRec | undefined {
@@ -248,15 +173,7 @@ export class Store {
 
   /** Deletes a collection, its descendant collections, and (soft-)deletes the spaces they contain. */
   deleteCollection(id: string): boolean {
-    const subtree = this.collectionSubtree(id);
-    if (subtree.length === 0) return false;
-    const ids = new Set(subtree.map((c) => c.id));
-    const now = this.tables.now();
-    for (const space of this.tables.spaces.values()) {
-      if (space.parentId && ids.has(space.parentId) && !space.deletedAt) space.deletedAt = now;
-    }
-    for (const cid of ids) this.tables.collections.delete(cid);
-    return true;
+    return this.tables.remove("collections", id);
   }
 
   /** Collections and live spaces under a parent collection (or the organization root), in order. */
@@ -393,39 +310,6 @@ export class Store {
     collection.position = this.tables.nextPosition();
   }
 
-  // -------------------------------------------------------------------------------------------------------------
-  // Content permissions (grants of a role on a space, collection or site to a team or a user)
-
-  grantsOf(target: PermissionRec["target"], targetId: string, grantee: PermissionRec["grantee"]): PermissionRec[] {
-    return [...this.tables.permissions.values()].filter(
-      (g) => g.target === target && g.targetId === targetId && g.grantee === grantee && this.granteeExists(g),
-    );
-  }
-
-  /**
-   * Sets a grantee's role on a target. `null` (guest) is kept on a site and removes a space's or collection's grant,
-   * since their listings report roles only (the official `UserContentPermission.permission` is a MemberRole).
-   */
-  setGrant(ref: GrantRef, role: MemberRole | null): void {
-    if (role === null && ref.target !== "site") this.revoke(ref);
-    else this.tables.permissions.set(grantKey(ref), { ...ref, role });
-  }
-
-  findGrant(target: PermissionRec["target"], targetId: string, grantee: PermissionRec["grantee"], granteeId: string) {
-    const found = this.tables.permissions.get(grantKey({ target, targetId, grantee, granteeId }));
-    return found && this.granteeExists(found) ? found : undefined;
-  }
-
-  revoke(rec: GrantRef): boolean {
-    return this.tables.permissions.delete(grantKey(rec));
-  }
-
-  /** A grant to a deleted team, or to a user who left the organization, is no longer reported. */
-  private granteeExists(g: PermissionRec): boolean {
-    return g.grantee === "team" ? this.tables.teams.has(g.granteeId) : this.tables.users.has(g.granteeId);
-  }
-
-  // -------------------------------------------------------------------------------------------------------------
   // Teams
 
   teamsOf(orgId: string): TeamRec[] {
@@ -468,12 +352,9 @@ export class Store {
   }
 
   deleteTeam(id: string): boolean {
-    if (!this.tables.teams.delete(id)) return false;
-    for (const p of this.tables.samlProviders.values()) if (p.defaultTeamId === id) p.defaultTeamId = undefined;
-    return true;
+    return this.tables.remove("teams", id);
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // SAML providers
 
   createSamlProvider(orgId: string, fields: Omit<SamlRec, "id" | "orgId" | "createdAt">): SamlRec {
@@ -483,10 +364,9 @@ export class Store {
   }
 
   deleteSamlProvider(id: string): boolean {
-    return this.tables.samlProviders.delete(id);
+    return this.tables.remove("samlProviders", id);
   }
 
-  // -------------------------------------------------------------------------------------------------------------
   // Organization settings and membership
 
   /** The organization's default site, while that site exists (a deleted site is no longer the default content). */
@@ -506,13 +386,13 @@ export class Store {
    * made to them on the organization's spaces, collections and sites. False when they were not a member.
    */
   removeMember(orgId: string, userId: string): boolean {
-    if (!this.tables.members.delete(`${orgId}/${userId}`)) return false;
+    if (!this.tables.remove("members", `${orgId}/${userId}`)) return false;
     for (const t of this.teamsOf(orgId)) t.members.delete(userId);
     const { spaces, collections, sites } = this.tables;
     const targets = { space: spaces, collection: collections, site: sites };
     const inOrg = (g: PermissionRec) => targets[g.target].get(g.targetId)?.orgId === orgId;
     for (const [key, g] of this.tables.permissions) {
-      if (g.grantee === "user" && g.granteeId === userId && inOrg(g)) this.tables.permissions.delete(key);
+      if (g.grantee === "user" && g.granteeId === userId && inOrg(g)) this.tables.remove("permissions", key);
     }
     return true;
   }

@@ -94,7 +94,7 @@ export class TranslationStore {
   }
 
   deleteTranslation(id: string): boolean {
-    return this.tables.translations.delete(id);
+    return this.tables.remove("translations", id);
   }
 
   status(translation: TranslationRec): TranslationStatus {
@@ -156,7 +156,7 @@ export class TranslationStore {
     const now = this.tables.now();
     for (const operation of operations) {
       if (operation.type === "delete") {
-        this.tables.glossaryEntries.delete(operation.id);
+        this.tables.remove("glossaryEntries", operation.id);
       } else if (operation.type === "update") {
         const entry = this.tables.glossaryEntries.get(operation.id)!;
         entry.translations = { ...operation.translations };

@@ -180,7 +180,7 @@ export const adaptiveSchemaRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const body = parseBody(ctx.body, { jsonSchema: req(checkAdaptiveJsonSchema) }, { required: true });
-      const rec = ctx.store.siteStore.setAdaptiveSchema(site, body.jsonSchema);
+      const rec = ctx.store.siteSettingsStore.setAdaptiveSchema(site, body.jsonSchema);
       return ok({
         object: "site-adaptive-schema",
         jsonSchema: structuredClone(rec.jsonSchema),

@@ -7,7 +7,7 @@ import { paginate } from "../pagination";
 import { collectionLocation, renderCollection, renderSpace } from "../render";
 import type { Route } from "../types";
 import { defaultLevel, opt, parseBody, queryBool, req, str } from "../validate";
-import { created, deleted, ok, param, requireCollection, requireOrg } from "./common";
+import { created, deleted, given, ok, param, requireCollection, requireOrg } from "./common";
 import { parseMove } from "./contentTree";
 
 const collectionTitle = str({ max: 50 });
@@ -29,9 +29,7 @@ export const collectionRoutes: Route[] = [
         { title: opt(collectionTitle), description: opt(collectionDescription), defaultLevel: opt(defaultLevel) },
         { required: true },
       );
-      if (body.title !== undefined) c.title = body.title;
-      if (body.description !== undefined) c.description = body.description;
-      if (body.defaultLevel !== undefined) c.defaultLevel = body.defaultLevel;
+      ctx.store.update("collections", c, given(body));
       return ok(renderCollection(ctx.env, c));
     },
   },

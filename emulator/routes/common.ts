@@ -53,3 +53,10 @@ export function deleted(didDelete: boolean): HandlerResult {
 export function noContent(): HandlerResult {
   return { status: 204 };
 }
+
+/** The fields a PATCH body gives: those it left out (undefined) are not changes. */
+export function given<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}

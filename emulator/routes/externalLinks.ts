@@ -2,7 +2,7 @@
  * Site external links: create, update (including the move to another group or the root), delete. The official
  * document has no operation that reads one or lists them: they are read from the site's structure (routes/sites.ts).
  */
-import { renderExternalLink, siteLocation } from "../render";
+import { renderExternalLink, siteLocation } from "../renderSites";
 import type { Route } from "../types";
 import { bool, expression, icon, nullable, opt, parseBody, req, str, url } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
@@ -34,7 +34,7 @@ export const externalLinkRoutes: Route[] = [
         { required: true },
       );
       const group = body.parent ? groupRef(store, site, body.parent, "parent") : undefined;
-      const link = store.siteStore.addExternalLink(site, {
+      const link = store.siteStructureStore.addExternalLink(site, {
         title: body.title,
         url: body.url,
         localizedTitle: body.localizedTitle,
@@ -74,7 +74,7 @@ export const externalLinkRoutes: Route[] = [
         { required: true },
       );
       const { parent, ...fields } = body;
-      ctx.store.siteStore.updateExternalLink(site, link, { ...fields, groupId: parent });
+      ctx.store.siteStructureStore.updateExternalLink(site, link, { ...fields, groupId: parent });
       return ok(renderExternalLink(link));
     },
   },
@@ -84,7 +84,9 @@ export const externalLinkRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const link = ctx.store.externalLinks.get(param(ctx, "siteExternalLinkId"));
-      return deleted(link !== undefined && link.siteId === site.id && ctx.store.siteStore.deleteExternalLink(link.id));
+      return deleted(
+        link !== undefined && link.siteId === site.id && ctx.store.siteStructureStore.deleteExternalLink(link.id),
+      );
     },
   },
 ];

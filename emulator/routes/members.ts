@@ -66,7 +66,7 @@ export const memberRoutes: Route[] = [
     handler: (ctx) => {
       const m = requireMember(ctx);
       const body = parseBody(ctx.body, { role: opt(memberRoleOrGuest) }, { required: true });
-      if (body.role !== undefined) m.role = body.role;
+      if (body.role !== undefined) ctx.store.update("members", m, { role: body.role });
       return ok(renderMember(ctx.env, ctx.store, m));
     },
   },
@@ -85,7 +85,7 @@ export const memberRoutes: Route[] = [
     handler: (ctx) => {
       const m = requireMember(ctx);
       expectNoBody(ctx.body);
-      m.sso = true;
+      ctx.store.update("members", m, { sso: true });
       return ok(renderMember(ctx.env, ctx.store, m));
     },
   },

@@ -183,8 +183,7 @@ export const openApiRoutes: Route[] = [
         { visibility: req(oneOfValues(["private", "public"] as const)) },
         { required: true },
       );
-      spec.visibility = body.visibility;
-      spec.updatedAt = ctx.store.now();
+      ctx.store.update("openApiSpecs", spec, { visibility: body.visibility, updatedAt: ctx.store.now() });
       return ok(renderSpec(ctx.env, ctx.store, spec));
     },
   },

@@ -17,7 +17,7 @@ import {
   str,
   url,
 } from "../validate";
-import { ok, requireOrg } from "./common";
+import { given, ok, requireOrg } from "./common";
 
 /** The official `updateOrganizationById` body. */
 const orgPatch = {
@@ -63,16 +63,13 @@ export const orgRoutes: Route[] = [
       if (body.hostname !== undefined && ctx.store.hostnameTaken(org, body.hostname)) {
         throw new BadRequestError(`hostname: "${body.hostname}" is already used by another organization`);
       }
-      if (body.title !== undefined) org.title = body.title;
-      if (body.emailDomains !== undefined) org.emailDomains = [...new Set(body.emailDomains)];
-      if (body.hostname !== undefined) org.hostname = body.hostname;
-      if (body.defaultRole !== undefined) org.defaultRole = body.defaultRole;
-      if (body.defaultContent !== undefined) org.defaultSiteId = body.defaultContent?.site;
-      if (body.logo !== undefined) org.logo = body.logo ?? undefined;
-      if (body.sso !== undefined) org.sso = body.sso;
-      if (body.ai !== undefined) org.ai = body.ai;
-      if (body.inviteLinks !== undefined) org.inviteLinks = body.inviteLinks;
-      if (body.mergeRules !== undefined) org.mergeRules = body.mergeRules;
+      const { emailDomains, defaultContent, logo, ...plain } = body;
+      ctx.store.update("orgs", org, {
+        ...given(plain),
+        ...(emailDomains !== undefined && { emailDomains: [...new Set(emailDomains)] }),
+        ...(defaultContent !== undefined && { defaultSiteId: defaultContent?.site }),
+        ...(logo !== undefined && { logo: logo ?? undefined }),
+      });
       return ok(renderOrg(ctx.env, ctx.store, org));
     },
   },

@@ -84,7 +84,7 @@ function routesFor({ target, base, resolve }: TargetRoutes): Route[] {
         }
         for (const [grantee, list] of invited) {
           for (const granteeId of list ?? [])
-            ctx.store.setGrant({ target, targetId: t.id, grantee, granteeId }, body.role);
+            ctx.store.permissionStore.setGrant({ target, targetId: t.id, grantee, granteeId }, body.role);
         }
         return noContent();
       },
@@ -98,7 +98,7 @@ function routesFor({ target, base, resolve }: TargetRoutes): Route[] {
         path: `${base}/${grantee}s`,
         handler: (ctx) => {
           const t = resolve(ctx);
-          const grants = ctx.store.grantsOf(target, t.id, grantee);
+          const grants = ctx.store.permissionStore.grantsOf(target, t.id, grantee);
           return ok(
             paginate(
               ctx,
@@ -119,9 +119,10 @@ function routesFor({ target, base, resolve }: TargetRoutes): Route[] {
           const t = resolve(ctx);
           const granteeId = param(ctx, `${grantee}Id`);
           const body = parseBody(ctx.body, { role: opt(patchRole) }, { required: true });
-          const grant = ctx.store.findGrant(target, t.id, grantee, granteeId);
+          const grant = ctx.store.permissionStore.findGrant(target, t.id, grantee, granteeId);
           if (!grant) throw new NotFoundError(`${grantee} "${granteeId}" has no permission on ${target} "${t.id}"`);
-          if (body.role !== undefined) ctx.store.setGrant({ target, targetId: t.id, grantee, granteeId }, body.role);
+          if (body.role !== undefined)
+            ctx.store.permissionStore.setGrant({ target, targetId: t.id, grantee, granteeId }, body.role);
           return noContent();
         },
       },
@@ -130,7 +131,14 @@ function routesFor({ target, base, resolve }: TargetRoutes): Route[] {
         path: one,
         handler: (ctx) => {
           const t = resolve(ctx);
-          return deleted(ctx.store.revoke({ target, targetId: t.id, grantee, granteeId: param(ctx, `${grantee}Id`) }));
+          return deleted(
+            ctx.store.permissionStore.revoke({
+              target,
+              targetId: t.id,
+              grantee,
+              granteeId: param(ctx, `${grantee}Id`),
+            }),
+          );
         },
       },
     );

@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
 import type { RedirectDestination, SiteRedirectRec } from "../records";
 import type { BulkItem } from "../redirectStore";
-import { redirectTarget, renderRedirect } from "../render";
+import { redirectTarget, renderRedirect } from "../renderSites";
 import type { Route } from "../types";
 import {
   arr,

@@ -14,7 +14,7 @@ import { renderSaml, samlService } from "../render";
 import type { Store } from "../store";
 import type { Route, RouteContext } from "../types";
 import { memberRoleOrGuest, opt, parseBody, req, str, url } from "../validate";
-import { created, deleted, ok, param, requireOrg } from "./common";
+import { created, deleted, given, ok, param, requireOrg } from "./common";
 
 const label = str({ min: 1, max: 30 });
 const entityID = str({ max: 1024 });
@@ -88,12 +88,16 @@ export const samlRoutes: Route[] = [
       const org = ctx.store.orgs.get(p.orgId)!;
       const body = parseBody(ctx.body, { label: opt(label), ...fields }, { required: true });
       const team = body.defaultTeam !== undefined ? teamRef(ctx.store, org, body.defaultTeam) : undefined;
-      if (body.label !== undefined) p.label = body.label;
-      if (body.entityID !== undefined) p.entityID = body.entityID;
-      if (body.certificate !== undefined) p.certificate = body.certificate;
-      if (body.ssoURL !== undefined) p.ssoURL = body.ssoURL;
-      if (team !== undefined) p.defaultTeamId = team;
-      if (body.defaultRole !== undefined) p.defaultRole = body.defaultRole;
+      const { entityID, certificate, ssoURL } = body;
+      const changes = {
+        label: body.label,
+        entityID,
+        certificate,
+        ssoURL,
+        defaultTeamId: team,
+        defaultRole: body.defaultRole,
+      };
+      ctx.store.update("samlProviders", p, given(changes));
       return ok(renderSaml(ctx.env, ctx.store, p));
     },
   },

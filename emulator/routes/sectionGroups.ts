@@ -3,10 +3,10 @@
  * `POST …/section-groups/{id}/sections` and `DELETE …/section-groups/{id}/sections/{sectionId}`.
  */
 import { paginate } from "../pagination";
-import { renderSectionGroup, siteLocation } from "../render";
+import { renderSectionGroup, siteLocation } from "../renderSites";
 import type { Route } from "../types";
 import { arr, bool, icon, nullable, opt, parseBody, req, str } from "../validate";
-import { created, deleted, ok, param, requireSite } from "./common";
+import { created, deleted, given, ok, param, requireSite } from "./common";
 import { groupRef, localized128, movePosition, requireGroup, sectionRef } from "./siteCommon";
 
 const groupTitle = str({ min: 1, max: 100 });
@@ -73,12 +73,13 @@ export const sectionGroupRoutes: Route[] = [
         const parent = body.parentSectionGroupId
           ? groupRef(store, site, body.parentSectionGroupId, "parentSectionGroupId")
           : undefined;
-        store.siteStore.setGroupParent(group, parent?.id);
+        store.siteStructureStore.setGroupParent(group, parent?.id);
       }
-      if (body.title !== undefined) group.title = body.title;
-      if (body.localizedTitle !== undefined) group.localizedTitle = body.localizedTitle;
-      if (body.icon !== undefined) group.icon = body.icon ?? undefined;
-      if (body.draft !== undefined) group.draft = body.draft;
+      const { title, localizedTitle, draft } = body;
+      store.update("sectionGroups", group, {
+        ...given({ title, localizedTitle, draft }),
+        ...(body.icon !== undefined && { icon: body.icon ?? undefined }),
+      });
       return ok(renderSectionGroup(ctx.env, store, group));
     },
   },
@@ -101,7 +102,7 @@ export const sectionGroupRoutes: Route[] = [
       const group = requireGroup(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-section", "site-section-group"], "id")) });
-      store.siteStore.moveInStructure(site, group.id, group.parentGroupId, body.position);
+      store.siteStructureStore.moveInStructure(site, group.id, group.parentGroupId, body.position);
       return ok(renderSectionGroup(ctx.env, store, group));
     },
   },

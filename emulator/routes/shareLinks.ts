@@ -2,10 +2,10 @@
 
 import { NotFoundError } from "../errors";
 import { paginate } from "../pagination";
-import { renderShareLink, siteLocation } from "../render";
+import { renderShareLink, siteLocation } from "../renderSites";
 import type { Route } from "../types";
 import { bool, opt, parseBody, queryString, req, str } from "../validate";
-import { created, deleted, ok, param, requireSite } from "./common";
+import { created, deleted, given, ok, param, requireSite } from "./common";
 
 const shareLinkName = str({ min: 0, max: 50 });
 
@@ -28,7 +28,7 @@ export const shareLinkRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       const body = parseBody(ctx.body, { name: req(shareLinkName) }, { required: true });
-      const link = ctx.store.siteStore.createShareLink(site, body.name);
+      const link = ctx.store.siteSettingsStore.createShareLink(site, body.name);
       return created(
         renderShareLink(ctx.store, link),
         `${siteLocation(ctx.env, site)}/share-links/${encodeURIComponent(link.id)}`,
@@ -49,8 +49,7 @@ export const shareLinkRoutes: Route[] = [
         { active: opt(bool()), name: opt(shareLinkName) },
         { required: true, minProperties: 1 },
       );
-      if (body.active !== undefined) link.active = body.active;
-      if (body.name !== undefined) link.name = body.name;
+      ctx.store.update("shareLinks", link, given(body));
       return ok(renderShareLink(ctx.store, link));
     },
   },
@@ -61,7 +60,7 @@ export const shareLinkRoutes: Route[] = [
       const site = requireSite(ctx);
       const link = ctx.store.shareLinks.get(param(ctx, "shareLinkId"));
       if (!link || link.siteId !== site.id) return deleted(false);
-      ctx.store.siteStore.deleteShareLink(link.id);
+      ctx.store.siteSettingsStore.deleteShareLink(link.id);
       return deleted(true);
     },
   },

@@ -3,7 +3,7 @@
  * instructions): read and replaced whole. Every site has them from its creation (the store's new-site values).
  */
 import { BadRequestError } from "../errors";
-import { renderAgentSettings } from "../render";
+import { renderAgentSettings } from "../renderSites";
 import type { Route } from "../types";
 import { arr, type Check, isPlainObject, literal, obj, oneOfValues, opt, parseBody, req, str } from "../validate";
 import { ok, requireSite } from "./common";
@@ -32,7 +32,7 @@ export const siteAgentSettingsRoutes: Route[] = [
     path,
     handler: (ctx) => {
       const site = requireSite(ctx);
-      return ok(renderAgentSettings(ctx.env, site, ctx.store.siteStore.agentSettings(site)));
+      return ok(renderAgentSettings(ctx.env, site, ctx.store.siteSettingsStore.agentSettings(site)));
     },
   },
   {
@@ -49,7 +49,7 @@ export const siteAgentSettingsRoutes: Route[] = [
         },
         { required: true },
       );
-      return ok(renderAgentSettings(ctx.env, site, ctx.store.siteStore.setAgentSettings(site, body)));
+      return ok(renderAgentSettings(ctx.env, site, ctx.store.siteSettingsStore.setAgentSettings(site, body)));
     },
   },
 ];

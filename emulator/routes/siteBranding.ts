@@ -221,14 +221,14 @@ export const siteBrandingRoutes: Route[] = [
       const site = requireSite(ctx);
       const body = parseBody(ctx.body, settings, { required: true });
       if (Object.keys(body.favicon).length > 1) throw new BadRequestError("favicon: must have either icon or emoji");
-      ctx.store.siteStore.setCustomization(site, body);
+      ctx.store.siteSettingsStore.setCustomization(site, body);
       return ok(customization(ctx, site.id));
     },
   },
   {
     method: "GET",
     path: authPath,
-    handler: (ctx) => ok(renderAuth(ctx.store.siteStore.publishingAuth(requireSite(ctx)))),
+    handler: (ctx) => ok(renderAuth(ctx.store.siteSettingsStore.publishingAuth(requireSite(ctx)))),
   },
   {
     method: "PATCH",
@@ -244,10 +244,12 @@ export const siteBrandingRoutes: Route[] = [
         },
         { required: true },
       );
-      const rec = ctx.store.siteStore.publishingAuth(site);
-      rec.backend = body.backend;
-      if (body.fallbackURL !== undefined) rec.fallbackURL = body.fallbackURL ?? undefined;
-      if (body.logoutURL !== undefined) rec.logoutURL = body.logoutURL ?? undefined;
+      const rec = ctx.store.siteSettingsStore.publishingAuth(site);
+      ctx.store.update("publishingAuths", rec, {
+        backend: body.backend,
+        ...(body.fallbackURL !== undefined && { fallbackURL: body.fallbackURL ?? undefined }),
+        ...(body.logoutURL !== undefined && { logoutURL: body.logoutURL ?? undefined }),
+      });
       return ok(renderAuth(rec));
     },
   },
@@ -255,7 +257,7 @@ export const siteBrandingRoutes: Route[] = [
     method: "POST",
     path: `${authPath}/regenerate`,
     handler: (ctx) => {
-      const rec = ctx.store.siteStore.regeneratePublishingKey(requireSite(ctx));
+      const rec = ctx.store.siteSettingsStore.regeneratePublishingKey(requireSite(ctx));
       return ok(renderAuth(rec));
     },
   },

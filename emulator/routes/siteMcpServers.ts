@@ -5,7 +5,7 @@
 import { NotFoundError } from "../errors";
 import { paginate } from "../pagination";
 import type { SiteMcpServerRec, SiteRec } from "../records";
-import { renderMcpServer } from "../render";
+import { renderMcpServer } from "../renderSites";
 import type { Route, RouteContext } from "../types";
 import { expression, nullable, oneOfValues, opt, parseBody, record, req, str, url } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
@@ -34,7 +34,7 @@ export const siteMcpServerRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       return ok(
-        paginate(ctx, ctx.store.siteStore.mcpServersOf(site.id), (server) =>
+        paginate(ctx, ctx.store.siteSettingsStore.mcpServersOf(site.id), (server) =>
           renderMcpServer(ctx.env, ctx.store, server),
         ),
       );
@@ -56,7 +56,10 @@ export const siteMcpServerRoutes: Route[] = [
         },
         { required: true },
       );
-      const server = ctx.store.siteStore.addMcpServer(site, { ...body, condition: body.condition ?? undefined });
+      const server = ctx.store.siteSettingsStore.addMcpServer(site, {
+        ...body,
+        condition: body.condition ?? undefined,
+      });
       // The official createSiteMcpServer documents no Location header.
       return created(renderMcpServer(ctx.env, ctx.store, server));
     },
@@ -82,7 +85,7 @@ export const siteMcpServerRoutes: Route[] = [
         },
         { required: true },
       );
-      ctx.store.siteStore.updateMcpServer(server, body);
+      ctx.store.siteSettingsStore.updateMcpServer(server, body);
       return ok(renderMcpServer(ctx.env, ctx.store, server));
     },
   },
@@ -93,7 +96,7 @@ export const siteMcpServerRoutes: Route[] = [
       const site = requireSite(ctx);
       const server = ctx.store.mcpServers.get(param(ctx, "siteMcpServerId"));
       return deleted(
-        server !== undefined && server.siteId === site.id && ctx.store.siteStore.deleteMcpServer(server.id),
+        server !== undefined && server.siteId === site.id && ctx.store.siteSettingsStore.deleteMcpServer(server.id),
       );
     },
   },

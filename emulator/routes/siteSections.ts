@@ -7,7 +7,7 @@
  */
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
-import { renderSection, siteLocation } from "../render";
+import { renderSection, siteLocation } from "../renderSites";
 import type { Route } from "../types";
 import { bool, expression, icon, nullable, opt, parseBody, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
@@ -128,7 +128,7 @@ export const siteSectionRoutes: Route[] = [
       const section = requireSection(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-section"], "siteSection")) });
-      store.siteStore.moveInStructure(site, section.id, section.groupId, body.position);
+      store.siteStructureStore.moveInStructure(site, section.id, section.groupId, body.position);
       return ok(renderSection(ctx.env, store, section));
     },
   },

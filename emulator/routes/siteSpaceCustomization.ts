@@ -131,7 +131,8 @@ export const siteSpaceCustomizationRoutes: Route[] = [
       const { updatedAt: _site, ...site } = customization(ctx, ss.siteId);
       const shown = parseBody(effective(site, overrides), settings, { required: true });
       if (Object.keys(shown.favicon).length > 1) throw new BadRequestError("favicon: must have either icon or emoji");
-      ss.customization = Object.keys(overrides).length > 0 ? { overrides, updatedAt: ctx.store.now() } : undefined;
+      const changed = Object.keys(overrides).length > 0 ? { overrides, updatedAt: ctx.store.now() } : undefined;
+      ctx.store.update("siteSpaces", ss, { customization: changed });
       return ok(render(ctx, ss));
     },
   },
@@ -141,7 +142,7 @@ export const siteSpaceCustomizationRoutes: Route[] = [
     handler: (ctx) => {
       const ss = requireSiteSpace(ctx, requireSite(ctx));
       const existed = ss.customization !== undefined;
-      ss.customization = undefined;
+      ctx.store.update("siteSpaces", ss, { customization: undefined });
       return deleted(existed);
     },
   },

@@ -4,7 +4,7 @@
  */
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
-import { renderSiteSpace, siteLocation } from "../render";
+import { renderSiteSpace, siteLocation } from "../renderSites";
 import type { Route } from "../types";
 import { bool, expression, nullable, opt, parseBody, queryBool, req, str } from "../validate";
 import { created, deleted, ok, param, requireSite } from "./common";
@@ -113,7 +113,7 @@ export const siteSpaceRoutes: Route[] = [
       const ss = requireSiteSpace(ctx, site);
       const { store } = ctx;
       const body = parseBody(ctx.body, { position: opt(movePosition(["site-space"], "siteSpace")) });
-      store.siteStore.moveSiteSpace(site, ss, body.position);
+      store.siteStructureStore.moveSiteSpace(site, ss, body.position);
       return ok(renderSiteSpace(ctx.env, store, ss));
     },
   },

@@ -4,8 +4,8 @@
 import { BadRequestError } from "../errors";
 import { paginate } from "../pagination";
 import type { ItemRef, SiteRec } from "../records";
-import { renderSite, renderSiteSpace, renderStructureItem, siteLocation } from "../render";
-import { structureParent } from "../siteStore";
+import { renderSite, renderSiteSpace, renderStructureItem, siteLocation } from "../renderSites";
+import { structureParent } from "../sitePatches";
 import type { Store } from "../store";
 import type { Env, Route } from "../types";
 import {
@@ -48,7 +48,7 @@ export function siteStructure(env: Env, store: Store, site: SiteRec): unknown {
   }
   return {
     type: "sections",
-    structure: store.siteStore
+    structure: store.siteStructureStore
       .structureSiblings(site.id, undefined)
       .map((item) => renderStructureItem(env, store, item)),
   };
@@ -149,7 +149,7 @@ export const siteRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       expectNoBody(ctx.body);
-      site.published = true;
+      ctx.store.update("sites", site, { published: true });
       return ok(renderSite(ctx.env, ctx.store, site));
     },
   },
@@ -159,7 +159,7 @@ export const siteRoutes: Route[] = [
     handler: (ctx) => {
       const site = requireSite(ctx);
       expectNoBody(ctx.body);
-      site.published = false;
+      ctx.store.update("sites", site, { published: false });
       return ok(renderSite(ctx.env, ctx.store, site));
     },
   },
@@ -189,13 +189,13 @@ export const siteRoutes: Route[] = [
       const { item } = body;
       if (item.type === "site-space") {
         const ss = requireSiteSpace(ctx, site, item.id);
-        store.siteStore.moveSiteSpace(site, ss, position);
+        store.siteStructureStore.moveSiteSpace(site, ss, position);
         return ok(renderSiteSpace(env, store, ss));
       }
-      if (!store.siteStore.siteItemExists(site, { kind: item.type, id: item.id }))
+      if (!store.siteStructureStore.siteItemExists(site, { kind: item.type, id: item.id }))
         throw new BadRequestError(`item: ${item.type} "${item.id}" not found in site "${site.id}"`);
-      const moved = store.siteStore.structureItem(item.type, item.id)!;
-      store.siteStore.moveInStructure(site, item.id, structureParent(moved), position);
+      const moved = store.siteStructureStore.structureItem(item.type, item.id)!;
+      store.siteStructureStore.moveInStructure(site, item.id, structureParent(moved), position);
       return ok(renderStructureItem(env, store, moved));
     },
   },

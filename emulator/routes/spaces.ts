@@ -2,12 +2,14 @@
  * Spaces: GET/PATCH/DELETE /spaces/{spaceId}, POST /spaces/{spaceId}/move, POST /spaces/{spaceId}/restore,
  * GET/POST /orgs/{organizationId}/spaces.
  */
+
 import { BadRequestError, NotFoundError } from "../errors";
 import { paginate } from "../pagination";
+import type { SpaceRec } from "../records";
 import { renderSpace, spaceLocation } from "../render";
 import type { Route } from "../types";
 import { defaultLevel, mergeRules, nullable, oneOfValues, opt, parseBody, str, url } from "../validate";
-import { created, deleted, ok, param, requireOrg, requireSpace } from "./common";
+import { created, deleted, given, ok, param, requireOrg, requireSpace } from "./common";
 import { parseMove } from "./contentTree";
 
 const spaceTitle = str({ max: 50 });
@@ -49,22 +51,17 @@ export const spaceRoutes: Route[] = [
       if (typeof body.emoji === "string" && typeof body.icon === "string") {
         throw new BadRequestError("icon: must not be set together with emoji");
       }
-      if (body.title !== undefined) space.title = body.title;
-      if (body.editMode !== undefined) space.editMode = body.editMode;
-      if (body.defaultLevel !== undefined) space.defaultLevel = body.defaultLevel;
-      if (body.language !== undefined) space.language = body.language;
-      if (body.mergeRules !== undefined) space.mergeRules = body.mergeRules;
-      if (typeof body.icon === "string") {
-        space.icon = body.icon;
-        space.emoji = "";
-      } else if (typeof body.emoji === "string") {
-        space.emoji = body.emoji;
-        space.icon = undefined;
-      } else if (body.emoji === null || body.icon === null) {
-        space.emoji = "";
-        space.icon = undefined;
-      }
-      space.updatedAt = ctx.store.now();
+      let look: Partial<Pick<SpaceRec, "icon" | "emoji">> = {};
+      if (typeof body.icon === "string") look = { icon: body.icon, emoji: "" };
+      else if (typeof body.emoji === "string") look = { emoji: body.emoji, icon: undefined };
+      else if (body.emoji === null || body.icon === null) look = { emoji: "", icon: undefined };
+      const { title } = body;
+      const plain = { editMode: body.editMode, defaultLevel: body.defaultLevel, mergeRules: body.mergeRules };
+      ctx.store.update("spaces", space, {
+        ...given({ title, language: body.language, ...plain }),
+        ...look,
+        updatedAt: ctx.store.now(),
+      });
       return ok(renderSpace(ctx.env, ctx.store, space));
     },
   },

@@ -78,7 +78,7 @@ export const teamRoutes: Route[] = [
     handler: (ctx) => {
       const { team } = requireTeam(ctx);
       const body = parseBody(ctx.body, { title: req(teamTitle) }, { required: true });
-      team.title = body.title;
+      ctx.store.update("teams", team, { title: body.title });
       return ok(renderTeam(ctx.store, team));
     },
   },

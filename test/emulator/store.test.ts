@@ -405,13 +405,13 @@ describe("sites (SiteStore)", () => {
     const outer = store.siteStore.addSectionGroup(site, { title: "Outer" }, []);
     const inner = store.siteStore.addSectionGroup(site, { title: "Inner", parentGroupId: outer.id }, []);
     const cycle = `parentSectionGroupId: cannot nest section group "${outer.id}" inside itself or one of its descendants`;
-    expect(() => store.siteStore.setGroupParent(outer, inner.id)).toThrow(new BadRequestError(cycle));
-    expect(() => store.siteStore.setGroupParent(outer, outer.id)).toThrow(cycle);
+    expect(() => store.siteStructureStore.setGroupParent(outer, inner.id)).toThrow(new BadRequestError(cycle));
+    expect(() => store.siteStructureStore.setGroupParent(outer, outer.id)).toThrow(cycle);
     expect(outer.parentGroupId).toBeUndefined();
     const position = inner.position;
-    store.siteStore.setGroupParent(inner, outer.id);
+    store.siteStructureStore.setGroupParent(inner, outer.id);
     expect(inner.position).toBe(position);
-    store.siteStore.setGroupParent(inner, undefined);
+    store.siteStructureStore.setGroupParent(inner, undefined);
     expect(inner.parentGroupId).toBeUndefined();
     expect(inner.position).toBeGreaterThan(position);
   });
@@ -464,12 +464,12 @@ describe("sites (SiteStore)", () => {
     const { store, org } = storeAt();
     const site = store.siteStore.createSite(org, docs, []);
     expect(store.publishingAuths.has(site.id)).toBe(false);
-    const auth = store.siteStore.publishingAuth(site);
-    expect(store.siteStore.publishingAuth(site)).toBe(auth);
+    const auth = store.siteSettingsStore.publishingAuth(site);
+    expect(store.siteSettingsStore.publishingAuth(site)).toBe(auth);
     const key = auth.privateKey;
-    expect(store.siteStore.regeneratePublishingKey(site).privateKey).not.toBe(key);
-    expect(store.siteStore.setAdaptiveSchema(site, { type: "object" })).toMatchObject({ siteId: site.id });
-    store.siteStore.createShareLink(site, "Reviewers");
+    expect(store.siteSettingsStore.regeneratePublishingKey(site).privateKey).not.toBe(key);
+    expect(store.siteSettingsStore.setAdaptiveSchema(site, { type: "object" })).toMatchObject({ siteId: site.id });
+    store.siteSettingsStore.createShareLink(site, "Reviewers");
     store.siteStore.deleteSite(site.id);
     expect(store.publishingAuths.size + store.adaptiveSchemas.size + store.shareLinks.size).toBe(0);
   });
@@ -544,13 +544,13 @@ describe("content, teams and grants (Store)", () => {
       grantee: "team",
       granteeId: writers.id,
     } as const;
-    store.setGrant(onSpace, "edit");
-    expect(store.findGrant("space", onSpace.targetId, "team", writers.id)?.role).toBe("edit");
-    store.setGrant(onSpace, null);
-    expect(store.findGrant("space", onSpace.targetId, "team", writers.id)).toBeUndefined();
+    store.permissionStore.setGrant(onSpace, "edit");
+    expect(store.permissionStore.findGrant("space", onSpace.targetId, "team", writers.id)?.role).toBe("edit");
+    store.permissionStore.setGrant(onSpace, null);
+    expect(store.permissionStore.findGrant("space", onSpace.targetId, "team", writers.id)).toBeUndefined();
     const site = store.siteStore.createSite(org, { title: "Docs", type: "basic", visibility: "public" }, []);
-    store.setGrant({ ...onSpace, target: "site", targetId: site.id }, null);
-    expect(store.grantsOf("site", site.id, "team").map((g) => g.role)).toEqual([null]);
+    store.permissionStore.setGrant({ ...onSpace, target: "site", targetId: site.id }, null);
+    expect(store.permissionStore.grantsOf("site", site.id, "team").map((g) => g.role)).toEqual([null]);
   });
 });
 

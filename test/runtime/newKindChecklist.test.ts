@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { definitions } from "../../provider/registry";
 import { CENSUS_KINDS, NOT_IN_CENSUS } from "../support/census";
+import { RECOVERY_CASES } from "./recoveryCases";
 
 const root = path.join(__dirname, "../..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -51,6 +52,13 @@ describe("a new kind touches every file provider/README.md lists", () => {
     });
     it(`${kind}: has its generated class held to its schemas in test/runtime/types.test.ts`, () => {
       expect(typeBounds.includes(`docs.${kind}>`), `types.test.ts never names docs.${kind}`).toBe(true);
+    });
+    it(`${kind}: has a row in test/runtime/recoveryCases.ts when it has findCreated`, () => {
+      const definition = definitions.find((d) => d.kind === kind)!;
+      const row = RECOVERY_CASES.some((c) => c.kind === kind);
+      expect(row, `${kind} has findCreated and no row in RECOVERY_CASES (test/runtime/recoveryCases.ts)`).toBe(
+        definition.findCreated !== undefined,
+      );
     });
     it(`${kind}: is named in CHANGELOG.md`, () => {
       expect(changelog.includes(`\`${kind}\``), `CHANGELOG.md never names \`${kind}\``).toBe(true);

@@ -21,6 +21,9 @@ export interface RecoveryCase {
 }
 
 const under = (inputs: Props, tail: string) => `/orgs/${inputs.organizationId}/sites/${inputs.siteId}/${tail}`;
+/** The external links among structure items, at any depth. */
+const linksIn = (items: Json[]): Json[] =>
+  items.flatMap((item) => [...(item.object === "site-external-link" ? [item] : []), ...linksIn(item.children ?? [])]);
 const CERT = "-----BEGIN CERTIFICATE-----\nMIIDpDCCAoygAwIBAgIGAXoTpbV4MA0=\n-----END CERTIFICATE-----";
 
 export const RECOVERY_CASES: RecoveryCase[] = [
@@ -101,6 +104,21 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     create: { method: "POST", path: "/mcp-servers$" },
     objects: async (f, i) => (await f.listAll(under(i, "mcp-servers"))).filter((s: Json) => s.name === i.name),
     twin: (f, i) => f.apiCreate(under(i, "mcp-servers"), { name: i.name, url: i.url, headers: {} }),
+  },
+  {
+    kind: "SiteExternalLink",
+    inputs: async (f) => {
+      const siteId = await f.makeSite();
+      await f.makeSection(siteId, f.space(0));
+      return { organizationId: f.org(), siteId, title: "Forum", url: "https://forum.example/" };
+    },
+    create: { method: "POST", path: "/external-links$" },
+    // Links have no listing of their own: the site's structure holds them, at the top level or in a group.
+    objects: async (f, i) =>
+      linksIn(((await f.api("GET", under(i, "structure"))).body as Json).structure).filter(
+        (l: Json) => l.title === i.title && l.url === i.url,
+      ),
+    twin: (f, i) => f.apiCreate(under(i, "external-links"), { title: i.title, url: i.url }),
   },
   {
     kind: "Translation",
