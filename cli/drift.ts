@@ -6,6 +6,7 @@
  * listing per organization. Nothing here runs a command or a request: main.ts gathers, this module reads and writes.
  */
 import type { ApiAuditEvent } from "../provider/client";
+import { isOn } from "../provider/framework/driftAttribution";
 import { kindOfType } from "./provider";
 import type { OrganizationObject } from "./unmanaged";
 
@@ -296,14 +297,9 @@ export function unmanagedFinding(
   };
 }
 
-/**
- * Whether an event is on a finding's object: its target is the object's id or, for an id of two parts
- * (`<organizationId>/<userId>`), its last part. A target of another object holding the same id (a site and its
- * customization share the site's id) counts too: the report shows its type.
- */
-function isOn(event: ApiAuditEvent, id: string): boolean {
-  return id !== "" && (event.target.id === id || id.endsWith(`/${event.target.id}`));
-}
+// An event is on a finding's object by isOn (../provider/framework/driftAttribution.ts), which refresh attribution
+// shares. A target of another object holding the same id (a site and its customization share the site's id) counts
+// too: the report shows its type.
 
 /** Whether an event falls within one of the stack's own runs and came through the API: the stack made it. */
 export function madeByRun(event: ApiAuditEvent, runs: StackRun[]): boolean {

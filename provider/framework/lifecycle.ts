@@ -4,14 +4,16 @@ import type { AdoptedBy } from "./adoptions";
 import type { ChangeNotes } from "./changeNotes";
 import { undoOnFailure } from "./cleanup";
 import type { Companions } from "./companions";
+import { defaultOrganizationId } from "./connection";
 import type { CrossResourceRules } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
+import type { DriftAttribution } from "./driftAttribution";
 import { explain, withoutSecrets, withoutStackTrace } from "./explain";
 import { InputRules, sensitiveInputsOf } from "./inputRules";
 import { describeIssue } from "./issues";
 import { KeyedProperties } from "./keyed";
 import type { CreatedCandidate, Found, KindDefinition, Known, ProgramRules, Props, ResourceContext } from "./kind";
-import { checkAgainstApi, type PreflightScope } from "./preflight";
+import { checkAgainstApi, type PreflightScope, preflightEnabled } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
 import {
   CONNECTION,
@@ -30,6 +32,7 @@ const IMPORT_ID = "importId";
 /** What a lifecycle uses of the operation it belongs to (./operation.ts): its registries and its contexts. */
 export interface LifecycleScope extends PreflightScope {
   crossResource: CrossResourceRules;
+  driftAttribution: DriftAttribution;
   companions: Companions;
   changeNotes: ChangeNotes;
   context(connection?: ResourceConnection): ResourceContext;
@@ -156,10 +159,16 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
 
   async read(id: string, props: Props = {}): Promise<pulumi.dynamic.ReadResult> {
     const known = this.stateOf(id, props);
+    const declared = declaredProperties(props);
     const found = await this.guard(
       "read",
       id,
-      (ctx) => this.readOrGone(ctx, id, known, declaredProperties(props)),
+      async (ctx) => {
+        const read = await this.readOrGone(ctx, id, known, declared);
+        // A refresh of a resource the state holds (it recorded what the program declared) that finds drift.
+        if (declared !== undefined && preflightEnabled()) await this.attributeDrift(ctx, id, props, declared, read);
+        return read;
+      },
       props,
     );
     const result = this.readResult(found, props);
@@ -311,6 +320,29 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   /** A 404 while reading (of the object or of a parent) means it is gone, whatever the kind. */
+  /** With preflight on, says who last changed an object its refresh finds changed or gone (./driftAttribution.ts). */
+  private async attributeDrift(
+    ctx: ResourceContext,
+    id: string,
+    props: Props,
+    declared: ReadonlySet<string>,
+    read: Found<State> | undefined,
+  ): Promise<void> {
+    const organizationId = props.organizationId ?? read?.state.organizationId ?? defaultOrganizationId();
+    if (typeof organizationId !== "string") return;
+    const subject = { kind: this.definition.kind, id };
+    if (read === undefined) {
+      await this.operation.driftAttribution.tell(ctx.client, organizationId, subject, { gone: true });
+      return;
+    }
+    const before = this.keyed.plain(props);
+    const changed = [...declared].filter(
+      (key) => !this.providerOptions.has(key) && !sameValue(before[key], read.state[key], this.setProperties.has(key)),
+    );
+    if (changed.length > 0)
+      await this.operation.driftAttribution.tell(ctx.client, organizationId, subject, { changed });
+  }
+
   private async readOrGone(
     ctx: ResourceContext,
     id: string,

@@ -4,6 +4,7 @@ import { ChangeNotes } from "./changeNotes";
 import { Companions } from "./companions";
 import { Connections } from "./connection";
 import { CrossResourceRules } from "./crossResource";
+import { DriftAttribution } from "./driftAttribution";
 import type { KindDefinition, Props, ResourceContext } from "./kind";
 import { Lifecycle } from "./lifecycle";
 import { Listings } from "./listings";
@@ -26,6 +27,7 @@ export class Operation {
   readonly companions = new Companions();
   readonly adoptions = new Adoptions();
   readonly changeNotes = new ChangeNotes();
+  readonly driftAttribution = new DriftAttribution();
   /** Listings of the stack-wide client, shared by every read of this operation (and the CLI's walk). */
   private readonly listings = new Listings();
   /** Listings of resources with their own connection (./resourceConnection.ts), one set per client. */
