@@ -49,8 +49,12 @@ function roleOf(command: string, isRoot: boolean): Role {
   // `dirname` (bin/pulumi-resource-docs). They name the same paths and are neither program nor provider.
   if (script === "-e" || !/^(node|sh|dash|bash)$/.test(path.basename(executable))) return "other";
   // @pulumi/pulumi's dynamic-provider script (the dynamic route and the floor), or the `docs` plugin's launcher, which
-  // execs node on the plugin's server in the same process.
-  if (/cmd[/\\]dynamic-provider|pulumi-resource-docs$|provider[/\\]plugin[/\\]main\.js$/.test(script))
+  // execs node on the plugin's server in the same process (the package's, or the plugin floor's floor-plugin/plugin.js).
+  if (
+    /cmd[/\\]dynamic-provider|pulumi-resource-docs$|provider[/\\]plugin[/\\]main\.js$|floor-plugin[/\\]plugin\.js$/.test(
+      script,
+    )
+  )
     return "provider";
   if (/cmd[/\\]run|run-plugin|pulumi-language-nodejs-exec|language-host/.test(command)) return "program";
   return "other";

@@ -12,9 +12,16 @@ export type Op = (typeof OPS)[number];
 /** The package's two routes to the engine: dynamic resources, and the `docs` provider plugin. */
 export const ROUTES = ["dynamic", "plugin"] as const;
 export type Route = (typeof ROUTES)[number];
-/** Each route, and the no-op dynamic-provider floor both are measured against. */
-export const VARIANTS = [...ROUTES, "floor"] as const;
+/**
+ * Each route, each followed by its own no-op floor: "floor", a no-op dynamic provider (bench/floor/noop.js), for the
+ * dynamic route; "plugin-floor", a no-op `docs` provider plugin (bench/floor/plugin.js), for the plugin route.
+ */
+export const VARIANTS = ["dynamic", "floor", "plugin", "plugin-floor"] as const;
 export type Variant = (typeof VARIANTS)[number];
+export type Floor = "floor" | "plugin-floor";
+/** The floor a route is measured against: the same engine path (dynamic provider or plugin) doing nothing. */
+export const FLOOR_OF: Record<Route, Floor> = { dynamic: "floor", plugin: "plugin-floor" };
+const FLOOR_TITLE: Record<Route, string> = { dynamic: "dynamic floor", plugin: "plugin floor" };
 
 export interface OpRecord extends Invocation {
   n: number;
@@ -28,7 +35,7 @@ export interface OpRecord extends Invocation {
   /** Longest chain of dependent requests (see criticalPathRequests). */
   criticalPath: number;
   parallel: number;
-  /** The floor only: first to last provider call, i.e. how fast the engine hands out work that costs nothing. */
+  /** The floors only: first to last provider call, i.e. how fast the engine hands out work that costs nothing. */
   callSpanMs?: number;
 }
 
@@ -84,9 +91,11 @@ export interface VariantSummary {
   cpuByRole?: Record<Role, number>;
 }
 
-/** A route's figures, with its ratio to the floor and the API traffic it caused. */
+/** A route's figures, with its ratio to its own floor and the API traffic it caused. */
 export interface RouteSummary extends VariantSummary {
-  /** Median over the repeats of route ÷ floor of the same repeat. */
+  /** Its floor's figures (FLOOR_OF). */
+  floor: VariantSummary;
+  /** Median over the repeats of route ÷ its floor of the same repeat. */
   wallRatio: number;
   cpuRatio: number;
   requests: number;
@@ -98,8 +107,7 @@ export interface RouteSummary extends VariantSummary {
 export interface Summary {
   n: number;
   op: Op;
-  floor: VariantSummary;
-  /** The routes this run measured (a run from before the plugin route has the dynamic one only). */
+  /** The routes this run measured with their floors (a run from before the plugin route has the dynamic one only). */
   routes: Partial<Record<Route, RouteSummary>>;
 }
 
@@ -132,12 +140,11 @@ export function summarize(records: OpRecord[]): Summary[] {
   for (const n of [...new Set(timed.map((r) => r.n))]) {
     for (const op of OPS) {
       const of = (variant: Variant) => timed.filter((r) => r.n === n && r.op === op && r.variant === variant);
-      const floor = of("floor");
-      if (floor.length === 0) continue;
       const routes: Partial<Record<Route, RouteSummary>> = {};
       for (const route of ROUTES) {
         const measured = of(route);
-        if (measured.length === 0) continue;
+        const floor = of(FLOOR_OF[route]);
+        if (measured.length === 0 || floor.length === 0) continue;
         const pairs = measured.flatMap((m) => {
           const f = floor.find((r) => r.repeat === m.repeat);
           return f ? [{ m, f }] : [];
@@ -145,6 +152,7 @@ export function summarize(records: OpRecord[]): Summary[] {
         const families = [...new Set(measured.flatMap((r) => Object.keys(r.api.byFamily)))];
         routes[route] = {
           ...summarizeVariant(measured, n),
+          floor: summarizeVariant(floor, n),
           wallRatio: median(pairs.map(({ m, f }) => m.wallMs / f.wallMs)),
           cpuRatio: median(pairs.map(({ m, f }) => m.cpuMs / f.cpuMs)),
           requests: median(measured.map((r) => r.api.requests)),
@@ -154,7 +162,7 @@ export function summarize(records: OpRecord[]): Summary[] {
         };
       }
       if (Object.keys(routes).length === 0) continue;
-      summaries.push({ n, op, floor: summarizeVariant(floor, n), routes });
+      summaries.push({ n, op, routes });
     }
   }
   return summaries;
@@ -166,10 +174,17 @@ const perRoute = (x: Summary, cell: (r: RouteSummary) => string) =>
     const summary = x.routes[route];
     return summary ? cell(summary) : DASH;
   });
+/** Two cells per route, the route's then its floor's: dynamic, dynamic floor, plugin, plugin floor. */
+const withFloors = (x: Summary, cell: (v: VariantSummary) => string) =>
+  ROUTES.flatMap((route) => {
+    const summary = x.routes[route];
+    return summary ? [cell(summary), cell(summary.floor)] : [DASH, DASH];
+  });
+const WITH_FLOORS = ROUTES.flatMap((route) => [route, FLOOR_TITLE[route]]).join(" / ");
 
 function markdown(run: Run, summaries: Summary[], chartFile: string): string {
   const lines: string[] = [];
-  lines.push(`# Benchmark: the package's dynamic and plugin routes against a no-op dynamic-provider floor`, "");
+  lines.push(`# Benchmark: the package's dynamic and plugin routes, each against its own no-op floor`, "");
   lines.push(
     `\`${run.command}\` on ${run.date}: ${run.machine}; ${run.cli}; \`--parallel ${run.parallel}\`; ` +
       `paired repeats: ${[...new Set(run.records.filter((r) => r.latencyMs === 0).map((r) => r.n))]
@@ -184,34 +199,35 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
     "",
     "Routes: **dynamic**, the package's classes (`pulumi-docs-platform`: dynamic resources, whose provider runs in " +
       "@pulumi/pulumi's dynamic-provider process); **plugin**, the same classes from `pulumi-docs-platform/plugin` " +
-      "(`docs:index:<Kind>` resources served by the `docs` provider plugin, `pulumi-resource-docs`); **floor**, a " +
-      "no-op dynamic provider with the same classes and graph. All three run bench/program/shape.js.",
+      "(`docs:index:<Kind>` resources served by the `docs` provider plugin, `pulumi-resource-docs`). Each against its " +
+      "own floor: **dynamic floor**, a no-op dynamic provider with the same classes and graph (bench/floor/noop.js); " +
+      "**plugin floor**, the plugin route's program and classes served by a no-op `docs` plugin (bench/floor/plugin.js, " +
+      "launched as pulumi-resource-docs is). All four run bench/program/shape.js.",
     "",
     "Wall and CPU: seconds for the CLI's whole process tree (CLI, language host, program, provider), min / median over " +
-      "the repeats. Ratio: median over the repeats of route ÷ floor in the same repeat. Requests: API requests the " +
+      "the repeats. Ratio: median over the repeats of route ÷ its own floor in the same repeat. Requests: API requests the " +
       "operation sent (writes in brackets), per resource in the last column (dynamic / plugin).",
     "",
   );
   lines.push(
-    "| N | op | wall dynamic | wall plugin | wall floor | ratio dynamic | ratio plugin | CPU dynamic | CPU plugin " +
-      "| CPU floor | CPU ratio dynamic | CPU ratio plugin | requests dynamic | requests plugin | req/resource |",
-    `|---:|---|${"---:|".repeat(13)}`,
+    "| N | op | wall dynamic | wall dynamic floor | wall plugin | wall plugin floor | ratio dynamic | ratio plugin " +
+      "| CPU dynamic | CPU dynamic floor | CPU plugin | CPU plugin floor | CPU ratio dynamic | CPU ratio plugin " +
+      "| requests dynamic | requests plugin | req/resource |",
+    `|---:|---|${"---:|".repeat(15)}`,
   );
   const minMedian = (stats: Stats) => `${s(stats.min)} / ${s(stats.median)}`;
   for (const x of summaries) {
     const cells = [
-      ...perRoute(x, (r) => minMedian(r.wall)),
-      minMedian(x.floor.wall),
+      ...withFloors(x, (v) => minMedian(v.wall)),
       ...perRoute(x, (r) => `**${r.wallRatio.toFixed(2)}**`),
-      ...perRoute(x, (r) => minMedian(r.cpu)),
-      minMedian(x.floor.cpu),
+      ...withFloors(x, (v) => minMedian(v.cpu)),
       ...perRoute(x, (r) => r.cpuRatio.toFixed(2)),
       ...perRoute(x, (r) => `${r.requests} (${r.writes})`),
       perRoute(x, (r) => r.requestsPerResource.toFixed(2)).join(" / "),
     ];
     lines.push(`| ${x.n} | ${x.op} | ${cells.join(" | ")} |`);
   }
-  lines.push("", `![Ratio to the floor by N](${chartFile})`, "");
+  lines.push("", `![Ratio of each route to its floor by N](${chartFile})`, "");
   lines.push(
     "## State, memory and checkpoint writes (after `up`)",
     "",
@@ -221,37 +237,34 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
       "B bytes, writes about 2 × (B ÷ 2) × S = B × S bytes; measured: bytes the CLI process wrote (wchar at its last " +
       "/proc sample, so slightly low). Steps: resources in the state (the stack and its default provider included).",
     "",
-    "| N | state B/resource dynamic | plugin | floor | steps | state × steps (MB) dynamic / plugin | CLI wrote (MB) dynamic / plugin / floor | program RSS dynamic / plugin / floor | provider RSS dynamic / plugin / floor |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| N | state B/resource ${WITH_FLOORS} | steps | state × steps (MB) dynamic / plugin | CLI wrote (MB) ${WITH_FLOORS} | program RSS ${WITH_FLOORS} | provider RSS ${WITH_FLOORS} |`,
+    "|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const x of summaries.filter((y) => y.op === "up")) {
     lines.push(
-      `| ${x.n} | ${perRoute(x, (r) => r.stateBytesPerResource.toFixed(0)).join(" | ")} ` +
-        `| ${x.floor.stateBytesPerResource.toFixed(0)} | ${x.floor.stateResources} ` +
+      `| ${x.n} | ${withFloors(x, (v) => v.stateBytesPerResource.toFixed(0)).join(" / ")} ` +
+        `| ${Object.values(x.routes)[0]?.floor.stateResources ?? DASH} ` +
         `| ${perRoute(x, (r) => ((r.stateBytesPerResource * x.n * r.stateResources) / 2 ** 20).toFixed(1)).join(" / ")} ` +
-        `| ${[...perRoute(x, (r) => mbOfBytes(r.cliWrittenBytes)), mbOfBytes(x.floor.cliWrittenBytes)].join(" / ")} ` +
-        `| ${[...perRoute(x, (r) => mb(r.peakRssKb.program)), mb(x.floor.peakRssKb.program)].join(" / ")} ` +
-        `| ${[...perRoute(x, (r) => mb(r.peakRssKb.provider)), mb(x.floor.peakRssKb.provider)].join(" / ")} |`,
+        `| ${withFloors(x, (v) => mbOfBytes(v.cliWrittenBytes)).join(" / ")} ` +
+        `| ${withFloors(x, (v) => mb(v.peakRssKb.program)).join(" / ")} ` +
+        `| ${withFloors(x, (v) => mb(v.peakRssKb.provider)).join(" / ")} |`,
     );
   }
   lines.push(
     "",
-    "Provider processes each operation started (median over the repeats; dynamic / plugin / floor): " +
+    `Provider processes each operation started (median over the repeats; ${WITH_FLOORS}): ` +
       [...new Set(summaries.map((x) => x.n))]
         .map((n) => {
           const ofN = summaries.filter((x) => x.n === n);
           return `N = ${n}: ${ofN
-            .map(
-              (x) =>
-                `${x.op} ${[...perRoute(x, (r) => String(r.providerProcesses)), String(x.floor.providerProcesses)].join(" / ")}`,
-            )
+            .map((x) => `${x.op} ${withFloors(x, (v) => String(v.providerProcesses)).join(" / ")}`)
             .join(", ")}`;
         })
         .join("; ") +
       ".",
   );
   const largest = Math.max(...summaries.map((x) => x.n));
-  const byRole = summaries.filter((x) => x.n === largest && x.floor.cpuByRole);
+  const byRole = summaries.filter((x) => x.n === largest && Object.values(x.routes).some((r) => r.floor.cpuByRole));
   if (byRole.length > 0) {
     const roles: [Role, string][] = [
       ["cli", "CLI (engine)"],
@@ -261,7 +274,7 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
     ];
     lines.push(
       "",
-      `## CPU by process at N = ${largest} (dynamic / plugin / floor, median, s)`,
+      `## CPU by process at N = ${largest} (${WITH_FLOORS}, median, s)`,
       "",
       "Each process's own CPU at its last /proc sample, by role: the CLI (the engine), the program, the provider " +
         "(dynamic-provider, or the plugin's pulumi-resource-docs) and the rest (language host, npm, the launchers' " +
@@ -273,9 +286,8 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
       `|---|${roles.map(() => "---:|").join("")}---:|`,
     );
     for (const x of byRole) {
-      const cell = (role: Role) =>
-        [...perRoute(x, (r) => (r.cpuByRole ? s(r.cpuByRole[role]) : DASH)), s(x.floor.cpuByRole![role])].join(" / ");
-      const written = [...perRoute(x, (r) => mbOfBytes(r.cliWrittenBytes)), mbOfBytes(x.floor.cliWrittenBytes)];
+      const cell = (role: Role) => withFloors(x, (v) => (v.cpuByRole ? s(v.cpuByRole[role]) : DASH)).join(" / ");
+      const written = withFloors(x, (v) => mbOfBytes(v.cliWrittenBytes));
       lines.push(`| ${x.op} | ${roles.map(([role]) => cell(role)).join(" | ")} | ${written.join(" / ")} |`);
     }
   }
@@ -305,7 +317,7 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
         "for the operation and follows the dependency graph (a refresh reads all resources at once: one resource). " +
         "In flight: time-weighted mean and maximum of concurrent requests.",
       "",
-      "Engine pace (refresh): in the floor's refreshes of the same N (median), the time from the engine's first read " +
+      "Engine pace (refresh): in the route's floor's refreshes of the same N (median), the time from the engine's first read " +
         "to its last, with a provider that answers at once. A provider learns of a resource only when the engine reads " +
         "it, so no refresh's span can be shorter than that pace plus one request's latency: the paced bound. (Other " +
         "operations call the provider for check and diff too, and send requests for some calls only: no such bound.)",
@@ -317,7 +329,8 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
     for (const r of latency) {
       const bound = Math.max((r.api.requests * r.latencyMs) / r.parallel, r.criticalPath * r.latencyMs);
       // Only a refresh calls the provider for reads alone (see the paragraph above).
-      const floorRefreshes = r.op === "refresh" ? run.records.filter((x) => x.variant === "floor" && x.n === r.n) : [];
+      const floorOf = FLOOR_OF[r.variant as Route] ?? "floor";
+      const floorRefreshes = r.op === "refresh" ? run.records.filter((x) => x.variant === floorOf && x.n === r.n) : [];
       const paces = floorRefreshes
         .filter((x) => x.op === "refresh" && x.callSpanMs !== undefined)
         .map((x) => x.callSpanMs!);
@@ -344,7 +357,7 @@ function markdown(run: Run, summaries: Summary[], chartFile: string): string {
 async function chart(summaries: Summary[]): Promise<string> {
   const spec: vegaLite.TopLevelSpec = {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: "Wall time: each route ÷ no-op floor (median of pairs)",
+    title: "Wall time: each route ÷ its own no-op floor (median of pairs)",
     width: 480,
     height: 280,
     data: {
@@ -360,7 +373,7 @@ async function chart(summaries: Summary[]): Promise<string> {
         mark: { type: "line", point: true },
         encoding: {
           x: { field: "n", type: "quantitative", title: "resources (N)", scale: { type: "log" } },
-          y: { field: "ratio", type: "quantitative", title: "ratio to the floor", scale: { zero: false } },
+          y: { field: "ratio", type: "quantitative", title: "ratio to its floor", scale: { zero: false } },
           color: { field: "op", type: "nominal", sort: [...OPS], title: "operation" },
           strokeDash: { field: "route", type: "nominal", sort: [...ROUTES], title: "route" },
           shape: { field: "route", type: "nominal", sort: [...ROUTES], title: "route" },

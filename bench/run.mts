@@ -2,13 +2,22 @@
 //
 // Runs one program shape (bench/program/shape.js) through the real Pulumi CLI for each of the package's two routes
 // (dynamic resources from `pulumi-docs-platform`; the `docs` provider plugin through `pulumi-docs-platform/plugin`) and
-// for a no-op dynamic-provider floor (bench/floor/), in turn per repeat (dynamic, plugin, floor, dynamic, …), through a
-// full cycle: up, preview, refresh, unchanged up, up with every 10th resource renamed, destroy. The CLI runs as a plain
+// for each route's no-op floor (bench/floor/: a dynamic provider, and a `docs` plugin), in turn per repeat (dynamic,
+// floor, plugin, plugin-floor, dynamic, …), through a full cycle: up, preview, refresh, unchanged up, up with every 10th resource renamed, destroy. The CLI runs as a plain
 // process (not the Automation API) because the bench needs its pid to account its process tree. The emulator runs
 // inside this process, so its CPU never counts as the CLI's. Progress goes to stderr; the report (Markdown, JSON, SVG)
 // to bench/results/. Needs `npm run setup` and `npm run build` first (the npm script runs both).
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -52,8 +61,8 @@ if (flags.help) {
   process.stdout.write(`Usage: npm run bench -- [options]
 
 Runs bench/program/shape.js through the real Pulumi CLI with this package against the emulator, once through its
-dynamic resources and once through its provider plugin, and with a no-op dynamic provider (bench/floor/), in turn
-per repeat, through up, preview, refresh, an unchanged up, a rename up and destroy; writes the report (Markdown,
+dynamic resources and once through its provider plugin, and with each route's no-op floor (bench/floor/: a dynamic
+provider, and a \`docs\` plugin serving the plugin route's classes), in turn per repeat, through up, preview, refresh, an unchanged up, a rename up and destroy; writes the report (Markdown,
 JSON, SVG) to --out.
 
 Options:
@@ -64,7 +73,7 @@ Options:
   --parallel <n>          the CLI's --parallel (default 4 x CPUs, the CLI's own default)
   --out <dir>             where the report goes (default bench/results)
   --cpu-prof <dir>        also write a CPU profile of each CLI run's Node processes (program, provider) under
-                          <dir>/<variant>-<N>-<op>/ (variant: dynamic, plugin or floor); summarise them with
+                          <dir>/<variant>-<N>-<op>/ (variant: dynamic, floor, plugin or plugin-floor); summarise them with
                           \`node bench/profile.mts <dir>\`
   --render <a.json,...>   one report from earlier runs' JSON, running nothing
   -h, --help              this help
@@ -102,7 +111,11 @@ const KINDS_MODULE: Record<Variant, string> = {
   dynamic: "pulumi-docs-platform",
   plugin: "pulumi-docs-platform/plugin",
   floor: "docs-floor",
+  "plugin-floor": "pulumi-docs-platform/plugin",
 };
+const isFloor = (variant: Variant) => variant === "floor" || variant === "plugin-floor";
+/** Where each plugin-route variant's project finds its `pulumi-resource-docs`. */
+const PLUGIN_PATH: Partial<Record<Variant, string>> = { plugin: "node_modules/.bin", "plugin-floor": "floor-plugin" };
 
 /** A Pulumi project on disk running bench/program, with the package or the floor installed as users would. */
 async function makeProject(variant: Variant, tarball: string): Promise<string> {
@@ -111,8 +124,9 @@ async function makeProject(variant: Variant, tarball: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
   // The same project name for all: URNs, and so state, differ only by what the provider stores.
   // The plugin route finds pulumi-resource-docs, the npm bin the package installs, as docs/plugin-migration.md says.
-  const plugins =
-    variant === "plugin" ? "plugins:\n  providers:\n    - name: docs\n      path: node_modules/.bin\n" : "";
+  // The plugin floor runs the same classes with bench/floor/plugin.js as the `docs` plugin.
+  const pluginPath = PLUGIN_PATH[variant];
+  const plugins = pluginPath ? `plugins:\n  providers:\n    - name: docs\n      path: ${pluginPath}\n` : "";
   writeFileSync(path.join(dir, "Pulumi.yaml"), `name: docs-bench\nruntime: nodejs\nmain: index.js\n${plugins}`);
   const dependencies: Record<string, string> = { "@pulumi/pulumi": require("@pulumi/pulumi/package.json").version };
   if (variant !== "floor") dependencies["pulumi-docs-platform"] = `file:${tarball}`;
@@ -134,6 +148,14 @@ async function makeProject(variant: Variant, tarball: string): Promise<string> {
     for (const kind of KINDS) {
       writeFileSync(path.join(floor, "kinds", `${kind}.js`), 'module.exports = require("../noop")();\n');
     }
+  }
+  if (variant === "plugin-floor") {
+    const floorPlugin = path.join(dir, "floor-plugin");
+    mkdirSync(floorPlugin, { recursive: true });
+    for (const file of ["pulumi-resource-docs", "plugin.js"]) {
+      copyFileSync(path.join(benchDir, "floor", file), path.join(floorPlugin, file));
+    }
+    chmodSync(path.join(floorPlugin, "pulumi-resource-docs"), 0o755);
   }
   if (variant === "plugin" && !existsSync(path.join(dir, "node_modules/.bin/pulumi-resource-docs"))) {
     throw new Error(`npm installed no node_modules/.bin/pulumi-resource-docs in ${dir}: the package's bin is missing`);
@@ -228,7 +250,7 @@ async function main() {
         env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${dir} --require ${onInterrupt}`.trim();
       }
       const callLog = path.join(logDir, `calls-${variant}-${n}-${repeat}-${latency}-${op.replace(" ", "-")}.txt`);
-      if (variant === "floor") env.BENCH_CALL_LOG = callLog;
+      if (isFloor(variant)) env.BENCH_CALL_LOG = callLog;
       emulator.clearRequests();
       const measured: Invocation = await invoke(
         pulumi,
@@ -243,7 +265,7 @@ async function main() {
       const state = await stateBytes(variant, env);
       const ordered = op !== "refresh";
       const criticalPath = criticalPathRequests(resources, api.byFamily, ordered);
-      const callSpanMs = variant === "floor" ? spanOfCalls(callLog) : undefined;
+      const callSpanMs = isFloor(variant) ? spanOfCalls(callLog) : undefined;
       records.push({
         n,
         variant,
@@ -259,7 +281,7 @@ async function main() {
       });
       progress(
         `  ${label.padEnd(34)} ${op.padEnd(12)} wall ${seconds(measured.wallMs).padStart(7)}  cpu ${seconds(measured.cpuMs).padStart(7)}` +
-          (variant === "floor" ? "" : `  ${api.requests} requests (${api.writes} writes)`),
+          (isFloor(variant) ? "" : `  ${api.requests} requests (${api.writes} writes)`),
       );
     }
     emulator.clearFaults();

@@ -84,27 +84,34 @@ describe("a YAML program's lookups, as the provider's functions", () => {
     }
   });
 
-  it("runs with no npm project, the plugin installed from the tarball of `npm run pack:plugin`", async () => {
+  it("without the plugin fails as the README says, and runs with it installed by the README's command from the tarball of `npm run pack:plugin`", async () => {
     const tarball = await packPlugin(path.join(dir, "plugin-tarball"));
     const { version } = require(path.join(repoRoot, "package.json"));
-    const install = await runPulumiCommand(stack, [
-      "plugin",
-      "install",
-      "resource",
-      "docs",
-      version,
-      "--file",
-      tarball,
-    ]);
-    expect(install.code, install.output).toBe(0);
-    const listed = await runPulumiCommand(stack, ["plugin", "ls"]);
-    expect(listed.output).toMatch(new RegExp(`docs\\s+resource\\s+${version.replace(/\./g, "\\.")}`));
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const troubleshooting = readme.slice(readme.indexOf("**The `docs` plugin is missing.**"));
     const original = readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
     const program = parse(original);
     delete program.plugins;
     writeFileSync(path.join(dir, "Pulumi.yaml"), stringify(program));
     renameSync(path.join(dir, "node_modules"), path.join(dir, "node_modules.away"));
     try {
+      const missing = await runPulumi(stack, ["preview"], { PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true" });
+      expect(missing.code).not.toBe(0);
+      const engineSays = "no resource plugin 'pulumi-resource-docs' found in the workspace or on your $PATH";
+      expect(missing.output).toContain(engineSays);
+      expect(troubleshooting).toContain(engineSays);
+      // The fix the README gives, run as written with this version and tarball.
+      const command = /```\n(pulumi plugin install resource docs <version> --file \S+)\n```/.exec(troubleshooting)?.[1];
+      expect(command).toBe(
+        "pulumi plugin install resource docs <version> --file pulumi-resource-docs-v<version>.tar.gz",
+      );
+      expect(path.basename(tarball)).toBe(`pulumi-resource-docs-v${version}.tar.gz`);
+      const args = command!.replaceAll("<version>", version).split(" ").slice(1);
+      args[args.length - 1] = tarball;
+      const install = await runPulumiCommand(stack, args);
+      expect(install.code, install.output).toBe(0);
+      const listed = await runPulumiCommand(stack, ["plugin", "ls"]);
+      expect(listed.output).toMatch(new RegExp(`docs\\s+resource\\s+${version.replace(/\./g, "\\.")}`));
       const preview = await runPulumi(stack, ["preview", "--expect-no-changes"]);
       expect(preview.code, preview.output).toBe(0);
     } finally {
