@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
@@ -40,8 +40,10 @@ describe(`every artifact carries the package version (${version})`, () => {
   });
 
   it("the built plugin answers GetPluginInfo with it", async () => {
+    const main = path.join(repoRoot, "dist/provider/plugin/main.js");
+    expect(existsSync(main), "the built plugin: `npm test` builds it first (or `npm run build`)").toBe(true);
     // Started by hand, with no engine: it serves until stopped and prints its port first.
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/provider/plugin/main.js")], {
+    const child = spawn(process.execPath, [main], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     try {
