@@ -24,11 +24,11 @@ export class DriftAttribution {
     client: HttpClient,
     organizationId: string,
     subject: { kind: string; id: string },
-    what: { gone: true } | { changed: readonly string[] },
+    what: "gone" | { changed: readonly string[] },
   ): Promise<void> {
     const trail = await this.trail(client, organizationId);
     if (!trail) return;
-    const drift = "gone" in what ? "is gone" : `differs (${what.changed.join(", ")})`;
+    const drift = what === "gone" ? "is gone" : `differs (${what.changed.join(", ")})`;
     const latest = trail.events.find((event) => isOn(event, subject.id));
     const about = `${subject.kind} ${subject.id} ${drift}`;
     if (!latest) {

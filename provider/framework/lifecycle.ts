@@ -319,7 +319,6 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return new Set(this.inputKeys.filter((key) => inputs[key] !== undefined));
   }
 
-  /** A 404 while reading (of the object or of a parent) means it is gone, whatever the kind. */
   /** With preflight on, says who last changed an object its refresh finds changed or gone (./driftAttribution.ts). */
   private async attributeDrift(
     ctx: ResourceContext,
@@ -332,7 +331,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     if (typeof organizationId !== "string") return;
     const subject = { kind: this.definition.kind, id };
     if (read === undefined) {
-      await this.operation.driftAttribution.tell(ctx.client, organizationId, subject, { gone: true });
+      await this.operation.driftAttribution.tell(ctx.client, organizationId, subject, "gone");
       return;
     }
     const before = this.keyed.plain(props);
@@ -343,6 +342,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
       await this.operation.driftAttribution.tell(ctx.client, organizationId, subject, { changed });
   }
 
+  /** A 404 while reading (of the object or of a parent) means it is gone, whatever the kind. */
   private async readOrGone(
     ctx: ResourceContext,
     id: string,
