@@ -713,6 +713,9 @@ async function stackHistory(stack: string | undefined): Promise<HistoryEntry[]> 
   return Array.isArray(parsed) ? (parsed as HistoryEntry[]) : [];
 }
 
+/** What the CLI answers for a stack that does not exist or is not selected. */
+const NO_STACK = /no stack (named|selected)|no current stack|stack .* (not found|does not exist)/i;
+
 async function driftCommand(args: string[], io: Io) {
   const { values } = parseArgs({
     args,
@@ -743,6 +746,9 @@ async function driftCommand(args: string[], io: Io) {
     exported = JSON.parse(await pulumi(["stack", "export", "--non-interactive", ...stackArgs(stack)]));
     stackName ||= (await pulumi(["stack", "--show-name", "--non-interactive"])).trim();
   } catch (error) {
+    // Only a stack that is not there makes a report of unmanaged objects alone; any other failure (no backend, not
+    // logged in) must not pass as "no drift".
+    if (!NO_STACK.test((error as Error).message)) throw error;
     notes.push(
       `No stack to compare with (${(error as Error).message.split("\n")[0]}): only unmanaged objects are reported.`,
     );

@@ -64,7 +64,7 @@ beforeEach(() => {
     script,
     `#!/bin/sh
 echo "$*" >> "${dir}/calls.log"
-answer() { if [ -f "${dir}/$1" ]; then cat "${dir}/$1"; else echo "error: no stack named 'production' found" >&2; exit 255; fi; }
+answer() { if [ -f "${dir}/$1" ]; then cat "${dir}/$1"; elif [ -f "${dir}/backend-down" ]; then echo "error: could not reach the backend: connection refused" >&2; exit 255; else echo "error: no stack named 'production' found" >&2; exit 255; fi; }
 case "$1 $2" in
   "stack export") answer state.json ;;
   "stack history") answer history.json ;;
@@ -103,6 +103,14 @@ describe("docs-platform drift's bad input", () => {
     const without = await runCli(["drift", "--stack", "production"]);
     expect(without.code).toBe(EXIT.usage);
     expect(without.stderr).toContain("--organization is required (or set DOCS_ORGANIZATION_ID): there is no stack");
+  });
+
+  it("fails (exit 1) when the state cannot be read for another reason than a missing stack: never a clean report", async () => {
+    writeFileSync(path.join(dir, "backend-down"), "");
+    const run = await runCli(["drift", "--stack", "production", "--organization", fx.org()]);
+    expect(run.code).toBe(EXIT.failure);
+    expect(run.stderr).toContain("could not reach the backend");
+    expect(run.stdout).not.toContain("No stack to compare with");
   });
 
   it("after a failed update, starts at the last successful one and says which", async () => {
