@@ -21,8 +21,27 @@ import { packPlugin } from "./pack-plugin.mjs";
 import { goModulePath, packageVersion, releaseArtifacts } from "./release-artifacts.mjs";
 import { binDir, repoRoot, toolchainEnv } from "./toolchain.mjs";
 
-const outFlag = process.argv.indexOf("--out");
-const out = path.resolve(outFlag > 0 ? process.argv[outFlag + 1] : path.join(repoRoot, ".tools/release"));
+/** The release folder, which the dry run empties first: never the checkout, or a folder holding it. */
+function releaseFolder() {
+  const flag = process.argv.indexOf("--out");
+  if (flag === -1) return path.join(repoRoot, ".tools/release");
+  const given = process.argv[flag + 1];
+  if (!given || given.startsWith("--")) usage("--out needs a folder");
+  const folder = path.resolve(given);
+  if (!path.relative(folder, repoRoot).startsWith("..")) {
+    usage(
+      `--out ${given} is the checkout or holds it, and the dry run empties its folder first: name a folder of its own`,
+    );
+  }
+  return folder;
+}
+
+function usage(message) {
+  console.error(`release:dry: ${message}\nusage: npm run release:dry [-- --out <folder>]`);
+  process.exit(2);
+}
+
+const out = releaseFolder();
 const version = packageVersion();
 const artifacts = releaseArtifacts(version);
 const fileOf = (name) => path.join(out, artifacts.find((artifact) => artifact.name === name).file);
@@ -121,7 +140,9 @@ async function preview(project, emulator, home) {
   await run("pulumi", ["config", "set", "docs:organizationId", emulator.organizationId], { cwd: project, env });
   const text = await run("pulumi", ["preview", "--non-interactive", "--diff"], { cwd: project, env });
   const creates = /\+ (\d+) to create/.exec(text);
-  if (!creates || Number(creates[1]) < 3) throw new Error(`${project}: the preview plans no creates:\n${text}`);
+  if (!creates || Number(creates[1]) < 3) {
+    throw new Error(`${project}: the preview plans ${creates?.[1] ?? "no"} creates, not the program's 3:\n${text}`);
+  }
   return Number(creates[1]);
 }
 

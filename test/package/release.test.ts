@@ -39,6 +39,11 @@ describe(".github/workflows/release.yml", () => {
     expect(docsCheck).toBeGreaterThan(tagCheck);
     expect(dry).toBeGreaterThan(docsCheck);
     expect(dryRun[dry]!.run).toBe("npm run release:dry -- --out release");
+    const notes = runs.findIndex((run) => run.startsWith("node tools/release-notes.mjs"));
+    expect(notes, "a tag whose version has no CHANGELOG section stops before anything is published").toBeGreaterThan(
+      tagCheck,
+    );
+    expect(notes).toBeLessThan(dry);
   });
 
   it("publishes exactly the built artifacts: each file the dry run makes, and no other", async () => {
