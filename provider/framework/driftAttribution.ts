@@ -16,7 +16,8 @@ import { notice } from "./notices";
 export const AUDIT_PAGES = 3;
 
 export class DriftAttribution {
-  private readonly trails = new Map<string, Promise<AuditListing | undefined>>();
+  /** By client, then organization: a resource with its own connection reads the trail with its own token. */
+  private readonly trails = new Map<HttpClient, Map<string, Promise<AuditListing | undefined>>>();
   private unreadableTold = false;
 
   /** Tells who last changed (or removed) the object of `kind` with `id`, whose refresh found `what`. */
@@ -43,7 +44,12 @@ export class DriftAttribution {
   }
 
   private trail(client: HttpClient, organizationId: string): Promise<AuditListing | undefined> {
-    let loading = this.trails.get(organizationId);
+    let byOrganization = this.trails.get(client);
+    if (!byOrganization) {
+      byOrganization = new Map();
+      this.trails.set(client, byOrganization);
+    }
+    let loading = byOrganization.get(organizationId);
     if (!loading) {
       loading = listAuditEvents(client, organizationId, {}, AUDIT_PAGES).catch((error: unknown) => {
         // Attribution is a courtesy of the preview: a token that may not read the trail (it takes a user's token)
@@ -59,7 +65,7 @@ export class DriftAttribution {
         }
         return undefined;
       });
-      this.trails.set(organizationId, loading);
+      byOrganization.set(organizationId, loading);
     }
     return loading;
   }

@@ -214,6 +214,15 @@ describe("DriftAttribution's words and its one listing, on a stand-in client", (
     expect(cut.requests).toHaveLength(AUDIT_PAGES);
   });
 
+  it("reads the trail with each resource's own client: another token's trail is not served", async () => {
+    const first = client([event("s1", "2026-01-02T00:00:00Z")]);
+    const second = client([event("s1", "2026-01-02T00:00:00Z", { label: "ada@example.com" })]);
+    const attribution = new DriftAttribution();
+    for (const { http } of [first, first, second]) await attribution.tell(http, "o", subject, { changed: ["title"] });
+    expect([first.requests.length, second.requests.length]).toEqual([1, 1]);
+    expect(told.at(-1)?.message).toContain("last changed by ada@example.com");
+  });
+
   it("tells an unreadable trail once, under the stack, whatever the number of organizations", async () => {
     const refusing = {
       displayPath: (path: string) => path,
