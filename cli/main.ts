@@ -466,6 +466,9 @@ async function importCommand(args: string[], io: Io) {
   const kinds = kindsOption(values.kinds, WALKED_KINDS);
   if (!/^[\w.-]+$/.test(values.name)) throw new UsageError("--name: letters, digits, '.', '_' and '-' only");
   if (values.split && values["plugin-json"]) throw new UsageError("--split and --plugin-json exclude each other");
+  if (values.stack !== undefined && !values["plugin-json"]) {
+    throw new UsageError("--stack goes with --plugin-json: it names the stack that will `pulumi import` that file");
+  }
 
   const started = Date.now();
   const progress = values.quiet ? undefined : (line: string) => io.err.write(`docs-platform: ${line}\n`);

@@ -108,6 +108,12 @@ describe("import --split", () => {
     expect(io.code).toBe(EXIT.usage);
     expect(io.stderr).toContain("--split and --plugin-json exclude each other");
   });
+
+  it("refuses --stack without --plugin-json, where it would change nothing", async () => {
+    const io = await runCli(["import", "--organization", fx.org(), "--out", tempDir(), "--stack", "prod"]);
+    expect(io.code).toBe(EXIT.usage);
+    expect(io.stderr).toContain("--stack goes with --plugin-json");
+  });
 });
 
 describe("import without --split above the advised size", () => {
