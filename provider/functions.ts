@@ -51,6 +51,8 @@ export interface FunctionDefinition<Args = Record<string, unknown>, Result = unk
   description: string;
   /** A strict object: an argument the function does not take fails naming it. */
   args: z.ZodType<Args>;
+  /** Every argument narrows an answer that needs none (getOrganizations): the generated classes let a program omit them. */
+  argumentsOptional?: boolean;
   result: z.ZodType<Result>;
   run: (args: Args, opts: LookupOptions) => Promise<Result>;
 }
@@ -247,6 +249,7 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
       "The organizations the token reaches, e.g. to check that a program runs against the intended one. " +
       "No organization setting is needed.",
     args: z.strictObject({ title: z.string().optional().describe("Only organizations with this title, exactly.") }),
+    argumentsOptional: true,
     result: z.object({
       organizations: z
         .array(

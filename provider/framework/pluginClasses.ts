@@ -10,6 +10,7 @@
 import { sensitiveInputsOf } from "./inputRules";
 import { moduleOf, renderArgsAndOutputs, typeTypesUsed } from "./reference";
 import { type Definition, type KindTypes, type Node, refName, type TypeModel, typeModel } from "./typeModel";
+import { pluginType } from "./typeTokens";
 
 /** Type names in the order biome sorts them within an import: by code unit (`UrlSetting` before `Urls`). */
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -92,7 +93,9 @@ export const PLUGIN_FUNCTIONS_FILE = "provider/plugin/functions.ts";
  * out), which invoke `docs:index:<name>` through the engine, with the lookups' own argument and result types. The
  * `provider` option picks an explicit `docs.Provider`, as for resources.
  */
-export function renderPluginFunctions(functions: readonly { name: string; description: string }[]): string {
+export function renderPluginFunctions(
+  functions: readonly { name: string; description: string; argumentsOptional?: boolean }[],
+): string {
   const typeName = (name: string, suffix: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}${suffix}`;
   const types = functions.flatMap((fn) => [typeName(fn.name, "Args"), typeName(fn.name, "Result")]);
   const out = [
@@ -104,10 +107,11 @@ export function renderPluginFunctions(functions: readonly { name: string; descri
   for (const fn of functions) {
     const args = typeName(fn.name, "Args");
     const result = typeName(fn.name, "Result");
-    const token = JSON.stringify(`docs:index:${fn.name}`);
-    const optional = fn.name === "getOrganizations" ? " = {}" : "";
+    const type = pluginType(fn.name);
+    const token = JSON.stringify(type);
+    const optional = fn.argumentsOptional ? " = {}" : "";
     out.push(
-      `/** ${fn.description} Served by the \`docs\` provider plugin (\`${JSON.parse(token)}\`). */`,
+      `/** ${fn.description} Served by the \`docs\` provider plugin (\`${type}\`). */`,
       `export function ${fn.name}(args: ${args}${optional}, opts?: pulumi.InvokeOptions): Promise<${result}> {`,
       `  return pulumi.runtime.invoke(${token}, { ...args }, opts);`,
       "}",
