@@ -90,8 +90,10 @@ export function watchEngine(
     if (stopped) return;
     const channel = client.getChannel();
     const state = channel.getConnectivityState(false);
-    channel.watchConnectivityState(state, Date.now() + 60_000, (timedOut) => {
-      if (!timedOut) check();
+    // No deadline: grpc-js would hold it in a timer that is not unref'd, keeping a process alive that has nothing
+    // else to do. The watch ends with the channel (stop closes it: its state changes to SHUTDOWN).
+    channel.watchConnectivityState(state, Number.POSITIVE_INFINITY, () => {
+      check();
       watchState();
     });
   };
