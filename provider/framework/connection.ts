@@ -60,7 +60,7 @@ export function reportWait(event: WaitEvent): void {
   waitPeriods.add(event);
 }
 
-/** Tells the wait period under way now, without waiting for its end (a process about to end, a test). */
+/** Tells the wait period under way now, without waiting for its end (tests: in a process, the period ends with its waits). */
 export function flushWaits(): void {
   waitPeriods.flush();
 }
