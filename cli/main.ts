@@ -53,6 +53,7 @@ import {
   inventory,
   managedByState,
   organizationsInState,
+  stateResources,
   UNMANAGED_KINDS,
   unmanagedObjects,
 } from "./unmanaged";
@@ -644,10 +645,7 @@ async function severalStacks(
         `${organizationId}: leave ${foreign.length === 1 ? "it" : "them"} out`,
     );
   }
-  const resources = states.flatMap(({ exported }) => {
-    const root = exported as { deployment?: { resources?: unknown[] } };
-    return root.deployment?.resources ?? [];
-  });
+  const resources = states.flatMap(({ exported }) => stateResources(exported));
   return {
     exported: { deployment: { resources } },
     organization: { id: organizationId, source: given?.source ?? "the stacks' states" },
@@ -780,9 +778,8 @@ async function driftCommand(args: string[], io: Io) {
 
   const state = exported === undefined ? { resources: [] } : exported;
   const stateIds = new Map<string, string>();
-  for (const r of (state as { deployment?: { resources?: { urn: string; id?: string }[] } }).deployment?.resources ??
-    []) {
-    if (r.id) stateIds.set(r.urn, r.id);
+  for (const r of stateResources(state)) {
+    if (r.urn && r.id) stateIds.set(r.urn, r.id);
   }
   let engine: ReturnType<typeof engineFindings> = [];
   if (update) {

@@ -36,7 +36,8 @@ export interface Managed {
   count: number;
 }
 
-interface StateResource {
+export interface StateResource {
+  urn?: string;
   type?: string;
   id?: string;
   inputs?: Record<string, unknown>;
@@ -47,7 +48,7 @@ interface StateResource {
  * The resources of `pulumi stack export` output (or of a bare deployment). A destroyed stack's deployment has no
  * `resources` at all: it manages nothing.
  */
-function stateResources(exported: unknown): StateResource[] {
+export function stateResources(exported: unknown): StateResource[] {
   const root = exported as { deployment?: { resources?: StateResource[] }; resources?: StateResource[] };
   const resources = root?.deployment?.resources ?? root?.resources;
   if (Array.isArray(resources)) return resources;
