@@ -45,9 +45,9 @@ export default {
     // The emulator's stores (emulator/README.md), composed over the tables: the site structure, redirects, OpenAPI
     // processing and the other kinds.
     "emulator/tables.ts",
-    "emulator/siteStore.ts",
-    "emulator/redirectStore.ts",
-    "emulator/openApiStore.ts",
+    "emulator/families/sites/siteStore.ts",
+    "emulator/families/redirects/redirectStore.ts",
+    "emulator/families/openapi/openApiStore.ts",
     "emulator/store.ts",
     "provider/resources/**/*.ts",
     // The provider plugin's service, over the same lifecycles.

@@ -2,8 +2,10 @@
  * The deterministic fixtures every store starts from (and returns to on reset): two organizations, four users and
  * five spaces, with ids stable across resets and processes.
  */
+
+import type { SpaceRec } from "./families/content/records";
+import type { MemberRec, OrgRec, UserRec } from "./families/organization/records";
 import { stableId } from "./ids";
-import type { MemberRec, OrgRec, SpaceRec, UserRec } from "./records";
 import type { MemberRole } from "./validate";
 
 export interface FixtureInfo {

@@ -1,59 +1,12 @@
 /**
- * The route table: every route of every kind, and matching of a method and path against it (the most specific
+ * The route table: every route of every family, and matching of a method and path against it (the most specific
  * template wins; a path that matches only with other methods reports them).
  */
-import { adaptiveSchemaRoutes } from "./routes/adaptiveSchema";
-import { auditEventRoutes } from "./routes/auditEvents";
-import { collectionRoutes } from "./routes/collections";
-import { externalLinkRoutes } from "./routes/externalLinks";
-import { gitSyncRoutes } from "./routes/gitSync";
-import { integrationRoutes } from "./routes/integrations";
-import { memberRoutes } from "./routes/members";
-import { openApiRoutes } from "./routes/openapi";
-import { orgRoutes } from "./routes/orgs";
-import { permissionRoutes } from "./routes/permissions";
-import { redirectRoutes } from "./routes/redirects";
-import { samlRoutes } from "./routes/saml";
-import { sectionGroupRoutes } from "./routes/sectionGroups";
-import { shareLinkRoutes } from "./routes/shareLinks";
-import { siteAgentSettingsRoutes } from "./routes/siteAgentSettings";
-import { siteBrandingRoutes } from "./routes/siteBranding";
-import { siteMcpServerRoutes } from "./routes/siteMcpServers";
-import { siteSectionRoutes } from "./routes/siteSections";
-import { siteSpaceCustomizationRoutes } from "./routes/siteSpaceCustomization";
-import { siteSpaceRoutes } from "./routes/siteSpaces";
-import { siteRoutes } from "./routes/sites";
-import { spaceRoutes } from "./routes/spaces";
-import { teamRoutes } from "./routes/teams";
-import { translationRoutes } from "./routes/translations";
+import { FAMILIES } from "./families";
 import type { Route } from "./types";
 
-export const allRoutes: Route[] = [
-  ...orgRoutes,
-  ...memberRoutes,
-  ...spaceRoutes,
-  ...collectionRoutes,
-  ...siteRoutes,
-  ...adaptiveSchemaRoutes,
-  ...siteBrandingRoutes,
-  ...siteSpaceCustomizationRoutes,
-  ...siteSectionRoutes,
-  ...sectionGroupRoutes,
-  ...externalLinkRoutes,
-  ...siteSpaceRoutes,
-  ...shareLinkRoutes,
-  ...siteMcpServerRoutes,
-  ...integrationRoutes,
-  ...siteAgentSettingsRoutes,
-  ...redirectRoutes,
-  ...samlRoutes,
-  ...teamRoutes,
-  ...openApiRoutes,
-  ...permissionRoutes,
-  ...translationRoutes,
-  ...gitSyncRoutes,
-  ...auditEventRoutes,
-];
+/** Every route of every family (families/index.ts). */
+export const allRoutes: Route[] = FAMILIES.flatMap((family) => family.routes);
 
 export type RouteMatch =
   | { route: Route; params: Record<string, string> }

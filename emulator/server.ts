@@ -8,8 +8,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type AdminTarget, handleAdmin, isAdminPath } from "./admin";
-import { auditScope, recordWrite } from "./audit";
 import { errorBody, ForbiddenError, NotFoundError } from "./errors";
+import { auditScope, recordWrite } from "./families/audit/audit";
 import { type ActiveFault, appliedFault, FaultQueue } from "./faults";
 import {
   applyPreference,

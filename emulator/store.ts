@@ -2,40 +2,33 @@
  * In-memory state of the emulator, after moto's backends: routes parse and render, the stores own every write. Each
  * family store is composed over the same `Tables` (tables.ts: declarations, ids, clock, the derived cascade); `Store`
  * (this file: organization, content, teams) is what routes get, holding the others and handing the tables out
- * read-only, so a route changes a record only through a store (`update`, or a family store's operation).
+ * read-only, so a route changes a record only through a store (`update`, `insert`, `remove`, or a family store's
+ * operation).
  */
 import { BadRequestError } from "./errors";
+import type { AuditEventRec } from "./families/audit/records";
+import type { CollectionRec, Placement, SpaceRec } from "./families/content/records";
+import { GitSyncStore } from "./families/gitSync/gitSyncStore";
+import { IntegrationStore } from "./families/integrations/integrationStore";
+import { OpenApiStore } from "./families/openapi/openApiStore";
+import type { MemberRec, OrgRec } from "./families/organization/records";
+import { RedirectStore } from "./families/redirects/redirectStore";
+import { SiteSettingsStore } from "./families/siteSettings/siteSettingsStore";
+import type { SiteSpaceRec } from "./families/siteStructure/records";
+import { SiteStructureStore } from "./families/siteStructure/siteStructureStore";
+import { SiteStore } from "./families/sites/siteStore";
+import { PermissionStore } from "./families/teams/permissionStore";
+import type { PermissionRec, TeamRec, TeamRole } from "./families/teams/records";
+import { TranslationStore } from "./families/translations/translationStore";
 import type { FixtureInfo } from "./fixtures";
-import { GitSyncStore } from "./gitSyncStore";
-import { IntegrationStore } from "./integrationStore";
-import { OpenApiStore } from "./openApiStore";
-import { PermissionStore } from "./permissionStore";
-import type {
-  AuditEventRec,
-  CollectionRec,
-  MemberRec,
-  OrgRec,
-  PermissionRec,
-  Placement,
-  SamlRec,
-  SiteSpaceRec,
-  SpaceRec,
-  TeamRec,
-  TeamRole,
-} from "./records";
-import { RedirectStore } from "./redirectStore";
-import { SiteSettingsStore } from "./siteSettingsStore";
-import { SiteStore } from "./siteStore";
-import { SiteStructureStore } from "./siteStructureStore";
 import { type RecordOf, TABLE_NAMES, type TableName, Tables } from "./tables";
-import { TranslationStore } from "./translationStore";
 
 export type { FixtureInfo } from "./fixtures";
 
 /** How long a deleted space can be restored (the API reference's lifecycle table). */
 export const SPACE_RESTORE_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
-export type { GrantRef } from "./permissionStore";
+export type { GrantRef } from "./families/teams/permissionStore";
 
 /** An item of an organization's content tree. */
 export type ContentItem = { kind: "space"; rec: SpaceRec } | { kind: "collection"; rec: CollectionRec };
@@ -90,6 +83,24 @@ export class Store {
   update<N extends TableName>(table: N, rec: RecordOf<N>, changes: Partial<RecordOf<N>>): RecordOf<N> {
     if (![...this.tables.table(table).values()].includes(rec)) throw new Error(`update: not a record of ${table}`);
     return Object.assign(rec as object, changes) as RecordOf<N>;
+  }
+
+  /**
+   * Plain records, for an object with no invariant but its parent's existence (which its route checked): adds one
+   * under its key (`newId()` for an own id), and deletes one with what hangs on it (`tables.remove`).
+   */
+  insert<N extends TableName>(table: N, key: string, rec: RecordOf<N>): RecordOf<N> {
+    this.tables.table(table).set(key, rec);
+    return rec;
+  }
+
+  remove(table: TableName, key: string): boolean {
+    return this.tables.remove(table, key);
+  }
+
+  /** An id no table uses. */
+  newId(): string {
+    return this.tables.newId();
   }
 
   /**
@@ -349,22 +360,6 @@ export class Store {
 
   removeTeamMember(team: TeamRec, userId: string): boolean {
     return team.members.delete(userId);
-  }
-
-  deleteTeam(id: string): boolean {
-    return this.tables.remove("teams", id);
-  }
-
-  // SAML providers
-
-  createSamlProvider(orgId: string, fields: Omit<SamlRec, "id" | "orgId" | "createdAt">): SamlRec {
-    const provider: SamlRec = { id: this.tables.newId(), orgId, ...fields, createdAt: this.tables.now() };
-    this.tables.samlProviders.set(provider.id, provider);
-    return provider;
-  }
-
-  deleteSamlProvider(id: string): boolean {
-    return this.tables.remove("samlProviders", id);
   }
 
   // Organization settings and membership

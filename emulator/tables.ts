@@ -1,195 +1,35 @@
 /**
  * The store's tables and what every table shares: ids unique across tables, positions, the clock, and the reset to
- * the fixtures. Each table is declared once (`TABLES`): the family that owns it and the records it hangs on (its
- * parents). Deleting a record goes through `remove`, which derives the cascade from those declarations, so a new
+ * the fixtures. Each table is declared once, by the family that owns it (families/<family>/index.ts), with the
+ * records it hangs on (its parents); `TABLES` composes them. Deleting a record goes through `remove`, which derives the cascade from those declarations, so a new
  * table that names its parent is deleted with it without a hand-written list. Plain data otherwise: the family
  * stores composed over these tables (store.ts) own every other write and invariant.
  */
+import { FAMILIES } from "./families";
 import { type FixtureInfo, loadFixtures } from "./fixtures";
 import { randomId } from "./ids";
-import type {
-  AdaptiveSchemaRec,
-  AuditEventRec,
-  CollectionRec,
-  ExternalLinkRec,
-  GitSyncInstallationRec,
-  GlossaryEntryRec,
-  IntegrationInstallationRec,
-  IntegrationSiteInstallationRec,
-  IntegrationSpaceInstallationRec,
-  MemberRec,
-  OpenApiSpecRec,
-  OpenApiVersionRec,
-  OrgRec,
-  PermissionRec,
-  PublishingAuthRec,
-  SamlRec,
-  SectionGroupRec,
-  SectionRec,
-  ShareLinkRec,
-  SiteAgentSettingsRec,
-  SiteCustomizationRec,
-  SiteMcpServerRec,
-  SiteRec,
-  SiteRedirectRec,
-  SiteSpaceRec,
-  SpaceRec,
-  TeamRec,
-  TranslationRec,
-  UserRec,
-} from "./records";
+import type { TableDecl } from "./tableDecl";
 
-/** The object families (after moto's backends): each owns its tables, store, rendering and routes. */
-export type Family =
-  | "organization"
-  | "content"
-  | "teams"
-  | "saml"
-  | "openapi"
-  | "integrations"
-  | "gitSync"
-  | "translations"
-  | "sites"
-  | "siteStructure"
-  | "siteSettings"
-  | "redirects"
-  | "audit";
+export type { ParentDecl, TableDecl } from "./tableDecl";
 
-/**
- * A record this table's records hang on. `key` names the parent's key (undefined: none of this table). Deleting
- * the parent deletes the record, unless `onDelete` says what else happens to it (a reference cleared, a child
- * lifted to its grandparent, a space moved to the trash): it must leave the record no orphan.
- */
-export interface ParentDecl<R> {
-  /** A declared table's name (a plain string here: the declarations' types are inferred from these very objects). */
-  table: string;
-  key: (rec: R) => string | undefined;
-  onDelete?: (rec: R, parent: unknown, clock: { now(): string }) => void;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type Declared = UnionToIntersection<(typeof FAMILIES)[number]["tables"]>;
+
+/** The object families (families/index.ts): each owns its tables, records, store, rendering and routes. */
+export type Family = (typeof FAMILIES)[number]["name"];
+
+/** Every table, once, from the family that declares it (its index.ts), with its parents. */
+export const TABLES = {} as Declared;
+const FAMILY_OF_TABLE: Record<string, Family> = {};
+for (const family of FAMILIES) {
+  for (const [name, decl] of Object.entries(family.tables)) {
+    if (name in FAMILY_OF_TABLE)
+      throw new Error(`table ${name}: declared by ${FAMILY_OF_TABLE[name]} and ${family.name}`);
+    FAMILY_OF_TABLE[name] = family.name;
+    Object.assign(TABLES, { [name]: decl });
+  }
 }
 
-export interface TableDecl<R> {
-  family: Family;
-  parents: readonly ParentDecl<R>[];
-  /** A record that is not live (a space in the trash) may keep a parent that is gone: restoring it detaches it. */
-  live?: (rec: R) => boolean;
-}
-
-const table = <R>(family: Family, parents: ParentDecl<R>[] = [], extra: Partial<TableDecl<R>> = {}): TableDecl<R> => ({
-  family,
-  parents,
-  ...extra,
-});
-const parent = <R>(t: string, key: (rec: R) => string | undefined, onDelete?: ParentDecl<R>["onDelete"]) => ({
-  table: t,
-  key,
-  onDelete,
-});
-const onSite = <R extends { siteId: string }>() => parent<R>("sites", (r) => r.siteId);
-/** Sections, groups and links of a deleted group move up to the group's own parent level. */
-const liftOutOf =
-  <R>(field: keyof R) =>
-  (rec: R, group: unknown) => {
-    (rec as Record<keyof R, unknown>)[field] = (group as SectionGroupRec).parentGroupId;
-  };
-const grantOn = (target: PermissionRec["target"], t: string) =>
-  parent<PermissionRec>(t, (g) => (g.target === target ? g.targetId : undefined));
-
-/** Every table, once, with its owner and parents. A new kind declares its table here. */
-export const TABLES = {
-  orgs: table<OrgRec>("organization"),
-  users: table<UserRec>("organization"),
-  /** key `${orgId}/${userId}` */
-  members: table<MemberRec>("organization", [parent("orgs", (m) => m.orgId), parent("users", (m) => m.userId)]),
-  spaces: table<SpaceRec>(
-    "content",
-    [
-      parent("orgs", (s) => s.orgId),
-      parent(
-        "collections",
-        (s) => s.parentId,
-        (s, _c, tables) => {
-          if (!s.deletedAt) s.deletedAt = tables.now();
-        },
-      ),
-    ],
-    { live: (s) => !s.deletedAt },
-  ),
-  collections: table<CollectionRec>("content", [
-    parent("orgs", (c) => c.orgId),
-    parent("collections", (c) => c.parentId),
-  ]),
-  sites: table<SiteRec>("sites", [parent("orgs", (s) => s.orgId)]),
-  sections: table<SectionRec>("siteStructure", [
-    onSite(),
-    parent("sectionGroups", (s) => s.groupId, liftOutOf("groupId")),
-  ]),
-  sectionGroups: table<SectionGroupRec>("siteStructure", [
-    onSite(),
-    parent("sectionGroups", (g) => g.parentGroupId, liftOutOf("parentGroupId")),
-  ]),
-  externalLinks: table<ExternalLinkRec>("siteStructure", [
-    onSite(),
-    parent("sectionGroups", (l) => l.groupId, liftOutOf("groupId")),
-  ]),
-  siteSpaces: table<SiteSpaceRec>("siteStructure", [onSite(), parent("sections", (s) => s.sectionId)]),
-  shareLinks: table<ShareLinkRec>("siteSettings", [onSite()]),
-  redirects: table<SiteRedirectRec>("redirects", [onSite()]),
-  /** key: site id */
-  adaptiveSchemas: table<AdaptiveSchemaRec>("siteSettings", [onSite()]),
-  /** key: site id; a site without a record has the new-site customization */
-  siteCustomizations: table<SiteCustomizationRec>("siteSettings", [onSite()]),
-  /** key: site id; a site without a record has the new-site agent settings */
-  siteAgentSettings: table<SiteAgentSettingsRec>("siteSettings", [onSite()]),
-  mcpServers: table<SiteMcpServerRec>("siteSettings", [onSite()]),
-  integrationInstallations: table<IntegrationInstallationRec>("integrations", [parent("orgs", (i) => i.orgId)]),
-  /** key `${installationId}/${siteId}` */
-  integrationSiteInstallations: table<IntegrationSiteInstallationRec>("integrations", [
-    parent("integrationInstallations", (i) => i.installationId),
-    onSite(),
-  ]),
-  /** key `${installationId}/${spaceId}` */
-  integrationSpaceInstallations: table<IntegrationSpaceInstallationRec>("integrations", [
-    parent("integrationInstallations", (i) => i.installationId),
-    parent("spaces", (i) => i.spaceId),
-  ]),
-  /** key: site id; made on first use */
-  publishingAuths: table<PublishingAuthRec>("siteSettings", [onSite()]),
-  samlProviders: table<SamlRec>("saml", [
-    parent("orgs", (p) => p.orgId),
-    parent(
-      "teams",
-      (p) => p.defaultTeamId,
-      (p) => {
-        p.defaultTeamId = undefined;
-      },
-    ),
-  ]),
-  teams: table<TeamRec>("teams", [parent("orgs", (t) => t.orgId)]),
-  openApiSpecs: table<OpenApiSpecRec>("openapi", [parent("orgs", (s) => s.orgId)]),
-  openApiVersions: table<OpenApiVersionRec>("openapi", [parent("openApiSpecs", (v) => v.specId)]),
-  /** key `${target}/${targetId}/${grantee}/${granteeId}` */
-  permissions: table<PermissionRec>("teams", [
-    grantOn("space", "spaces"),
-    grantOn("collection", "collections"),
-    grantOn("site", "sites"),
-    parent("teams", (g) => (g.grantee === "team" ? g.granteeId : undefined)),
-    parent("users", (g) => (g.grantee === "user" ? g.granteeId : undefined)),
-  ]),
-  translations: table<TranslationRec>("translations", [
-    parent("orgs", (t) => t.orgId),
-    parent("spaces", (t) => t.sourceSpaceId),
-  ]),
-  glossaryEntries: table<GlossaryEntryRec>("translations", [parent("orgs", (e) => e.orgId)]),
-  gitSyncInstallations: table<GitSyncInstallationRec>("gitSync", [
-    parent("orgs", (i) => i.orgId),
-    parent("spaces", (i) => (i.target.type === "space" ? i.target.spaceId : undefined)),
-    parent("sites", (i) => (i.target.type === "site" ? i.target.siteId : undefined)),
-  ]),
-  /** In the order they occurred (audit.ts appends). */
-  auditEvents: table<AuditEventRec>("audit", [parent("orgs", (e) => e.orgId)]),
-};
-
-type Declared = typeof TABLES;
 export type TableName = keyof Declared;
 /** The record of a table. */
 export type RecordOf<N extends TableName> = Declared[N] extends TableDecl<infer R> ? R : never;
@@ -197,6 +37,11 @@ export type RecordOf<N extends TableName> = Declared[N] extends TableDecl<infer 
 export type TableMaps = { readonly [N in TableName]: Map<string, RecordOf<N>> };
 
 export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
+
+/** The family that declares a table. */
+export function familyOf(name: TableName): Family {
+  return FAMILY_OF_TABLE[name]!;
+}
 
 /** The declaration of a table, loosely typed for the generic walks below. */
 export function declarationOf(name: TableName): TableDecl<unknown> {

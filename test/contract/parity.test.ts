@@ -20,7 +20,7 @@
  * input sets it), OpenAPI version URL (no provider property), and rules of kinds the provider does not manage.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { newSiteCustomization } from "../../emulator/routes/siteBranding";
+import { newSiteCustomization } from "../../emulator/families/siteSettings/siteBranding";
 import { SPACE_LANGUAGES, TRANSLATION_LANGUAGES } from "../../provider/client";
 import { KeyedProperties } from "../../provider/framework/keyed";
 import type { Props } from "../../provider/framework/kind";

@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
+import { FAMILIES } from "../../emulator/families";
 import { declarationOf, orphans, TABLE_NAMES, type TableName, type Tables } from "../../emulator/tables";
+import type { Route } from "../../emulator/types";
 import { startTestEmulator } from "../support/emulator";
 import { seedOrganization } from "../support/seed-organization";
 
@@ -117,12 +119,39 @@ describe("the emulator's files", () => {
       return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
     });
 
+  /**
+   * A family's routes and their helpers: every file of a family folder but its declarations (index.ts, whose
+   * `onDelete` hooks are the cascade's), its records and rendering, and its store (`*Store.ts`), which does write.
+   */
+  const routeModules = files(join(root, "families")).filter(
+    (path) => !/(?:\/index|\/records|\/render|\/family|Store)\.ts$/.test(path),
+  );
+
+  it("every family folder is listed in families/index.ts, and serves every route its modules export", async () => {
+    const folders = readdirSync(join(root, "families")).filter((entry) =>
+      statSync(join(root, "families", entry)).isDirectory(),
+    );
+    expect(folders.filter((folder) => !FAMILIES.some((family) => family.name === folder))).toEqual([]);
+    const unserved: string[] = [];
+    for (const path of routeModules) {
+      const family = FAMILIES.find((f) => path.includes(`/families/${f.name}/`));
+      const exports = (await import(path)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(exports)) {
+        if (!name.endsWith("Routes") || !Array.isArray(value)) continue;
+        for (const route of value as Route[]) {
+          if (!family?.routes.includes(route)) unserved.push(`${name}: ${route.method} ${route.path} (${path})`);
+        }
+      }
+    }
+    expect(unserved, "route modules whose routes their family's index.ts does not list").toEqual([]);
+  });
+
   it("routes change records only through their store: no field assignment but to the objects they render", () => {
     /** What a route builds itself to answer with. */
     const RENDERED = new Set(["out", "urls"]);
     const assignment =
       /(?<![\w.$])([a-z]\w*)(?:\.\w+|\[[^\]]+\])+\s*(?:=|\+=|-=|\?\?=|\|\|=)(?![=>])|(?<![\w.$])([a-z]\w*)(?:\.\w+)+(?:\+\+|--)/g;
-    const writes = files(join(root, "routes")).flatMap((path) =>
+    const writes = routeModules.flatMap((path) =>
       readFileSync(path, "utf8")
         .split("\n")
         .flatMap((line, i) =>

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { INTEGRATION_CATALOGUE } from "../../emulator/integrationCatalogue";
+import { INTEGRATION_CATALOGUE } from "../../emulator/families/integrations/integrationCatalogue";
 
 /** emulator/README.md's table of the integration catalogue says what integrationCatalogue.ts holds. */
 describe("the emulator README's integration catalogue", () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { BadRequestError } from "../../emulator/errors";
-import type { CollectionRec, OpenApiSpecRec, SamlRec, SiteSpaceRec, SpaceRec, TeamRec } from "../../emulator/records";
+import type { CollectionRec, SpaceRec } from "../../emulator/families/content/records";
+import type { OpenApiSpecRec } from "../../emulator/families/openapi/records";
+import type { SamlRec } from "../../emulator/families/saml/records";
+import type { SiteSpaceRec } from "../../emulator/families/siteStructure/records";
+import type { TeamRec } from "../../emulator/families/teams/records";
 import { type ContentItem, Store } from "../../emulator/store";
 
 /**
@@ -251,12 +255,12 @@ describe("teams and SAML providers", () => {
     });
     store.tables.samlProviders.set("s1", saml("s1", a.id));
     store.tables.samlProviders.set("s2", saml("s2", b.id));
-    expect(store.deleteTeam(a.id)).toBe(true);
+    expect(store.remove("teams", a.id)).toBe(true);
     expect(store.samlProviders.get("s1")?.defaultTeamId).toBeUndefined();
     expect(store.samlProviders.get("s2")?.defaultTeamId).toBe(b.id);
-    expect(store.deleteTeam(a.id)).toBe(false);
-    expect(store.deleteSamlProvider("s1")).toBe(true);
-    expect(store.deleteSamlProvider("s1")).toBe(false);
+    expect(store.remove("teams", a.id)).toBe(false);
+    expect(store.remove("samlProviders", "s1")).toBe(true);
+    expect(store.remove("samlProviders", "s1")).toBe(false);
     expect([...store.samlProviders.keys()]).toEqual(["s2"]);
   });
 });

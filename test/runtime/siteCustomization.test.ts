@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newSiteCustomization } from "../../emulator/routes/siteBranding";
+import { newSiteCustomization } from "../../emulator/families/siteSettings/siteBranding";
 import { SITE_CUSTOMIZATION_DEFAULTS } from "../../provider/client";
 import { redirectLog } from "../../provider/framework/log";
 import { lifecycle } from "../../provider/runtime";

@@ -1,0 +1,57 @@
+/** The records of the siteSettings family's tables (declared in index.ts); routes render them (render.ts). */
+
+export interface ShareLinkRec {
+  id: string;
+  siteId: string;
+  name: string;
+  active: boolean;
+  token: string;
+  createdAt: string;
+}
+
+export interface SiteCustomizationRec {
+  siteId: string;
+  settings: Record<string, unknown>;
+  updatedAt: string;
+}
+
+/** A Model Context Protocol server whose tools the site's AI Assistant may call (official `SiteMcpServer`). */
+export interface SiteMcpServerRec {
+  id: string;
+  siteId: string;
+  name: string;
+  url: string;
+  transport: "sse" | "http";
+  /** Sent to the server with every request; values are secrets (API keys), the API echoes them in its answers. */
+  headers: Record<string, string>;
+  condition?: string;
+}
+
+/** The official `SiteAgentSettingsInput` (the editor's AI agent), as the last PUT sent it. */
+export interface SiteAgentSettings {
+  scans: { topics: "auto" | "never" };
+  findings: { changeRequests: "always" | "auto-fixable" | "never" };
+  /** `customInstructions` is a JSONDocument, kept as sent. */
+  editing: { customInstructions: Record<string, unknown> };
+}
+
+export interface SiteAgentSettingsRec {
+  siteId: string;
+  settings: SiteAgentSettings;
+  /** Absent: never written, the new-site values. */
+  updatedAt?: string;
+}
+
+export interface PublishingAuthRec {
+  siteId: string;
+  backend: "custom" | "integration";
+  privateKey: string;
+  fallbackURL?: string;
+  logoutURL?: string;
+}
+
+export interface AdaptiveSchemaRec {
+  siteId: string;
+  jsonSchema: unknown;
+  updatedAt: string;
+}
