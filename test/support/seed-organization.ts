@@ -23,6 +23,11 @@ export interface SeededOrganization {
   ids: Record<string, string[]>;
   /** Every object created. */
   count: number;
+  /**
+   * The resources `docs-platform import` declares for it: one per object but team members (declared inside their
+   * team), and one navigation order (SiteStructure) per site. test/cli/import.test.ts checks the walk against `ids`.
+   */
+  declared: number;
 }
 
 const CERTIFICATE = [
@@ -363,5 +368,6 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     if (attempt > 100) throw new Error("seed: the OpenAPI specs never finished processing");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { ids, count: Object.values(ids).reduce((sum, list) => sum + list.length, 0) };
+  const count = Object.values(ids).reduce((sum, list) => sum + list.length, 0);
+  return { ids, count, declared: count - (ids.TeamMember?.length ?? 0) + (ids.Site?.length ?? 0) };
 }
