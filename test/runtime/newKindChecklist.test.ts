@@ -2,7 +2,7 @@
  * What provider/README.md's table says a new kind touches, checked for every registered kind, so a file left out
  * fails here by name instead of silently (the table names the test for each row).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { definitions } from "../../provider/registry";
@@ -64,4 +64,54 @@ describe("a new kind touches every file provider/README.md lists", () => {
       expect(changelog.includes(`\`${kind}\``), `CHANGELOG.md never names \`${kind}\``).toBe(true);
     });
   }
+});
+
+/** The rows of the guide's table whose header is `header`: its cells, split. */
+function tableRows(guide: string, header: string): string[][] {
+  const lines = guide.slice(guide.indexOf(header)).split("\n").slice(2);
+  const rows = lines.slice(
+    0,
+    lines.findIndex((line) => !line.startsWith("|")),
+  );
+  return rows.map((row) =>
+    row
+      .slice(1, -1)
+      .split(" | ")
+      .map((cell) => cell.trim()),
+  );
+}
+/** The files a cell names: backticked paths of files or folders. */
+const filesIn = (cell: string) =>
+  [...cell.matchAll(/`([\w./<>-]+(?:\.(?:ts|md|json)|\/))`/g)].map((match) => match[1]!);
+
+describe("provider/README.md's walk of a new kind", () => {
+  const guide = read("provider/README.md");
+  const touched = tableRows(guide, "| File | What you write | Fails when forgotten |");
+  const alsoTouched = tableRows(guide, "| File | When | What you write |");
+
+  it("names, for every row of the table, a test that exists (or the typecheck)", () => {
+    const unnamed = touched.filter(([, , fails]) => {
+      const tests = [...fails!.matchAll(/`(test\/[\w./-]+\.ts)`/g)].map((match) => match[1]!);
+      return (
+        !fails!.includes("npm run typecheck") &&
+        (tests.length === 0 || !tests.every((t) => existsSync(path.join(root, t))))
+      );
+    });
+    expect(unnamed.map(([files]) => files)).toEqual([]);
+  });
+
+  it("states the count of hand-edited files its tables give for a site-level kind with its own API object", () => {
+    const always = new Set(
+      touched.filter(([, what]) => !what!.startsWith("Only")).flatMap(([files]) => filesIn(files!)),
+    );
+    const withSecond = new Set([
+      ...always,
+      ...alsoTouched
+        .filter(([, when]) => when === "Always" || when!.startsWith("A site-level kind"))
+        .flatMap(([files]) => filesIn(files!)),
+    ]);
+    const flat = guide.replace(/\s+/g, " ");
+    expect(flat).toContain(`hand-edits ${always.size} files`);
+    expect(flat).toContain(`and ${withSecond.size} with the second table's rows`);
+  });
 });
