@@ -1,6 +1,6 @@
 /**
- * The audit family: the audit trail. Its tables, each with the records it hangs on (the cascade of a delete is
- * derived from them, tables.ts), and its routes; families/index.ts lists the families.
+ * The audit family: the audit trail. Its tables, each with the records it hangs on (the cascade of a delete is derived
+ * from them, tables.ts), and its routes; families/index.ts lists the families.
  */
 
 import { parent, table } from "../../tableDecl";

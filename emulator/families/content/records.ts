@@ -1,6 +1,7 @@
 /** The records of the content family's tables (declared in index.ts); routes render them (render.ts). */
 
 import type { DefaultLevel, MergeRules } from "../../validate";
+
 export interface SpaceRec {
   id: string;
   orgId: string;

@@ -8,6 +8,7 @@ import type { CollectionRec, SpaceRec } from "./records";
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 export function spaceLocation(env: Env, id: string): string {
   return `${env.apiBase}/spaces/${enc(id)}`;
 }

@@ -7,6 +7,7 @@ import type { GitSyncInstallationRec } from "./records";
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 /** The official `GitSyncState` of a synced space or site (its `gitSync`). */
 export function renderGitSyncState(store: Store, installation: GitSyncInstallationRec): Json {
   return {

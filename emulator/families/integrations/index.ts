@@ -1,6 +1,7 @@
 /**
- * The integrations family: integration installations (organization, site, space). Its tables, each with the records it hangs on (the cascade of a delete is
- * derived from them, tables.ts), and its routes; families/index.ts lists the families.
+ * The integrations family: integration installations (organization, site, space). Its tables, each with the records it
+ * hangs on (the cascade of a delete is derived from them, tables.ts), and its routes; families/index.ts lists the
+ * families.
  */
 
 import { onSite, parent, table } from "../../tableDecl";

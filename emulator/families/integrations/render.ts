@@ -14,6 +14,7 @@ import type {
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 /** The catalogue's integration as the official `Integration` (`owner` is required: the listing organization). */
 export function renderIntegration(env: Env, store: Store, integration: CatalogueIntegration, owner: OrgRec): Json {
   const location = `${env.apiBase}/integrations/${enc(integration.name)}`;

@@ -1,6 +1,7 @@
 /** The records of the organization family's tables (declared in index.ts); routes render them (render.ts). */
 
 import type { MemberRole, MergeRules } from "../../validate";
+
 export interface OrgRec {
   id: string;
   title: string;

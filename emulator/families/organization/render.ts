@@ -7,6 +7,7 @@ import type { MemberRec, OrgRec, UserRec } from "./records";
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 export function renderUser(env: Env, u: UserRec): Json {
   const out: Json = { object: "user", id: u.id, displayName: u.displayName, email: u.email };
   if (u.photoURL) out.photoURL = u.photoURL;

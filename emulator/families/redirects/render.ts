@@ -8,6 +8,7 @@ import type { SiteRedirectRec } from "./records";
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 export function renderRedirect(r: SiteRedirectRec): Json {
   const out: Json = {
     object: "site-redirect",

@@ -8,6 +8,7 @@ import type { SamlRec } from "./records";
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 export function samlService(env: Env, p: SamlRec): { acsURL: string; startURL: string; entityID: string } {
   const base = `${env.appBase}/__/auth/saml/${enc(p.orgId)}/${enc(p.id)}`;
   return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };

@@ -1,6 +1,7 @@
 /**
- * The siteSettings family: a site's settings and lists (share links, MCP servers, customization, agent settings, adaptive schema, publishing auth). Its tables, each with the records it hangs on (the cascade of a delete is
- * derived from them, tables.ts), and its routes; families/index.ts lists the families.
+ * The siteSettings family: a site's settings and lists (share links, MCP servers, customization, agent settings,
+ * adaptive schema, publishing auth). Its tables, each with the records it hangs on (the cascade of a delete is derived
+ * from them, tables.ts), and its routes; families/index.ts lists the families.
  */
 
 import { onSite, table } from "../../tableDecl";

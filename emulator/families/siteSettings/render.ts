@@ -9,6 +9,7 @@ import type { ShareLinkRec, SiteAgentSettingsRec, SiteMcpServerRec } from "./rec
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 export function renderShareLink(store: Store, link: ShareLinkRec): Json {
   const site = store.sites.get(link.siteId)!;
   return {

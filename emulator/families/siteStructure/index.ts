@@ -1,6 +1,7 @@
 /**
- * The siteStructure family: a site's sections, section groups, external links and site spaces. Its tables, each with the records it hangs on (the cascade of a delete is
- * derived from them, tables.ts), and its routes; families/index.ts lists the families.
+ * The siteStructure family: a site's sections, section groups, external links and site spaces. Its tables, each with
+ * the records it hangs on (the cascade of a delete is derived from them, tables.ts), and its routes; families/index.ts
+ * lists the families.
  */
 
 import { onSite, parent, table } from "../../tableDecl";

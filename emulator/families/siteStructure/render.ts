@@ -10,6 +10,7 @@ import type { ExternalLinkRec, SectionGroupRec, SectionRec, SiteSpaceRec } from 
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 export function renderSiteSpace(env: Env, store: Store, ss: SiteSpaceRec): Json {
   const site = store.sites.get(ss.siteId)!;
   const space = store.spaces.get(ss.spaceId)!;

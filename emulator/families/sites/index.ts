@@ -1,6 +1,6 @@
 /**
- * The sites family: sites. Its tables, each with the records it hangs on (the cascade of a delete is
- * derived from them, tables.ts), and its routes; families/index.ts lists the families.
+ * The sites family: sites. Its tables, each with the records it hangs on (the cascade of a delete is derived from
+ * them, tables.ts), and its routes; families/index.ts lists the families.
  */
 
 import { parent, table } from "../../tableDecl";

@@ -1,6 +1,7 @@
 /** The records of the sites family's tables (declared in index.ts); routes render them (render.ts). */
 
 import type { DefaultLevel } from "../../validate";
+
 export interface SiteRec {
   id: string;
   orgId: string;

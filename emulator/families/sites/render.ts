@@ -9,6 +9,7 @@ import type { SiteRec } from "./records";
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 export function siteLocation(env: Env, site: SiteRec): string {
   return `${env.apiBase}/orgs/${enc(site.orgId)}/sites/${enc(site.id)}`;
 }

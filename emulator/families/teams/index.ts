@@ -1,6 +1,6 @@
 /**
- * The teams family: teams and permission grants. Its tables, each with the records it hangs on (the cascade of a delete is
- * derived from them, tables.ts), and its routes; families/index.ts lists the families.
+ * The teams family: teams and permission grants. Its tables, each with the records it hangs on (the cascade of a
+ * delete is derived from them, tables.ts), and its routes; families/index.ts lists the families.
  */
 
 import { parent, table } from "../../tableDecl";

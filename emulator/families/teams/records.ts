@@ -1,6 +1,7 @@
 /** The records of the teams family's tables (declared in index.ts); routes render them (render.ts). */
 
 import type { MemberRole } from "../../validate";
+
 export type TeamRole = "owner" | "member";
 
 export interface TeamRec {

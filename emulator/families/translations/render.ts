@@ -8,6 +8,7 @@ import { PAGES_PER_RUN, WORDS_PER_RUN } from "./translationStore";
 type Json = Record<string, unknown>;
 
 const enc = encodeURIComponent;
+
 export function renderTranslation(env: Env, store: Store, t: TranslationRec): Json {
   const out: Json = {
     object: "translation",
