@@ -27,7 +27,7 @@ export interface Invocation {
 export async function invoke(
   command: string,
   args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
+  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string; exitCodes?: readonly number[] },
 ): Promise<Invocation> {
   const log = createWriteStream(options.logFile, { flags: "a" });
   log.write(`$ ${command} ${args.join(" ")}\n`);
@@ -52,7 +52,7 @@ export async function invoke(
   const cpuMs = reapedChildrenCpuMs() - cpuBefore;
   const records = sampler.stop();
   await new Promise((resolve) => log.end(resolve));
-  if (code !== 0) {
+  if (!(options.exitCodes ?? [0]).includes(code ?? -1)) {
     throw new Error(`${command} ${args.join(" ")} exited with ${code}; log: ${options.logFile}\n${tail}`);
   }
   const peak = (role: string) => Math.max(0, ...records.filter((r) => r.role === role).map((r) => r.peakRssKb));

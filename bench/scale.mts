@@ -1,10 +1,13 @@
 // `node tools/with-toolchain.mjs node bench/scale.mts [--shape space-heavy|site-heavy] [--objects 2000] [--split]`
 //
 // Requests and engine cost of adopting an organization of a given shape and size with `docs-platform import`, through
-// the real CLI against the in-process emulator: import's requests; the adoption `up`'s requests, engine CPU and bytes
-// written, with checkpoints and with PULUMI_SKIP_CHECKPOINTS=true; a refresh's requests without and under a rate limit
-// (a window the refresh spends about five times over); and with --split the same adoption over the split projects.
-// Needs `npm run build` first. Prints a Markdown table and writes JSON to --out (default bench/results/scale-<shape>-<N>.json).
+// the real CLI against the in-process emulator. Each operation (import, the adoption `up`, refresh, preview with
+// preflight, `docs-platform unmanaged`) without and under a rate limit (a window the operation spends about five times
+// over), the state-writing ones with checkpoints and with PULUMI_SKIP_CHECKPOINTS=true; with --split the same over
+// the split projects (their costs summed, `unmanaged --stacks` over all of them). Requests per resource, the engine's
+// CPU (the pulumi process) and the whole tree's, and the bytes the engine wrote.
+// Needs `npm run build` first. Prints a Markdown table, writes it to bench/results/scale-<shape>-<N>.md and the JSON to
+// --out (default bench/results/scale-<shape>-<N>.json).
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -101,32 +104,69 @@ interface Measured {
   requests: number;
   throttled: number;
   wallS: number;
+  /** The whole process tree's CPU (engine, program, provider). */
   cpuS: number;
+  /** The engine's own CPU: the pulumi process, polled (a lower bound). */
+  engineCpuS: number;
   writtenMB: number;
 }
-async function measure(dir: string, args: string[], extra: Record<string, string> = {}): Promise<Measured> {
-  emulator.clearRequests();
-  const cost: Invocation = await invoke(pulumi, [...args, "--non-interactive"], {
-    cwd: dir,
-    env: env(extra),
-    logFile: path.join(workDir, "cli.log"),
-  });
-  const sent = requests();
-  return {
-    requests: sent.length,
-    throttled: sent.filter((r) => r.rateLimited).length,
-    wallS: cost.wallMs / 1000,
-    cpuS: cost.cpuMs / 1000,
-    writtenMB: cost.cliWrittenBytes / 1e6,
-  };
+const none = (): Measured => ({ requests: 0, throttled: 0, wallS: 0, cpuS: 0, engineCpuS: 0, writtenMB: 0 });
+function add(sum: Measured, cost: Measured): Measured {
+  for (const key of Object.keys(sum) as (keyof Measured)[]) sum[key] += cost[key];
+  return sum;
 }
 
-async function importInto(out: string, split: boolean): Promise<number> {
+/** A window the operation measured without a limit (`base` requests) spends about five times over. */
+const limitFor = (base: number) => ({ limit: Math.max(1, Math.ceil(base / 5)), windowMs: 3_000 });
+
+async function measureCommand(
+  command: string,
+  args: string[],
+  dir: string,
+  options: { extra?: Record<string, string>; limitBase?: number; exitCodes?: number[] } = {},
+): Promise<Measured> {
   emulator.clearRequests();
-  const args = ["import", "--organization", emulator.organizationId, "--out", out, "--name", "scale", "--quiet"];
-  await run(process.execPath, [cli, ...args, ...(split ? ["--split"] : [])], { env: env(), maxBuffer: 1 << 28 });
-  return requests().length;
+  if (options.limitBase !== undefined) emulator.setRateLimit(limitFor(options.limitBase));
+  try {
+    const cost: Invocation = await invoke(command, args, {
+      cwd: dir,
+      env: env(options.extra),
+      logFile: path.join(workDir, "cli.log"),
+      ...(options.exitCodes ? { exitCodes: options.exitCodes } : {}),
+    });
+    const sent = requests();
+    return {
+      requests: sent.length,
+      throttled: sent.filter((r) => r.rateLimited).length,
+      wallS: cost.wallMs / 1000,
+      cpuS: cost.cpuMs / 1000,
+      engineCpuS: (cost.polledCpuMsByRole?.cli ?? 0) / 1000,
+      writtenMB: cost.cliWrittenBytes / 1e6,
+    };
+  } finally {
+    emulator.setRateLimit(undefined);
+  }
 }
+const measure = (dir: string, args: string[], options: Parameters<typeof measureCommand>[3] = {}) =>
+  measureCommand(pulumi, [...args, "--non-interactive"], dir, options);
+
+const skipCheckpoints = { PULUMI_SKIP_CHECKPOINTS: "true" };
+const preflight = { DOCS_PREFLIGHT: "true" };
+
+async function importInto(out: string, split: boolean, limitBase?: number): Promise<Measured> {
+  rmSync(out, { recursive: true, force: true });
+  const args = ["import", "--organization", emulator.organizationId, "--out", out, "--name", "scale", "--quiet"];
+  return measureCommand(process.execPath, [cli, ...args, ...(split ? ["--split"] : [])], workDir, {
+    ...(limitBase !== undefined ? { limitBase } : {}),
+  });
+}
+
+/** `docs-platform unmanaged` over the stacks (exit 3 when it finds objects: a count, not a failure here). */
+const unmanaged = (dir: string, stackArgs: string[], limitBase?: number) =>
+  measureCommand(process.execPath, [cli, "unmanaged", ...stackArgs, "--json"], dir, {
+    exitCodes: [0, 3],
+    ...(limitBase !== undefined ? { limitBase } : {}),
+  });
 
 async function install(dir: string, tarball: string) {
   await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", tarball], {
@@ -139,101 +179,115 @@ async function stack(dir: string, name: string) {
   await run(pulumi, ["stack", "init", name, "--non-interactive"], { cwd: dir, env: env() });
 }
 
+async function resourcesOf(dir: string, name: string): Promise<number> {
+  const { stdout } = await run(pulumi, ["stack", "export", "--stack", name], {
+    cwd: dir,
+    env: env(),
+    maxBuffer: 1 << 30,
+  });
+  return stdout.match(/"urn"/g)?.length ?? 0;
+}
+
+type Row = [operation: string, cost: Measured];
+const rows: Row[] = [];
+const record = (operation: string, cost: Measured) => {
+  rows.push([operation, cost]);
+  progress(`${operation}: ${cost.requests} requests (${cost.throttled} answered 429), ${cost.cpuS.toFixed(1)} s CPU`);
+  writeReport(false);
+  return cost;
+};
+
+const out = flags.out ?? path.join(repoRoot, "bench/results", `scale-${shape}-${objects}.json`);
+let resources = 0;
+let projects = 0;
+let imported: Measured | undefined;
+let adoption: Measured | undefined;
+let skipping: Measured | undefined;
+/** Written after each operation, so that a run stopped early still leaves its figures. */
+function writeReport(done: boolean) {
+  const perResource = (n: number) => (resources > 0 ? (n / resources).toFixed(3) : "-");
+  const ratio = (cost: Measured | undefined) =>
+    cost && imported ? `${(cost.requests / imported.requests).toFixed(2)}×` : "-";
+  const table = [
+    `${shape}, ${objects} objects asked, ${resources} resources${projects ? `, ${projects} split projects` : ""} (${new Date().toISOString().slice(0, 16)}Z, ${os.cpus().length} CPUs shared, load average ${os.loadavg()[0]!.toFixed(1)}${done ? " at the end" : "; still running"})`,
+    "",
+    `Adoption's requests against import's: ${ratio(adoption)} with checkpoints, ${ratio(skipping)} with PULUMI_SKIP_CHECKPOINTS=true.`,
+    "Requests count every one sent, those answered 429 (and sent again) included; answered is the rest.",
+    "",
+    "| operation | requests | per resource | answered 429 | answered | wall s | CPU s (tree) | engine CPU s | engine wrote MB |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      ([op, c]) =>
+        `| ${op} | ${c.requests} | ${perResource(c.requests)} | ${c.throttled} | ${c.requests - c.throttled} | ${c.wallS.toFixed(1)} | ${c.cpuS.toFixed(1)} | ${c.engineCpuS.toFixed(1)} | ${c.writtenMB.toFixed(0)} |`,
+    ),
+  ].join("\n");
+  if (done) process.stdout.write(`${table}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ date: new Date().toISOString(), done, shape, objects, resources, projects, rows: rows.map(([operation, cost]) => ({ operation, ...cost })) }, null, 2)}\n`,
+  );
+  writeFileSync(out.replace(/\.json$/, ".md"), `${table}\n`);
+}
+
 const seeded = await seed();
 progress(`${shape}: seeded ${seeded} objects`);
 mkdirSync(path.join(workDir, ".state"), { recursive: true });
 const tarball = await packPackage(path.join(workDir, "pack"));
 const one = path.join(workDir, "one");
-const importRequests = await importInto(one, false);
+imported = record("import", await importInto(one, false));
+record("import, rate limit", await importInto(one, false, imported.requests));
 await install(one, tarball);
 await stack(one, "checkpoints");
-const adoption = await measure(one, ["up", "--yes", "--skip-preview", "--stack", "checkpoints"]);
-const resources =
-  adoption.requests >= 0
-    ? Number(
-        (
-          await run(pulumi, ["stack", "export", "--stack", "checkpoints"], { cwd: one, env: env(), maxBuffer: 1 << 30 })
-        ).stdout.match(/"urn"/g)?.length ?? 0,
-      ) - 2
-    : 0;
-progress(`import ${importRequests} requests; adoption with checkpoints ${adoption.requests}`);
+adoption = record("adoption up", await measure(one, ["up", "--yes", "--skip-preview", "--stack", "checkpoints"]));
+// Each resource's URN, less the stack and the provider.
+resources = (await resourcesOf(one, "checkpoints")) - 2;
 await stack(one, "skipping");
-const skipping = await measure(one, ["up", "--yes", "--skip-preview", "--stack", "skipping"], {
-  PULUMI_SKIP_CHECKPOINTS: "true",
-});
-progress(`adoption skipping checkpoints ${skipping.requests}`);
-const refresh = await measure(one, ["refresh", "--yes", "--skip-preview", "--stack", "checkpoints"]);
-emulator.setRateLimit({ limit: Math.max(1, Math.ceil(refresh.requests / 5)), windowMs: 3_000 });
-const throttled = await measure(one, ["refresh", "--yes", "--skip-preview", "--stack", "checkpoints"]);
-emulator.setRateLimit(undefined);
-progress(`refresh ${refresh.requests}; under a rate limit ${throttled.requests} (${throttled.throttled} answered 429)`);
+skipping = record(
+  "adoption up, PULUMI_SKIP_CHECKPOINTS",
+  await measure(one, ["up", "--yes", "--skip-preview", "--stack", "skipping"], { extra: skipCheckpoints }),
+);
+await stack(one, "limited");
+record(
+  "adoption up, PULUMI_SKIP_CHECKPOINTS, rate limit",
+  await measure(one, ["up", "--yes", "--skip-preview", "--stack", "limited"], {
+    extra: skipCheckpoints,
+    limitBase: skipping.requests,
+  }),
+);
+const refreshArgs = ["refresh", "--yes", "--skip-preview", "--stack", "checkpoints"];
+const refresh = record("refresh", await measure(one, refreshArgs));
+record("refresh, rate limit", await measure(one, refreshArgs, { limitBase: refresh.requests }));
+record("refresh, PULUMI_SKIP_CHECKPOINTS", await measure(one, refreshArgs, { extra: skipCheckpoints }));
+const previewArgs = ["preview", "--stack", "checkpoints"];
+const preview = record("preview, preflight", await measure(one, previewArgs, { extra: preflight }));
+record(
+  "preview, preflight, rate limit",
+  await measure(one, previewArgs, { extra: preflight, limitBase: preview.requests }),
+);
+const listed = record("unmanaged", await unmanaged(one, ["--stack", "checkpoints"]));
+record("unmanaged, rate limit", await unmanaged(one, ["--stack", "checkpoints"], listed.requests));
 
-let split: (Measured & { projects: number }) | undefined;
 if (flags.split) {
   const out = path.join(workDir, "split");
-  await importInto(out, true);
-  const projects = readdirSync(out).map((name) => path.join(out, name));
-  await install(projects[0]!, tarball);
-  split = { requests: 0, throttled: 0, wallS: 0, cpuS: 0, writtenMB: 0, projects: projects.length };
-  for (const dir of projects) {
-    if (dir !== projects[0])
-      symlinkSync(path.join(projects[0]!, "node_modules"), path.join(dir, "node_modules"), "dir");
+  record("import --split", await importInto(out, true));
+  const dirs = readdirSync(out).map((name) => path.join(out, name));
+  projects = dirs.length;
+  await install(dirs[0]!, tarball);
+  const adopted = none();
+  const refreshed = none();
+  for (const dir of dirs) {
+    if (dir !== dirs[0]) symlinkSync(path.join(dirs[0]!, "node_modules"), path.join(dir, "node_modules"), "dir");
     await stack(dir, "split");
-    const cost = await measure(dir, ["up", "--yes", "--skip-preview", "--stack", "split"]);
-    for (const key of ["requests", "throttled", "wallS", "cpuS", "writtenMB"] as const) split[key] += cost[key];
+    add(adopted, await measure(dir, ["up", "--yes", "--skip-preview", "--stack", "split"]));
   }
-  progress(`split: ${projects.length} projects, ${split.requests} requests, ${split.cpuS.toFixed(1)} s CPU`);
+  record(`adoption up, --split (${projects} projects, summed)`, adopted);
+  for (const dir of dirs)
+    add(refreshed, await measure(dir, ["refresh", "--yes", "--skip-preview", "--stack", "split"]));
+  record(`refresh, --split (${projects} projects, summed)`, refreshed);
+  const stacks = dirs.map((dir) => `organization/${path.basename(dir)}/split`).join(",");
+  record(`unmanaged --stacks (${projects} stacks)`, await unmanaged(dirs[0]!, ["--stacks", stacks]));
 }
 await emulator.close();
 
-const perResource = (n: number) => (resources > 0 ? (n / resources).toFixed(3) : "-");
-const rows = [
-  ["import", importRequests, "", "", ""],
-  [
-    "adoption up, checkpoints",
-    adoption.requests,
-    adoption.wallS.toFixed(1),
-    adoption.cpuS.toFixed(1),
-    adoption.writtenMB.toFixed(0),
-  ],
-  [
-    "adoption up, PULUMI_SKIP_CHECKPOINTS",
-    skipping.requests,
-    skipping.wallS.toFixed(1),
-    skipping.cpuS.toFixed(1),
-    skipping.writtenMB.toFixed(0),
-  ],
-  ["refresh", refresh.requests, refresh.wallS.toFixed(1), refresh.cpuS.toFixed(1), refresh.writtenMB.toFixed(0)],
-  [
-    `refresh under a rate limit (${throttled.throttled} answered 429)`,
-    throttled.requests,
-    throttled.wallS.toFixed(1),
-    throttled.cpuS.toFixed(1),
-    throttled.writtenMB.toFixed(0),
-  ],
-  ...(split
-    ? [
-        [
-          `adoption up, --split (${split.projects} projects, summed)`,
-          split.requests,
-          split.wallS.toFixed(1),
-          split.cpuS.toFixed(1),
-          split.writtenMB.toFixed(0),
-        ],
-      ]
-    : []),
-];
-const table = [
-  `${shape}, ${seeded} objects, ${resources} resources (adoption/import requests: ${(adoption.requests / importRequests).toFixed(2)} with checkpoints, ${(skipping.requests / importRequests).toFixed(2)} without)`,
-  "",
-  "| operation | requests | per resource | wall s | CPU s | CLI wrote MB |",
-  "|---|---:|---:|---:|---:|---:|",
-  ...rows.map(([op, n, wall, cpu, mb]) => `| ${op} | ${n} | ${perResource(Number(n))} | ${wall} | ${cpu} | ${mb} |`),
-].join("\n");
-process.stdout.write(`${table}\n`);
-const out = flags.out ?? path.join(repoRoot, "bench/results", `scale-${shape}-${objects}.json`);
-writeFileSync(
-  out,
-  `${JSON.stringify({ date: new Date().toISOString(), shape, objects: seeded, resources, importRequests, adoption, skipping, refresh, throttled, split }, null, 2)}\n`,
-);
+writeReport(true);
 rmSync(workDir, { recursive: true, force: true });

@@ -20,6 +20,7 @@ import {
   renderHtml,
   renderMarkdown,
   renderText,
+  type StackRun,
   stackRuns,
   summaryOf,
   unmanagedFinding,
@@ -46,8 +47,16 @@ import {
   UserTokenRequiredError,
 } from "./provider";
 import { describeLiveProviders, projectDirectory, providerProcessesIn } from "./providerProcesses";
-import { describeResolutions, pendingCreates, REFRESH_ARGS, recoveredState, resolvePendingCreates } from "./recover";
+import {
+  describeResolutions,
+  pendingCreates,
+  REFRESH_ARGS,
+  type Resolution,
+  recoveredState,
+  resolvePendingCreates,
+} from "./recover";
 import { SPLIT_ADVISED_ABOVE, splitWalk } from "./split";
+import { projectDirOfStack, stackNames } from "./stacks";
 import {
   describeUnmanaged,
   inventory,
@@ -210,8 +219,15 @@ The state is read with \`pulumi stack export --show-secrets\` (secret inputs are
 
 Options:
   --stack <name>   the stack (default: the selected stack)
+  --stacks <list>  several stacks, comma-separated (a split import's, as <project>/<stack> or
+                   <org>/<project>/<stack>), each recovered in its own project: the current directory, a folder
+                   <project> in it, or a sibling folder <project> of the current project (as \`import --split\` writes
+                   them); each must belong to one organization (--organization's, else the one their resources
+                   name), a stack of another is refused, named, before any is touched
+  --organization <id>  with --stacks: the organization every stack must belong to
   --dry-run        only print what would be imported and cleared, and the pulumi commands
-  --json           print {"resolutions":[{urn,kind,action,id?,candidates?}],"commands":[[...]]} on stdout
+  --json           print {"resolutions":[{urn,kind,action,id?,candidates?}],"commands":[[...]]} on stdout; with
+                   --stacks, {"stacks":[{stack,resolutions,commands}]}
   -h, --help       this help
 
 ${CREDENTIALS_HELP}
@@ -236,6 +252,11 @@ program change that adopts it.
 
 Options:
   --stack <name>        the stack (default: the selected stack)
+  --stacks <list>       several stacks, comma-separated (a split import's, as <project>/<stack> or
+                        <org>/<project>/<stack>): each one's changed and deleted resources (its refreshed preview
+                        runs in its project: the current directory, a folder <project> in it, or a sibling of the
+                        current project), and the objects no one of them manages; the audit window starts at the
+                        oldest of their last updates; a stack of another organization is refused, named
   --organization <id>   the organization for unmanaged objects; default as for \`unmanaged\`
   --kinds <list>        only these kinds of unmanaged objects (default: all, as \`unmanaged\`)
   --include-spaces      also list unmanaged spaces
@@ -616,11 +637,8 @@ async function unmanagedCommand(args: string[], io: Io) {
 async function severalStacks(
   list: string,
   given: Organization | undefined,
-): Promise<{ exported: unknown; organization: Organization }> {
-  const names = list
-    .split(",")
-    .map((name) => name.trim())
-    .filter((name) => name !== "");
+): Promise<{ exported: unknown; organization: Organization; states: { name: string; exported: unknown }[] }> {
+  const names = stackNames(list);
   if (names.length === 0) throw new UsageError("--stacks: name at least one stack, comma-separated");
   const states = await Promise.all(
     names.map(async (name) => ({ name, exported: JSON.parse(await readState(undefined, name)) as unknown })),
@@ -649,7 +667,32 @@ async function severalStacks(
   return {
     exported: { deployment: { resources } },
     organization: { id: organizationId, source: given?.source ?? "the stacks' states" },
+    states,
   };
+}
+
+/** A stack to act on and the project its program is in (`--cwd` for the pulumi commands run elsewhere). */
+interface StackTarget {
+  name?: string;
+  dir: string;
+  args: string[];
+}
+
+/** `--stacks`' stacks, each with its project's directory; `--stack`'s (or the selected one) in the current project. */
+async function stackTargets(
+  values: { stack?: string; stacks?: string },
+  given: Organization | undefined,
+): Promise<{ targets: StackTarget[]; several?: Awaited<ReturnType<typeof severalStacks>> }> {
+  const cwd = process.cwd();
+  const here = projectDirectory(cwd);
+  if (!values.stacks)
+    return { targets: [{ ...(values.stack ? { name: values.stack } : {}), dir: here, args: stackArgs(values.stack) }] };
+  const several = await severalStacks(values.stacks, given);
+  const targets = several.states.map(({ name }) => {
+    const dir = projectDirOfStack(name, cwd);
+    return { name, dir, args: [...stackArgs(name), ...(dir === here ? [] : ["--cwd", dir])] };
+  });
+  return { targets, several };
 }
 
 async function recoverCommand(args: string[], io: Io) {
@@ -657,6 +700,8 @@ async function recoverCommand(args: string[], io: Io) {
     args,
     options: {
       stack: { type: "string" },
+      stacks: { type: "string" },
+      organization: { type: "string" },
       "dry-run": { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -666,50 +711,64 @@ async function recoverCommand(args: string[], io: Io) {
     io.out.write(HELP.recover);
     return EXIT.ok;
   }
-  const project = projectDirectory(process.cwd());
-  const live = providerProcessesIn(project);
-  if (live === undefined) {
-    io.err.write(
-      `docs-platform recover: this platform (${process.platform}) does not tell which processes run in ${project}: ` +
-        "make sure no `pulumi` command of this program and none of its provider processes still runs\n",
-    );
-  } else if (live.length > 0) {
-    io.err.write(`docs-platform ${describeLiveProviders(project, live)}\n`);
-    return EXIT.failure;
-  }
-  const stack = values.stack ? ["--stack", values.stack] : [];
-  const exported = JSON.parse(await pulumi(["stack", "export", "--show-secrets", ...stack]));
-  const resolutions = await resolvePendingCreates(pendingCreates(exported), (kind, inputs, since) =>
-    lifecycle(kind).findCreated(inputs, since),
-  );
-  const recovered = await recoveredState(exported, resolutions, async (kind, id, inputs) => {
-    const read = await lifecycle(kind).lookup(id, inputs, inputs);
-    return read.id === "" ? undefined : read.props;
-  });
-  const commands = recovered
-    ? [
-        ["stack", "import", ...stack],
-        [...REFRESH_ARGS, ...stack, "--non-interactive"],
-      ]
-    : [];
-  if (values.json) io.out.write(`${JSON.stringify({ resolutions, commands }, null, 2)}\n`);
-  else {
-    io.out.write(describeResolutions(resolutions));
-    for (const command of commands) {
-      io.out.write(`${values["dry-run"] ? "Would run" : "Running"}: pulumi ${command.join(" ")}\n`);
+  if (values.stacks && values.stack) throw new UsageError("--stacks excludes --stack");
+  const { targets } = await stackTargets(values, givenOrganization(values));
+  // Every project is checked before any state is touched: a provider still running in one stops them all.
+  for (const { dir } of [...new Map(targets.map((t) => [t.dir, t])).values()]) {
+    const live = providerProcessesIn(dir);
+    if (live === undefined) {
+      io.err.write(
+        `docs-platform recover: this platform (${process.platform}) does not tell which processes run in ${dir}: ` +
+          "make sure no `pulumi` command of this program and none of its provider processes still runs\n",
+      );
+    } else if (live.length > 0) {
+      io.err.write(`docs-platform ${describeLiveProviders(dir, live)}\n`);
+      return EXIT.failure;
     }
   }
-  if (recovered && !values["dry-run"]) {
-    await pulumi(commands[0]!, JSON.stringify(recovered.exported));
-    await pulumi(commands[1]!);
+  const several = values.stacks !== undefined;
+  const reports: { stack?: string; resolutions: Resolution[]; commands: string[][] }[] = [];
+  for (const target of targets) {
+    const exported = JSON.parse(await pulumi(["stack", "export", "--show-secrets", ...target.args]));
+    const resolutions = await resolvePendingCreates(pendingCreates(exported), (kind, inputs, since) =>
+      lifecycle(kind).findCreated(inputs, since),
+    );
+    const recovered = await recoveredState(exported, resolutions, async (kind, id, inputs) => {
+      const read = await lifecycle(kind).lookup(id, inputs, inputs);
+      return read.id === "" ? undefined : read.props;
+    });
+    const commands = recovered
+      ? [
+          ["stack", "import", ...target.args],
+          [...REFRESH_ARGS, ...target.args, "--non-interactive"],
+        ]
+      : [];
+    reports.push({ ...(target.name ? { stack: target.name } : {}), resolutions, commands });
+    if (!values.json) {
+      if (several) io.out.write(`Stack ${target.name}:\n`);
+      io.out.write(describeResolutions(resolutions));
+      for (const command of commands) {
+        io.out.write(`${values["dry-run"] ? "Would run" : "Running"}: pulumi ${command.join(" ")}\n`);
+      }
+    }
+    if (recovered && !values["dry-run"]) {
+      await pulumi(commands[0]!, JSON.stringify(recovered.exported));
+      await pulumi(commands[1]!);
+    }
   }
-  const undecided = resolutions.some((r) => r.action === "ambiguous" || r.action === "foreign");
+  if (values.json) {
+    const { resolutions, commands } = reports[0]!;
+    io.out.write(`${JSON.stringify(several ? { stacks: reports } : { resolutions, commands }, null, 2)}\n`);
+  }
+  const undecided = reports.some((report) =>
+    report.resolutions.some((r) => r.action === "ambiguous" || r.action === "foreign"),
+  );
   return undecided ? EXIT.found : EXIT.ok;
 }
 
 /** The stack's runs, newest first: none for a stack never updated. */
-async function stackHistory(stack: string | undefined): Promise<HistoryEntry[]> {
-  const text = await pulumi(["stack", "history", "--json", "--non-interactive", ...stackArgs(stack)]);
+async function stackHistory(stackArgs: string[]): Promise<HistoryEntry[]> {
+  const text = await pulumi(["stack", "history", "--json", "--non-interactive", ...stackArgs]);
   const parsed: unknown = JSON.parse(text.trim() || "[]");
   return Array.isArray(parsed) ? (parsed as HistoryEntry[]) : [];
 }
@@ -717,11 +776,68 @@ async function stackHistory(stack: string | undefined): Promise<HistoryEntry[]> 
 /** What the CLI answers for a stack that does not exist or is not selected. */
 const NO_STACK = /no stack (named|selected)|no current stack|stack .* (not found|does not exist)/i;
 
+/** What drift reads of one stack: its state, its runs, and the engine's findings on a refreshed preview. */
+interface DriftedStack {
+  name: string;
+  exported?: unknown;
+  runs: StackRun[];
+  update?: StackRun;
+  engine: ReturnType<typeof engineFindings>;
+}
+
+async function driftOfStack(target: StackTarget, several: boolean, notes: string[]): Promise<DriftedStack> {
+  let exported: unknown;
+  let name = target.name ?? "";
+  try {
+    exported = JSON.parse(await pulumi(["stack", "export", "--non-interactive", ...target.args]));
+    name ||= (await pulumi(["stack", "--show-name", "--non-interactive"])).trim();
+  } catch (error) {
+    // Only a stack that is not there makes a report of unmanaged objects alone; any other failure (no backend, not
+    // logged in) must not pass as "no drift". Of several stacks, each must be there: one missing would pass its
+    // objects off as unmanaged.
+    if (several || !NO_STACK.test((error as Error).message)) throw error;
+    notes.push(
+      `No stack to compare with (${(error as Error).message.split("\n")[0]}): only unmanaged objects are reported.`,
+    );
+    return { name, runs: [], engine: [] };
+  }
+  const runs = stackRuns(await stackHistory(target.args));
+  const { update, failedAfter } = lastSuccessfulUpdate(runs);
+  if (!update) {
+    notes.push(
+      `Stack ${name} was never updated successfully: nothing to compare with; only unmanaged objects are reported.`,
+    );
+  }
+  if (update && failedAfter.length > 0) {
+    const last = failedAfter[0]!;
+    notes.push(
+      `${several ? `Stack ${name}: the` : "The"} last update, ${updateName(last)}, ${last.result}: the window starts at the last successful one, ${updateName(update)}.`,
+    );
+  }
+  let engine: ReturnType<typeof engineFindings> = [];
+  if (update) {
+    const stateIds = new Map<string, string>();
+    for (const r of stateResources(exported)) {
+      if (r.urn && r.id) stateIds.set(r.urn, r.id);
+    }
+    const preview = JSON.parse(
+      await pulumi(["preview", "--refresh", "--json", "--non-interactive", ...target.args]),
+    ) as { steps?: Parameters<typeof engineFindings>[0] };
+    const where = target.args.includes("--cwd") ? ` --cwd ${target.dir}` : "";
+    engine = withStateIds(
+      engineFindings(preview.steps ?? [], new Set(stateIds.keys()), target.name ?? ""),
+      stateIds,
+    ).map((f) => ({ ...f, revert: `${f.revert}${where}` }));
+  }
+  return { name, exported, runs, ...(update ? { update } : {}), engine };
+}
+
 async function driftCommand(args: string[], io: Io) {
   const { values } = parseArgs({
     args,
     options: {
       stack: { type: "string" },
+      stacks: { type: "string" },
       organization: { type: "string" },
       kinds: { type: "string" },
       "include-spaces": { type: "boolean", default: false },
@@ -737,64 +853,37 @@ async function driftCommand(args: string[], io: Io) {
   }
   if (values.markdown && values.json) throw new UsageError("--markdown and --json exclude each other");
   if (values.html === "") throw new UsageError("--html needs a file name");
+  if (values.stacks && values.stack) throw new UsageError("--stacks excludes --stack");
   const kinds = kindsOption(values.kinds, UNMANAGED_KINDS);
   const notes: string[] = [];
-  const stack = values.stack;
-
-  let exported: unknown;
-  let stackName = stack ?? "";
-  try {
-    exported = JSON.parse(await pulumi(["stack", "export", "--non-interactive", ...stackArgs(stack)]));
-    stackName ||= (await pulumi(["stack", "--show-name", "--non-interactive"])).trim();
-  } catch (error) {
-    // Only a stack that is not there makes a report of unmanaged objects alone; any other failure (no backend, not
-    // logged in) must not pass as "no drift".
-    if (!NO_STACK.test((error as Error).message)) throw error;
-    notes.push(
-      `No stack to compare with (${(error as Error).message.split("\n")[0]}): only unmanaged objects are reported.`,
-    );
-  }
-  const runs = exported === undefined ? [] : stackRuns(await stackHistory(stack));
-  const { update, failedAfter } = lastSuccessfulUpdate(runs);
-  if (exported !== undefined && !update) {
-    notes.push(
-      `Stack ${stackName} was never updated successfully: nothing to compare with; only unmanaged objects are reported.`,
-    );
-  }
-  if (update && failedAfter.length > 0) {
-    const last = failedAfter[0]!;
-    notes.push(
-      `The last update, ${updateName(last)}, ${last.result}: the window starts at the last successful one, ${updateName(update)}.`,
-    );
-  }
+  const { targets, several } = await stackTargets(values, givenOrganization(values));
+  const stacks: DriftedStack[] = [];
+  for (const target of targets) stacks.push(await driftOfStack(target, several !== undefined, notes));
+  const exported = several?.exported ?? stacks[0]!.exported;
 
   const organization =
+    several?.organization ??
     givenOrganization(values) ??
-    (exported === undefined ? undefined : await stackOrganization(exported, { name: stack }));
+    (exported === undefined ? undefined : await stackOrganization(exported, { name: values.stack }));
   if (!organization) {
     throw new UsageError(`${ORGANIZATION_REQUIRED}: there is no stack to take it from`);
   }
   const organizationId = organization.id;
 
   const state = exported === undefined ? { resources: [] } : exported;
-  const stateIds = new Map<string, string>();
-  for (const r of stateResources(state)) {
-    if (r.urn && r.id) stateIds.set(r.urn, r.id);
-  }
-  let engine: ReturnType<typeof engineFindings> = [];
-  if (update) {
-    const preview = JSON.parse(
-      await pulumi(["preview", "--refresh", "--json", "--non-interactive", ...stackArgs(stack)]),
-    ) as { steps?: Parameters<typeof engineFindings>[0] };
-    engine = withStateIds(engineFindings(preview.steps ?? [], new Set(stateIds.keys()), stack ?? ""), stateIds).map(
-      (f) => ({ organizationId, ...f }),
-    );
-  }
+  const engine = stacks.flatMap((stack) => stack.engine.map((f) => ({ organizationId, ...f })));
   const objects = await explainingApiFailures(organization, () =>
     inventory(organizationId, { includeSpaces: values["include-spaces"], kinds }),
   );
   const unmanaged = unmanagedObjects(objects, managedByState(state)).map((o) => unmanagedFinding(organizationId, o));
   const found = [...engine, ...unmanaged];
+  // Of several stacks, the window starts at the oldest of their last successful updates: it holds every stack's.
+  const updated = stacks
+    .filter((stack) => stack.update)
+    .sort((a, b) => (a.update!.startTime < b.update!.startTime ? -1 : 1));
+  const update = updated[0]?.update;
+  const runs = stacks.flatMap((stack) => stack.runs);
+  const stackName = stacks.map((stack) => stack.name).join(", ");
 
   const to = new Date().toISOString();
   const window = update ? { from: update.startTime, to } : undefined;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { LocalWorkspace, PulumiCommand, type Stack, Stack as Stacks } from "@pulumi/pulumi/automation";
@@ -18,7 +18,8 @@ const cli = path.join(repoRoot, "dist/cli/main.js");
  * `docs-platform import --split` of the seeded organization through the real CLI: the organization's project and one
  * per site, all stacks on one file backend. Each first `up` adopts without a write, each stack is clean on a refreshed
  * preview, and `unmanaged --stacks` over them finds nothing until an object is made by hand, and refuses a stack of
- * another organization.
+ * another organization. `drift --stacks` reports a hand edit in a site's stack and the hand-made object; `recover
+ * --stacks`, run from the folder the projects are in, puts a killed adoption back into its stack.
  */
 describe("import --split: a project for the organization and one per site", () => {
   let emulator: RunningEmulator;
@@ -146,5 +147,78 @@ describe("import --split: a project for the organization and one per site", () =
       `--stacks: organization/${projects[0]}/foreign (another-org) manages objects of another organization than ` +
         `${emulator.organizationId}: leave it out`,
     );
+  });
+  it("drift --stacks: a hand edit in a site's stack and the hand-made team, each stack previewed in its project", async () => {
+    const names = projects.map((project) => `organization/${project}/e2e`);
+    const siteProject = projects[1]!;
+    const state = (await stacks.get(siteProject)!.exportStack()).deployment;
+    const site = state.resources.find((r: { type: string }) => r.type.endsWith(":Site"));
+    const org = `/orgs/${emulator.organizationId}`;
+    const edit = await callApi(emulator, "PATCH", `${org}/sites/${site.id}`, { title: "Edited by hand" });
+    expect(edit.status).toBe(200);
+    try {
+      const drift = await docsPlatform(["drift", "--stacks", names.join(","), "--json"]);
+      expect(drift.code, drift.stderr).toBe(3);
+      const report = JSON.parse(drift.stdout);
+      const found = report.findings.map((f: { type: string; kind: string; id: string; urn?: string }) => [
+        f.type,
+        f.kind,
+        f.id,
+      ]);
+      const contractors = (await callApi(emulator, "GET", `${org}/teams`)).body.items.find(
+        (team: { title: string }) => team.title === "Contractors",
+      ).id;
+      expect(found).toEqual([
+        ["changed", "Site", site.id],
+        ["unmanaged", "Team", contractors],
+      ]);
+      const changed = report.findings[0];
+      expect(changed.changes).toEqual([{ property: "title", declared: site.inputs.title, actual: "Edited by hand" }]);
+      expect(changed.revert).toContain(`--stack organization/${siteProject}/e2e --cwd ${path.join(out, siteProject)}`);
+    } finally {
+      await callApi(emulator, "PATCH", `${org}/sites/${site.id}`, { title: site.inputs.title });
+    }
+  });
+
+  it("recover --stacks puts a killed adoption back into its stack, in its project; the stack is then clean", async () => {
+    const names = projects.map((project) => `organization/${project}/e2e`);
+    const siteProject = projects[1]!;
+    const siteStack = stacks.get(siteProject)!;
+    // The state a kill leaves: an adopting create recorded as pending (a resource nothing depends on). Written into
+    // the file backend's checkpoint: \`pulumi stack import\` drops pending operations.
+    const checkpointFile = path.join(out, ".state", ".pulumi", "stacks", siteProject, "e2e.json");
+    const checkpoint = JSON.parse(readFileSync(checkpointFile, "utf8"));
+    const deployment = checkpoint.checkpoint.latest;
+    type Recorded = { urn: string; id: string; type: string; inputs?: Record<string, unknown>; outputs?: unknown };
+    const resources = deployment.resources as (Recorded & { dependencies?: string[]; parent?: string })[];
+    const depended = new Set(resources.flatMap((r) => [...(r.dependencies ?? []), r.parent ?? ""]));
+    const killed = resources.find(
+      (r) =>
+        r.type.startsWith("pulumi-nodejs:dynamic/docs:") &&
+        typeof r.inputs?.importId === "string" &&
+        !depended.has(r.urn),
+    )!;
+    expect(killed, "a leaf adopted resource in the site's stack").toBeDefined();
+    deployment.resources = resources.filter((r) => r.urn !== killed.urn);
+    const { id: _id, outputs: _outputs, ...recorded } = killed;
+    deployment.pending_operations = [
+      { type: "creating", resource: { ...recorded, created: new Date().toISOString() } },
+    ];
+    writeFileSync(checkpointFile, JSON.stringify(checkpoint));
+    expect((await siteStack.exportStack()).deployment.pending_operations).toHaveLength(1);
+
+    emulator.clearRequests();
+    const recovered = await docsPlatform(["recover", "--stacks", names.join(",")]);
+    expect(recovered.code, recovered.stderr).toBe(0);
+    expect(recovered.stdout).toContain(`Stack organization/${siteProject}/e2e:\n`);
+    expect(recovered.stdout).toContain(
+      `Running: pulumi stack import --stack organization/${siteProject}/e2e --cwd ${path.join(out, siteProject)}`,
+    );
+    expect(writes()).toEqual([]);
+    const after = (await siteStack.exportStack()).deployment;
+    expect(after.pending_operations ?? []).toEqual([]);
+    expect(after.resources.find((r: { urn: string }) => r.urn === killed.urn)?.id).toBe(killed.id);
+    const preview = await siteStack.preview({ refresh: true, expectNoChanges: true });
+    expect(changes(preview.changeSummary)).toEqual({});
   });
 });
