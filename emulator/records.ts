@@ -1,4 +1,6 @@
 /** Internal record shapes of the store, one per kind; routes render them into API objects (render.ts). */
+
+import type { ComputedSource } from "./routes/computedSource";
 import type { DefaultLevel, MemberRole, MergeRules } from "./validate";
 
 export * from "./siteRecords";
@@ -60,6 +62,8 @@ export interface SpaceRec {
   /** Absent: `inherit` (a new space follows its organization's merge rules). */
   mergeRules?: MergeRules;
   position: number;
+  /** The create's `computedSource` (routes/computedSource.ts); never reported back. */
+  computedSource?: ComputedSource;
 }
 
 export interface CollectionRec {

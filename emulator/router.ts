@@ -11,6 +11,7 @@ import { integrationRoutes } from "./routes/integrations";
 import { memberRoutes } from "./routes/members";
 import { openApiRoutes } from "./routes/openapi";
 import { orgRoutes } from "./routes/orgs";
+import { pageRoutes } from "./routes/pages";
 import { permissionRoutes } from "./routes/permissions";
 import { redirectRoutes } from "./routes/redirects";
 import { samlRoutes } from "./routes/saml";
@@ -41,6 +42,7 @@ export const allRoutes: Route[] = [
   ...sectionGroupRoutes,
   ...externalLinkRoutes,
   ...siteSpaceRoutes,
+  ...pageRoutes,
   ...shareLinkRoutes,
   ...siteMcpServerRoutes,
   ...integrationRoutes,

@@ -9,6 +9,7 @@ import { BadRequestError } from "./errors";
 import { slugify } from "./ids";
 import type { ExternalLinkRec, SectionGroupRec, SectionRec, SiteRec, SiteSpaceRec, SpaceRec } from "./records";
 import type { SectionPatch, SitePatch, SiteSpacePatch } from "./sitePatches";
+import { checkPageOf } from "./spacePages";
 import type { Tables } from "./tables";
 
 export class SiteStore {
@@ -154,6 +155,7 @@ export class SiteStore {
         `spaceId: space "${space.id}" is already in ${sectionId ? `site section "${sectionId}"` : "the root level of the site"}`,
       );
     }
+    checkPageOf(space, extra.pageId, "pageId");
     const ss: SiteSpaceRec = {
       id: this.tables.newId(),
       siteId: site.id,
@@ -287,6 +289,11 @@ export class SiteStore {
         throw new BadRequestError(`spaceId: space "${spaceId}" is already at this level of the site`);
       }
     }
+    const space = this.tables.spaces.get(spaceId);
+    if (space) checkPageOf(space, patch.pageId, "pageId");
+    // Official: "If not set, the page will remain unchanged unless spaceId is changed, in which case the custom home
+    // page will be removed."
+    if (spaceId !== ss.spaceId && patch.pageId === undefined) delete ss.pageId;
     ss.spaceId = spaceId;
     if (patch.path !== undefined) ss.path = patch.path;
     if (patch.condition !== undefined) ss.condition = patch.condition ?? undefined;
