@@ -66,6 +66,23 @@ export function pageOf(space: SpaceRec, pageId: string): PageRec | undefined {
   return allPagesOf(space).find((page) => page.id === pageId);
 }
 
+/** The official `RevisionPageLayoutOptions` (every field required), as a new page has them. */
+const DEFAULT_LAYOUT = {
+  width: "default",
+  cover: true,
+  coverSize: "hero",
+  coverMask: "none",
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
+};
+
 /** The official `RevisionPageDocument` (an empty JSON document: the emulator models no content). */
 export function renderPage(env: Env, space: SpaceRec, page: PageRec): Record<string, unknown> {
   return {
@@ -78,7 +95,7 @@ export function renderPage(env: Env, space: SpaceRec, page: PageRec): Record<str
     slug: page.slug,
     path: page.path,
     pages: page.pages.map((child) => renderPage(env, space, child)),
-    layout: {},
+    layout: DEFAULT_LAYOUT,
     tags: [],
   };
 }
