@@ -176,7 +176,9 @@ export const spaceKind = defineKind<Inputs, State>({
         "`inherit` (its organization's rules).",
       ...COMPUTED_SOURCE_NOTES,
       "- Not managed: templates of the create body (content, not settings), git sync and visitor authentication " +
-        "(their own API objects).",
+        "(their own API objects); the order among sibling spaces and collections: the official move operations take a " +
+        "`position` (before or after a sibling), but neither the `Space` nor the `Collection` object reports one and " +
+        "their listings document no order, so a reorder by hand could not be seen.",
     ],
     example: `const guides = new docs.Collection("guides", { organizationId, title: "Guides" });
 const handbook = new docs.Space(
