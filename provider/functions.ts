@@ -17,6 +17,8 @@ import {
   type GetOrganizationMemberResult,
   type GetOrganizationsArgs,
   type GetOrganizationsResult,
+  type GetPageArgs,
+  type GetPageResult,
   type GetSamlProviderArgs,
   type GetSamlProviderResult,
   type GetSiteArgs,
@@ -34,6 +36,7 @@ import {
   getOpenApiSpec,
   getOrganizationMember,
   getOrganizations,
+  getPage,
   getSamlProvider,
   getSite,
   getSiteSection,
@@ -198,6 +201,33 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
       sectionId: nullableString("The section it is in; absent at the site's top level."),
     }),
     run: getSiteSpace,
+  }),
+  defineFunction<GetPageArgs, GetPageResult>({
+    name: "getPage",
+    description:
+      "A page of a space by its path, in a space or in the space a site space shows: what a SiteSection's or " +
+      "SiteSpace's `pageId` takes. A path naming no page fails, listing the space's pages.",
+    args: z.strictObject({
+      path: z
+        .string()
+        .describe('The page\'s path in the space: its slugs joined by `/` (`"getting-started/quickstart"`).'),
+      spaceId: z.string().optional().describe("The space to look in. Give spaceId, or siteId and siteSpaceId."),
+      siteId: z.string().optional().describe("With siteSpaceId: the site whose site space shows the space."),
+      siteSpaceId: z
+        .string()
+        .optional()
+        .describe("The site space whose space to look in (a SiteSpace's id, or a SiteSection's `siteSpaceId`)."),
+      organizationId: organizationIdArg,
+    }),
+    result: z.object({
+      id: id("page"),
+      title: z.string().describe("The page's title."),
+      path: z.string().describe("The page's path in the space."),
+      type: nullableString("`document`, `group`, `link` or `computed`."),
+      spaceId: z.string().describe("The space the page is in."),
+      organizationId: organizationIdResult,
+    }),
+    run: getPage,
   }),
   defineFunction<GetSamlProviderArgs, GetSamlProviderResult>({
     name: "getSamlProvider",

@@ -18,14 +18,17 @@ import {
   type ApiSite,
   type ApiSpace,
   type ApiTeam,
+  flattenPages,
   getIntegration as getIntegrationByName,
   getOpenApiSpec as getOpenApiSpecBySlug,
+  getPageByPath,
   getSiteObjects,
   type HttpClient,
   isNotFound,
   listAll,
   listIntegrations,
   listOpenApiSpecs,
+  listPages,
   OrganizationMemberSchema,
   OrganizationSchema,
   objectsOfType,
@@ -182,6 +185,28 @@ export interface GetSiteSpaceResult {
   organizationId: string;
   siteId: string;
   sectionId: string | null;
+}
+
+export interface GetPageArgs extends InOrganization {
+  /** The page's path in the space: its slugs from the top down, joined by `/` (`"getting-started/quickstart"`). */
+  path: string;
+  /** The space to look in. Give spaceId, or siteId and siteSpaceId. */
+  spaceId?: string;
+  /** With siteSpaceId: the site whose site space shows the space. */
+  siteId?: string;
+  /** The site space whose space to look in (a SiteSpace's id, or a SiteSection's `siteSpaceId`). */
+  siteSpaceId?: string;
+}
+export interface GetPageResult {
+  /** What a SiteSection's or SiteSpace's `pageId` takes. */
+  id: string;
+  title: string;
+  path: string;
+  /** `document`, `group`, `link` or `computed`. */
+  type: string | null;
+  /** The space the page is in. */
+  spaceId: string;
+  organizationId: string;
 }
 
 export interface GetSamlProviderArgs extends InOrganization {
@@ -440,6 +465,52 @@ export async function getSiteSpace(args: GetSiteSpaceArgs, opts: LookupOptions =
   };
 }
 
+/**
+ * A page of a space by its path (getPageByPath: one request), in a space or in the space a site space shows (one
+ * more, the site's structure). A path naming no page lists the space's pages (listPages) to name the candidates.
+ */
+export async function getPage(args: GetPageArgs, opts: LookupOptions = {}): Promise<GetPageResult> {
+  const bySiteSpace = args.siteId !== undefined || args.siteSpaceId !== undefined;
+  if ((args.spaceId !== undefined) === bySiteSpace || (bySiteSpace && !(args.siteId && args.siteSpaceId))) {
+    throw new LookupError("getPage: give either spaceId, or siteId and siteSpaceId, not both or neither.");
+  }
+  const { client, organizationId } = await settings("getPage", args, opts);
+  const spaceId = args.spaceId ?? (await spaceOfSiteSpace(client, organizationId, args.siteId!, args.siteSpaceId!));
+  const wanted = args.path.replace(/^\/+|\/+$/g, "");
+  const about = { lookup: "getPage", noun: "page", organizationId };
+  try {
+    const page = await getPageByPath(client, spaceId, wanted);
+    return {
+      id: page.id,
+      title: page.title,
+      path: page.path ?? wanted,
+      type: page.type ?? null,
+      spaceId,
+      organizationId,
+    };
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    const pages = flattenPages(await listPages(client, spaceId)).filter((page) => page.path !== undefined);
+    return single(
+      { ...about, criteria: `at path "${wanted}" in space "${spaceId}"` },
+      [],
+      () => "",
+      pages.map((page) => ({ id: page.id, name: page.path ?? page.title, detail: page.title })),
+    );
+  }
+}
+
+async function spaceOfSiteSpace(client: HttpClient, organizationId: string, siteId: string, siteSpaceId: string) {
+  const all = await inStructure(client, organizationId, siteId, "site-space", SiteSpaceSchema);
+  const siteSpace = single(
+    { lookup: "getPage", noun: "site space", criteria: `"${siteSpaceId}" of site "${siteId}"`, organizationId },
+    all.filter((ss) => ss.id === siteSpaceId),
+    (ss) => ss.id,
+    all.map((ss) => ({ id: ss.id, name: ss.title ?? ss.path, detail: `path ${ss.path}` })),
+  );
+  return siteSpace.space.id;
+}
+
 /** The SAML provider with this label (labels need not be unique: several fail, naming each). */
 export async function getSamlProvider(
   args: GetSamlProviderArgs,
@@ -545,6 +616,9 @@ export function getSiteSectionOutput(args: LookupInputs<GetSiteSectionArgs>, opt
 }
 export function getSiteSpaceOutput(args: LookupInputs<GetSiteSpaceArgs>, opts: LookupOptions = {}) {
   return asOutput(args, opts, getSiteSpace);
+}
+export function getPageOutput(args: LookupInputs<GetPageArgs>, opts: LookupOptions = {}) {
+  return asOutput(args, opts, getPage);
 }
 export function getSamlProviderOutput(args: LookupInputs<GetSamlProviderArgs>, opts: LookupOptions = {}) {
   return asOutput(args, opts, getSamlProvider);

@@ -8,6 +8,7 @@ export * from "./integrations";
 export * from "./members";
 export * from "./openapi";
 export * from "./organization";
+export * from "./pages";
 export * from "./pagination";
 export * from "./parse";
 export * from "./permissions";

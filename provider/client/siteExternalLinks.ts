@@ -12,6 +12,9 @@ export const SiteExternalLinkSchema = z.object({
   condition: z.string().nullish(),
   /** The group the link is in; absent for a link at the site's top level. */
   sectionGroup: z.string().nullish(),
+  draft: z.boolean().optional(),
+  localizedTitle: z.record(z.string(), z.string()).nullish(),
+  localizedDescription: z.record(z.string(), z.string()).nullish(),
 });
 export type ApiSiteExternalLink = z.infer<typeof SiteExternalLinkSchema>;
 
@@ -23,6 +26,9 @@ export interface SiteExternalLinkCreate {
   condition?: string;
   /** A section group of the site; absent = the top level. */
   parent?: string;
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
 }
 
 export interface SiteExternalLinkPatch {
@@ -33,6 +39,10 @@ export interface SiteExternalLinkPatch {
   condition?: string | null;
   /** A section group of the site, or null for the top level. */
   parent?: string | null;
+  draft?: boolean;
+  /** null removes every override. */
+  localizedTitle?: Record<string, string> | null;
+  localizedDescription?: Record<string, string> | null;
 }
 
 /**

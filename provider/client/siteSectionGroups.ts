@@ -12,6 +12,8 @@ export const SiteSectionGroupSchema = z.object({
   id: z.string(),
   title: z.string(),
   icon: z.string().nullish(),
+  draft: z.boolean().optional(),
+  localizedTitle: z.record(z.string(), z.string()).nullish(),
   /** The group this one is nested in; absent at the site's top level. */
   sectionGroup: z.string().nullish(),
   /** Member sections (deprecated in the official document in favour of `children`, but still required there). */
@@ -30,6 +32,9 @@ export function groupSectionIds(group: ApiSiteSectionGroup): string[] {
 export interface SiteSectionGroupPatch {
   title?: string;
   icon?: string | null;
+  draft?: boolean;
+  /** Overrides per language; the object replaces the group's (`{}` removes them all). */
+  localizedTitle?: Record<string, string>;
   /**
    * The group to nest this one in, or null for the top level. The official document names it `parent` in the POST
    * and `parentSectionGroupId` in the PATCH.
@@ -58,7 +63,7 @@ export async function createSiteSectionGroup(
   client: HttpClient,
   organizationId: string,
   siteId: string,
-  body: { title: string; icon?: string; sections?: string[]; parent?: string },
+  body: { title: string; icon?: string; sections?: string[]; parent?: string; draft?: boolean },
 ): Promise<ApiSiteSectionGroup> {
   const path = siteSectionGroupsPath(organizationId, siteId);
   return call(client, SiteSectionGroupSchema, "POST", path, { body });

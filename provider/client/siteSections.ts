@@ -14,6 +14,9 @@ export const SiteSectionSchema = z.object({
   condition: z.string().nullish(),
   sectionGroup: z.string().nullish(),
   icon: z.string().nullish(),
+  draft: z.boolean().optional(),
+  localizedTitle: z.record(z.string(), z.string()).nullish(),
+  localizedDescription: z.record(z.string(), z.string()).nullish(),
   siteSpaces: z.array(SiteSpaceSchema).default([]),
   urls: z.object({ published: z.string() }).partial().optional(),
 });
@@ -23,6 +26,9 @@ export interface SiteSectionCreate {
   spaceId: string;
   title?: string;
   icon?: string;
+  draft?: boolean;
+  /** A page of `spaceId` shown at the section's root: it becomes the first site space's `pageId`. */
+  pageId?: string;
 }
 
 export interface SiteSectionPatch {
@@ -33,6 +39,10 @@ export interface SiteSectionPatch {
   condition?: string | null;
   icon?: string | null;
   description?: string | null;
+  draft?: boolean;
+  /** Overrides per language; the object replaces the section's (`{}` removes them all). */
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
   /** Moves the section into a group, or out of any with null (official; see addSectionToGroup). */
   siteSectionGroupId?: string | null;
 }

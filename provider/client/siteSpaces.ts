@@ -15,6 +15,11 @@ export const SiteSpaceSchema = z.object({
   condition: z.string().nullish(),
   /** Left out of the site's navigation (still reachable by its URL); absent means false. */
   hidden: z.boolean().optional(),
+  /** The page shown at the site space's root instead of the space's first page; null or absent: none. */
+  pageId: z.string().nullish(),
+  /** A draft site space is not live (the published site leaves it out). */
+  draft: z.boolean().optional(),
+  localizedTitle: z.record(z.string(), z.string()).nullish(),
   urls: z.object({ published: z.string() }).partial().optional(),
 });
 export type ApiSiteSpace = z.infer<typeof SiteSpaceSchema>;
@@ -26,6 +31,16 @@ export interface SiteSpacePatch {
   /** Points the site space at another space. */
   spaceId?: string;
   hidden?: boolean;
+  /** null removes the custom home page; a change of `spaceId` removes it too unless it is given. */
+  pageId?: string | null;
+  draft?: boolean;
+}
+
+export interface SiteSpaceCreate {
+  spaceId: string;
+  sectionId?: string;
+  draft?: boolean;
+  pageId?: string;
 }
 
 export function siteSpacesPath(organizationId: string, siteId: string): string {
@@ -42,7 +57,7 @@ export async function createSiteSpace(
   client: HttpClient,
   organizationId: string,
   siteId: string,
-  body: { spaceId: string; sectionId?: string },
+  body: SiteSpaceCreate,
 ): Promise<ApiSiteSpace> {
   const path = siteSpacesPath(organizationId, siteId);
   return call(client, SiteSpaceSchema, "POST", path, { body });

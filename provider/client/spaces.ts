@@ -80,7 +80,21 @@ export interface SpaceCreate {
   parent?: string;
   language?: string;
   editMode?: string;
+  /** Official `ComputedContentSourceRevision`: set only here, and the Space object never reports it back. */
+  computedSource?: ComputedSourceBody;
 }
+
+export type ComputedSourceBody =
+  | {
+      type: "builtin:openapi";
+      props: { models: boolean; grouping?: "by-tag" | "by-operation"; downloadLink?: boolean };
+      dependencies: { spec: { ref: { kind: "openapi"; spec: string } } };
+    }
+  | {
+      type: "builtin:translation";
+      props: Record<string, never>;
+      dependencies: { translation: { ref: { kind: "translation"; translation: string } } };
+    };
 
 /** The official `PATCH /spaces/{spaceId}` body: `emoji` and `icon` exclude each other; both `null` remove either. */
 export interface SpacePatch {

@@ -121,6 +121,12 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   importId?: z.ZodType<string, string>;
   /** Rules about the program's other resources, checked offline across the operation (crossResource.ts, companions.ts). */
   programRules?: ProgramRules<Inputs>;
+  /**
+   * Preflight checks of the kind's own, for what only the API can tell and no `idRef` names (a page of the declared
+   * space): run after the references' checks when preflight is on, each failure naming the field and the fix. Inputs
+   * not known yet (an object the same update creates) are `up`'s to check: skip them (`containsUnknown`).
+   */
+  preflightChecks?(api: PreflightApi, inputs: Inputs): Promise<PreflightFailure[]>;
 
   /**
    * For kinds with nothing to create (an organization's settings, an existing membership): create takes over the
@@ -154,6 +160,18 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   /** Applies the changed properties in place and returns the whole new state. */
   update(ctx: ResourceContext, id: string, olds: State, news: Inputs, changed: ReadonlySet<string>): Promise<State>;
   delete(ctx: ResourceContext, id: string, state: State): Promise<void>;
+}
+
+/** What a kind's own preflight checks use: the resource's client and the operation's cache of listed ids. */
+export interface PreflightApi {
+  client: HttpClient;
+  /** Whether the listing at `path` (loaded once per operation by `load`) holds `id`; a miss reloads it once. */
+  exists(path: string, id: string, load: () => Promise<string[]>): Promise<boolean>;
+}
+
+export interface PreflightFailure {
+  property: string;
+  reason: string;
 }
 
 /** The kind whose objects hold a kind's (`KindDefinition.parent`), and the input naming the parent's id. */

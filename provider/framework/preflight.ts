@@ -72,7 +72,7 @@ export { preflightSetting as preflightEnabled };
 
 /** What the adoption preview needs of a kind's lifecycle. */
 export interface Adoptable {
-  definition: Pick<KindDefinition, "kind" | "idFormat" | "inputs">;
+  definition: Pick<KindDefinition, "kind" | "idFormat" | "inputs" | "preflightChecks">;
   lookup(id: string, parents: Props): Promise<pulumi.dynamic.ReadResult>;
   changedProperties(olds: Props, news: Props): string[];
 }
@@ -113,7 +113,7 @@ export function adoptionSubject(importId: string, props: Props): string {
 
 /** The checked inputs' references that the API does not know, as check failures naming the field, id and fix. */
 export async function verifyReferences(
-  definition: Pick<KindDefinition, "kind" | "inputs">,
+  definition: Pick<KindDefinition, "kind" | "inputs" | "preflightChecks">,
   inputs: Props,
   scope: PreflightScope,
 ): Promise<pulumi.dynamic.CheckFailure[]> {
@@ -162,7 +162,13 @@ export async function verifyReferences(
       });
     }
   }
-  return failures;
+  if (failures.length > 0 || !definition.preflightChecks) return failures;
+  const api = { client: client.client, exists: scope.preflight.exists.bind(scope.preflight) };
+  try {
+    return await definition.preflightChecks(api, inputs);
+  } catch (error) {
+    return [requestFailure(kind, "", error)];
+  }
 }
 
 /** A kind's name in lower-case words: `Space` is "space", `SiteSpace` "site space". */

@@ -11,6 +11,8 @@ import type {
   GetOrganizationMemberResult,
   GetOrganizationsArgs,
   GetOrganizationsResult,
+  GetPageArgs,
+  GetPageResult,
   GetSamlProviderArgs,
   GetSamlProviderResult,
   GetSiteArgs,
@@ -118,6 +120,19 @@ export function getSiteSpaceOutput(
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<GetSiteSpaceResult> {
   return pulumi.runtime.invokeOutput("docs:index:getSiteSpace", { ...args }, opts);
+}
+
+/** A page of a space by its path, in a space or in the space a site space shows: what a SiteSection's or SiteSpace's `pageId` takes. A path naming no page fails, listing the space's pages. Served by the `docs` provider plugin (`docs:index:getPage`). */
+export function getPage(args: GetPageArgs, opts?: pulumi.InvokeOptions): Promise<GetPageResult> {
+  return pulumi.runtime.invoke("docs:index:getPage", { ...args }, opts);
+}
+
+/** `getPage` over Inputs: waits for them and gives the result as an Output. */
+export function getPageOutput(
+  args: LookupInputs<GetPageArgs>,
+  opts?: pulumi.InvokeOutputOptions,
+): pulumi.Output<GetPageResult> {
+  return pulumi.runtime.invokeOutput("docs:index:getPage", { ...args }, opts);
 }
 
 /** The SAML provider with this label (labels need not be unique: several fail, naming each). Served by the `docs` provider plugin (`docs:index:getSamlProvider`). */

@@ -29,6 +29,7 @@ import type {
   SiteType,
   SiteVisibility,
   SiteVisitorAuthBackend,
+  SpaceComputedSource,
   SpaceEditMode,
   SpaceMergeRules,
   StylingCorners,
@@ -57,6 +58,8 @@ export type {
   AnnouncementStyle,
   CodeTheme,
   CodeThemes,
+  ComputedSourceOpenApi,
+  ComputedSourceTranslation,
   ContentLink,
   ContentRef,
   DefaultLevel,
@@ -86,6 +89,7 @@ export type {
   SiteType,
   SiteVisibility,
   SiteVisitorAuthBackend,
+  SpaceComputedSource,
   SpaceEditMode,
   SpaceMergeRules,
   StylingCorners,
@@ -340,6 +344,14 @@ export interface SpaceArgs extends AdoptionArgs {
    */
   mergeRules?: DeepInput<SpaceMergeRules>;
   /**
+   * Generate the space's content instead of writing it: from an OpenAPI spec (`builtin:openapi`) or a
+   * translation (`builtin:translation`). Set only when the space is created, and the API never reports it back:
+   * a change replaces the space (its content is deleted with it), and a refresh cannot see a source changed in
+   * the app. (object `{ type, spec, models, grouping, downloadLink }`, or object `{ type, translationId }`;
+   * replace; unmanaged when omitted.)
+   */
+  computedSource?: DeepInput<SpaceComputedSource>;
+  /**
    * The collection the space is in; omitted or `null` means the organization's top level. A change moves it.
    * (id, or `null`; update in place; default `null`.)
    */
@@ -354,6 +366,8 @@ export interface SpaceArgs extends AdoptionArgs {
 export class Space extends PluginResource {
   /** The organization the space belongs to. A change replaces the space: the official document has no transfer. */
   declare readonly organizationId: pulumi.Output<string>;
+  /** The source the space was created with, as declared (the API does not report it); `null`: none. */
+  declare readonly computedSource: pulumi.Output<SpaceComputedSource | null>;
   /** The space's title. */
   declare readonly title: pulumi.Output<string>;
   /** The emoji, or `null` when the space has none. */
@@ -394,6 +408,7 @@ export class Space extends PluginResource {
           "defaultLevel",
           "language",
           "mergeRules",
+          "computedSource",
           "parentId",
           "visibility",
           "urls",
@@ -1481,6 +1496,30 @@ export interface SiteSectionArgs extends AdoptionArgs {
    * (boolean; update in place; unmanaged when omitted.)
    */
   default?: pulumi.Input<boolean>;
+  /**
+   * `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published
+   * structure leaves it out). `false` makes it live. Left out: not managed. (boolean; update in place; unmanaged
+   * when omitted.)
+   */
+  draft?: pulumi.Input<boolean>;
+  /**
+   * The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most
+   * 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+   * (object; update in place; unmanaged when omitted.)
+   */
+  localizedTitle?: DeepInput<Partial<Record<Language, string>>>;
+  /**
+   * The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at
+   * most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them
+   * all. (object; update in place; unmanaged when omitted.)
+   */
+  localizedDescription?: DeepInput<Partial<Record<Language, string>>>;
+  /**
+   * A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`);
+   * `null` removes it. Left out: not managed. (string, at least 1 character, or `null`; update in place;
+   * unmanaged when omitted.)
+   */
+  pageId?: pulumi.Input<string | null>;
 }
 
 /**
@@ -1509,6 +1548,21 @@ export class SiteSection extends PluginResource {
   declare readonly description: pulumi.Output<string | null>;
   /** Whether it is its level's default; `null` unless the program declares `default: true`. */
   declare readonly default: pulumi.Output<boolean | null>;
+  /** Whether the item is a draft (not live). */
+  declare readonly draft: pulumi.Output<boolean>;
+  /**
+   * The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most
+   * 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+   */
+  declare readonly localizedTitle: pulumi.Output<Partial<Record<Language, string>>>;
+  /**
+   * The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at
+   * most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them
+   * all.
+   */
+  declare readonly localizedDescription: pulumi.Output<Partial<Record<Language, string>>>;
+  /** The custom home page: the `pageId` of the section's own site space (`siteSpaceId`). */
+  declare readonly pageId: pulumi.Output<string | null>;
   /** The site space created with the section for `spaceId` (adopt it with a SiteSpace's `importId` to manage it). */
   declare readonly siteSpaceId: pulumi.Output<string | null>;
 
@@ -1526,6 +1580,10 @@ export class SiteSection extends PluginResource {
           "condition",
           "description",
           "default",
+          "draft",
+          "localizedTitle",
+          "localizedDescription",
+          "pageId",
           "siteSpaceId",
         ],
       },
@@ -1562,6 +1620,18 @@ export interface SiteSectionGroupArgs extends AdoptionArgs {
    * place; unmanaged when omitted.)
    */
   sectionIds?: DeepInput<string[]>;
+  /**
+   * `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published
+   * structure leaves it out). `false` makes it live. Left out: not managed. (boolean; update in place; unmanaged
+   * when omitted.)
+   */
+  draft?: pulumi.Input<boolean>;
+  /**
+   * The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most
+   * 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+   * (object; update in place; unmanaged when omitted.)
+   */
+  localizedTitle?: DeepInput<Partial<Record<Language, string>>>;
 }
 
 /**
@@ -1581,10 +1651,20 @@ export class SiteSectionGroup extends PluginResource {
   declare readonly parentId: pulumi.Output<string | null>;
   /** The sections directly in the group, in navigation order; `[]` empties the group. */
   declare readonly sectionIds: pulumi.Output<string[]>;
+  /** Whether the item is a draft (not live). */
+  declare readonly draft: pulumi.Output<boolean>;
+  /**
+   * The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most
+   * 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+   */
+  declare readonly localizedTitle: pulumi.Output<Partial<Record<Language, string>>>;
 
   constructor(name: string, args: SiteSectionGroupArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      { kind: "SiteSectionGroup", properties: ["organizationId", "siteId", "title", "icon", "parentId", "sectionIds"] },
+      {
+        kind: "SiteSectionGroup",
+        properties: ["organizationId", "siteId", "title", "icon", "parentId", "sectionIds", "draft", "localizedTitle"],
+      },
       name,
       args,
       opts,
@@ -1628,6 +1708,24 @@ export interface SiteExternalLinkArgs extends AdoptionArgs {
    * it. (string, 1–1024 characters, or `null`; update in place; unmanaged when omitted.)
    */
   condition?: pulumi.Input<string | null>;
+  /**
+   * `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published
+   * structure leaves it out). `false` makes it live. Left out: not managed. (boolean; update in place; unmanaged
+   * when omitted.)
+   */
+  draft?: pulumi.Input<boolean>;
+  /**
+   * The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most
+   * 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+   * (object; update in place; unmanaged when omitted.)
+   */
+  localizedTitle?: DeepInput<Partial<Record<Language, string>>>;
+  /**
+   * The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at
+   * most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them
+   * all. (object; update in place; unmanaged when omitted.)
+   */
+  localizedDescription?: DeepInput<Partial<Record<Language, string>>>;
 }
 
 /**
@@ -1654,12 +1752,37 @@ export class SiteExternalLink extends PluginResource {
    * it.
    */
   declare readonly condition: pulumi.Output<string | null>;
+  /** Whether the item is a draft (not live). */
+  declare readonly draft: pulumi.Output<boolean>;
+  /**
+   * The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most
+   * 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+   */
+  declare readonly localizedTitle: pulumi.Output<Partial<Record<Language, string>>>;
+  /**
+   * The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at
+   * most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them
+   * all.
+   */
+  declare readonly localizedDescription: pulumi.Output<Partial<Record<Language, string>>>;
 
   constructor(name: string, args: SiteExternalLinkArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       {
         kind: "SiteExternalLink",
-        properties: ["organizationId", "siteId", "title", "url", "parentId", "description", "icon", "condition"],
+        properties: [
+          "organizationId",
+          "siteId",
+          "title",
+          "url",
+          "parentId",
+          "description",
+          "icon",
+          "condition",
+          "draft",
+          "localizedTitle",
+          "localizedDescription",
+        ],
       },
       name,
       args,
@@ -1710,6 +1833,18 @@ export interface SiteSpaceArgs extends AdoptionArgs {
    * (boolean; update in place; unmanaged when omitted.)
    */
   default?: pulumi.Input<boolean>;
+  /**
+   * `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published
+   * structure leaves it out). `false` makes it live. Left out: not managed. (boolean; update in place; unmanaged
+   * when omitted.)
+   */
+  draft?: pulumi.Input<boolean>;
+  /**
+   * A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`);
+   * `null` removes it. Left out: not managed. (string, at least 1 character, or `null`; update in place;
+   * unmanaged when omitted.)
+   */
+  pageId?: pulumi.Input<string | null>;
 }
 
 /**
@@ -1736,6 +1871,10 @@ export class SiteSpace extends PluginResource {
   declare readonly hidden: pulumi.Output<boolean>;
   /** Whether it is its level's default; `null` unless the program declares `default: true`. */
   declare readonly default: pulumi.Output<boolean | null>;
+  /** Whether the item is a draft (not live). */
+  declare readonly draft: pulumi.Output<boolean>;
+  /** The custom home page, or `null`. */
+  declare readonly pageId: pulumi.Output<string | null>;
   /** The title shown in the site (the space's title unless changed in the web app). */
   declare readonly title: pulumi.Output<string | null>;
 
@@ -1752,6 +1891,8 @@ export class SiteSpace extends PluginResource {
           "condition",
           "hidden",
           "default",
+          "draft",
+          "pageId",
           "title",
         ],
       },

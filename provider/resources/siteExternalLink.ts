@@ -17,6 +17,14 @@ import {
 import { defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import {
+  draft,
+  draftState,
+  localizedDescription,
+  localizedOf,
+  localizedState,
+  localizedTitle,
+} from "./navigationFields";
+import {
   findInStructure,
   organizationId,
   sharedUnderSite,
@@ -53,6 +61,9 @@ const inputs = z.strictObject({
     .describe(
       'An expression deciding whether a visitor sees the link, e.g. `visitor.claims.plan == "pro"`; `null` removes it.',
     ),
+  draft,
+  localizedTitle,
+  localizedDescription,
 });
 
 const state = z.object({
@@ -64,6 +75,9 @@ const state = z.object({
   description: z.string().nullable().default(null),
   icon: z.string().nullable().default(null),
   condition: z.string().nullable().default(null),
+  draft: draftState,
+  localizedTitle: localizedState,
+  localizedDescription: localizedState,
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -79,6 +93,9 @@ function toState(link: ApiSiteExternalLink, parents: { organizationId: string; s
     description: link.description ?? null,
     icon: link.icon ?? null,
     condition: link.condition ?? null,
+    draft: link.draft ?? false,
+    localizedTitle: localizedOf(link.localizedTitle),
+    localizedDescription: localizedOf(link.localizedDescription),
   };
 }
 
@@ -147,6 +164,9 @@ export async function createLink(
     ...(news.description != null ? { description: news.description } : {}),
     ...(news.icon != null ? { icon: news.icon } : {}),
     ...(news.condition != null ? { condition: news.condition } : {}),
+    ...(news.draft !== undefined ? { draft: news.draft } : {}),
+    ...(news.localizedTitle ? { localizedTitle: news.localizedTitle } : {}),
+    ...(news.localizedDescription ? { localizedDescription: news.localizedDescription } : {}),
   };
   try {
     return await createSiteExternalLink(client, organizationId, siteId, body);
@@ -179,7 +199,9 @@ export const siteExternalLinkKind = defineKind<Inputs, State>({
       "- A new link goes last in its level. Its place at the top level belongs to [SiteStructure](#sitestructure) " +
         "`order`, which takes its id like a section's; its place among a group's children is not managed.",
       "- A change of `parentId` moves the link in place (`PATCH` with `parent`), to the end of its new level.",
-      "- Not managed: drafts and localized titles and descriptions.",
+      "- `draft: true` stages the link: the site's structure keeps it in its place (and in SiteStructure `order`), the " +
+        "published site leaves it out until `draft: false`. `localizedTitle` and `localizedDescription` are sent with " +
+        "the create and replaced whole by a change.",
     ],
     example: `const status = new docs.SiteExternalLink("status", {
   organizationId,
@@ -242,6 +264,9 @@ export const siteExternalLinkKind = defineKind<Inputs, State>({
       description: "description",
       icon: "icon",
       condition: "condition",
+      draft: "draft",
+      localizedTitle: "localizedTitle",
+      localizedDescription: "localizedDescription",
     });
     const link = patch
       ? await writeUnder(ctx, org, site, () => updateSiteExternalLink(ctx.client, org, site, id, patch))

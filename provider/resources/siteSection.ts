@@ -17,6 +17,16 @@ import { undoOnFailure } from "../framework/cleanup";
 import { defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
 import {
+  checkPageId,
+  draft,
+  draftState,
+  localizedDescription,
+  localizedOf,
+  localizedState,
+  localizedTitle,
+  pageId,
+} from "./navigationFields";
+import {
   defaultFlag,
   findInStructure,
   managedDefault,
@@ -59,6 +69,10 @@ const inputs = z.strictObject({
     ),
   description: z.string().max(256).nullable().optional().describe("The section's description, or `null`."),
   default: defaultFlag,
+  draft,
+  localizedTitle,
+  localizedDescription,
+  pageId: pageId("`spaceId`"),
 });
 
 const state = z.object({
@@ -75,6 +89,14 @@ const state = z.object({
   condition: z.string().nullable().default(null),
   description: z.string().nullable().default(null),
   default: managedDefault,
+  draft: draftState,
+  localizedTitle: localizedState,
+  localizedDescription: localizedState,
+  pageId: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe("The custom home page: the `pageId` of the section's own site space (`siteSpaceId`)."),
   siteSpaceId: z
     .string()
     .nullable()
@@ -112,6 +134,10 @@ function toState(
     condition: section.condition ?? null,
     description: section.description ?? null,
     default: managesDefault ? (section.default ?? false) : null,
+    draft: section.draft ?? false,
+    localizedTitle: localizedOf(section.localizedTitle),
+    localizedDescription: localizedOf(section.localizedDescription),
+    pageId: own?.pageId ?? null,
     siteSpaceId: own?.id ?? null,
   };
 }
@@ -126,20 +152,33 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
     icon: "icon",
     condition: "condition",
     description: "description",
+    draft: "draft",
+    localizedTitle: "localizedTitle",
+    localizedDescription: "localizedDescription",
   });
   return patch ? updateSiteSection(client, org, site, id, patch) : undefined;
 }
 
 /**
  * Points the section's own site space at the new space (`PATCH …/site-spaces/{id}` with `spaceId`), which keeps the
- * section, its other site spaces and its URLs; a section that lost its own site space gets a new one. Returns its id.
+ * section, its other site spaces and its URLs, and sets its `pageId` (the API removes the home page when the space
+ * changes without one); a section that lost its own site space gets a new one. Returns its id.
  */
-async function retarget(client: HttpClient, id: string, olds: State, news: Inputs): Promise<string> {
+async function retarget(
+  client: HttpClient,
+  id: string,
+  olds: State,
+  news: Inputs,
+  changed: ReadonlySet<string>,
+): Promise<string> {
   const { organizationId: org, siteId: site } = news;
+  const page = changed.has("pageId") && news.pageId !== undefined ? { pageId: news.pageId } : {};
+  const space = changed.has("spaceId") ? { spaceId: news.spaceId } : {};
   if (olds.siteSpaceId) {
-    return (await updateSiteSpace(client, org, site, olds.siteSpaceId, { spaceId: news.spaceId })).id;
+    return (await updateSiteSpace(client, org, site, olds.siteSpaceId, { ...space, ...page })).id;
   }
-  return (await createSiteSpace(client, org, site, { spaceId: news.spaceId, sectionId: id })).id;
+  const created = { spaceId: news.spaceId, sectionId: id, ...(news.pageId ? { pageId: news.pageId } : {}) };
+  return (await createSiteSpace(client, org, site, created)).id;
 }
 
 // Read from the site's structure, which reports it as its own listing does: one request per site for every kind.
@@ -178,6 +217,13 @@ export const siteSectionKind = defineKind<Inputs, State>({
       "- Replacements (a change of `siteId` or `organizationId`) delete first, because the new section usually keeps " +
         "the path, which must be unique in the site.",
       "- Reads list the site's sections; a refresh makes one listing request per site.",
+      "- `draft: true` stages the section: the site's structure (what editors and this provider read, and SiteStructure " +
+        "`order`) keeps it in its place, the published site leaves it out until `draft: false`. `draft` and `pageId` go " +
+        "with the create's `POST`; `localizedTitle` and `localizedDescription` with the `PATCH` after it (the create " +
+        "body has no such fields) and are replaced whole by a change.",
+      "- `pageId` is the custom home page of the section's own site space (`siteSpaceId`): the API reports it there, " +
+        "and a change is a `PATCH …/site-spaces/{siteSpaceId}` with `pageId`. It must be a page of `spaceId` (find it " +
+        "with `getPage`): preflight checks it against the space's pages.",
     ],
     example: `const guides = new docs.SiteSection("guides", {
   organizationId,
@@ -213,6 +259,7 @@ export const siteSectionKind = defineKind<Inputs, State>({
   programRules: {
     exclusiveFlag: { property: "default", parent: "siteId" },
   },
+  preflightChecks: (api, news) => checkPageId("SiteSection", api, news),
   replaceOnChanges: ["organizationId", "siteId"],
   // A replacement usually keeps its path, which must be unique in the site: the old section must go first.
   deleteBeforeReplace: true,
@@ -228,14 +275,17 @@ export const siteSectionKind = defineKind<Inputs, State>({
   async create(ctx, news) {
     const { client } = ctx;
     const { organizationId: org, siteId: site } = news;
-    const rest = new Set<string>(
-      (["path", "condition", "description", "default"] as const).filter((key) => news[key] != null),
-    );
+    // The POST takes no localized labels: they go with the PATCH that follows.
+    const later = ["path", "condition", "description", "default", "localizedTitle", "localizedDescription"] as const;
+    const rest = new Set<string>(later.filter((key) => news[key] != null));
     return writeUnder(ctx, org, site, async () => {
       const created = await createSiteSection(client, org, site, {
         spaceId: news.spaceId,
         ...(news.title ? { title: news.title } : {}),
         ...(news.icon != null ? { icon: news.icon } : {}),
+        ...(news.draft !== undefined ? { draft: news.draft } : {}),
+        // The section's first site space gets it.
+        ...(news.pageId ? { pageId: news.pageId } : {}),
       });
       const section = await undoOnFailure(
         { kind: "SiteSection", id: created.id, title: created.title },
@@ -260,7 +310,8 @@ export const siteSectionKind = defineKind<Inputs, State>({
   async update(ctx, id, olds, news, changed) {
     const { organizationId: org, siteId: site } = news;
     const own = await writeUnder(ctx, org, site, async () => {
-      const retargeted = changed.has("spaceId") ? await retarget(ctx.client, id, olds, news) : olds.siteSpaceId;
+      const ownChanges = changed.has("spaceId") || (changed.has("pageId") && news.pageId !== undefined);
+      const retargeted = ownChanges ? await retarget(ctx.client, id, olds, news, changed) : olds.siteSpaceId;
       const patched = await apply(ctx.client, id, news, changed);
       return { retargeted, patched };
     });

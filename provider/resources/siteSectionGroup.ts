@@ -17,6 +17,7 @@ import {
 import { undoOnFailure } from "../framework/cleanup";
 import { defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
+import { draft, draftState, localizedOf, localizedState, localizedTitle } from "./navigationFields";
 import { organizationId, siteId, siteIdsOf, siteObjects, UNDER_SITE, underSiteTitled, writeUnder } from "./siteCommon";
 import { applyMoves, movesToOrder } from "./siteOrder";
 
@@ -34,6 +35,8 @@ const inputs = z.strictObject({
     .refine((ids) => new Set(ids).size === ids.length, "must not list a section twice")
     .optional()
     .describe("The sections directly in the group, in navigation order; `[]` empties the group."),
+  draft,
+  localizedTitle,
 });
 
 const state = z.object({
@@ -43,6 +46,8 @@ const state = z.object({
   icon: z.string().nullable().default(null),
   parentId: z.string().nullable().default(null),
   sectionIds: z.array(z.string()).default([]),
+  draft: draftState,
+  localizedTitle: localizedState,
 });
 
 type Inputs = z.output<typeof inputs>;
@@ -56,6 +61,8 @@ function toState(group: ApiSiteSectionGroup, parents: { organizationId: string; 
     icon: group.icon ?? null,
     parentId: group.sectionGroup ?? null,
     sectionIds: groupSectionIds(group),
+    draft: group.draft ?? false,
+    localizedTitle: localizedOf(group.localizedTitle),
   };
 }
 
@@ -112,7 +119,9 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
       "- `parentId` nests the group in another group of the site (`parent` in the create, `parentSectionGroupId` in a " +
         "move: the official document's two names for one field); a moved group goes last in its new level. A group " +
         "cannot go inside itself or one of its own groups (the API answers 400).",
-      "- Not managed: drafts and localized titles.",
+      "- `draft: true` stages the group: the site's structure (what editors and this provider read) keeps it in its " +
+        "place, the published site leaves it out until `draft: false`. `localizedTitle` goes with a `PATCH` after the " +
+        "create (the official create body has no such field).",
     ],
     example: `new docs.SiteSectionGroup("product", {
   organizationId,
@@ -158,17 +167,28 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
         ...(news.icon != null ? { icon: news.icon } : {}),
         ...(news.parentId != null ? { parent: news.parentId } : {}),
         ...(news.sectionIds?.length ? { sections: news.sectionIds } : {}),
+        ...(news.draft !== undefined ? { draft: news.draft } : {}),
       }),
     );
-    // A failed sort removes the new group again (its sections go back to the site's level): no state records it.
-    const sorted = news.sectionIds?.length
-      ? await undoOnFailure(
-          { kind: "SiteSectionGroup", id: group.id, title: news.title },
-          () => writeUnder(ctx, org, site, () => deleteSiteSectionGroup(ctx.client, org, site, group.id)),
-          () => sortSections(ctx, group.id, news),
-        )
-      : group;
-    return { id: group.id, state: toState(sorted, news) };
+    // The POST takes no localized titles: a PATCH follows when there are some.
+    const labels = news.localizedTitle && Object.keys(news.localizedTitle).length > 0 ? news.localizedTitle : undefined;
+    // A failed step removes the new group again (its sections go back to the site's level): no state records it.
+    const finished =
+      news.sectionIds?.length || labels
+        ? await undoOnFailure(
+            { kind: "SiteSectionGroup", id: group.id, title: news.title },
+            () => writeUnder(ctx, org, site, () => deleteSiteSectionGroup(ctx.client, org, site, group.id)),
+            async () => {
+              const labelled = labels
+                ? await writeUnder(ctx, org, site, () =>
+                    updateSiteSectionGroup(ctx.client, org, site, group.id, { localizedTitle: labels }),
+                  )
+                : group;
+              return news.sectionIds?.length ? sortSections(ctx, group.id, news) : labelled;
+            },
+          )
+        : group;
+    return { id: group.id, state: toState(finished, news) };
   },
 
   async read(ctx, id, known) {
@@ -184,6 +204,8 @@ export const siteSectionGroupKind = defineKind<Inputs, State>({
         title: "title",
         icon: "icon",
         parentId: "parentSectionGroupId",
+        draft: "draft",
+        localizedTitle: "localizedTitle",
       });
       if (patch) await updateSiteSectionGroup(client, org, site, id, patch);
       if (!changed.has("sectionIds") || !news.sectionIds) return;

@@ -15,6 +15,7 @@ import {
 import { undoOnFailure } from "../framework/cleanup";
 import { defineKind, idRef, type ResourceContext } from "../framework/kind";
 import { changedFields } from "../framework/patch";
+import { checkPageId, draft, draftState, pageId } from "./navigationFields";
 import {
   defaultFlag,
   findInStructure,
@@ -57,6 +58,8 @@ const inputs = z.strictObject({
       "`true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.",
     ),
   default: defaultFlag,
+  draft,
+  pageId: pageId("`spaceId`"),
 });
 
 const state = z.object({
@@ -68,6 +71,8 @@ const state = z.object({
   condition: z.string().nullable().default(null),
   hidden: z.boolean().default(false),
   default: managedDefault,
+  draft: draftState,
+  pageId: z.string().nullable().default(null).describe("The custom home page, or `null`."),
   title: z
     .string()
     .nullable()
@@ -92,6 +97,8 @@ function toState(
     condition: siteSpace.condition ?? null,
     hidden: siteSpace.hidden ?? false,
     default: managesDefault ? (siteSpace.default ?? false) : null,
+    draft: siteSpace.draft ?? false,
+    pageId: siteSpace.pageId ?? null,
     title: siteSpace.title ?? null,
   };
 }
@@ -114,7 +121,11 @@ async function apply(
     path: "path",
     condition: "condition",
     hidden: "hidden",
+    draft: "draft",
+    pageId: "pageId",
   });
+  // The API removes the home page when the space changes without one: a declared page goes along.
+  if (patch?.spaceId !== undefined && news.pageId !== undefined) patch.pageId = news.pageId;
   return patch ? updateSiteSpace(client, org, site, id, patch) : undefined;
 }
 
@@ -138,6 +149,13 @@ export const siteSpaceKind = defineKind<Inputs, State>({
       "- Create is `POST /orgs/{organizationId}/sites/{siteId}/site-spaces` with `spaceId` and `sectionId`, then " +
         "`default` and one `PATCH` for `path`, `condition` and `hidden`. If a step after the `POST` fails, the new site space is " +
         "deleted again and `up` fails.",
+      "- `draft` and `pageId` are sent with the create. `draft: true` stages the site space (the published site leaves " +
+        "it out until `draft: false`). `pageId` (find it with `getPage`) must be a page of `spaceId`: preflight checks " +
+        "it, and a change of `spaceId` sends the declared `pageId` along, since the API removes the home page when the " +
+        "space changes without one.",
+      "- `localizedTitle` (reported by the API on the site space) is set through the site space's customization " +
+        "override: [SiteSpaceCustomization](#sitespacecustomization) `localizedTitle`; the site space's `PATCH` has no " +
+        "such field.",
       "- Declare `sectionId` whenever the site has sections: without it the space goes to whichever section is the " +
         "default at the time.",
       "- Reads list the site's site spaces; a refresh makes one listing request per site.",
@@ -177,6 +195,7 @@ export const siteSpaceKind = defineKind<Inputs, State>({
   idFormat:
     "the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)",
   // Site spaces cannot move between sections or sites.
+  preflightChecks: (api, news) => checkPageId("SiteSpace", api, news),
   replaceOnChanges: ["organizationId", "siteId", "sectionId"],
 
   // The API allows a space once per level (the site's root or a section): the site space showing it there.
@@ -197,6 +216,8 @@ export const siteSpaceKind = defineKind<Inputs, State>({
       const created = await createSiteSpace(client, org, site, {
         spaceId: news.spaceId,
         ...(news.sectionId ? { sectionId: news.sectionId } : {}),
+        ...(news.draft !== undefined ? { draft: news.draft } : {}),
+        ...(news.pageId ? { pageId: news.pageId } : {}),
       });
       const patched = await undoOnFailure(
         { kind: "SiteSpace", id: created.id, title: created.path },

@@ -18,6 +18,13 @@ import { logLine } from "../framework/log";
 import { createdSince } from "../framework/recovery";
 import { UNKNOWN } from "../framework/unknown";
 import { DEFAULT_LEVELS } from "./common";
+import {
+  COMPUTED_SOURCE_NOTES,
+  computedSource,
+  computedSourceBody,
+  computedSourceState,
+  describeComputedSourceChange,
+} from "./computedSource";
 import { mergeRulesOf, mergeRulesState, spaceMergeRules } from "./mergeRules";
 
 const inputs = z
@@ -57,6 +64,7 @@ const inputs = z
       ),
     language: z.enum(SPACE_LANGUAGES).optional().describe("The language the space's content is written in."),
     mergeRules: spaceMergeRules,
+    computedSource,
     // Omitted means the organization's top level, so a space moved elsewhere out of band is drift.
     parentId: idRef("Collection")
       .nullable()
@@ -75,6 +83,7 @@ const inputs = z
 
 const state = z.object({
   organizationId: z.string(),
+  computedSource: computedSourceState,
   title: z.string(),
   emoji: z.string().nullable().default(null).describe("The emoji, or `null` when the space has none."),
   icon: z.string().nullable().default(null).describe("The icon's URL, or `null` when the space has none."),
@@ -100,9 +109,11 @@ const state = z.object({
 type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 
-function toState(space: ApiSpace): State {
+/** `computedSource` is kept from what was created or declared (`known`): the Space object does not report it. */
+function toState(space: ApiSpace, known: { computedSource?: State["computedSource"] | undefined }): State {
   return {
     organizationId: space.organization,
+    computedSource: known.computedSource ?? null,
     title: space.title,
     // The API reports `""` for a space without an emoji.
     emoji: space.emoji || null,
@@ -163,8 +174,11 @@ export const spaceKind = defineKind<Inputs, State>({
         "has no field that sets it on a space.",
       "- `mergeRules` is sent with the follow-up `PATCH` of a create and compared order-insensitively; a new space has " +
         "`inherit` (its organization's rules).",
-      "- Not managed: templates and computed sources of the create body (content, not settings), git sync and visitor " +
-        "authentication (their own API objects).",
+      ...COMPUTED_SOURCE_NOTES,
+      "- Not managed: templates of the create body (content, not settings), git sync and visitor authentication " +
+        "(their own API objects); the order among sibling spaces and collections: the official move operations take a " +
+        "`position` (before or after a sibling), but neither the `Space` nor the `Collection` object reports one and " +
+        "their listings document no order, so a reorder by hand could not be seen.",
     ],
     example: `const guides = new docs.Collection("guides", { organizationId, title: "Guides" });
 const handbook = new docs.Space(
@@ -199,7 +213,9 @@ new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spac
   idFormat: "the space id, as in `https://app.gitbook.com/o/<org>/s/<spaceId>`",
   // Moving (parentId) has an endpoint of its own; spaces cannot change organization (no transfer in the official
   // document).
-  replaceOnChanges: ["organizationId"],
+  // computedSource: set only by the create, and never reported back (see computedSource.ts).
+  replaceOnChanges: ["organizationId", "computedSource"],
+  describeChange: (id, olds, news, changed) => describeComputedSourceChange(id, olds, news, changed),
 
   // A lost create answer: the spaces with the declared title, under the declared parent, made since the request began.
   async findCreated({ client }, news, since) {
@@ -220,6 +236,7 @@ new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spac
       ...(news.parentId ? { parent: news.parentId } : {}),
       ...(news.language ? { language: news.language } : {}),
       ...(news.editMode ? { editMode: news.editMode } : {}),
+      ...(news.computedSource ? { computedSource: computedSourceBody(news.computedSource) } : {}),
     });
     const patch = patchOf(news, new Set(["defaultLevel", "icon", "mergeRules"]));
     const space = patch
@@ -229,11 +246,11 @@ new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spac
           () => updateSpace(client, created.id, patch),
         )
       : created;
-    return { id: space.id, state: toState(space) };
+    return { id: space.id, state: toState(space, news) };
   },
 
-  async read({ client }, id) {
-    return { id, state: toState(await getSpace(client, id)) };
+  async read({ client }, id, known) {
+    return { id, state: toState(await getSpace(client, id), known) };
   },
 
   async update({ client }, id, olds, news, changed) {
@@ -248,7 +265,7 @@ new docs.Space("legacy", { organizationId, title: "Legacy API", importId: "<spac
     if (changed.has("parentId")) space = await moveSpace(client, id, news.parentId);
     const patch = patchOf(news, changed);
     if (patch) space = await updateSpace(client, id, patch);
-    return toState(space ?? (await getSpace(client, id)));
+    return toState(space ?? (await getSpace(client, id)), olds);
   },
 
   async delete({ client }, id, olds) {

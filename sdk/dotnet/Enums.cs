@@ -127,6 +127,37 @@ namespace DocsPlatform.Docs
         public override string ToString() => _value;
     }
 
+    /// <summary>
+    /// `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+    /// </summary>
+    [EnumType]
+    public readonly struct ComputedSourceOpenApiGrouping : IEquatable<ComputedSourceOpenApiGrouping>
+    {
+        private readonly string _value;
+
+        private ComputedSourceOpenApiGrouping(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static ComputedSourceOpenApiGrouping By_tag { get; } = new ComputedSourceOpenApiGrouping("by-tag");
+        public static ComputedSourceOpenApiGrouping By_operation { get; } = new ComputedSourceOpenApiGrouping("by-operation");
+
+        public static bool operator ==(ComputedSourceOpenApiGrouping left, ComputedSourceOpenApiGrouping right) => left.Equals(right);
+        public static bool operator !=(ComputedSourceOpenApiGrouping left, ComputedSourceOpenApiGrouping right) => !left.Equals(right);
+
+        public static explicit operator string(ComputedSourceOpenApiGrouping value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is ComputedSourceOpenApiGrouping other && Equals(other);
+        public bool Equals(ComputedSourceOpenApiGrouping other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
     [EnumType]
     public readonly struct DefaultLevel : IEquatable<DefaultLevel>
     {

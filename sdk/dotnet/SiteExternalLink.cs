@@ -29,6 +29,12 @@ namespace DocsPlatform.Docs
         public Output<string?> Description { get; private set; } = null!;
 
         /// <summary>
+        /// Whether the item is a draft (not live).
+        /// </summary>
+        [Output("draft")]
+        public Output<bool> Draft { get; private set; } = null!;
+
+        /// <summary>
         /// An icon name such as `github`, or `null`.
         /// </summary>
         [Output("icon")]
@@ -39,6 +45,18 @@ namespace DocsPlatform.Docs
         /// </summary>
         [Output("importId")]
         public Output<string?> ImportId { get; private set; } = null!;
+
+        /// <summary>
+        /// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        [Output("localizedDescription")]
+        public Output<ImmutableDictionary<string, string>> LocalizedDescription { get; private set; } = null!;
+
+        /// <summary>
+        /// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        [Output("localizedTitle")]
+        public Output<ImmutableDictionary<string, string>> LocalizedTitle { get; private set; } = null!;
 
         /// <summary>
         /// The organization of the site.
@@ -138,6 +156,12 @@ namespace DocsPlatform.Docs
         public Input<string>? Description { get; set; }
 
         /// <summary>
+        /// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+        /// </summary>
+        [Input("draft")]
+        public Input<bool>? Draft { get; set; }
+
+        /// <summary>
         /// An icon name such as `github`, or `null`.
         /// </summary>
         [Input("icon")]
@@ -148,6 +172,30 @@ namespace DocsPlatform.Docs
         /// </summary>
         [Input("importId")]
         public Input<string>? ImportId { get; set; }
+
+        [Input("localizedDescription")]
+        private InputMap<string>? _localizedDescription;
+
+        /// <summary>
+        /// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        public InputMap<string> LocalizedDescription
+        {
+            get => _localizedDescription ?? (_localizedDescription = new InputMap<string>());
+            set => _localizedDescription = value;
+        }
+
+        [Input("localizedTitle")]
+        private InputMap<string>? _localizedTitle;
+
+        /// <summary>
+        /// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        public InputMap<string> LocalizedTitle
+        {
+            get => _localizedTitle ?? (_localizedTitle = new InputMap<string>());
+            set => _localizedTitle = value;
+        }
 
         /// <summary>
         /// The organization of the site.

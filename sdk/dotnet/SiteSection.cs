@@ -35,6 +35,12 @@ namespace DocsPlatform.Docs
         public Output<string?> Description { get; private set; } = null!;
 
         /// <summary>
+        /// Whether the item is a draft (not live).
+        /// </summary>
+        [Output("draft")]
+        public Output<bool> Draft { get; private set; } = null!;
+
+        /// <summary>
         /// An icon name such as `book`, or `null`.
         /// </summary>
         [Output("icon")]
@@ -47,10 +53,28 @@ namespace DocsPlatform.Docs
         public Output<string?> ImportId { get; private set; } = null!;
 
         /// <summary>
+        /// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        [Output("localizedDescription")]
+        public Output<ImmutableDictionary<string, string>> LocalizedDescription { get; private set; } = null!;
+
+        /// <summary>
+        /// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        [Output("localizedTitle")]
+        public Output<ImmutableDictionary<string, string>> LocalizedTitle { get; private set; } = null!;
+
+        /// <summary>
         /// The organization of the site.
         /// </summary>
         [Output("organizationId")]
         public Output<string> OrganizationId { get; private set; } = null!;
+
+        /// <summary>
+        /// The custom home page: the `pageId` of the section's own site space (`siteSpaceId`).
+        /// </summary>
+        [Output("pageId")]
+        public Output<string?> PageId { get; private set; } = null!;
 
         /// <summary>
         /// The section's URL segment, unique in the site; the API derives it from the title when omitted.
@@ -156,6 +180,12 @@ namespace DocsPlatform.Docs
         public Input<string>? Description { get; set; }
 
         /// <summary>
+        /// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+        /// </summary>
+        [Input("draft")]
+        public Input<bool>? Draft { get; set; }
+
+        /// <summary>
         /// An icon name such as `book`, or `null`.
         /// </summary>
         [Input("icon")]
@@ -167,11 +197,41 @@ namespace DocsPlatform.Docs
         [Input("importId")]
         public Input<string>? ImportId { get; set; }
 
+        [Input("localizedDescription")]
+        private InputMap<string>? _localizedDescription;
+
+        /// <summary>
+        /// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        public InputMap<string> LocalizedDescription
+        {
+            get => _localizedDescription ?? (_localizedDescription = new InputMap<string>());
+            set => _localizedDescription = value;
+        }
+
+        [Input("localizedTitle")]
+        private InputMap<string>? _localizedTitle;
+
+        /// <summary>
+        /// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        public InputMap<string> LocalizedTitle
+        {
+            get => _localizedTitle ?? (_localizedTitle = new InputMap<string>());
+            set => _localizedTitle = value;
+        }
+
         /// <summary>
         /// The organization of the site.
         /// </summary>
         [Input("organizationId")]
         public Input<string>? OrganizationId { get; set; }
+
+        /// <summary>
+        /// A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
+        /// </summary>
+        [Input("pageId")]
+        public Input<string>? PageId { get; set; }
 
         /// <summary>
         /// The section's URL segment, unique in the site; the API derives it from the title when omitted.

@@ -17,6 +17,12 @@ namespace DocsPlatform.Docs
     public partial class SiteSectionGroup : global::Pulumi.CustomResource
     {
         /// <summary>
+        /// Whether the item is a draft (not live).
+        /// </summary>
+        [Output("draft")]
+        public Output<bool> Draft { get; private set; } = null!;
+
+        /// <summary>
         /// An icon name, or `null`.
         /// </summary>
         [Output("icon")]
@@ -27,6 +33,12 @@ namespace DocsPlatform.Docs
         /// </summary>
         [Output("importId")]
         public Output<string?> ImportId { get; private set; } = null!;
+
+        /// <summary>
+        /// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        [Output("localizedTitle")]
+        public Output<ImmutableDictionary<string, string>> LocalizedTitle { get; private set; } = null!;
 
         /// <summary>
         /// The organization of the site.
@@ -114,6 +126,12 @@ namespace DocsPlatform.Docs
     public sealed class SiteSectionGroupArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
+        /// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+        /// </summary>
+        [Input("draft")]
+        public Input<bool>? Draft { get; set; }
+
+        /// <summary>
         /// An icon name, or `null`.
         /// </summary>
         [Input("icon")]
@@ -124,6 +142,18 @@ namespace DocsPlatform.Docs
         /// </summary>
         [Input("importId")]
         public Input<string>? ImportId { get; set; }
+
+        [Input("localizedTitle")]
+        private InputMap<string>? _localizedTitle;
+
+        /// <summary>
+        /// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        /// </summary>
+        public InputMap<string> LocalizedTitle
+        {
+            get => _localizedTitle ?? (_localizedTitle = new InputMap<string>());
+            set => _localizedTitle = value;
+        }
 
         /// <summary>
         /// The organization of the site.

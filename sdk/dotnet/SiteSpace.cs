@@ -29,6 +29,12 @@ namespace DocsPlatform.Docs
         public Output<bool?> Default { get; private set; } = null!;
 
         /// <summary>
+        /// Whether the item is a draft (not live).
+        /// </summary>
+        [Output("draft")]
+        public Output<bool> Draft { get; private set; } = null!;
+
+        /// <summary>
         /// `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
         /// </summary>
         [Output("hidden")]
@@ -45,6 +51,12 @@ namespace DocsPlatform.Docs
         /// </summary>
         [Output("organizationId")]
         public Output<string> OrganizationId { get; private set; } = null!;
+
+        /// <summary>
+        /// The custom home page, or `null`.
+        /// </summary>
+        [Output("pageId")]
+        public Output<string?> PageId { get; private set; } = null!;
 
         /// <summary>
         /// The URL segment, unique in its section; the API derives it from the space's title when omitted.
@@ -145,6 +157,12 @@ namespace DocsPlatform.Docs
         public Input<bool>? Default { get; set; }
 
         /// <summary>
+        /// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+        /// </summary>
+        [Input("draft")]
+        public Input<bool>? Draft { get; set; }
+
+        /// <summary>
         /// `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
         /// </summary>
         [Input("hidden")]
@@ -161,6 +179,12 @@ namespace DocsPlatform.Docs
         /// </summary>
         [Input("organizationId")]
         public Input<string>? OrganizationId { get; set; }
+
+        /// <summary>
+        /// A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
+        /// </summary>
+        [Input("pageId")]
+        public Input<string>? PageId { get; set; }
 
         /// <summary>
         /// The URL segment, unique in its section; the API derives it from the space's title when omitted.

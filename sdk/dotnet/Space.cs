@@ -17,6 +17,12 @@ namespace DocsPlatform.Docs
     public partial class Space : global::Pulumi.CustomResource
     {
         /// <summary>
+        /// The source the space was created with, as declared (the API does not report it); `null`: none.
+        /// </summary>
+        [Output("computedSource")]
+        public Output<Union<Outputs.ComputedSourceOpenApi, Outputs.ComputedSourceTranslation>?> ComputedSource { get; private set; } = null!;
+
+        /// <summary>
         /// The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
         /// </summary>
         [Output("defaultLevel")]
@@ -118,6 +124,7 @@ namespace DocsPlatform.Docs
                 },
                 ReplaceOnChanges =
                 {
+                    "computedSource",
                     "organizationId",
                 },
             };
@@ -142,6 +149,12 @@ namespace DocsPlatform.Docs
 
     public sealed class SpaceArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// Generate the space's content instead of writing it: from an OpenAPI spec (`builtin:openapi`) or a translation (`builtin:translation`). Set only when the space is created, and the API never reports it back: a change replaces the space (its content is deleted with it), and a refresh cannot see a source changed in the app.
+        /// </summary>
+        [Input("computedSource")]
+        public InputUnion<Inputs.ComputedSourceOpenApiArgs, Inputs.ComputedSourceTranslationArgs>? ComputedSource { get; set; }
+
         /// <summary>
         /// The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
         /// </summary>

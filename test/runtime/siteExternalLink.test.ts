@@ -69,6 +69,9 @@ describeLifecycle(
       });
     },
     updates: [
+      updateTo("draft", true, "draft (true stages the link)"),
+      updateTo("localizedTitle", { fr: "Statut" }),
+      updateTo("localizedDescription", { de: "Dienststatus" }),
       updateTo("title", "System status"),
       updateTo("url", "https://status.example.org/docs"),
       updateTo("description", "Uptime of every service"),

@@ -11,6 +11,7 @@ import {
   type LimitCase,
   updateTo,
 } from "../support/lifecycle";
+import { pageIdAt } from "../support/pages";
 
 const fixture = useEmulator();
 
@@ -70,6 +71,17 @@ describeLifecycle(
         expect: (s) => {
           expect(s.condition).toBeNull();
           expect(fixture.lastRequestBody("PATCH", /\/sections\/[^/]+$/)).toEqual({ condition: null });
+        },
+      },
+      updateTo("draft", true, "draft (true stages the section)"),
+      updateTo("localizedTitle", { fr: "Guides FR", de: "Anleitungen" }),
+      updateTo("localizedDescription", { fr: "Tous les guides" }),
+      {
+        name: "pageId (the own site space's home page)",
+        inputs: (f, p) => ({ ...p, pageId: pageIdAt(f, p.spaceId as string, "getting-started") }),
+        expect: (s) => {
+          expect(s.pageId).toBe(pageIdAt(fixture, s.spaceId as string, "getting-started"));
+          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ pageId: s.pageId });
         },
       },
       updateTo("description", "Step by step"),

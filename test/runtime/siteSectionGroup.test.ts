@@ -43,6 +43,8 @@ describeLifecycle(
       });
     },
     updates: [
+      updateTo("draft", true, "draft (true stages the group)"),
+      updateTo("localizedTitle", { fr: "Produit" }),
       updateTo("title", "Platform"),
       updateTo("icon", "gear"),
       updateTo("icon", null, "icon (null removes it)"),

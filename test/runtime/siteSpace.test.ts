@@ -11,6 +11,7 @@ import {
   type LimitCase,
   updateTo,
 } from "../support/lifecycle";
+import { pageIdAt } from "../support/pages";
 
 const fixture = useEmulator();
 
@@ -59,6 +60,15 @@ describeLifecycle(
       },
       updateTo("path", "begin"),
       updateTo("hidden", true),
+      updateTo("draft", true, "draft (true stages the site space)"),
+      {
+        name: "pageId (a page of its space)",
+        inputs: (f, p) => ({ ...p, pageId: pageIdAt(f, p.spaceId as string, "reference") }),
+        expect: (s) => {
+          expect(s.pageId).toBe(pageIdAt(fixture, s.spaceId as string, "reference"));
+          expect(fixture.lastRequestBody("PATCH", /\/site-spaces\/[^/]+$/)).toEqual({ pageId: s.pageId });
+        },
+      },
       updateTo("condition", "visitor.claims.plan === 'pro'"),
       {
         name: "condition (null removes it)",

@@ -66,6 +66,13 @@ describeLifecycle(
     ],
     replaces: [
       {
+        property: "computedSource",
+        inputs: (_f, prev) => ({
+          ...prev,
+          computedSource: { type: "builtin:openapi", spec: "petstore", models: true },
+        }),
+      },
+      {
         property: "organizationId",
         inputs: (_f, prev) => ({ ...prev, organizationId: fixture.emulator.secondOrganizationId }),
       },

@@ -6,6 +6,7 @@
 import { parent, table } from "../../tableDecl";
 import { defineFamily } from "../family";
 import { collectionRoutes } from "./collections";
+import { pageRoutes } from "./pages";
 import type { CollectionRec, SpaceRec } from "./records";
 import { spaceRoutes } from "./spaces";
 
@@ -26,5 +27,5 @@ export const contentFamily = defineFamily("content", {
     ),
     collections: table<CollectionRec>([parent("orgs", (c) => c.orgId), parent("collections", (c) => c.parentId)]),
   },
-  routes: [...spaceRoutes, ...collectionRoutes],
+  routes: [...spaceRoutes, ...collectionRoutes, ...pageRoutes],
 });

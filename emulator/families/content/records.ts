@@ -1,5 +1,6 @@
 /** The records of the content family's tables (declared in index.ts); routes render them (render.ts). */
 
+import type { ComputedSource } from "./computedSource";
 import type { DefaultLevel, MergeRules } from "../../validate";
 
 export interface SpaceRec {
@@ -22,6 +23,8 @@ export interface SpaceRec {
   /** Absent: `inherit` (a new space follows its organization's merge rules). */
   mergeRules?: MergeRules;
   position: number;
+  /** The create's `computedSource` (computedSource.ts); never reported back. */
+  computedSource?: ComputedSource;
 }
 
 export interface CollectionRec {

@@ -8,6 +8,7 @@ import { paginate } from "../../pagination";
 import type { Route } from "../../types";
 import { defaultLevel, mergeRules, nullable, oneOfValues, opt, parseBody, str, url } from "../../validate";
 import { created, deleted, given, ok, param, requireOrg, requireSpace } from "../common";
+import { computedSourceOf } from "./computedSource";
 import { parseMove } from "./contentTree";
 import type { SpaceRec } from "./records";
 import { renderSpace, spaceLocation } from "./render";
@@ -104,13 +105,14 @@ export const spaceRoutes: Route[] = [
     path: "/v1/orgs/{organizationId}/spaces",
     handler: (ctx) => {
       const org = requireOrg(ctx);
-      // Templates and computed sources (the rest of the official CreateSpace) are not emulated: unknown fields → 400.
+      // Templates (the rest of the official CreateSpace) are not emulated: unknown fields → 400.
       const body = parseBody(ctx.body, {
         title: opt(spaceTitle),
         emoji: opt(emoji),
         parent: opt(str({ min: 1 })),
         language: opt(language),
         editMode: opt(editMode),
+        computedSource: opt(computedSourceOf(ctx.store, org.id)),
       });
       const space = ctx.store.createSpace(org.id, body.title ?? "Untitled", {
         emoji: body.emoji ?? "",
@@ -118,6 +120,8 @@ export const spaceRoutes: Route[] = [
         language: body.language,
         editMode: body.editMode,
       });
+      // Kept, never rendered: the official Space reports no computed source.
+      if (body.computedSource) space.computedSource = body.computedSource;
       return created(renderSpace(ctx.env, ctx.store, space), spaceLocation(ctx.env, space.id));
     },
   },

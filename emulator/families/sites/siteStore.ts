@@ -12,6 +12,7 @@ import type { SpaceRec } from "../content/records";
 import type { ExternalLinkRec, SectionGroupRec, SectionRec, SiteSpaceRec } from "../siteStructure/records";
 import type { SiteRec } from "./records";
 import type { SectionPatch, SitePatch, SiteSpacePatch } from "./sitePatches";
+import { checkPageOf } from "../content/spacePages";
 
 export class SiteStore {
   private readonly tables: Tables;
@@ -156,6 +157,7 @@ export class SiteStore {
         `spaceId: space "${space.id}" is already in ${sectionId ? `site section "${sectionId}"` : "the root level of the site"}`,
       );
     }
+    checkPageOf(space, extra.pageId, "pageId");
     const ss: SiteSpaceRec = {
       id: this.tables.newId(),
       siteId: site.id,
@@ -289,6 +291,11 @@ export class SiteStore {
         throw new BadRequestError(`spaceId: space "${spaceId}" is already at this level of the site`);
       }
     }
+    const space = this.tables.spaces.get(spaceId);
+    if (space) checkPageOf(space, patch.pageId, "pageId");
+    // Official: "If not set, the page will remain unchanged unless spaceId is changed, in which case the custom home
+    // page will be removed."
+    if (spaceId !== ss.spaceId && patch.pageId === undefined) delete ss.pageId;
     ss.spaceId = spaceId;
     if (patch.path !== undefined) ss.path = patch.path;
     if (patch.condition !== undefined) ss.condition = patch.condition ?? undefined;

@@ -468,6 +468,172 @@ func (in *codeThemePtr) ToCodeThemePtrOutputWithContext(ctx context.Context) Cod
 	return pulumi.ToOutputWithContext(ctx, in).(CodeThemePtrOutput)
 }
 
+// `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+type ComputedSourceOpenApiGrouping string
+
+const (
+	ComputedSourceOpenApiGrouping_By_Tag       = ComputedSourceOpenApiGrouping("by-tag")
+	ComputedSourceOpenApiGrouping_By_Operation = ComputedSourceOpenApiGrouping("by-operation")
+)
+
+func (ComputedSourceOpenApiGrouping) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComputedSourceOpenApiGrouping)(nil)).Elem()
+}
+
+func (e ComputedSourceOpenApiGrouping) ToComputedSourceOpenApiGroupingOutput() ComputedSourceOpenApiGroupingOutput {
+	return pulumi.ToOutput(e).(ComputedSourceOpenApiGroupingOutput)
+}
+
+func (e ComputedSourceOpenApiGrouping) ToComputedSourceOpenApiGroupingOutputWithContext(ctx context.Context) ComputedSourceOpenApiGroupingOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ComputedSourceOpenApiGroupingOutput)
+}
+
+func (e ComputedSourceOpenApiGrouping) ToComputedSourceOpenApiGroupingPtrOutput() ComputedSourceOpenApiGroupingPtrOutput {
+	return e.ToComputedSourceOpenApiGroupingPtrOutputWithContext(context.Background())
+}
+
+func (e ComputedSourceOpenApiGrouping) ToComputedSourceOpenApiGroupingPtrOutputWithContext(ctx context.Context) ComputedSourceOpenApiGroupingPtrOutput {
+	return ComputedSourceOpenApiGrouping(e).ToComputedSourceOpenApiGroupingOutputWithContext(ctx).ToComputedSourceOpenApiGroupingPtrOutputWithContext(ctx)
+}
+
+func (e ComputedSourceOpenApiGrouping) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ComputedSourceOpenApiGrouping) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ComputedSourceOpenApiGrouping) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ComputedSourceOpenApiGrouping) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ComputedSourceOpenApiGroupingOutput struct{ *pulumi.OutputState }
+
+func (ComputedSourceOpenApiGroupingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComputedSourceOpenApiGrouping)(nil)).Elem()
+}
+
+func (o ComputedSourceOpenApiGroupingOutput) ToComputedSourceOpenApiGroupingOutput() ComputedSourceOpenApiGroupingOutput {
+	return o
+}
+
+func (o ComputedSourceOpenApiGroupingOutput) ToComputedSourceOpenApiGroupingOutputWithContext(ctx context.Context) ComputedSourceOpenApiGroupingOutput {
+	return o
+}
+
+func (o ComputedSourceOpenApiGroupingOutput) ToComputedSourceOpenApiGroupingPtrOutput() ComputedSourceOpenApiGroupingPtrOutput {
+	return o.ToComputedSourceOpenApiGroupingPtrOutputWithContext(context.Background())
+}
+
+func (o ComputedSourceOpenApiGroupingOutput) ToComputedSourceOpenApiGroupingPtrOutputWithContext(ctx context.Context) ComputedSourceOpenApiGroupingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComputedSourceOpenApiGrouping) *ComputedSourceOpenApiGrouping {
+		return &v
+	}).(ComputedSourceOpenApiGroupingPtrOutput)
+}
+
+func (o ComputedSourceOpenApiGroupingOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ComputedSourceOpenApiGroupingOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ComputedSourceOpenApiGrouping) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ComputedSourceOpenApiGroupingOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ComputedSourceOpenApiGroupingOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ComputedSourceOpenApiGrouping) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ComputedSourceOpenApiGroupingPtrOutput struct{ *pulumi.OutputState }
+
+func (ComputedSourceOpenApiGroupingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComputedSourceOpenApiGrouping)(nil)).Elem()
+}
+
+func (o ComputedSourceOpenApiGroupingPtrOutput) ToComputedSourceOpenApiGroupingPtrOutput() ComputedSourceOpenApiGroupingPtrOutput {
+	return o
+}
+
+func (o ComputedSourceOpenApiGroupingPtrOutput) ToComputedSourceOpenApiGroupingPtrOutputWithContext(ctx context.Context) ComputedSourceOpenApiGroupingPtrOutput {
+	return o
+}
+
+func (o ComputedSourceOpenApiGroupingPtrOutput) Elem() ComputedSourceOpenApiGroupingOutput {
+	return o.ApplyT(func(v *ComputedSourceOpenApiGrouping) ComputedSourceOpenApiGrouping {
+		if v != nil {
+			return *v
+		}
+		var ret ComputedSourceOpenApiGrouping
+		return ret
+	}).(ComputedSourceOpenApiGroupingOutput)
+}
+
+func (o ComputedSourceOpenApiGroupingPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ComputedSourceOpenApiGroupingPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ComputedSourceOpenApiGrouping) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ComputedSourceOpenApiGroupingInput is an input type that accepts values of the ComputedSourceOpenApiGrouping enum
+// A concrete instance of `ComputedSourceOpenApiGroupingInput` can be one of the following:
+//
+//	ComputedSourceOpenApiGrouping_By_Tag
+//	ComputedSourceOpenApiGrouping_By_Operation
+type ComputedSourceOpenApiGroupingInput interface {
+	pulumi.Input
+
+	ToComputedSourceOpenApiGroupingOutput() ComputedSourceOpenApiGroupingOutput
+	ToComputedSourceOpenApiGroupingOutputWithContext(context.Context) ComputedSourceOpenApiGroupingOutput
+}
+
+var computedSourceOpenApiGroupingPtrType = reflect.TypeOf((**ComputedSourceOpenApiGrouping)(nil)).Elem()
+
+type ComputedSourceOpenApiGroupingPtrInput interface {
+	pulumi.Input
+
+	ToComputedSourceOpenApiGroupingPtrOutput() ComputedSourceOpenApiGroupingPtrOutput
+	ToComputedSourceOpenApiGroupingPtrOutputWithContext(context.Context) ComputedSourceOpenApiGroupingPtrOutput
+}
+
+type computedSourceOpenApiGroupingPtr string
+
+func ComputedSourceOpenApiGroupingPtr(v string) ComputedSourceOpenApiGroupingPtrInput {
+	return (*computedSourceOpenApiGroupingPtr)(&v)
+}
+
+func (*computedSourceOpenApiGroupingPtr) ElementType() reflect.Type {
+	return computedSourceOpenApiGroupingPtrType
+}
+
+func (in *computedSourceOpenApiGroupingPtr) ToComputedSourceOpenApiGroupingPtrOutput() ComputedSourceOpenApiGroupingPtrOutput {
+	return pulumi.ToOutput(in).(ComputedSourceOpenApiGroupingPtrOutput)
+}
+
+func (in *computedSourceOpenApiGroupingPtr) ToComputedSourceOpenApiGroupingPtrOutputWithContext(ctx context.Context) ComputedSourceOpenApiGroupingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ComputedSourceOpenApiGroupingPtrOutput)
+}
+
 type DefaultLevel string
 
 const (
@@ -6514,6 +6680,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AnnouncementStylePtrInput)(nil)).Elem(), AnnouncementStyle("info"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CodeThemeInput)(nil)).Elem(), CodeTheme("default-light"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CodeThemePtrInput)(nil)).Elem(), CodeTheme("default-light"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ComputedSourceOpenApiGroupingInput)(nil)).Elem(), ComputedSourceOpenApiGrouping("by-tag"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ComputedSourceOpenApiGroupingPtrInput)(nil)).Elem(), ComputedSourceOpenApiGrouping("by-tag"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DefaultLevelInput)(nil)).Elem(), DefaultLevel("read"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DefaultLevelPtrInput)(nil)).Elem(), DefaultLevel("read"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ExternalLinksTargetInput)(nil)).Elem(), ExternalLinksTarget("self"))
@@ -6589,6 +6757,8 @@ func init() {
 	pulumi.RegisterOutputType(AnnouncementStylePtrOutput{})
 	pulumi.RegisterOutputType(CodeThemeOutput{})
 	pulumi.RegisterOutputType(CodeThemePtrOutput{})
+	pulumi.RegisterOutputType(ComputedSourceOpenApiGroupingOutput{})
+	pulumi.RegisterOutputType(ComputedSourceOpenApiGroupingPtrOutput{})
 	pulumi.RegisterOutputType(DefaultLevelOutput{})
 	pulumi.RegisterOutputType(DefaultLevelPtrOutput{})
 	pulumi.RegisterOutputType(ExternalLinksTargetOutput{})

@@ -190,6 +190,375 @@ func (o CollectionUrlsOutput) Location() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v CollectionUrls) *string { return v.Location }).(pulumi.StringPtrOutput)
 }
 
+type ComputedSourceOpenApi struct {
+	// Whether the pages link to a download of the spec.
+	DownloadLink *bool `pulumi:"downloadLink"`
+	// `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+	Grouping *ComputedSourceOpenApiGrouping `pulumi:"grouping"`
+	// Whether the generated pages include the spec's models (schemas).
+	Models bool `pulumi:"models"`
+	// The slug of the OpenAPI spec (an OpenApiSpec's `slug`), e.g. `spec.slug`.
+	Spec string `pulumi:"spec"`
+	// Generated from an OpenAPI spec of the organization.
+	Type string `pulumi:"type"`
+}
+
+// ComputedSourceOpenApiInput is an input type that accepts ComputedSourceOpenApiArgs and ComputedSourceOpenApiOutput values.
+// You can construct a concrete instance of `ComputedSourceOpenApiInput` via:
+//
+//	ComputedSourceOpenApiArgs{...}
+type ComputedSourceOpenApiInput interface {
+	pulumi.Input
+
+	ToComputedSourceOpenApiOutput() ComputedSourceOpenApiOutput
+	ToComputedSourceOpenApiOutputWithContext(context.Context) ComputedSourceOpenApiOutput
+}
+
+type ComputedSourceOpenApiArgs struct {
+	// Whether the pages link to a download of the spec.
+	DownloadLink pulumi.BoolPtrInput `pulumi:"downloadLink"`
+	// `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+	Grouping ComputedSourceOpenApiGroupingPtrInput `pulumi:"grouping"`
+	// Whether the generated pages include the spec's models (schemas).
+	Models pulumi.BoolInput `pulumi:"models"`
+	// The slug of the OpenAPI spec (an OpenApiSpec's `slug`), e.g. `spec.slug`.
+	Spec pulumi.StringInput `pulumi:"spec"`
+	// Generated from an OpenAPI spec of the organization.
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (ComputedSourceOpenApiArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComputedSourceOpenApi)(nil)).Elem()
+}
+
+func (i ComputedSourceOpenApiArgs) ToComputedSourceOpenApiOutput() ComputedSourceOpenApiOutput {
+	return i.ToComputedSourceOpenApiOutputWithContext(context.Background())
+}
+
+func (i ComputedSourceOpenApiArgs) ToComputedSourceOpenApiOutputWithContext(ctx context.Context) ComputedSourceOpenApiOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComputedSourceOpenApiOutput)
+}
+
+func (i ComputedSourceOpenApiArgs) ToComputedSourceOpenApiPtrOutput() ComputedSourceOpenApiPtrOutput {
+	return i.ToComputedSourceOpenApiPtrOutputWithContext(context.Background())
+}
+
+func (i ComputedSourceOpenApiArgs) ToComputedSourceOpenApiPtrOutputWithContext(ctx context.Context) ComputedSourceOpenApiPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComputedSourceOpenApiOutput).ToComputedSourceOpenApiPtrOutputWithContext(ctx)
+}
+
+// ComputedSourceOpenApiPtrInput is an input type that accepts ComputedSourceOpenApiArgs, ComputedSourceOpenApiPtr and ComputedSourceOpenApiPtrOutput values.
+// You can construct a concrete instance of `ComputedSourceOpenApiPtrInput` via:
+//
+//	        ComputedSourceOpenApiArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComputedSourceOpenApiPtrInput interface {
+	pulumi.Input
+
+	ToComputedSourceOpenApiPtrOutput() ComputedSourceOpenApiPtrOutput
+	ToComputedSourceOpenApiPtrOutputWithContext(context.Context) ComputedSourceOpenApiPtrOutput
+}
+
+type computedSourceOpenApiPtrType ComputedSourceOpenApiArgs
+
+func ComputedSourceOpenApiPtr(v *ComputedSourceOpenApiArgs) ComputedSourceOpenApiPtrInput {
+	return (*computedSourceOpenApiPtrType)(v)
+}
+
+func (*computedSourceOpenApiPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComputedSourceOpenApi)(nil)).Elem()
+}
+
+func (i *computedSourceOpenApiPtrType) ToComputedSourceOpenApiPtrOutput() ComputedSourceOpenApiPtrOutput {
+	return i.ToComputedSourceOpenApiPtrOutputWithContext(context.Background())
+}
+
+func (i *computedSourceOpenApiPtrType) ToComputedSourceOpenApiPtrOutputWithContext(ctx context.Context) ComputedSourceOpenApiPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComputedSourceOpenApiPtrOutput)
+}
+
+type ComputedSourceOpenApiOutput struct{ *pulumi.OutputState }
+
+func (ComputedSourceOpenApiOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComputedSourceOpenApi)(nil)).Elem()
+}
+
+func (o ComputedSourceOpenApiOutput) ToComputedSourceOpenApiOutput() ComputedSourceOpenApiOutput {
+	return o
+}
+
+func (o ComputedSourceOpenApiOutput) ToComputedSourceOpenApiOutputWithContext(ctx context.Context) ComputedSourceOpenApiOutput {
+	return o
+}
+
+func (o ComputedSourceOpenApiOutput) ToComputedSourceOpenApiPtrOutput() ComputedSourceOpenApiPtrOutput {
+	return o.ToComputedSourceOpenApiPtrOutputWithContext(context.Background())
+}
+
+func (o ComputedSourceOpenApiOutput) ToComputedSourceOpenApiPtrOutputWithContext(ctx context.Context) ComputedSourceOpenApiPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComputedSourceOpenApi) *ComputedSourceOpenApi {
+		return &v
+	}).(ComputedSourceOpenApiPtrOutput)
+}
+
+// Whether the pages link to a download of the spec.
+func (o ComputedSourceOpenApiOutput) DownloadLink() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ComputedSourceOpenApi) *bool { return v.DownloadLink }).(pulumi.BoolPtrOutput)
+}
+
+// `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+func (o ComputedSourceOpenApiOutput) Grouping() ComputedSourceOpenApiGroupingPtrOutput {
+	return o.ApplyT(func(v ComputedSourceOpenApi) *ComputedSourceOpenApiGrouping { return v.Grouping }).(ComputedSourceOpenApiGroupingPtrOutput)
+}
+
+// Whether the generated pages include the spec's models (schemas).
+func (o ComputedSourceOpenApiOutput) Models() pulumi.BoolOutput {
+	return o.ApplyT(func(v ComputedSourceOpenApi) bool { return v.Models }).(pulumi.BoolOutput)
+}
+
+// The slug of the OpenAPI spec (an OpenApiSpec's `slug`), e.g. `spec.slug`.
+func (o ComputedSourceOpenApiOutput) Spec() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputedSourceOpenApi) string { return v.Spec }).(pulumi.StringOutput)
+}
+
+// Generated from an OpenAPI spec of the organization.
+func (o ComputedSourceOpenApiOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputedSourceOpenApi) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ComputedSourceOpenApiPtrOutput struct{ *pulumi.OutputState }
+
+func (ComputedSourceOpenApiPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComputedSourceOpenApi)(nil)).Elem()
+}
+
+func (o ComputedSourceOpenApiPtrOutput) ToComputedSourceOpenApiPtrOutput() ComputedSourceOpenApiPtrOutput {
+	return o
+}
+
+func (o ComputedSourceOpenApiPtrOutput) ToComputedSourceOpenApiPtrOutputWithContext(ctx context.Context) ComputedSourceOpenApiPtrOutput {
+	return o
+}
+
+func (o ComputedSourceOpenApiPtrOutput) Elem() ComputedSourceOpenApiOutput {
+	return o.ApplyT(func(v *ComputedSourceOpenApi) ComputedSourceOpenApi {
+		if v != nil {
+			return *v
+		}
+		var ret ComputedSourceOpenApi
+		return ret
+	}).(ComputedSourceOpenApiOutput)
+}
+
+// Whether the pages link to a download of the spec.
+func (o ComputedSourceOpenApiPtrOutput) DownloadLink() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ComputedSourceOpenApi) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.DownloadLink
+	}).(pulumi.BoolPtrOutput)
+}
+
+// `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+func (o ComputedSourceOpenApiPtrOutput) Grouping() ComputedSourceOpenApiGroupingPtrOutput {
+	return o.ApplyT(func(v *ComputedSourceOpenApi) *ComputedSourceOpenApiGrouping {
+		if v == nil {
+			return nil
+		}
+		return v.Grouping
+	}).(ComputedSourceOpenApiGroupingPtrOutput)
+}
+
+// Whether the generated pages include the spec's models (schemas).
+func (o ComputedSourceOpenApiPtrOutput) Models() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ComputedSourceOpenApi) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Models
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The slug of the OpenAPI spec (an OpenApiSpec's `slug`), e.g. `spec.slug`.
+func (o ComputedSourceOpenApiPtrOutput) Spec() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComputedSourceOpenApi) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Spec
+	}).(pulumi.StringPtrOutput)
+}
+
+// Generated from an OpenAPI spec of the organization.
+func (o ComputedSourceOpenApiPtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComputedSourceOpenApi) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
+type ComputedSourceTranslation struct {
+	// The translation (a Translation's id).
+	TranslationId string `pulumi:"translationId"`
+	// Generated by a translation of another space.
+	Type string `pulumi:"type"`
+}
+
+// ComputedSourceTranslationInput is an input type that accepts ComputedSourceTranslationArgs and ComputedSourceTranslationOutput values.
+// You can construct a concrete instance of `ComputedSourceTranslationInput` via:
+//
+//	ComputedSourceTranslationArgs{...}
+type ComputedSourceTranslationInput interface {
+	pulumi.Input
+
+	ToComputedSourceTranslationOutput() ComputedSourceTranslationOutput
+	ToComputedSourceTranslationOutputWithContext(context.Context) ComputedSourceTranslationOutput
+}
+
+type ComputedSourceTranslationArgs struct {
+	// The translation (a Translation's id).
+	TranslationId pulumi.StringInput `pulumi:"translationId"`
+	// Generated by a translation of another space.
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (ComputedSourceTranslationArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComputedSourceTranslation)(nil)).Elem()
+}
+
+func (i ComputedSourceTranslationArgs) ToComputedSourceTranslationOutput() ComputedSourceTranslationOutput {
+	return i.ToComputedSourceTranslationOutputWithContext(context.Background())
+}
+
+func (i ComputedSourceTranslationArgs) ToComputedSourceTranslationOutputWithContext(ctx context.Context) ComputedSourceTranslationOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComputedSourceTranslationOutput)
+}
+
+func (i ComputedSourceTranslationArgs) ToComputedSourceTranslationPtrOutput() ComputedSourceTranslationPtrOutput {
+	return i.ToComputedSourceTranslationPtrOutputWithContext(context.Background())
+}
+
+func (i ComputedSourceTranslationArgs) ToComputedSourceTranslationPtrOutputWithContext(ctx context.Context) ComputedSourceTranslationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComputedSourceTranslationOutput).ToComputedSourceTranslationPtrOutputWithContext(ctx)
+}
+
+// ComputedSourceTranslationPtrInput is an input type that accepts ComputedSourceTranslationArgs, ComputedSourceTranslationPtr and ComputedSourceTranslationPtrOutput values.
+// You can construct a concrete instance of `ComputedSourceTranslationPtrInput` via:
+//
+//	        ComputedSourceTranslationArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComputedSourceTranslationPtrInput interface {
+	pulumi.Input
+
+	ToComputedSourceTranslationPtrOutput() ComputedSourceTranslationPtrOutput
+	ToComputedSourceTranslationPtrOutputWithContext(context.Context) ComputedSourceTranslationPtrOutput
+}
+
+type computedSourceTranslationPtrType ComputedSourceTranslationArgs
+
+func ComputedSourceTranslationPtr(v *ComputedSourceTranslationArgs) ComputedSourceTranslationPtrInput {
+	return (*computedSourceTranslationPtrType)(v)
+}
+
+func (*computedSourceTranslationPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComputedSourceTranslation)(nil)).Elem()
+}
+
+func (i *computedSourceTranslationPtrType) ToComputedSourceTranslationPtrOutput() ComputedSourceTranslationPtrOutput {
+	return i.ToComputedSourceTranslationPtrOutputWithContext(context.Background())
+}
+
+func (i *computedSourceTranslationPtrType) ToComputedSourceTranslationPtrOutputWithContext(ctx context.Context) ComputedSourceTranslationPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComputedSourceTranslationPtrOutput)
+}
+
+type ComputedSourceTranslationOutput struct{ *pulumi.OutputState }
+
+func (ComputedSourceTranslationOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComputedSourceTranslation)(nil)).Elem()
+}
+
+func (o ComputedSourceTranslationOutput) ToComputedSourceTranslationOutput() ComputedSourceTranslationOutput {
+	return o
+}
+
+func (o ComputedSourceTranslationOutput) ToComputedSourceTranslationOutputWithContext(ctx context.Context) ComputedSourceTranslationOutput {
+	return o
+}
+
+func (o ComputedSourceTranslationOutput) ToComputedSourceTranslationPtrOutput() ComputedSourceTranslationPtrOutput {
+	return o.ToComputedSourceTranslationPtrOutputWithContext(context.Background())
+}
+
+func (o ComputedSourceTranslationOutput) ToComputedSourceTranslationPtrOutputWithContext(ctx context.Context) ComputedSourceTranslationPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComputedSourceTranslation) *ComputedSourceTranslation {
+		return &v
+	}).(ComputedSourceTranslationPtrOutput)
+}
+
+// The translation (a Translation's id).
+func (o ComputedSourceTranslationOutput) TranslationId() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputedSourceTranslation) string { return v.TranslationId }).(pulumi.StringOutput)
+}
+
+// Generated by a translation of another space.
+func (o ComputedSourceTranslationOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ComputedSourceTranslation) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ComputedSourceTranslationPtrOutput struct{ *pulumi.OutputState }
+
+func (ComputedSourceTranslationPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComputedSourceTranslation)(nil)).Elem()
+}
+
+func (o ComputedSourceTranslationPtrOutput) ToComputedSourceTranslationPtrOutput() ComputedSourceTranslationPtrOutput {
+	return o
+}
+
+func (o ComputedSourceTranslationPtrOutput) ToComputedSourceTranslationPtrOutputWithContext(ctx context.Context) ComputedSourceTranslationPtrOutput {
+	return o
+}
+
+func (o ComputedSourceTranslationPtrOutput) Elem() ComputedSourceTranslationOutput {
+	return o.ApplyT(func(v *ComputedSourceTranslation) ComputedSourceTranslation {
+		if v != nil {
+			return *v
+		}
+		var ret ComputedSourceTranslation
+		return ret
+	}).(ComputedSourceTranslationOutput)
+}
+
+// The translation (a Translation's id).
+func (o ComputedSourceTranslationPtrOutput) TranslationId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComputedSourceTranslation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.TranslationId
+	}).(pulumi.StringPtrOutput)
+}
+
+// Generated by a translation of another space.
+func (o ComputedSourceTranslationPtrOutput) Type() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComputedSourceTranslation) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Type
+	}).(pulumi.StringPtrOutput)
+}
+
 // A link: its title (per language if needed) and where it goes.
 type ContentLink struct {
 	LocalizedTitle map[string]string `pulumi:"localizedTitle"`
@@ -8217,6 +8586,10 @@ func (o UrlsOutput) Published() pulumi.StringPtrOutput {
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CodeThemesInput)(nil)).Elem(), CodeThemesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CodeThemesPtrInput)(nil)).Elem(), CodeThemesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComputedSourceOpenApiInput)(nil)).Elem(), ComputedSourceOpenApiArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComputedSourceOpenApiPtrInput)(nil)).Elem(), ComputedSourceOpenApiArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComputedSourceTranslationInput)(nil)).Elem(), ComputedSourceTranslationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComputedSourceTranslationPtrInput)(nil)).Elem(), ComputedSourceTranslationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContentLinkInput)(nil)).Elem(), ContentLinkArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContentLinkPtrInput)(nil)).Elem(), ContentLinkArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContentLinkArrayInput)(nil)).Elem(), ContentLinkArray{})
@@ -8325,6 +8698,10 @@ func init() {
 	pulumi.RegisterOutputType(CodeThemesOutput{})
 	pulumi.RegisterOutputType(CodeThemesPtrOutput{})
 	pulumi.RegisterOutputType(CollectionUrlsOutput{})
+	pulumi.RegisterOutputType(ComputedSourceOpenApiOutput{})
+	pulumi.RegisterOutputType(ComputedSourceOpenApiPtrOutput{})
+	pulumi.RegisterOutputType(ComputedSourceTranslationOutput{})
+	pulumi.RegisterOutputType(ComputedSourceTranslationPtrOutput{})
 	pulumi.RegisterOutputType(ContentLinkOutput{})
 	pulumi.RegisterOutputType(ContentLinkPtrOutput{})
 	pulumi.RegisterOutputType(ContentLinkArrayOutput{})

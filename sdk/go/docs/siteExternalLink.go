@@ -20,10 +20,16 @@ type SiteExternalLink struct {
 	Condition pulumi.StringPtrOutput `pulumi:"condition"`
 	// A description shown with the link, or `null`.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
+	// Whether the item is a draft (not live).
+	Draft pulumi.BoolOutput `pulumi:"draft"`
 	// An icon name such as `github`, or `null`.
 	Icon pulumi.StringPtrOutput `pulumi:"icon"`
 	// The id of an existing SiteExternalLink to take over on create instead of creating one (the link id (in `GET /orgs/<organizationId>/sites/<siteId>/structure`, as a `site-external-link` item)); changing it later has no effect. `importId: "<siteExternalLinkId>"`.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
+	// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedDescription pulumi.StringMapOutput `pulumi:"localizedDescription"`
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle pulumi.StringMapOutput `pulumi:"localizedTitle"`
 	// The organization of the site.
 	OrganizationId pulumi.StringOutput `pulumi:"organizationId"`
 	// The section group the link sits in; `null` (the default) puts it at the site's top level.
@@ -100,10 +106,16 @@ type siteExternalLinkArgs struct {
 	Condition *string `pulumi:"condition"`
 	// A description shown with the link, or `null`.
 	Description *string `pulumi:"description"`
+	// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+	Draft *bool `pulumi:"draft"`
 	// An icon name such as `github`, or `null`.
 	Icon *string `pulumi:"icon"`
 	// The id of an existing SiteExternalLink to take over on create instead of creating one (the link id (in `GET /orgs/<organizationId>/sites/<siteId>/structure`, as a `site-external-link` item)); changing it later has no effect. `importId: "<siteExternalLinkId>"`.
 	ImportId *string `pulumi:"importId"`
+	// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedDescription map[string]string `pulumi:"localizedDescription"`
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle map[string]string `pulumi:"localizedTitle"`
 	// The organization of the site.
 	OrganizationId *string `pulumi:"organizationId"`
 	// The section group the link sits in; `null` (the default) puts it at the site's top level.
@@ -122,10 +134,16 @@ type SiteExternalLinkArgs struct {
 	Condition pulumi.StringPtrInput
 	// A description shown with the link, or `null`.
 	Description pulumi.StringPtrInput
+	// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+	Draft pulumi.BoolPtrInput
 	// An icon name such as `github`, or `null`.
 	Icon pulumi.StringPtrInput
 	// The id of an existing SiteExternalLink to take over on create instead of creating one (the link id (in `GET /orgs/<organizationId>/sites/<siteId>/structure`, as a `site-external-link` item)); changing it later has no effect. `importId: "<siteExternalLinkId>"`.
 	ImportId pulumi.StringPtrInput
+	// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedDescription pulumi.StringMapInput
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle pulumi.StringMapInput
 	// The organization of the site.
 	OrganizationId pulumi.StringPtrInput
 	// The section group the link sits in; `null` (the default) puts it at the site's top level.
@@ -185,6 +203,11 @@ func (o SiteExternalLinkOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SiteExternalLink) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
+// Whether the item is a draft (not live).
+func (o SiteExternalLinkOutput) Draft() pulumi.BoolOutput {
+	return o.ApplyT(func(v *SiteExternalLink) pulumi.BoolOutput { return v.Draft }).(pulumi.BoolOutput)
+}
+
 // An icon name such as `github`, or `null`.
 func (o SiteExternalLinkOutput) Icon() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SiteExternalLink) pulumi.StringPtrOutput { return v.Icon }).(pulumi.StringPtrOutput)
@@ -193,6 +216,16 @@ func (o SiteExternalLinkOutput) Icon() pulumi.StringPtrOutput {
 // The id of an existing SiteExternalLink to take over on create instead of creating one (the link id (in `GET /orgs/<organizationId>/sites/<siteId>/structure`, as a `site-external-link` item)); changing it later has no effect. `importId: "<siteExternalLinkId>"`.
 func (o SiteExternalLinkOutput) ImportId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SiteExternalLink) pulumi.StringPtrOutput { return v.ImportId }).(pulumi.StringPtrOutput)
+}
+
+// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+func (o SiteExternalLinkOutput) LocalizedDescription() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *SiteExternalLink) pulumi.StringMapOutput { return v.LocalizedDescription }).(pulumi.StringMapOutput)
+}
+
+// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+func (o SiteExternalLinkOutput) LocalizedTitle() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *SiteExternalLink) pulumi.StringMapOutput { return v.LocalizedTitle }).(pulumi.StringMapOutput)
 }
 
 // The organization of the site.

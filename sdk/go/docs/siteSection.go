@@ -22,12 +22,20 @@ type SiteSection struct {
 	Default pulumi.BoolPtrOutput `pulumi:"default"`
 	// The section's description, or `null`.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
+	// Whether the item is a draft (not live).
+	Draft pulumi.BoolOutput `pulumi:"draft"`
 	// An icon name such as `book`, or `null`.
 	Icon pulumi.StringPtrOutput `pulumi:"icon"`
 	// The id of an existing SiteSection to take over on create instead of creating one (the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)); changing it later has no effect. `importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). With another `spaceId`, the adopted section reads as showing no such space and the next `up` adds a site space for it.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
+	// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedDescription pulumi.StringMapOutput `pulumi:"localizedDescription"`
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle pulumi.StringMapOutput `pulumi:"localizedTitle"`
 	// The organization of the site.
 	OrganizationId pulumi.StringOutput `pulumi:"organizationId"`
+	// The custom home page: the `pageId` of the section's own site space (`siteSpaceId`).
+	PageId pulumi.StringPtrOutput `pulumi:"pageId"`
 	// The section's URL segment, unique in the site; the API derives it from the title when omitted.
 	Path pulumi.StringOutput `pulumi:"path"`
 	// The site, e.g. `site.id`.
@@ -103,12 +111,20 @@ type siteSectionArgs struct {
 	Default *bool `pulumi:"default"`
 	// The section's description, or `null`.
 	Description *string `pulumi:"description"`
+	// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+	Draft *bool `pulumi:"draft"`
 	// An icon name such as `book`, or `null`.
 	Icon *string `pulumi:"icon"`
 	// The id of an existing SiteSection to take over on create instead of creating one (the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)); changing it later has no effect. `importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). With another `spaceId`, the adopted section reads as showing no such space and the next `up` adds a site space for it.
 	ImportId *string `pulumi:"importId"`
+	// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedDescription map[string]string `pulumi:"localizedDescription"`
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle map[string]string `pulumi:"localizedTitle"`
 	// The organization of the site.
 	OrganizationId *string `pulumi:"organizationId"`
+	// A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
+	PageId *string `pulumi:"pageId"`
 	// The section's URL segment, unique in the site; the API derives it from the title when omitted.
 	Path *string `pulumi:"path"`
 	// The site, e.g. `site.id`.
@@ -127,12 +143,20 @@ type SiteSectionArgs struct {
 	Default pulumi.BoolPtrInput
 	// The section's description, or `null`.
 	Description pulumi.StringPtrInput
+	// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+	Draft pulumi.BoolPtrInput
 	// An icon name such as `book`, or `null`.
 	Icon pulumi.StringPtrInput
 	// The id of an existing SiteSection to take over on create instead of creating one (the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)); changing it later has no effect. `importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). With another `spaceId`, the adopted section reads as showing no such space and the next `up` adds a site space for it.
 	ImportId pulumi.StringPtrInput
+	// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedDescription pulumi.StringMapInput
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle pulumi.StringMapInput
 	// The organization of the site.
 	OrganizationId pulumi.StringPtrInput
+	// A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
+	PageId pulumi.StringPtrInput
 	// The section's URL segment, unique in the site; the API derives it from the title when omitted.
 	Path pulumi.StringPtrInput
 	// The site, e.g. `site.id`.
@@ -195,6 +219,11 @@ func (o SiteSectionOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SiteSection) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
+// Whether the item is a draft (not live).
+func (o SiteSectionOutput) Draft() pulumi.BoolOutput {
+	return o.ApplyT(func(v *SiteSection) pulumi.BoolOutput { return v.Draft }).(pulumi.BoolOutput)
+}
+
 // An icon name such as `book`, or `null`.
 func (o SiteSectionOutput) Icon() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SiteSection) pulumi.StringPtrOutput { return v.Icon }).(pulumi.StringPtrOutput)
@@ -205,9 +234,24 @@ func (o SiteSectionOutput) ImportId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SiteSection) pulumi.StringPtrOutput { return v.ImportId }).(pulumi.StringPtrOutput)
 }
 
+// The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+func (o SiteSectionOutput) LocalizedDescription() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *SiteSection) pulumi.StringMapOutput { return v.LocalizedDescription }).(pulumi.StringMapOutput)
+}
+
+// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+func (o SiteSectionOutput) LocalizedTitle() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *SiteSection) pulumi.StringMapOutput { return v.LocalizedTitle }).(pulumi.StringMapOutput)
+}
+
 // The organization of the site.
 func (o SiteSectionOutput) OrganizationId() pulumi.StringOutput {
 	return o.ApplyT(func(v *SiteSection) pulumi.StringOutput { return v.OrganizationId }).(pulumi.StringOutput)
+}
+
+// The custom home page: the `pageId` of the section's own site space (`siteSpaceId`).
+func (o SiteSectionOutput) PageId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SiteSection) pulumi.StringPtrOutput { return v.PageId }).(pulumi.StringPtrOutput)
 }
 
 // The section's URL segment, unique in the site; the API derives it from the title when omitted.

@@ -16,10 +16,14 @@ import (
 type SiteSectionGroup struct {
 	pulumi.CustomResourceState
 
+	// Whether the item is a draft (not live).
+	Draft pulumi.BoolOutput `pulumi:"draft"`
 	// An icon name, or `null`.
 	Icon pulumi.StringPtrOutput `pulumi:"icon"`
 	// The id of an existing SiteSectionGroup to take over on create instead of creating one (the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)); changing it later has no effect. `importId: "<sectionGroupId>"`.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle pulumi.StringMapOutput `pulumi:"localizedTitle"`
 	// The organization of the site.
 	OrganizationId pulumi.StringOutput `pulumi:"organizationId"`
 	// The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed.
@@ -89,10 +93,14 @@ func (SiteSectionGroupState) ElementType() reflect.Type {
 }
 
 type siteSectionGroupArgs struct {
+	// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+	Draft *bool `pulumi:"draft"`
 	// An icon name, or `null`.
 	Icon *string `pulumi:"icon"`
 	// The id of an existing SiteSectionGroup to take over on create instead of creating one (the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)); changing it later has no effect. `importId: "<sectionGroupId>"`.
 	ImportId *string `pulumi:"importId"`
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle map[string]string `pulumi:"localizedTitle"`
 	// The organization of the site.
 	OrganizationId *string `pulumi:"organizationId"`
 	// The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed.
@@ -107,10 +115,14 @@ type siteSectionGroupArgs struct {
 
 // The set of arguments for constructing a SiteSectionGroup resource.
 type SiteSectionGroupArgs struct {
+	// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+	Draft pulumi.BoolPtrInput
 	// An icon name, or `null`.
 	Icon pulumi.StringPtrInput
 	// The id of an existing SiteSectionGroup to take over on create instead of creating one (the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)); changing it later has no effect. `importId: "<sectionGroupId>"`.
 	ImportId pulumi.StringPtrInput
+	// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+	LocalizedTitle pulumi.StringMapInput
 	// The organization of the site.
 	OrganizationId pulumi.StringPtrInput
 	// The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed.
@@ -160,6 +172,11 @@ func (o SiteSectionGroupOutput) ToSiteSectionGroupOutputWithContext(ctx context.
 	return o
 }
 
+// Whether the item is a draft (not live).
+func (o SiteSectionGroupOutput) Draft() pulumi.BoolOutput {
+	return o.ApplyT(func(v *SiteSectionGroup) pulumi.BoolOutput { return v.Draft }).(pulumi.BoolOutput)
+}
+
 // An icon name, or `null`.
 func (o SiteSectionGroupOutput) Icon() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SiteSectionGroup) pulumi.StringPtrOutput { return v.Icon }).(pulumi.StringPtrOutput)
@@ -168,6 +185,11 @@ func (o SiteSectionGroupOutput) Icon() pulumi.StringPtrOutput {
 // The id of an existing SiteSectionGroup to take over on create instead of creating one (the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)); changing it later has no effect. `importId: "<sectionGroupId>"`.
 func (o SiteSectionGroupOutput) ImportId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SiteSectionGroup) pulumi.StringPtrOutput { return v.ImportId }).(pulumi.StringPtrOutput)
+}
+
+// The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+func (o SiteSectionGroupOutput) LocalizedTitle() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *SiteSectionGroup) pulumi.StringMapOutput { return v.LocalizedTitle }).(pulumi.StringMapOutput)
 }
 
 // The organization of the site.

@@ -20,12 +20,16 @@ type SiteSpace struct {
 	Condition pulumi.StringPtrOutput `pulumi:"condition"`
 	// Whether it is its level's default; `null` unless the program declares `default: true`.
 	Default pulumi.BoolPtrOutput `pulumi:"default"`
+	// Whether the item is a draft (not live).
+	Draft pulumi.BoolOutput `pulumi:"draft"`
 	// `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
 	Hidden pulumi.BoolOutput `pulumi:"hidden"`
 	// The id of an existing SiteSpace to take over on create instead of creating one (the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)); changing it later has no effect. `importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)'s `siteSpaceId` output to manage the section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.
 	ImportId pulumi.StringPtrOutput `pulumi:"importId"`
 	// The organization of the site.
 	OrganizationId pulumi.StringOutput `pulumi:"organizationId"`
+	// The custom home page, or `null`.
+	PageId pulumi.StringPtrOutput `pulumi:"pageId"`
 	// The URL segment, unique in its section; the API derives it from the space's title when omitted.
 	Path pulumi.StringOutput `pulumi:"path"`
 	// The section, or `null` at the site's root level.
@@ -100,12 +104,16 @@ type siteSpaceArgs struct {
 	Condition *string `pulumi:"condition"`
 	// `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).
 	Default *bool `pulumi:"default"`
+	// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+	Draft *bool `pulumi:"draft"`
 	// `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
 	Hidden *bool `pulumi:"hidden"`
 	// The id of an existing SiteSpace to take over on create instead of creating one (the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)); changing it later has no effect. `importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)'s `siteSpaceId` output to manage the section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.
 	ImportId *string `pulumi:"importId"`
 	// The organization of the site.
 	OrganizationId *string `pulumi:"organizationId"`
+	// A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
+	PageId *string `pulumi:"pageId"`
 	// The URL segment, unique in its section; the API derives it from the space's title when omitted.
 	Path *string `pulumi:"path"`
 	// The section to add the space to; when omitted the API picks the default section, or the site's root level.
@@ -122,12 +130,16 @@ type SiteSpaceArgs struct {
 	Condition pulumi.StringPtrInput
 	// `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).
 	Default pulumi.BoolPtrInput
+	// `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+	Draft pulumi.BoolPtrInput
 	// `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
 	Hidden pulumi.BoolPtrInput
 	// The id of an existing SiteSpace to take over on create instead of creating one (the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)); changing it later has no effect. `importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)'s `siteSpaceId` output to manage the section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.
 	ImportId pulumi.StringPtrInput
 	// The organization of the site.
 	OrganizationId pulumi.StringPtrInput
+	// A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
+	PageId pulumi.StringPtrInput
 	// The URL segment, unique in its section; the API derives it from the space's title when omitted.
 	Path pulumi.StringPtrInput
 	// The section to add the space to; when omitted the API picks the default section, or the site's root level.
@@ -185,6 +197,11 @@ func (o SiteSpaceOutput) Default() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SiteSpace) pulumi.BoolPtrOutput { return v.Default }).(pulumi.BoolPtrOutput)
 }
 
+// Whether the item is a draft (not live).
+func (o SiteSpaceOutput) Draft() pulumi.BoolOutput {
+	return o.ApplyT(func(v *SiteSpace) pulumi.BoolOutput { return v.Draft }).(pulumi.BoolOutput)
+}
+
 // `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
 func (o SiteSpaceOutput) Hidden() pulumi.BoolOutput {
 	return o.ApplyT(func(v *SiteSpace) pulumi.BoolOutput { return v.Hidden }).(pulumi.BoolOutput)
@@ -198,6 +215,11 @@ func (o SiteSpaceOutput) ImportId() pulumi.StringPtrOutput {
 // The organization of the site.
 func (o SiteSpaceOutput) OrganizationId() pulumi.StringOutput {
 	return o.ApplyT(func(v *SiteSpace) pulumi.StringOutput { return v.OrganizationId }).(pulumi.StringOutput)
+}
+
+// The custom home page, or `null`.
+func (o SiteSpaceOutput) PageId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *SiteSpace) pulumi.StringPtrOutput { return v.PageId }).(pulumi.StringPtrOutput)
 }
 
 // The URL segment, unique in its section; the API derives it from the space's title when omitted.

@@ -16,6 +16,8 @@ import (
 type Space struct {
 	pulumi.CustomResourceState
 
+	// The source the space was created with, as declared (the API does not report it); `null`: none.
+	ComputedSource pulumi.AnyOutput `pulumi:"computedSource"`
 	// The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
 	DefaultLevel DefaultLevelPtrOutput `pulumi:"defaultLevel"`
 	// `live` (members edit the content directly) or `locked` (all edits are locked).
@@ -59,6 +61,7 @@ func NewSpace(ctx *pulumi.Context,
 	})
 	opts = append(opts, aliases)
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"computedSource",
 		"organizationId",
 	})
 	opts = append(opts, replaceOnChanges)
@@ -95,6 +98,8 @@ func (SpaceState) ElementType() reflect.Type {
 }
 
 type spaceArgs struct {
+	// Generate the space's content instead of writing it: from an OpenAPI spec (`builtin:openapi`) or a translation (`builtin:translation`). Set only when the space is created, and the API never reports it back: a change replaces the space (its content is deleted with it), and a refresh cannot see a source changed in the app.
+	ComputedSource interface{} `pulumi:"computedSource"`
 	// The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
 	DefaultLevel *DefaultLevel `pulumi:"defaultLevel"`
 	// `live` (members edit the content directly) or `locked` (all edits are locked).
@@ -119,6 +124,8 @@ type spaceArgs struct {
 
 // The set of arguments for constructing a Space resource.
 type SpaceArgs struct {
+	// Generate the space's content instead of writing it: from an OpenAPI spec (`builtin:openapi`) or a translation (`builtin:translation`). Set only when the space is created, and the API never reports it back: a change replaces the space (its content is deleted with it), and a refresh cannot see a source changed in the app.
+	ComputedSource pulumi.Input
 	// The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
 	DefaultLevel DefaultLevelPtrInput
 	// `live` (members edit the content directly) or `locked` (all edits are locked).
@@ -176,6 +183,11 @@ func (o SpaceOutput) ToSpaceOutput() SpaceOutput {
 
 func (o SpaceOutput) ToSpaceOutputWithContext(ctx context.Context) SpaceOutput {
 	return o
+}
+
+// The source the space was created with, as declared (the API does not report it); `null`: none.
+func (o SpaceOutput) ComputedSource() pulumi.AnyOutput {
+	return o.ApplyT(func(v *Space) pulumi.AnyOutput { return v.ComputedSource }).(pulumi.AnyOutput)
 }
 
 // The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).

@@ -14,6 +14,7 @@ from .get_integration import *
 from .get_open_api_spec import *
 from .get_organization_member import *
 from .get_organizations import *
+from .get_page import *
 from .get_saml_provider import *
 from .get_site import *
 from .get_site_section import *

@@ -9,6 +9,7 @@ from enum import Enum
 __all__ = [
     'AnnouncementStyle',
     'CodeTheme',
+    'ComputedSourceOpenApiGrouping',
     'DefaultLevel',
     'ExternalLinksTarget',
     'Font',
@@ -121,6 +122,15 @@ class CodeTheme(_builtins.str, Enum):
     VITESSE_BLACK = "vitesse-black"
     VITESSE_DARK = "vitesse-dark"
     VITESSE_LIGHT = "vitesse-light"
+
+
+@pulumi.type_token("docs:index:ComputedSourceOpenApiGrouping")
+class ComputedSourceOpenApiGrouping(_builtins.str, Enum):
+    """
+    `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+    """
+    BY_TAG = "by-tag"
+    BY_OPERATION = "by-operation"
 
 
 @pulumi.type_token("docs:index:DefaultLevel")

@@ -18,6 +18,10 @@ from ._enums import *
 __all__ = [
     'CodeThemesArgs',
     'CodeThemesArgsDict',
+    'ComputedSourceOpenApiArgs',
+    'ComputedSourceOpenApiArgsDict',
+    'ComputedSourceTranslationArgs',
+    'ComputedSourceTranslationArgsDict',
     'ContentLinkArgs',
     'ContentLinkArgsDict',
     'ContentRefAnchorArgs',
@@ -161,6 +165,159 @@ class CodeThemesArgs:
     @openapi.setter
     def openapi(self, value: pulumi.Input['ThemedCodeThemeArgs']):
         pulumi.set(self, "openapi", value)
+
+
+class ComputedSourceOpenApiArgsDict(TypedDict):
+    models: pulumi.Input[_builtins.bool]
+    """
+    Whether the generated pages include the spec's models (schemas).
+    """
+    spec: pulumi.Input[_builtins.str]
+    """
+    The slug of the OpenAPI spec (an OpenApiSpec's `slug`), e.g. `spec.slug`.
+    """
+    type: pulumi.Input[Literal['builtin:openapi']]
+    """
+    Generated from an OpenAPI spec of the organization.
+    """
+    download_link: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the pages link to a download of the spec.
+    """
+    grouping: NotRequired[pulumi.Input[Optional['ComputedSourceOpenApiGrouping']]]
+    """
+    `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+    """
+
+@pulumi.input_type
+class ComputedSourceOpenApiArgs:
+    def __init__(__self__, *,
+                 models: pulumi.Input[_builtins.bool],
+                 spec: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Literal['builtin:openapi']],
+                 download_link: pulumi.Input[Optional[_builtins.bool]] = None,
+                 grouping: pulumi.Input[Optional['ComputedSourceOpenApiGrouping']] = None):
+        """
+        :param pulumi.Input[_builtins.bool] models: Whether the generated pages include the spec's models (schemas).
+        :param pulumi.Input[_builtins.str] spec: The slug of the OpenAPI spec (an OpenApiSpec's `slug`), e.g. `spec.slug`.
+        :param pulumi.Input[Literal['builtin:openapi']] type: Generated from an OpenAPI spec of the organization.
+        :param pulumi.Input[_builtins.bool] download_link: Whether the pages link to a download of the spec.
+        :param pulumi.Input['ComputedSourceOpenApiGrouping'] grouping: `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+        """
+        pulumi.set(__self__, "models", models)
+        pulumi.set(__self__, "spec", spec)
+        pulumi.set(__self__, "type", 'builtin:openapi')
+        if download_link is not None:
+            pulumi.set(__self__, "download_link", download_link)
+        if grouping is not None:
+            pulumi.set(__self__, "grouping", grouping)
+
+    @_builtins.property
+    @pulumi.getter
+    def models(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether the generated pages include the spec's models (schemas).
+        """
+        return pulumi.get(self, "models")
+
+    @models.setter
+    def models(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "models", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def spec(self) -> pulumi.Input[_builtins.str]:
+        """
+        The slug of the OpenAPI spec (an OpenApiSpec's `slug`), e.g. `spec.slug`.
+        """
+        return pulumi.get(self, "spec")
+
+    @spec.setter
+    def spec(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "spec", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['builtin:openapi']]:
+        """
+        Generated from an OpenAPI spec of the organization.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['builtin:openapi']]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="downloadLink")
+    def download_link(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the pages link to a download of the spec.
+        """
+        return pulumi.get(self, "download_link")
+
+    @download_link.setter
+    def download_link(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "download_link", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def grouping(self) -> pulumi.Input[Optional['ComputedSourceOpenApiGrouping']]:
+        """
+        `by-tag` (the API's default) groups operations under their tag; `by-operation` makes a page each.
+        """
+        return pulumi.get(self, "grouping")
+
+    @grouping.setter
+    def grouping(self, value: pulumi.Input[Optional['ComputedSourceOpenApiGrouping']]):
+        pulumi.set(self, "grouping", value)
+
+
+class ComputedSourceTranslationArgsDict(TypedDict):
+    translation_id: pulumi.Input[_builtins.str]
+    """
+    The translation (a Translation's id).
+    """
+    type: pulumi.Input[Literal['builtin:translation']]
+    """
+    Generated by a translation of another space.
+    """
+
+@pulumi.input_type
+class ComputedSourceTranslationArgs:
+    def __init__(__self__, *,
+                 translation_id: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[Literal['builtin:translation']]):
+        """
+        :param pulumi.Input[_builtins.str] translation_id: The translation (a Translation's id).
+        :param pulumi.Input[Literal['builtin:translation']] type: Generated by a translation of another space.
+        """
+        pulumi.set(__self__, "translation_id", translation_id)
+        pulumi.set(__self__, "type", 'builtin:translation')
+
+    @_builtins.property
+    @pulumi.getter(name="translationId")
+    def translation_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The translation (a Translation's id).
+        """
+        return pulumi.get(self, "translation_id")
+
+    @translation_id.setter
+    def translation_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "translation_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Literal['builtin:translation']]:
+        """
+        Generated by a translation of another space.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Literal['builtin:translation']]):
+        pulumi.set(self, "type", value)
 
 
 class ContentLinkArgsDict(TypedDict):

@@ -24,8 +24,11 @@ class SiteExternalLinkArgs:
                  url: pulumi.Input[_builtins.str],
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_description: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -36,8 +39,11 @@ class SiteExternalLinkArgs:
         :param pulumi.Input[_builtins.str] url: Where the link leads: an absolute `http` or `https` URL.
         :param pulumi.Input[_builtins.str] condition: An expression deciding whether a visitor sees the link, e.g. `visitor.claims.plan == "pro"`; `null` removes it.
         :param pulumi.Input[_builtins.str] description: A description shown with the link, or `null`.
+        :param pulumi.Input[_builtins.bool] draft: `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
         :param pulumi.Input[_builtins.str] icon: An icon name such as `github`, or `null`.
         :param pulumi.Input[_builtins.str] import_id: The id of an existing SiteExternalLink to take over on create instead of creating one (the link id (in `GET /orgs/<organizationId>/sites/<siteId>/structure`, as a `site-external-link` item)); changing it later has no effect. `importId: "<siteExternalLinkId>"`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_description: The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_title: The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
         :param pulumi.Input[_builtins.str] parent_id: The section group the link sits in; `null` (the default) puts it at the site's top level.
         """
@@ -48,10 +54,16 @@ class SiteExternalLinkArgs:
             pulumi.set(__self__, "condition", condition)
         if description is not None:
             pulumi.set(__self__, "description", description)
+        if draft is not None:
+            pulumi.set(__self__, "draft", draft)
         if icon is not None:
             pulumi.set(__self__, "icon", icon)
         if import_id is not None:
             pulumi.set(__self__, "import_id", import_id)
+        if localized_description is not None:
+            pulumi.set(__self__, "localized_description", localized_description)
+        if localized_title is not None:
+            pulumi.set(__self__, "localized_title", localized_title)
         if organization_id is not None:
             pulumi.set(__self__, "organization_id", organization_id)
         if parent_id is not None:
@@ -119,6 +131,18 @@ class SiteExternalLinkArgs:
 
     @_builtins.property
     @pulumi.getter
+    def draft(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+        """
+        return pulumi.get(self, "draft")
+
+    @draft.setter
+    def draft(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "draft", value)
+
+    @_builtins.property
+    @pulumi.getter
     def icon(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         An icon name such as `github`, or `null`.
@@ -140,6 +164,30 @@ class SiteExternalLinkArgs:
     @import_id.setter
     def import_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "import_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="localizedDescription")
+    def localized_description(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_description")
+
+    @localized_description.setter
+    def localized_description(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "localized_description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="localizedTitle")
+    def localized_title(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_title")
+
+    @localized_title.setter
+    def localized_title(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "localized_title", value)
 
     @_builtins.property
     @pulumi.getter(name="organizationId")
@@ -174,8 +222,11 @@ class SiteExternalLink(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_description: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -189,8 +240,11 @@ class SiteExternalLink(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] condition: An expression deciding whether a visitor sees the link, e.g. `visitor.claims.plan == "pro"`; `null` removes it.
         :param pulumi.Input[_builtins.str] description: A description shown with the link, or `null`.
+        :param pulumi.Input[_builtins.bool] draft: `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
         :param pulumi.Input[_builtins.str] icon: An icon name such as `github`, or `null`.
         :param pulumi.Input[_builtins.str] import_id: The id of an existing SiteExternalLink to take over on create instead of creating one (the link id (in `GET /orgs/<organizationId>/sites/<siteId>/structure`, as a `site-external-link` item)); changing it later has no effect. `importId: "<siteExternalLinkId>"`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_description: The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_title: The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
         :param pulumi.Input[_builtins.str] parent_id: The section group the link sits in; `null` (the default) puts it at the site's top level.
         :param pulumi.Input[_builtins.str] site_id: The site, e.g. `site.id`.
@@ -223,8 +277,11 @@ class SiteExternalLink(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_description: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -241,8 +298,11 @@ class SiteExternalLink(pulumi.CustomResource):
 
             __props__.__dict__["condition"] = condition
             __props__.__dict__["description"] = description
+            __props__.__dict__["draft"] = draft
             __props__.__dict__["icon"] = icon
             __props__.__dict__["import_id"] = import_id
+            __props__.__dict__["localized_description"] = localized_description
+            __props__.__dict__["localized_title"] = localized_title
             __props__.__dict__["organization_id"] = organization_id
             __props__.__dict__["parent_id"] = parent_id
             if site_id is None and not opts.urn:
@@ -282,8 +342,11 @@ class SiteExternalLink(pulumi.CustomResource):
 
         __props__.__dict__["condition"] = None
         __props__.__dict__["description"] = None
+        __props__.__dict__["draft"] = None
         __props__.__dict__["icon"] = None
         __props__.__dict__["import_id"] = None
+        __props__.__dict__["localized_description"] = None
+        __props__.__dict__["localized_title"] = None
         __props__.__dict__["organization_id"] = None
         __props__.__dict__["parent_id"] = None
         __props__.__dict__["site_id"] = None
@@ -309,6 +372,14 @@ class SiteExternalLink(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def draft(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Whether the item is a draft (not live).
+        """
+        return pulumi.get(self, "draft")
+
+    @_builtins.property
+    @pulumi.getter
     def icon(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         An icon name such as `github`, or `null`.
@@ -322,6 +393,22 @@ class SiteExternalLink(pulumi.CustomResource):
         The id of an existing SiteExternalLink to take over on create instead of creating one (the link id (in `GET /orgs/<organizationId>/sites/<siteId>/structure`, as a `site-external-link` item)); changing it later has no effect. `importId: "<siteExternalLinkId>"`.
         """
         return pulumi.get(self, "import_id")
+
+    @_builtins.property
+    @pulumi.getter(name="localizedDescription")
+    def localized_description(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+        """
+        The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_description")
+
+    @_builtins.property
+    @pulumi.getter(name="localizedTitle")
+    def localized_title(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+        """
+        The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_title")
 
     @_builtins.property
     @pulumi.getter(name="organizationId")

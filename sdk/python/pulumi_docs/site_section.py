@@ -24,9 +24,13 @@ class SiteSectionArgs:
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_description: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 page_id: pulumi.Input[Optional[_builtins.str]] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -37,9 +41,13 @@ class SiteSectionArgs:
         :param pulumi.Input[_builtins.str] condition: An expression deciding whether a visitor sees the section, e.g. `visitor.claims.plan == "pro"`; `null` removes it.
         :param pulumi.Input[_builtins.bool] default: `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).
         :param pulumi.Input[_builtins.str] description: The section's description, or `null`.
+        :param pulumi.Input[_builtins.bool] draft: `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
         :param pulumi.Input[_builtins.str] icon: An icon name such as `book`, or `null`.
         :param pulumi.Input[_builtins.str] import_id: The id of an existing SiteSection to take over on create instead of creating one (the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)); changing it later has no effect. `importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). With another `spaceId`, the adopted section reads as showing no such space and the next `up` adds a site space for it.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_description: The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_title: The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
+        :param pulumi.Input[_builtins.str] page_id: A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
         :param pulumi.Input[_builtins.str] path: The section's URL segment, unique in the site; the API derives it from the title when omitted.
         :param pulumi.Input[_builtins.str] title: The section's title; the API takes the space's title when omitted.
         """
@@ -51,12 +59,20 @@ class SiteSectionArgs:
             pulumi.set(__self__, "default", default)
         if description is not None:
             pulumi.set(__self__, "description", description)
+        if draft is not None:
+            pulumi.set(__self__, "draft", draft)
         if icon is not None:
             pulumi.set(__self__, "icon", icon)
         if import_id is not None:
             pulumi.set(__self__, "import_id", import_id)
+        if localized_description is not None:
+            pulumi.set(__self__, "localized_description", localized_description)
+        if localized_title is not None:
+            pulumi.set(__self__, "localized_title", localized_title)
         if organization_id is not None:
             pulumi.set(__self__, "organization_id", organization_id)
+        if page_id is not None:
+            pulumi.set(__self__, "page_id", page_id)
         if path is not None:
             pulumi.set(__self__, "path", path)
         if title is not None:
@@ -124,6 +140,18 @@ class SiteSectionArgs:
 
     @_builtins.property
     @pulumi.getter
+    def draft(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+        """
+        return pulumi.get(self, "draft")
+
+    @draft.setter
+    def draft(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "draft", value)
+
+    @_builtins.property
+    @pulumi.getter
     def icon(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         An icon name such as `book`, or `null`.
@@ -147,6 +175,30 @@ class SiteSectionArgs:
         pulumi.set(self, "import_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="localizedDescription")
+    def localized_description(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_description")
+
+    @localized_description.setter
+    def localized_description(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "localized_description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="localizedTitle")
+    def localized_title(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_title")
+
+    @localized_title.setter
+    def localized_title(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "localized_title", value)
+
+    @_builtins.property
     @pulumi.getter(name="organizationId")
     def organization_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -157,6 +209,18 @@ class SiteSectionArgs:
     @organization_id.setter
     def organization_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "organization_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pageId")
+    def page_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
+        """
+        return pulumi.get(self, "page_id")
+
+    @page_id.setter
+    def page_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "page_id", value)
 
     @_builtins.property
     @pulumi.getter
@@ -192,9 +256,13 @@ class SiteSection(pulumi.CustomResource):
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_description: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 page_id: pulumi.Input[Optional[_builtins.str]] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
                  space_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -208,9 +276,13 @@ class SiteSection(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] condition: An expression deciding whether a visitor sees the section, e.g. `visitor.claims.plan == "pro"`; `null` removes it.
         :param pulumi.Input[_builtins.bool] default: `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).
         :param pulumi.Input[_builtins.str] description: The section's description, or `null`.
+        :param pulumi.Input[_builtins.bool] draft: `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
         :param pulumi.Input[_builtins.str] icon: An icon name such as `book`, or `null`.
         :param pulumi.Input[_builtins.str] import_id: The id of an existing SiteSection to take over on create instead of creating one (the section id (listed by `GET /orgs/<organizationId>/sites/<siteId>/sections`)); changing it later has no effect. `importId: "<sectionId>"`, with `spaceId` set to a space the section already shows (usually its first one). With another `spaceId`, the adopted section reads as showing no such space and the next `up` adds a site space for it.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_description: The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_title: The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
+        :param pulumi.Input[_builtins.str] page_id: A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
         :param pulumi.Input[_builtins.str] path: The section's URL segment, unique in the site; the API derives it from the title when omitted.
         :param pulumi.Input[_builtins.str] site_id: The site, e.g. `site.id`.
         :param pulumi.Input[_builtins.str] space_id: The space the section is created with, as its first site space; another space retargets that site space in place.
@@ -243,9 +315,13 @@ class SiteSection(pulumi.CustomResource):
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_description: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 page_id: pulumi.Input[Optional[_builtins.str]] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
                  space_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -262,9 +338,13 @@ class SiteSection(pulumi.CustomResource):
             __props__.__dict__["condition"] = condition
             __props__.__dict__["default"] = default
             __props__.__dict__["description"] = description
+            __props__.__dict__["draft"] = draft
             __props__.__dict__["icon"] = icon
             __props__.__dict__["import_id"] = import_id
+            __props__.__dict__["localized_description"] = localized_description
+            __props__.__dict__["localized_title"] = localized_title
             __props__.__dict__["organization_id"] = organization_id
+            __props__.__dict__["page_id"] = page_id
             __props__.__dict__["path"] = path
             if site_id is None and not opts.urn:
                 raise TypeError("Missing required property 'site_id'")
@@ -303,9 +383,13 @@ class SiteSection(pulumi.CustomResource):
         __props__.__dict__["condition"] = None
         __props__.__dict__["default"] = None
         __props__.__dict__["description"] = None
+        __props__.__dict__["draft"] = None
         __props__.__dict__["icon"] = None
         __props__.__dict__["import_id"] = None
+        __props__.__dict__["localized_description"] = None
+        __props__.__dict__["localized_title"] = None
         __props__.__dict__["organization_id"] = None
+        __props__.__dict__["page_id"] = None
         __props__.__dict__["path"] = None
         __props__.__dict__["site_id"] = None
         __props__.__dict__["site_space_id"] = None
@@ -339,6 +423,14 @@ class SiteSection(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def draft(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Whether the item is a draft (not live).
+        """
+        return pulumi.get(self, "draft")
+
+    @_builtins.property
+    @pulumi.getter
     def icon(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         An icon name such as `book`, or `null`.
@@ -354,12 +446,36 @@ class SiteSection(pulumi.CustomResource):
         return pulumi.get(self, "import_id")
 
     @_builtins.property
+    @pulumi.getter(name="localizedDescription")
+    def localized_description(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+        """
+        The description per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 256 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_description")
+
+    @_builtins.property
+    @pulumi.getter(name="localizedTitle")
+    def localized_title(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+        """
+        The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_title")
+
+    @_builtins.property
     @pulumi.getter(name="organizationId")
     def organization_id(self) -> pulumi.Output[_builtins.str]:
         """
         The organization of the site.
         """
         return pulumi.get(self, "organization_id")
+
+    @_builtins.property
+    @pulumi.getter(name="pageId")
+    def page_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The custom home page: the `pageId` of the section's own site space (`siteSpaceId`).
+        """
+        return pulumi.get(self, "page_id")
 
     @_builtins.property
     @pulumi.getter

@@ -21,8 +21,10 @@ class SiteSectionGroupArgs:
     def __init__(__self__, *,
                  site_id: pulumi.Input[_builtins.str],
                  title: pulumi.Input[_builtins.str],
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  section_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
@@ -31,18 +33,24 @@ class SiteSectionGroupArgs:
 
         :param pulumi.Input[_builtins.str] site_id: The site, e.g. `site.id`.
         :param pulumi.Input[_builtins.str] title: The group's title in the site's navigation.
+        :param pulumi.Input[_builtins.bool] draft: `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
         :param pulumi.Input[_builtins.str] icon: An icon name, or `null`.
         :param pulumi.Input[_builtins.str] import_id: The id of an existing SiteSectionGroup to take over on create instead of creating one (the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)); changing it later has no effect. `importId: "<sectionGroupId>"`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_title: The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
         :param pulumi.Input[_builtins.str] parent_id: The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] section_ids: The sections directly in the group, in navigation order; `[]` empties the group.
         """
         pulumi.set(__self__, "site_id", site_id)
         pulumi.set(__self__, "title", title)
+        if draft is not None:
+            pulumi.set(__self__, "draft", draft)
         if icon is not None:
             pulumi.set(__self__, "icon", icon)
         if import_id is not None:
             pulumi.set(__self__, "import_id", import_id)
+        if localized_title is not None:
+            pulumi.set(__self__, "localized_title", localized_title)
         if organization_id is not None:
             pulumi.set(__self__, "organization_id", organization_id)
         if parent_id is not None:
@@ -76,6 +84,18 @@ class SiteSectionGroupArgs:
 
     @_builtins.property
     @pulumi.getter
+    def draft(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+        """
+        return pulumi.get(self, "draft")
+
+    @draft.setter
+    def draft(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "draft", value)
+
+    @_builtins.property
+    @pulumi.getter
     def icon(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         An icon name, or `null`.
@@ -97,6 +117,18 @@ class SiteSectionGroupArgs:
     @import_id.setter
     def import_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "import_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="localizedTitle")
+    def localized_title(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_title")
+
+    @localized_title.setter
+    def localized_title(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "localized_title", value)
 
     @_builtins.property
     @pulumi.getter(name="organizationId")
@@ -141,8 +173,10 @@ class SiteSectionGroup(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  section_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -154,8 +188,10 @@ class SiteSectionGroup(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.bool] draft: `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
         :param pulumi.Input[_builtins.str] icon: An icon name, or `null`.
         :param pulumi.Input[_builtins.str] import_id: The id of an existing SiteSectionGroup to take over on create instead of creating one (the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)); changing it later has no effect. `importId: "<sectionGroupId>"`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] localized_title: The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
         :param pulumi.Input[_builtins.str] parent_id: The group this one is nested in; `null` puts it at the site's top level. Omitted: not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] section_ids: The sections directly in the group, in navigation order; `[]` empties the group.
@@ -186,8 +222,10 @@ class SiteSectionGroup(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  icon: pulumi.Input[Optional[_builtins.str]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 localized_title: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_id: pulumi.Input[Optional[_builtins.str]] = None,
                  section_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -202,8 +240,10 @@ class SiteSectionGroup(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = SiteSectionGroupArgs.__new__(SiteSectionGroupArgs)
 
+            __props__.__dict__["draft"] = draft
             __props__.__dict__["icon"] = icon
             __props__.__dict__["import_id"] = import_id
+            __props__.__dict__["localized_title"] = localized_title
             __props__.__dict__["organization_id"] = organization_id
             __props__.__dict__["parent_id"] = parent_id
             __props__.__dict__["section_ids"] = section_ids
@@ -239,14 +279,24 @@ class SiteSectionGroup(pulumi.CustomResource):
 
         __props__ = SiteSectionGroupArgs.__new__(SiteSectionGroupArgs)
 
+        __props__.__dict__["draft"] = None
         __props__.__dict__["icon"] = None
         __props__.__dict__["import_id"] = None
+        __props__.__dict__["localized_title"] = None
         __props__.__dict__["organization_id"] = None
         __props__.__dict__["parent_id"] = None
         __props__.__dict__["section_ids"] = None
         __props__.__dict__["site_id"] = None
         __props__.__dict__["title"] = None
         return SiteSectionGroup(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter
+    def draft(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Whether the item is a draft (not live).
+        """
+        return pulumi.get(self, "draft")
 
     @_builtins.property
     @pulumi.getter
@@ -263,6 +313,14 @@ class SiteSectionGroup(pulumi.CustomResource):
         The id of an existing SiteSectionGroup to take over on create instead of creating one (the section group id (listed by `GET /orgs/<organizationId>/sites/<siteId>/section-groups`)); changing it later has no effect. `importId: "<sectionGroupId>"`.
         """
         return pulumi.get(self, "import_id")
+
+    @_builtins.property
+    @pulumi.getter(name="localizedTitle")
+    def localized_title(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
+        """
+        The title per language other than the site's default, e.g. `{ fr: "Guides", de: "Anleitungen" }` (at most 128 characters each). The whole object is managed: a language left out is removed; `{}` removes them all.
+        """
+        return pulumi.get(self, "localized_title")
 
     @_builtins.property
     @pulumi.getter(name="organizationId")

@@ -23,9 +23,11 @@ class SiteSpaceArgs:
                  space_id: pulumi.Input[_builtins.str],
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  hidden: pulumi.Input[Optional[_builtins.bool]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 page_id: pulumi.Input[Optional[_builtins.str]] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  section_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -35,9 +37,11 @@ class SiteSpaceArgs:
         :param pulumi.Input[_builtins.str] space_id: The space shown; a change points the site space at the other space, in place.
         :param pulumi.Input[_builtins.str] condition: An expression deciding whether a visitor sees this space; `null` removes it.
         :param pulumi.Input[_builtins.bool] default: `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).
+        :param pulumi.Input[_builtins.bool] draft: `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
         :param pulumi.Input[_builtins.bool] hidden: `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
         :param pulumi.Input[_builtins.str] import_id: The id of an existing SiteSpace to take over on create instead of creating one (the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)); changing it later has no effect. `importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)'s `siteSpaceId` output to manage the section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
+        :param pulumi.Input[_builtins.str] page_id: A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
         :param pulumi.Input[_builtins.str] path: The URL segment, unique in its section; the API derives it from the space's title when omitted.
         :param pulumi.Input[_builtins.str] section_id: The section to add the space to; when omitted the API picks the default section, or the site's root level.
         """
@@ -47,12 +51,16 @@ class SiteSpaceArgs:
             pulumi.set(__self__, "condition", condition)
         if default is not None:
             pulumi.set(__self__, "default", default)
+        if draft is not None:
+            pulumi.set(__self__, "draft", draft)
         if hidden is not None:
             pulumi.set(__self__, "hidden", hidden)
         if import_id is not None:
             pulumi.set(__self__, "import_id", import_id)
         if organization_id is not None:
             pulumi.set(__self__, "organization_id", organization_id)
+        if page_id is not None:
+            pulumi.set(__self__, "page_id", page_id)
         if path is not None:
             pulumi.set(__self__, "path", path)
         if section_id is not None:
@@ -108,6 +116,18 @@ class SiteSpaceArgs:
 
     @_builtins.property
     @pulumi.getter
+    def draft(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
+        """
+        return pulumi.get(self, "draft")
+
+    @draft.setter
+    def draft(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "draft", value)
+
+    @_builtins.property
+    @pulumi.getter
     def hidden(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
@@ -143,6 +163,18 @@ class SiteSpaceArgs:
         pulumi.set(self, "organization_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="pageId")
+    def page_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
+        """
+        return pulumi.get(self, "page_id")
+
+    @page_id.setter
+    def page_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "page_id", value)
+
+    @_builtins.property
     @pulumi.getter
     def path(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -175,9 +207,11 @@ class SiteSpace(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  hidden: pulumi.Input[Optional[_builtins.bool]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 page_id: pulumi.Input[Optional[_builtins.str]] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  section_id: pulumi.Input[Optional[_builtins.str]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -190,9 +224,11 @@ class SiteSpace(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] condition: An expression deciding whether a visitor sees this space; `null` removes it.
         :param pulumi.Input[_builtins.bool] default: `true` makes it its level's default; `false` or omitted: not managed (exactly one default per level).
+        :param pulumi.Input[_builtins.bool] draft: `true` keeps the item a draft: editors see it in the site's structure, visitors do not (the published structure leaves it out). `false` makes it live. Left out: not managed.
         :param pulumi.Input[_builtins.bool] hidden: `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
         :param pulumi.Input[_builtins.str] import_id: The id of an existing SiteSpace to take over on create instead of creating one (the site space id (listed by `GET /orgs/<organizationId>/sites/<siteId>/site-spaces`; a SiteSection's `siteSpaceId`)); changing it later has no effect. `importId: "<siteSpaceId>"`, for example a [SiteSection](#sitesection)'s `siteSpaceId` output to manage the section's first site space. Declare the `sectionId` it is in (or leave it out), or it is replaced.
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
+        :param pulumi.Input[_builtins.str] page_id: A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`); `null` removes it. Left out: not managed.
         :param pulumi.Input[_builtins.str] path: The URL segment, unique in its section; the API derives it from the space's title when omitted.
         :param pulumi.Input[_builtins.str] section_id: The section to add the space to; when omitted the API picks the default section, or the site's root level.
         :param pulumi.Input[_builtins.str] site_id: The site, e.g. `site.id`.
@@ -224,9 +260,11 @@ class SiteSpace(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  condition: pulumi.Input[Optional[_builtins.str]] = None,
                  default: pulumi.Input[Optional[_builtins.bool]] = None,
+                 draft: pulumi.Input[Optional[_builtins.bool]] = None,
                  hidden: pulumi.Input[Optional[_builtins.bool]] = None,
                  import_id: pulumi.Input[Optional[_builtins.str]] = None,
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 page_id: pulumi.Input[Optional[_builtins.str]] = None,
                  path: pulumi.Input[Optional[_builtins.str]] = None,
                  section_id: pulumi.Input[Optional[_builtins.str]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -242,9 +280,11 @@ class SiteSpace(pulumi.CustomResource):
 
             __props__.__dict__["condition"] = condition
             __props__.__dict__["default"] = default
+            __props__.__dict__["draft"] = draft
             __props__.__dict__["hidden"] = hidden
             __props__.__dict__["import_id"] = import_id
             __props__.__dict__["organization_id"] = organization_id
+            __props__.__dict__["page_id"] = page_id
             __props__.__dict__["path"] = path
             __props__.__dict__["section_id"] = section_id
             if site_id is None and not opts.urn:
@@ -282,9 +322,11 @@ class SiteSpace(pulumi.CustomResource):
 
         __props__.__dict__["condition"] = None
         __props__.__dict__["default"] = None
+        __props__.__dict__["draft"] = None
         __props__.__dict__["hidden"] = None
         __props__.__dict__["import_id"] = None
         __props__.__dict__["organization_id"] = None
+        __props__.__dict__["page_id"] = None
         __props__.__dict__["path"] = None
         __props__.__dict__["section_id"] = None
         __props__.__dict__["site_id"] = None
@@ -310,6 +352,14 @@ class SiteSpace(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
+    def draft(self) -> pulumi.Output[_builtins.bool]:
+        """
+        Whether the item is a draft (not live).
+        """
+        return pulumi.get(self, "draft")
+
+    @_builtins.property
+    @pulumi.getter
     def hidden(self) -> pulumi.Output[_builtins.bool]:
         """
         `true` leaves the space out of the site's navigation (its pages stay reachable by URL). Omitted: not managed.
@@ -331,6 +381,14 @@ class SiteSpace(pulumi.CustomResource):
         The organization of the site.
         """
         return pulumi.get(self, "organization_id")
+
+    @_builtins.property
+    @pulumi.getter(name="pageId")
+    def page_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The custom home page, or `null`.
+        """
+        return pulumi.get(self, "page_id")
 
     @_builtins.property
     @pulumi.getter

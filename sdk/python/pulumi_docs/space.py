@@ -23,6 +23,7 @@ __all__ = ['SpaceArgs', 'Space']
 class SpaceArgs:
     def __init__(__self__, *,
                  title: pulumi.Input[_builtins.str],
+                 computed_source: pulumi.Input[Optional[Union['ComputedSourceOpenApiArgs', 'ComputedSourceTranslationArgs']]] = None,
                  default_level: pulumi.Input[Optional['DefaultLevel']] = None,
                  edit_mode: pulumi.Input[Optional['SpaceEditMode']] = None,
                  emoji: pulumi.Input[Optional[_builtins.str]] = None,
@@ -36,6 +37,7 @@ class SpaceArgs:
         The set of arguments for constructing a Space resource.
 
         :param pulumi.Input[_builtins.str] title: The space's title.
+        :param pulumi.Input[Union['ComputedSourceOpenApiArgs', 'ComputedSourceTranslationArgs']] computed_source: Generate the space's content instead of writing it: from an OpenAPI spec (`builtin:openapi`) or a translation (`builtin:translation`). Set only when the space is created, and the API never reports it back: a change replaces the space (its content is deleted with it), and a refresh cannot see a source changed in the app.
         :param pulumi.Input['DefaultLevel'] default_level: The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
         :param pulumi.Input['SpaceEditMode'] edit_mode: `live` (members edit the content directly) or `locked` (all edits are locked).
         :param pulumi.Input[_builtins.str] emoji: The space's emoji, as the API reports it (a code point such as `1f4d8`, or the character); `null` removes the emoji and the icon. Not together with `icon`.
@@ -47,6 +49,8 @@ class SpaceArgs:
         :param pulumi.Input[_builtins.str] parent_id: The collection the space is in; omitted or `null` means the organization's top level. A change moves it.
         """
         pulumi.set(__self__, "title", title)
+        if computed_source is not None:
+            pulumi.set(__self__, "computed_source", computed_source)
         if default_level is not None:
             pulumi.set(__self__, "default_level", default_level)
         if edit_mode is not None:
@@ -77,6 +81,18 @@ class SpaceArgs:
     @title.setter
     def title(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "title", value)
+
+    @_builtins.property
+    @pulumi.getter(name="computedSource")
+    def computed_source(self) -> pulumi.Input[Optional[Union['ComputedSourceOpenApiArgs', 'ComputedSourceTranslationArgs']]]:
+        """
+        Generate the space's content instead of writing it: from an OpenAPI spec (`builtin:openapi`) or a translation (`builtin:translation`). Set only when the space is created, and the API never reports it back: a change replaces the space (its content is deleted with it), and a refresh cannot see a source changed in the app.
+        """
+        return pulumi.get(self, "computed_source")
+
+    @computed_source.setter
+    def computed_source(self, value: pulumi.Input[Optional[Union['ComputedSourceOpenApiArgs', 'ComputedSourceTranslationArgs']]]):
+        pulumi.set(self, "computed_source", value)
 
     @_builtins.property
     @pulumi.getter(name="defaultLevel")
@@ -193,6 +209,7 @@ class Space(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 computed_source: pulumi.Input[Optional[Union[Union['ComputedSourceOpenApiArgs', 'ComputedSourceOpenApiArgsDict'], Union['ComputedSourceTranslationArgs', 'ComputedSourceTranslationArgsDict']]]] = None,
                  default_level: pulumi.Input[Optional['DefaultLevel']] = None,
                  edit_mode: pulumi.Input[Optional['SpaceEditMode']] = None,
                  emoji: pulumi.Input[Optional[_builtins.str]] = None,
@@ -209,6 +226,7 @@ class Space(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Union[Union['ComputedSourceOpenApiArgs', 'ComputedSourceOpenApiArgsDict'], Union['ComputedSourceTranslationArgs', 'ComputedSourceTranslationArgsDict']]] computed_source: Generate the space's content instead of writing it: from an OpenAPI spec (`builtin:openapi`) or a translation (`builtin:translation`). Set only when the space is created, and the API never reports it back: a change replaces the space (its content is deleted with it), and a refresh cannot see a source changed in the app.
         :param pulumi.Input['DefaultLevel'] default_level: The access every organization member gets: a role, `inherit` (from the parent collection) or `null` (none).
         :param pulumi.Input['SpaceEditMode'] edit_mode: `live` (members edit the content directly) or `locked` (all edits are locked).
         :param pulumi.Input[_builtins.str] emoji: The space's emoji, as the API reports it (a code point such as `1f4d8`, or the character); `null` removes the emoji and the icon. Not together with `icon`.
@@ -244,6 +262,7 @@ class Space(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 computed_source: pulumi.Input[Optional[Union[Union['ComputedSourceOpenApiArgs', 'ComputedSourceOpenApiArgsDict'], Union['ComputedSourceTranslationArgs', 'ComputedSourceTranslationArgsDict']]]] = None,
                  default_level: pulumi.Input[Optional['DefaultLevel']] = None,
                  edit_mode: pulumi.Input[Optional['SpaceEditMode']] = None,
                  emoji: pulumi.Input[Optional[_builtins.str]] = None,
@@ -263,6 +282,7 @@ class Space(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = SpaceArgs.__new__(SpaceArgs)
 
+            __props__.__dict__["computed_source"] = computed_source
             __props__.__dict__["default_level"] = default_level
             __props__.__dict__["edit_mode"] = edit_mode
             __props__.__dict__["emoji"] = emoji
@@ -279,7 +299,7 @@ class Space(pulumi.CustomResource):
             __props__.__dict__["visibility"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/docs:Space")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
-        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["organizationId"])
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["computedSource", "organizationId"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Space, __self__).__init__(
             'docs:index:Space',
@@ -303,6 +323,7 @@ class Space(pulumi.CustomResource):
 
         __props__ = SpaceArgs.__new__(SpaceArgs)
 
+        __props__.__dict__["computed_source"] = None
         __props__.__dict__["default_level"] = None
         __props__.__dict__["edit_mode"] = None
         __props__.__dict__["emoji"] = None
@@ -316,6 +337,14 @@ class Space(pulumi.CustomResource):
         __props__.__dict__["urls"] = None
         __props__.__dict__["visibility"] = None
         return Space(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="computedSource")
+    def computed_source(self) -> pulumi.Output[Optional[Any]]:
+        """
+        The source the space was created with, as declared (the API does not report it); `null`: none.
+        """
+        return pulumi.get(self, "computed_source")
 
     @_builtins.property
     @pulumi.getter(name="defaultLevel")
