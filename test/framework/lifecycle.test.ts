@@ -140,7 +140,7 @@ describe("diff: when inputs differ from the state", () => {
 
   it("the same values, with nested key order changed, are no change", async () => {
     const diff = await diffOf({ ...valid, enabled: true, settings: { b: { d: 3, c: 2 }, a: 1 }, tags: ["x", "y"] });
-    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: {} });
   });
 
   it("a changed nested value is a change of that property only", async () => {
@@ -190,15 +190,15 @@ describe("diff: when inputs differ from the state", () => {
     expect(life.changedProperties(olds, { ...valid, settings: undefined, tags: undefined })).toEqual([]);
   });
 
-  it("provider options, importId and the serialized provider never diff", async () => {
+  it("provider options, importId and a property that is no input never diff", async () => {
     const diff = await diffOf({
       ...valid,
       waitSeconds: 30,
       importId: "other",
-      __provider: "require('x')",
+      __route: "a route's own property",
       url: "elsewhere",
     });
-    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: {} });
   });
 
   it("a change of a replace property replaces, without deleting first unless the kind declares it", async () => {
@@ -206,18 +206,21 @@ describe("diff: when inputs differ from the state", () => {
       changes: true,
       replaces: ["parentId"],
       deleteBeforeReplace: false,
+      detailedDiff: { parentId: { kind: "update", replace: true }, name: { kind: "update", replace: false } },
     });
     const deletingFirst = fake.lifecycle({ deleteBeforeReplace: true });
     expect(await deletingFirst.diff("w1", olds, { ...valid, parentId: "p2" })).toEqual({
       changes: true,
       replaces: ["parentId"],
       deleteBeforeReplace: true,
+      detailedDiff: { parentId: { kind: "update", replace: true } },
     });
     // An in-place change never deletes, even for such a kind.
     expect(await deletingFirst.diff("w1", olds, { ...valid, name: "Renamed" })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
+      detailedDiff: { name: { kind: "update", replace: false } },
     });
   });
 });
@@ -226,7 +229,7 @@ describe("check", () => {
   const life = new Fake().lifecycle();
 
   it("applies the schema's defaults and keeps importId", async () => {
-    expect(await life.check({}, { ...valid, __provider: "p" })).toEqual({ inputs: { ...valid, enabled: true } });
+    expect(await life.check({}, valid)).toEqual({ inputs: { ...valid, enabled: true } });
     expect(await life.check({}, { ...valid, importId: "w9" })).toEqual({
       inputs: { ...valid, enabled: true, importId: "w9" },
     });
@@ -295,10 +298,10 @@ describe("check", () => {
 });
 
 describe("create, update and adoption: which calls reach the API", () => {
-  it("create sends the inputs without importId or the provider, and outputs what was declared", async () => {
+  it("create sends the declared inputs, and outputs what was declared", async () => {
     const fake = new Fake();
     const life = fake.lifecycle();
-    const result = await life.create({ ...valid, enabled: true, waitSeconds: 5, __provider: "p", tags: undefined });
+    const result = await life.create({ ...valid, enabled: true, waitSeconds: 5, tags: undefined });
     expect(fake.calls).toEqual([{ operation: "create", news: { ...valid, enabled: true, waitSeconds: 5 } }]);
     expect(result).toEqual({
       id: "w1",
@@ -317,7 +320,7 @@ describe("create, update and adoption: which calls reach the API", () => {
     const life = fake.lifecycle();
     const { id, outs } = await life.create({ ...valid, enabled: true, tags: ["a", "b"] });
     fake.calls = [];
-    const news = { ...valid, enabled: true, tags: ["b", "a"], waitSeconds: 60, __provider: "p" };
+    const news = { ...valid, enabled: true, tags: ["b", "a"], waitSeconds: 60 };
     const result = await life.update(id, outs as Props, news);
     expect(fake.calls).toEqual([]);
     expect(result.outs).toEqual({
