@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -224,6 +225,83 @@ describe("diff: when inputs differ from the state", () => {
     });
   });
 });
+
+describe("diff: the per-property changes both routes show, computed once here", () => {
+  const life = new Fake().lifecycle();
+  const olds = { ...valid, enabled: true, url: "u", note: null };
+
+  it("lists each changed property once, in the inputs' order: add where the state has no value, else update", async () => {
+    const news = { name: "Renamed", parentId: "p1", tags: ["a"], enabled: true, settings: { a: 1 } };
+    const diff = await life.diff("w1", olds, news);
+    expect(diff).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      detailedDiff: {
+        name: { kind: "update", replace: false },
+        tags: { kind: "add", replace: false },
+        settings: { kind: "add", replace: false },
+      },
+    });
+    expect(Object.keys(diff.detailedDiff)).toEqual(["name", "tags", "settings"]);
+  });
+
+  it("flags a replacing property, whether the state holds a value or not", async () => {
+    const { parentId: _absent, ...older } = olds;
+    expect((await life.diff("w1", older, { ...valid, enabled: true })).detailedDiff).toEqual({
+      parentId: { kind: "add", replace: true },
+    });
+    expect((await life.diff("w1", olds, { ...valid, parentId: "p2", enabled: true })).detailedDiff).toEqual({
+      parentId: { kind: "update", replace: true },
+    });
+  });
+
+  it("takes a null in the state as a value, and a value unknown at preview as a change of it", async () => {
+    expect((await life.diff("w1", olds, { ...valid, note: "set" })).detailedDiff).toEqual({
+      note: { kind: "update", replace: false },
+    });
+    expect((await life.diff("w1", olds, { ...valid, name: UNKNOWN, tags: [UNKNOWN] })).detailedDiff).toEqual({
+      name: { kind: "update", replace: false },
+      tags: { kind: "add", replace: false },
+    });
+  });
+
+  it("is plain data, the same for any route: no class, no protocol object", async () => {
+    const diff = await life.diff("w1", olds, { ...valid, parentId: "p2", note: "n" });
+    expect(JSON.parse(JSON.stringify(diff))).toEqual(diff);
+    expect(Object.getPrototypeOf(diff.detailedDiff)).toBe(Object.prototype);
+  });
+
+  it("agrees with changes, replaces and changedProperties for any inputs", async () => {
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.string({ maxLength: 3 }),
+      fc.constant(UNKNOWN),
+    );
+    const props = fc.record({ parentId: value, name: value, note: value, tags: fc.option(fc.array(fc.string())) });
+    await fc.assert(
+      fc.asyncProperty(props, props, async (before, after) => {
+        const state = stripUndefined(before);
+        const news = stripUndefined(after);
+        const diff = await life.diff("w1", state, news);
+        const changed = life.changedProperties(state, news);
+        expect(Object.keys(diff.detailedDiff)).toEqual(changed);
+        expect(diff.replaces).toEqual(changed.filter((key) => diff.detailedDiff[key]?.replace));
+        expect(diff.changes).toBe(changed.length > 0);
+        for (const key of changed) {
+          expect(diff.detailedDiff[key]?.kind).toBe(state[key] === undefined ? "add" : "update");
+          expect(diff.detailedDiff[key]?.replace).toBe(key === "parentId");
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+function stripUndefined(props: Props): Props {
+  return Object.fromEntries(Object.entries(props).filter(([, value]) => value !== undefined));
+}
 
 describe("check", () => {
   const life = new Fake().lifecycle();
