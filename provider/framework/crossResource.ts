@@ -1,5 +1,5 @@
-import type * as pulumi from "@pulumi/pulumi";
 import type { KindDefinition, Props, ReferencedExpectation } from "./kind";
+import type { CheckFailure } from "./lifecycleResults";
 import { notice } from "./notices";
 import { containsUnknown } from "./unknown";
 
@@ -30,10 +30,7 @@ export class CrossResourceRules {
    * declarations cannot undo each other either). Each engine operation starts a new provider process, so a resource
    * changed between two runs is never compared with its own earlier inputs.
    */
-  duplicateFailures(
-    definition: Pick<KindDefinition, "kind" | "programRules">,
-    inputs: Props,
-  ): pulumi.dynamic.CheckFailure[] {
+  duplicateFailures(definition: Pick<KindDefinition, "kind" | "programRules">, inputs: Props): CheckFailure[] {
     const keys = definition.programRules?.uniqueBy;
     if (!keys || keys.some((key) => typeof inputs[key] !== "string" || containsUnknown(inputs[key]))) return [];
     const object = keys.map((key) => `${key} "${inputs[key]}"`).join(", ");

@@ -1,6 +1,6 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS, settingFix } from "./connection";
 import type { Props } from "./kind";
+import type { CheckFailure } from "./lifecycleResults";
 
 /**
  * Inputs a program may leave out because the provider has a default for them, as `aws:region` works. `check` fills
@@ -28,13 +28,13 @@ export interface DefaultedInputs {
   /** The program's inputs with every defaulted input it left undefined filled in. */
   news: Props;
   /** One per defaulted input that is undefined and has no default: it names the input and both settings. */
-  failures: pulumi.dynamic.CheckFailure[];
+  failures: CheckFailure[];
 }
 
 /** Fills the inputs of a kind (`inputKeys`: its input schema's properties) that the program left undefined. */
 export function applyProviderDefaults(kind: string, inputKeys: readonly string[], news: Props): DefaultedInputs {
   const filled: Props = { ...news };
-  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const failures: CheckFailure[] = [];
   for (const [key, setting] of Object.entries(PROVIDER_DEFAULTS)) {
     if (!inputKeys.includes(key) || news[key] !== undefined) continue;
     const value = setting.resolve();

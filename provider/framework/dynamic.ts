@@ -1,5 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { leaveWhenEngineGone } from "./engineWatch";
+import type { Props } from "./kind";
+import type { Lifecycle } from "./lifecycle";
 
 /**
  * Whether this process is the SDK's dynamic provider (`node …/@pulumi/pulumi/cmd/dynamic-provider <engine>`, which
@@ -14,21 +16,46 @@ export function isDynamicProviderProcess(argv: readonly string[] = process.argv)
 if (isDynamicProviderProcess()) leaveWhenEngineGone(process.argv.slice(2), "pulumi-docs-platform dynamic provider");
 
 /**
+ * The property the dynamic route adds to every resource's inputs and outputs: its serialized provider. The SDK's
+ * dynamic provider sets it again on what check, create, read and update return, so the Lifecycle never sees it.
+ */
+export const PROVIDER_KEY = "__provider";
+
+/** The props of a call without the serialized provider, which is the dynamic route's and not the kind's. */
+function withoutProvider(props: Props): Props {
+  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  return rest;
+}
+
+/**
  * The provider object of one kind: plain methods that load the runtime when called, so the object holds no client,
  * schema, token or config. Each kind's object is the `module.exports` of `provider/kinds/<Kind>`, and Pulumi's closure
  * serializer writes a package module's exports as a `require` of its public path, so a resource's `__provider` is a
  * ~280-byte text, `require("pulumi-docs-platform/kinds/<Kind>")`, instead of ~2.7 KB of serialized method code.
  * That path and the runtime must therefore never be renamed: every existing state loads them.
+ *
+ * Each method translates between the dynamic provider contract and the Lifecycle's results (./lifecycleResults.ts):
+ * the serialized provider is removed on the way in, and a diff goes out without its per-property changes, which a
+ * dynamic provider cannot send (the engine shows its own diff of the stored inputs).
  */
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
-  const lifecycle = () => require("../runtime").lifecycle(kind);
+  const lifecycle = (): Lifecycle<Props, Props> => require("../runtime").lifecycle(kind);
   return {
     configure: async (req) => require("../runtime").configure(req),
-    check: (olds, news) => lifecycle().check(olds, news),
-    diff: (id, olds, news) => lifecycle().diff(id, olds, news),
-    create: (inputs) => lifecycle().create(inputs),
-    read: (id, props) => lifecycle().read(id, props),
-    update: (id, olds, news) => lifecycle().update(id, olds, news),
-    delete: (id, props) => lifecycle().delete(id, props),
+    check: async (olds, news): Promise<pulumi.dynamic.CheckResult> =>
+      lifecycle().check(withoutProvider(olds), withoutProvider(news)),
+    diff: async (id, olds, news): Promise<pulumi.dynamic.DiffResult> => {
+      const { changes, replaces, deleteBeforeReplace } = await lifecycle().diff(
+        id,
+        withoutProvider(olds),
+        withoutProvider(news),
+      );
+      return { changes, replaces, deleteBeforeReplace };
+    },
+    create: async (inputs): Promise<pulumi.dynamic.CreateResult> => lifecycle().create(withoutProvider(inputs)),
+    read: async (id, props): Promise<pulumi.dynamic.ReadResult> => lifecycle().read(id, withoutProvider(props ?? {})),
+    update: async (id, olds, news): Promise<pulumi.dynamic.UpdateResult> =>
+      lifecycle().update(id, withoutProvider(olds), withoutProvider(news)),
+    delete: (id, props) => lifecycle().delete(id, withoutProvider(props)),
   };
 }

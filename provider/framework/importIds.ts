@@ -23,13 +23,13 @@
  *
  * Names no kind.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { NotFoundError } from "../client";
 import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS } from "./connection";
 import { explain, withoutStackTrace } from "./explain";
 import { KeyedProperties } from "./keyed";
 import { API_ID_PATTERN, type KindDefinition, type Props, type ResourceContext } from "./kind";
+import type { ReadResult } from "./lifecycleResults";
 import { pluginType } from "./typeTokens";
 
 /** What the import id of a kind is made from: the kind's parent chain and id relation. */
@@ -173,7 +173,7 @@ export interface ImportScope {
   definition(kind: string): KindDefinition | undefined;
   context(): ResourceContext;
   lifecycle(definition: KindDefinition): {
-    lookup(id: string, parents: Props): Promise<pulumi.dynamic.ReadResult>;
+    lookup(id: string, parents: Props): Promise<ReadResult>;
   };
 }
 
@@ -189,7 +189,7 @@ export async function importObject(
   definition: KindDefinition,
   importId: string,
   defaultOrganization: string | undefined = defaultOrganizationId(),
-): Promise<pulumi.dynamic.ReadResult> {
+): Promise<ReadResult> {
   const kinds = (kind: string) => scope.definition(kind);
   const { id, parents } = parseImportId(definition, kinds, importId, defaultOrganization);
   /** Where the ids that exist are listed: the kind's listing, else its parent's (it has the parent's id). */

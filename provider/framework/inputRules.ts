@@ -1,7 +1,7 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { describeIssue } from "./issues";
 import { apiId, type KindDefinition, type Props } from "./kind";
+import type { CheckFailure } from "./lifecycleResults";
 import { containsUnknown, pathTouchesUnknown } from "./unknown";
 import { sameValue } from "./values";
 
@@ -39,8 +39,8 @@ export class InputRules<Inputs extends Props> {
     declared: Props,
     importId: unknown,
     reported: ReadonlySet<string>,
-  ): { failures: pulumi.dynamic.CheckFailure[]; inputs: Props } {
-    const failures: pulumi.dynamic.CheckFailure[] = [];
+  ): { failures: CheckFailure[]; inputs: Props } {
+    const failures: CheckFailure[] = [];
     if (importId !== undefined && !containsUnknown(importId)) {
       const importCheck = this.importId.safeParse(importId);
       for (const issue of importCheck.error?.issues ?? []) {
@@ -62,7 +62,7 @@ export class InputRules<Inputs extends Props> {
    * A change of a guarded property (`guardedReplaces`) would replace the object: refused at preview, since `olds` are
    * the old inputs the engine passes to check (empty on create), unless the inputs set `allowReplace: true`.
    */
-  private guardedReplaceFailures(olds: Props, inputs: Props): pulumi.dynamic.CheckFailure[] {
+  private guardedReplaceFailures(olds: Props, inputs: Props): CheckFailure[] {
     const guarded = this.definition.guardedReplaces;
     if (!guarded || inputs[ALLOW_REPLACE] === true || guarded.when?.(olds as Partial<Inputs>) === false) return [];
     return guarded.properties
@@ -82,7 +82,7 @@ export class InputRules<Inputs extends Props> {
    * one (step_generator.go, issueCheckFailures): for a sensitive input or a huge value, the property is named in the
    * reason only.
    */
-  private failure(news: Props, property: string, issue: z.core.$ZodIssue): pulumi.dynamic.CheckFailure {
+  private failure(news: Props, property: string, issue: z.core.$ZodIssue): CheckFailure {
     const reason = `${this.definition.kind}.${property || "(inputs)"}: ${describeIssue(issue)}`;
     const top = property.split(".")[0] ?? "";
     const value = news[top];

@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client";
 import type { AdoptedBy } from "./adoptions";
 import type { ChangeNotes } from "./changeNotes";
@@ -13,6 +12,15 @@ import { InputRules, sensitiveInputsOf } from "./inputRules";
 import { describeIssue } from "./issues";
 import { KeyedProperties } from "./keyed";
 import type { CreatedCandidate, Found, KindDefinition, Known, ProgramRules, Props, ResourceContext } from "./kind";
+import type {
+  CheckFailure,
+  CheckResult,
+  CreateResult,
+  DiffResult,
+  PropertyChange,
+  ReadResult,
+  UpdateResult,
+} from "./lifecycleResults";
 import { checkAgainstApi, type PreflightScope, preflightEnabled } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
 import {
@@ -25,8 +33,7 @@ import {
 import { containsUnknown } from "./unknown";
 import { sameValue, wireSafe } from "./values";
 
-/** Properties every kind has that are not the API object's: the serialized provider and the adoption id. */
-export const PROVIDER_KEY = "__provider";
+/** The input every kind has that is not the API object's: the id of an existing object to adopt. */
 const IMPORT_ID = "importId";
 
 /** What a lifecycle uses of the operation it belongs to (./operation.ts): its registries and its contexts. */
@@ -55,8 +62,11 @@ function declaredProperties(props: Props): ReadonlySet<string> | undefined {
 }
 
 /**
- * The one generic implementation of the dynamic provider contract, driven by a KindDefinition. It runs inside the
- * provider process (see ../runtime.ts); check and diff stay offline because the engine calls them one at a time.
+ * The one generic implementation of a resource's lifecycle, driven by a KindDefinition, for both routes: it answers
+ * in its own terms (./lifecycleResults.ts), which the dynamic route's provider (./dynamic.ts) and the plugin's service
+ * (../plugin/server.ts) translate, and it knows neither route's own properties (the dynamic route's `__provider` is
+ * removed before a call reaches it). It runs inside the provider process (see ../runtime.ts); check and diff stay
+ * offline because the engine calls them one at a time.
  * What it learns about the program's other resources goes to the operation it belongs to (./operation.ts); `context`
  * gives each CRUD call its client and listings (the operation's, unless a test gives its own).
  */
@@ -89,13 +99,13 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     this.program = { kind: definition.kind, programRules: definition.programRules as ProgramRules | undefined };
   }
 
-  async check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  async check(olds: Props, news: Props): Promise<CheckResult> {
     // Inputs check returned before (keyed) check the same again.
     const connected = withConnectionOrganization(this.inputKeys, this.keyed.plain(news));
     const defaulted = applyProviderDefaults(this.definition.kind, this.inputKeys, connected);
-    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: importId, [CONNECTION]: connection, ...declared } = defaulted.news;
+    const { [IMPORT_ID]: importId, [CONNECTION]: connection, ...declared } = defaulted.news;
     // A missing default is reported in its own words (naming both settings), next to every other failure.
-    const failures: pulumi.dynamic.CheckFailure[] = [...defaulted.failures];
+    const failures: CheckFailure[] = [...defaulted.failures];
     failures.push(...connectionFailures(this.definition.kind, connection));
     const reported = new Set(defaulted.failures.map((failure) => failure.property));
     const judged = this.rules.judge(olds, declared, importId, reported);
@@ -115,7 +125,11 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return { inputs: this.keyed.keyed(checked) };
   }
 
-  async diff(id: string, olds: Props, checkedNews: Props): Promise<pulumi.dynamic.DiffResult> {
+  /**
+   * The diff of the checked inputs against the state, property by property: the one both routes show (the plugin
+   * sends `detailedDiff`; the dynamic route, which cannot, sends the rest and the engine shows its own).
+   */
+  async diff(id: string, olds: Props, checkedNews: Props): Promise<DiffResult> {
     const news = this.keyed.plain(checkedNews);
     const declared = Object.entries(news).filter(([, value]) => value !== undefined);
     this.operation.crossResource.observeResource(this.definition.kind, id, {
@@ -129,14 +143,21 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     // A new connection (another token source) changes nothing at the API, but is saved by an update for refresh and
     // destroy, which only see the state.
     const reconnected = !sameValue(olds[CONNECTION], news[CONNECTION]);
+    // Compared with the state (the engine's olds are outputs): a property the state lacks is added.
+    const previous = this.keyed.plain(olds);
+    const detailedDiff: Record<string, PropertyChange> = {};
+    for (const key of changed) {
+      detailedDiff[key] = { kind: previous[key] === undefined ? "add" : "update", replace: replaces.includes(key) };
+    }
     return {
       changes: changed.length > 0 || reconnected,
       replaces,
       deleteBeforeReplace: replaces.length > 0 && this.definition.deleteBeforeReplace === true,
+      detailedDiff,
     };
   }
 
-  async create(news: Props): Promise<pulumi.dynamic.CreateResult> {
+  async create(news: Props): Promise<CreateResult> {
     const inputs = this.inputsOf(news);
     const importId = typeof news[IMPORT_ID] === "string" ? news[IMPORT_ID] : undefined;
     const adoptsOnCreate = importId === undefined ? this.definition.adoptsOnCreate : undefined;
@@ -157,7 +178,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return { id: found.id, outs };
   }
 
-  async read(id: string, props: Props = {}): Promise<pulumi.dynamic.ReadResult> {
+  async read(id: string, props: Props = {}): Promise<ReadResult> {
     const known = this.stateOf(id, props);
     const declared = declaredProperties(props);
     const found = await this.guard(
@@ -197,7 +218,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
    * inputs a program declared (`docs-platform recover`: those of a killed create), its outputs are the ones a create
    * with those inputs returns.
    */
-  async lookup(id: string, parents: Partial<Inputs>, declared: Props = {}): Promise<pulumi.dynamic.ReadResult> {
+  async lookup(id: string, parents: Partial<Inputs>, declared: Props = {}): Promise<ReadResult> {
     const found = await this.guard(
       "read",
       id,
@@ -207,7 +228,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return this.readResult(found, declared);
   }
 
-  private readResult(found: Found<State> | undefined, props: Props): pulumi.dynamic.ReadResult {
+  private readResult(found: Found<State> | undefined, props: Props): ReadResult {
     // An empty id tells the engine the object is gone, so refresh drops it and the next `up` recreates it.
     if (found === undefined) return { id: "", props: {} };
     const { state } = found;
@@ -223,7 +244,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
     return { id: found.id, props: this.outputs(state, props), inputs: wireSafe(inputs) };
   }
 
-  async update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  async update(id: string, olds: Props, news: Props): Promise<UpdateResult> {
     const previous = this.stateOf(id, olds);
     const inputs = this.inputsOf(news);
     const changed = new Set(this.changedProperties(olds, news));
@@ -383,7 +404,7 @@ export class Lifecycle<Inputs extends Props, State extends Props> {
   }
 
   private inputsOf(news: Props): Inputs {
-    const { [PROVIDER_KEY]: _provider, [IMPORT_ID]: _importId, [CONNECTION]: _connection, ...inputs } = news;
+    const { [IMPORT_ID]: _importId, [CONNECTION]: _connection, ...inputs } = news;
     return this.keyed.plain(inputs) as Inputs;
   }
 

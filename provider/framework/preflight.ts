@@ -1,4 +1,3 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { DocsApiError, type HttpClient, NotFoundError, organizationPath, UnauthorizedError } from "../client";
 import type { Adoptions } from "./adoptions";
 import {
@@ -13,6 +12,7 @@ import {
 import { referableIds } from "./enumerate";
 import { credentialFix } from "./explain";
 import type { KindDefinition, Props } from "./kind";
+import type { CheckFailure, ReadResult } from "./lifecycleResults";
 import { Listings } from "./listings";
 import { referencesOf } from "./references";
 import { clientOf, connectionOf, type ResourceConnection } from "./resourceConnection";
@@ -73,7 +73,7 @@ export { preflightSetting as preflightEnabled };
 /** What the adoption preview needs of a kind's lifecycle. */
 export interface Adoptable {
   definition: Pick<KindDefinition, "kind" | "idFormat" | "inputs" | "preflightChecks">;
-  lookup(id: string, parents: Props): Promise<pulumi.dynamic.ReadResult>;
+  lookup(id: string, parents: Props): Promise<ReadResult>;
   changedProperties(olds: Props, news: Props): string[];
 }
 
@@ -86,14 +86,14 @@ export async function preflight(
   inputs: Props,
   importId: unknown,
   scope: PreflightScope,
-): Promise<{ failures: pulumi.dynamic.CheckFailure[]; adoption?: string; changed?: string[] }> {
+): Promise<{ failures: CheckFailure[]; adoption?: string; changed?: string[] }> {
   const { kind, idFormat } = lifecycle.definition;
   const failures = await verifyReferences(lifecycle.definition, inputs, scope);
   if (failures.length > 0 || typeof importId !== "string" || containsUnknown(importId)) return { failures };
   // The object is found through its parents (a share link through its site): one the same update creates or adopts
   // has no id yet, so the object cannot be read before `up`.
   if (Object.values(inputs).some(containsUnknown)) return { failures: [] };
-  let found: pulumi.dynamic.ReadResult;
+  let found: ReadResult;
   try {
     found = await lifecycle.lookup(importId, inputs);
   } catch (error) {
@@ -116,7 +116,7 @@ export async function verifyReferences(
   definition: Pick<KindDefinition, "kind" | "inputs" | "preflightChecks">,
   inputs: Props,
   scope: PreflightScope,
-): Promise<pulumi.dynamic.CheckFailure[]> {
+): Promise<CheckFailure[]> {
   const { kind } = definition;
   const org = typeof inputs.organizationId === "string" ? inputs.organizationId : undefined;
   if (org === undefined || containsUnknown(org)) return [];
@@ -124,7 +124,7 @@ export async function verifyReferences(
   if ("failure" in client) return [client.failure];
   const orgFailure = await verifyOrganization(kind, client.client, org, connectionOf(inputs), scope.preflight);
   if (orgFailure) return [orgFailure];
-  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const failures: CheckFailure[] = [];
   for (const reference of referencesOf(definition)) {
     const referred = scope.definition(reference.kind);
     const listing = referred?.listing;
@@ -177,7 +177,7 @@ function nounOf(kind: string): string {
 }
 
 /** A failure of the adoption read (importId of another kind or of nothing), in check's words. */
-export function importIdFailure(kind: string, importId: string, idFormat: string): pulumi.dynamic.CheckFailure {
+export function importIdFailure(kind: string, importId: string, idFormat: string): CheckFailure {
   return {
     property: "importId",
     reason:
@@ -187,7 +187,7 @@ export function importIdFailure(kind: string, importId: string, idFormat: string
 }
 
 /** A failed preflight request as a check failure naming the setting to fix. */
-export function requestFailure(kind: string, property: string, error: unknown): pulumi.dynamic.CheckFailure {
+export function requestFailure(kind: string, property: string, error: unknown): CheckFailure {
   const message = error instanceof Error ? error.message : String(error);
   // A failure of the whole resource (its connection, a setting) names no property.
   return { property, reason: `${property === "" ? kind : `${kind}.${property}`}: preflight: ${message}` };
@@ -197,7 +197,7 @@ function clientOrFailure(
   kind: string,
   inputs: Props,
   connections: Connections,
-): { client: HttpClient } | { failure: pulumi.dynamic.CheckFailure } {
+): { client: HttpClient } | { failure: CheckFailure } {
   const connection = connectionOf(inputs);
   if (connection !== undefined) {
     try {
@@ -278,7 +278,7 @@ export async function checkAgainstApi(
   inputs: Props,
   importId: unknown,
   scope: PreflightScope,
-): Promise<pulumi.dynamic.CheckFailure[]> {
+): Promise<CheckFailure[]> {
   const { kind } = lifecycle.definition;
   const creating = Object.keys(olds).length === 0;
   const adopting = creating && typeof importId === "string" && !containsUnknown(importId);

@@ -1,9 +1,9 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { HttpClient } from "../client";
 import { type Connections, ENV_NAME, MissingCredentialsError, resolveConnection, type TokenSource } from "./connection";
 import { describeIssue } from "./issues";
 import { apiId, type Props } from "./kind";
+import type { CheckFailure } from "./lifecycleResults";
 import { containsUnknown } from "./unknown";
 
 /**
@@ -43,7 +43,7 @@ export class MissingConnectionTokenError extends Error {
  * Check failures of a resource's `connection`. They never name the property, so the engine cannot echo its value
  * (which may hold a token); the reason names it.
  */
-export function connectionFailures(kind: string, value: unknown): pulumi.dynamic.CheckFailure[] {
+export function connectionFailures(kind: string, value: unknown): CheckFailure[] {
   if (value === undefined || containsUnknown(value)) return [];
   const parsed = connectionSchema.safeParse(value);
   return (parsed.error?.issues ?? []).map((issue) => ({

@@ -5,10 +5,11 @@ import type * as providerTypes from "@pulumi/pulumi/proto/provider_pb";
 import type * as emptyTypes from "google-protobuf/google/protobuf/empty_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import { defaultOrganizationId, providerStackConfig, setStackConfig } from "../framework/connection";
+import { PROVIDER_KEY } from "../framework/dynamic";
 import { importObject } from "../framework/importIds";
 import { sensitiveInputsOf } from "../framework/inputRules";
 import type { KindDefinition, Props } from "../framework/kind";
-import { PROVIDER_KEY } from "../framework/lifecycle";
+import type { PropertyChange } from "../framework/lifecycleResults";
 import type { Operation } from "../framework/operation";
 import { PACKAGE, pluginType } from "../framework/typeTokens";
 import { checkedArgs, type FunctionDefinition } from "../functions";
@@ -150,39 +151,25 @@ export class ProviderService {
   private async diff(request: providerTypes.DiffRequest): Promise<providerTypes.DiffResponse> {
     const { lifecycle } = this.kindOf(request.getType(), request.getUrn());
     const olds = toObject(request.getOlds());
-    const news = toObject(request.getNews());
-    const result = await lifecycle.diff(request.getId(), olds, news);
-    const replaces = new Set(result.replaces ?? []);
-    const Kind = provider.PropertyDiff.Kind;
-    const detailed = new Map<string, providerTypes.PropertyDiff>();
-    // Compared with the state (the engine's olds are outputs), not with the last inputs: inputDiff stays false.
-    for (const key of lifecycle.changedProperties(olds, news)) {
-      const added = olds[key] === undefined;
-      const kind = replaces.has(key)
-        ? added
-          ? Kind.ADD_REPLACE
-          : Kind.UPDATE_REPLACE
-        : added
-          ? Kind.ADD
-          : Kind.UPDATE;
-      detailed.set(key, new provider.PropertyDiff().setKind(kind));
-    }
-    // A resource moved here from the dynamic route by a type alias still holds its serialized provider: an update
-    // (no request: nothing at the API changed) writes its outputs without it.
-    if (olds[PROVIDER_KEY] !== undefined) {
-      detailed.set(PROVIDER_KEY, new provider.PropertyDiff().setKind(Kind.DELETE));
-    }
+    const result = await lifecycle.diff(request.getId(), withoutDynamicProvider(olds), toObject(request.getNews()));
+    // A resource moved here from the dynamic route by a type alias still holds its serialized provider, which is no
+    // property of the kind: an update (no request: nothing at the API changed) writes its outputs without it.
+    const migrated = olds[PROVIDER_KEY] !== undefined;
+    const detailedDiff: Record<string, PropertyChange> = migrated
+      ? { ...result.detailedDiff, [PROVIDER_KEY]: { kind: "delete", replace: false } }
+      : result.detailedDiff;
+    const changed = Object.entries(detailedDiff);
     const response = new provider.DiffResponse()
       .setChanges(
-        result.changes || detailed.size > 0
+        result.changes || migrated
           ? provider.DiffResponse.DiffChanges.DIFF_SOME
           : provider.DiffResponse.DiffChanges.DIFF_NONE,
       )
-      .setReplacesList([...replaces])
-      .setDeletebeforereplace(result.deleteBeforeReplace === true)
-      .setDiffsList([...detailed.keys()])
+      .setReplacesList(result.replaces)
+      .setDeletebeforereplace(result.deleteBeforeReplace)
+      .setDiffsList(changed.map(([key]) => key))
       .setHasdetaileddiff(true);
-    for (const [key, diff] of detailed) response.getDetaileddiffMap().set(key, diff);
+    for (const [key, change] of changed) response.getDetaileddiffMap().set(key, propertyDiff(change));
     return response;
   }
 
@@ -202,9 +189,9 @@ export class ProviderService {
     const result = importing
       ? await importObject(this.parts.operation(), definition, request.getId(), defaultOrganizationId())
       : await lifecycle.read(request.getId(), state.toJavaScript() as Props);
-    const response = new provider.ReadResponse().setId(result.id ?? "");
+    const response = new provider.ReadResponse().setId(result.id);
     if (!result.id) return response;
-    response.setProperties(toStruct(this.secrets(definition, result.props ?? {})));
+    response.setProperties(toStruct(this.secrets(definition, result.props)));
     // A read always reports inputs: the engine takes an import without them for a provider that cannot import. On a
     // refresh the engine marks secret again what the last inputs held as secret (annotateSecrets); marking a
     // sensitive input the program gave in plain text would make the next `up` rewrite the state for it, every time.
@@ -215,10 +202,10 @@ export class ProviderService {
 
   private async update(request: providerTypes.UpdateRequest): Promise<providerTypes.UpdateResponse> {
     const { definition, lifecycle } = this.kindOf(request.getType(), request.getUrn());
-    const olds = toObject(request.getOlds());
+    // A migrated resource's outputs lose the dynamic route's serialized provider (see diff).
+    const olds = withoutDynamicProvider(toObject(request.getOlds()));
     const result = await lifecycle.update(request.getId(), olds, toObject(request.getNews()));
-    const { [PROVIDER_KEY]: _serialized, ...outs } = result.outs ?? {};
-    return new provider.UpdateResponse().setProperties(toStruct(this.secrets(definition, outs)));
+    return new provider.UpdateResponse().setProperties(toStruct(this.secrets(definition, result.outs)));
   }
 
   private async delete(request: providerTypes.DeleteRequest): Promise<emptyTypes.Empty> {
@@ -279,6 +266,23 @@ function toObject(value: structTypes.Struct | undefined): Props {
 /** A Struct of `value`, without its `undefined` members (JSON drops them too; the Struct builder throws on them). */
 function toStruct(value: Props): structTypes.Struct {
   return struct.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
+}
+
+/** The state without the serialized provider a resource moved here from the dynamic route still holds. */
+function withoutDynamicProvider(props: Props): Props {
+  const { [PROVIDER_KEY]: _serialized, ...rest } = props;
+  return rest;
+}
+
+/** One property's change in the engine's terms (Add, Update, Delete, and their replacing kinds). */
+function propertyDiff(change: PropertyChange): providerTypes.PropertyDiff {
+  const Kind = provider.PropertyDiff.Kind;
+  const kinds = {
+    add: [Kind.ADD, Kind.ADD_REPLACE],
+    update: [Kind.UPDATE, Kind.UPDATE_REPLACE],
+    delete: [Kind.DELETE, Kind.DELETE_REPLACE],
+  } as const;
+  return new provider.PropertyDiff().setKind(kinds[change.kind][change.replace ? 1 : 0]);
 }
 
 function checkFailure(failure: { property: string; reason: string }): providerTypes.CheckFailure {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -140,7 +141,7 @@ describe("diff: when inputs differ from the state", () => {
 
   it("the same values, with nested key order changed, are no change", async () => {
     const diff = await diffOf({ ...valid, enabled: true, settings: { b: { d: 3, c: 2 }, a: 1 }, tags: ["x", "y"] });
-    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: {} });
   });
 
   it("a changed nested value is a change of that property only", async () => {
@@ -190,15 +191,15 @@ describe("diff: when inputs differ from the state", () => {
     expect(life.changedProperties(olds, { ...valid, settings: undefined, tags: undefined })).toEqual([]);
   });
 
-  it("provider options, importId and the serialized provider never diff", async () => {
+  it("provider options, importId and a property that is no input never diff", async () => {
     const diff = await diffOf({
       ...valid,
       waitSeconds: 30,
       importId: "other",
-      __provider: "require('x')",
+      __route: "a route's own property",
       url: "elsewhere",
     });
-    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false, detailedDiff: {} });
   });
 
   it("a change of a replace property replaces, without deleting first unless the kind declares it", async () => {
@@ -206,27 +207,107 @@ describe("diff: when inputs differ from the state", () => {
       changes: true,
       replaces: ["parentId"],
       deleteBeforeReplace: false,
+      detailedDiff: { parentId: { kind: "update", replace: true }, name: { kind: "update", replace: false } },
     });
     const deletingFirst = fake.lifecycle({ deleteBeforeReplace: true });
     expect(await deletingFirst.diff("w1", olds, { ...valid, parentId: "p2" })).toEqual({
       changes: true,
       replaces: ["parentId"],
       deleteBeforeReplace: true,
+      detailedDiff: { parentId: { kind: "update", replace: true } },
     });
     // An in-place change never deletes, even for such a kind.
     expect(await deletingFirst.diff("w1", olds, { ...valid, name: "Renamed" })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
+      detailedDiff: { name: { kind: "update", replace: false } },
     });
   });
 });
+
+describe("diff: the per-property changes both routes show, computed once here", () => {
+  const life = new Fake().lifecycle();
+  const olds = { ...valid, enabled: true, url: "u", note: null };
+
+  it("lists each changed property once, in the inputs' order: add where the state has no value, else update", async () => {
+    const news = { name: "Renamed", parentId: "p1", tags: ["a"], enabled: true, settings: { a: 1 } };
+    const diff = await life.diff("w1", olds, news);
+    expect(diff).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+      detailedDiff: {
+        name: { kind: "update", replace: false },
+        tags: { kind: "add", replace: false },
+        settings: { kind: "add", replace: false },
+      },
+    });
+    expect(Object.keys(diff.detailedDiff)).toEqual(["name", "tags", "settings"]);
+  });
+
+  it("flags a replacing property, whether the state holds a value or not", async () => {
+    const { parentId: _absent, ...older } = olds;
+    expect((await life.diff("w1", older, { ...valid, enabled: true })).detailedDiff).toEqual({
+      parentId: { kind: "add", replace: true },
+    });
+    expect((await life.diff("w1", olds, { ...valid, parentId: "p2", enabled: true })).detailedDiff).toEqual({
+      parentId: { kind: "update", replace: true },
+    });
+  });
+
+  it("takes a null in the state as a value, and a value unknown at preview as a change of it", async () => {
+    expect((await life.diff("w1", olds, { ...valid, note: "set" })).detailedDiff).toEqual({
+      note: { kind: "update", replace: false },
+    });
+    expect((await life.diff("w1", olds, { ...valid, name: UNKNOWN, tags: [UNKNOWN] })).detailedDiff).toEqual({
+      name: { kind: "update", replace: false },
+      tags: { kind: "add", replace: false },
+    });
+  });
+
+  it("is plain data, the same for any route: no class, no protocol object", async () => {
+    const diff = await life.diff("w1", olds, { ...valid, parentId: "p2", note: "n" });
+    expect(JSON.parse(JSON.stringify(diff))).toEqual(diff);
+    expect(Object.getPrototypeOf(diff.detailedDiff)).toBe(Object.prototype);
+  });
+
+  it("agrees with changes, replaces and changedProperties for any inputs", async () => {
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.string({ maxLength: 3 }),
+      fc.constant(UNKNOWN),
+    );
+    const props = fc.record({ parentId: value, name: value, note: value, tags: fc.option(fc.array(fc.string())) });
+    await fc.assert(
+      fc.asyncProperty(props, props, async (before, after) => {
+        const state = stripUndefined(before);
+        const news = stripUndefined(after);
+        const diff = await life.diff("w1", state, news);
+        const changed = life.changedProperties(state, news);
+        expect(Object.keys(diff.detailedDiff)).toEqual(changed);
+        expect(diff.replaces).toEqual(changed.filter((key) => diff.detailedDiff[key]?.replace));
+        expect(diff.changes).toBe(changed.length > 0);
+        for (const key of changed) {
+          expect(diff.detailedDiff[key]?.kind).toBe(state[key] === undefined ? "add" : "update");
+          expect(diff.detailedDiff[key]?.replace).toBe(key === "parentId");
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+function stripUndefined(props: Props): Props {
+  return Object.fromEntries(Object.entries(props).filter(([, value]) => value !== undefined));
+}
 
 describe("check", () => {
   const life = new Fake().lifecycle();
 
   it("applies the schema's defaults and keeps importId", async () => {
-    expect(await life.check({}, { ...valid, __provider: "p" })).toEqual({ inputs: { ...valid, enabled: true } });
+    expect(await life.check({}, valid)).toEqual({ inputs: { ...valid, enabled: true } });
     expect(await life.check({}, { ...valid, importId: "w9" })).toEqual({
       inputs: { ...valid, enabled: true, importId: "w9" },
     });
@@ -295,10 +376,10 @@ describe("check", () => {
 });
 
 describe("create, update and adoption: which calls reach the API", () => {
-  it("create sends the inputs without importId or the provider, and outputs what was declared", async () => {
+  it("create sends the declared inputs, and outputs what was declared", async () => {
     const fake = new Fake();
     const life = fake.lifecycle();
-    const result = await life.create({ ...valid, enabled: true, waitSeconds: 5, __provider: "p", tags: undefined });
+    const result = await life.create({ ...valid, enabled: true, waitSeconds: 5, tags: undefined });
     expect(fake.calls).toEqual([{ operation: "create", news: { ...valid, enabled: true, waitSeconds: 5 } }]);
     expect(result).toEqual({
       id: "w1",
@@ -317,7 +398,7 @@ describe("create, update and adoption: which calls reach the API", () => {
     const life = fake.lifecycle();
     const { id, outs } = await life.create({ ...valid, enabled: true, tags: ["a", "b"] });
     fake.calls = [];
-    const news = { ...valid, enabled: true, tags: ["b", "a"], waitSeconds: 60, __provider: "p" };
+    const news = { ...valid, enabled: true, tags: ["b", "a"], waitSeconds: 60 };
     const result = await life.update(id, outs as Props, news);
     expect(fake.calls).toEqual([]);
     expect(result.outs).toEqual({

@@ -117,7 +117,7 @@ describe("findCreated", () => {
     expect(await lifecycle.findCreated({ ...olds }, new Date(0))).toBeUndefined();
   });
 
-  it("asks the kind with the inputs, without importId or the provider, and the time given", async () => {
+  it("asks the kind with the inputs, without importId, and the time given", async () => {
     const asked: [Props, Date][] = [];
     const candidates: CreatedCandidate[] = [{ id: "v9", title: "T" }];
     const { lifecycle } = kind({
@@ -127,7 +127,7 @@ describe("findCreated", () => {
       },
     });
     const since = new Date("2026-11-23T12:00:00Z");
-    expect(await lifecycle.findCreated({ ...olds, importId: "v9", __provider: "x" }, since)).toBe(candidates);
+    expect(await lifecycle.findCreated({ ...olds, importId: "v9" }, since)).toBe(candidates);
     expect(asked).toEqual([[olds, since]]);
   });
 

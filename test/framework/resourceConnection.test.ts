@@ -123,10 +123,12 @@ describe("create, read, update and delete with a connection", () => {
     const olds = { organizationId: orgB, title: "Archive", connection: { tokenEnv: "ORG_B_TOKEN" } };
     expect(await collections().diff("c1", olds, { ...olds })).toMatchObject({ changes: false });
     const rotated = { ...olds, connection: { tokenEnv: "ORG_B_TOKEN_2" } };
+    // No property shows it: the plugin's detailed diff lists none, as the dynamic route's engine diff shows none.
     expect(await collections().diff("c1", olds, rotated)).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
+      detailedDiff: {},
     });
     const { id, outs } = await collections().create(olds);
     emu.emulator.clearRequests();

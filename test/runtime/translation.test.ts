@@ -157,7 +157,7 @@ describe("Translation behaviour", () => {
     });
     const inputs = { ...base(), importId: other };
     const checkedInputs = (await lifecycle("Translation").check({}, inputs)).inputs;
-    const error = await failure(lifecycle("Translation").create(checkedInputs));
+    const error = await failure(lifecycle("Translation").create(checkedInputs ?? {}));
     expect(error.message).toContain(
       `Translation "${other}": importId names a translation whose sourceSpaceId differ from the inputs ` +
         `(sourceSpaceId "${fixture.space(1)}"); declare those values, or remove importId to create a new translation.`,
@@ -198,7 +198,7 @@ describe("Translation behaviour", () => {
       language: "de",
     });
     const checkedInputs = (await lifecycle("Translation").check({}, { ...base(), importId: other })).inputs;
-    const error = await failure(lifecycle("Translation").create(checkedInputs));
+    const error = await failure(lifecycle("Translation").create(checkedInputs ?? {}));
     expect(error.message).toContain(
       `importId names a translation whose sourceSpaceId, language differ from the inputs ` +
         `(sourceSpaceId "${fixture.space(1)}", language "de"); declare those values`,
@@ -243,7 +243,7 @@ describe("Translation behaviour", () => {
 
   it("an API refusal names the resource, the field, the API's answer and the fix", async () => {
     const inputs = (await lifecycle("Translation").check({}, { ...base(), sourceSpaceId: "gone-space" })).inputs;
-    const error = await failure(lifecycle("Translation").create(inputs));
+    const error = await failure(lifecycle("Translation").create(inputs ?? {}));
     expect(error.message).toMatch(
       new RegExp(
         `^Translation create: POST /v1${translationsPath()} failed with 400 Bad Request: source\\.space: space ` +
@@ -294,7 +294,7 @@ describe("Translation with a token that is not a user's", () => {
             {},
             { organizationId: fixture.org(), sourceLanguage: "en", entries: [] },
           )
-        ).inputs,
+        ).inputs ?? {},
       ),
     );
     expect(glossary.name).toBe("UserTokenRequiredError");

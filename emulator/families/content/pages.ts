@@ -3,9 +3,9 @@
  * (getPageByPath). The official document admits user and OAuth tokens (not integration tokens) to both.
  */
 import { NotFoundError } from "../../errors";
-import { allPagesOf, pagesOf, renderPage } from "./spacePages";
 import type { Route } from "../../types";
 import { ok, param, requireSpace } from "../common";
+import { allPagesOf, pagesOf, renderPage } from "./spacePages";
 
 export const pageRoutes: Route[] = [
   {

@@ -1,7 +1,7 @@
 /** The records of the content family's tables (declared in index.ts); routes render them (render.ts). */
 
-import type { ComputedSource } from "./computedSource";
 import type { DefaultLevel, MergeRules } from "../../validate";
+import type { ComputedSource } from "./computedSource";
 
 export interface SpaceRec {
   id: string;

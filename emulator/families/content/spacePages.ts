@@ -6,8 +6,8 @@
  */
 import { BadRequestError } from "../../errors";
 import { stableId } from "../../ids";
-import type { SpaceRec } from "./records";
 import type { Env } from "../../types";
+import type { SpaceRec } from "./records";
 
 export interface PageRec {
   id: string;

@@ -9,10 +9,10 @@ import { BadRequestError } from "../../errors";
 import { slugify } from "../../ids";
 import type { Tables } from "../../tables";
 import type { SpaceRec } from "../content/records";
+import { checkPageOf } from "../content/spacePages";
 import type { ExternalLinkRec, SectionGroupRec, SectionRec, SiteSpaceRec } from "../siteStructure/records";
 import type { SiteRec } from "./records";
 import type { SectionPatch, SitePatch, SiteSpacePatch } from "./sitePatches";
-import { checkPageOf } from "../content/spacePages";
 
 export class SiteStore {
   private readonly tables: Tables;
