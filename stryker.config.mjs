@@ -42,6 +42,8 @@ export default {
   mutate: [
     "provider/client/**/*.ts",
     "provider/framework/**/*.ts",
+    // The generators `npm run docs` runs (build time only).
+    "codegen/**/*.ts",
     // The emulator's stores (emulator/README.md), composed over the tables: the site structure, redirects, OpenAPI
     // processing and the other kinds.
     "emulator/tables.ts",

@@ -117,7 +117,6 @@ const PROCESS_WIDE: Record<string, string> = {
   "provider/framework/connection.ts waitPeriods":
     "the rate-limit wait periods being told, one line each: the limiters they report on are process-wide",
   // Constants: filled once when the module loads and never changed.
-  "provider/framework/typeModel.ts SUFFIXES": "a constant table",
   "provider/client/transport.ts IDEMPOTENT": "a constant set",
 };
 

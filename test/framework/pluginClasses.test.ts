@@ -3,7 +3,7 @@ import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PLUGIN_CLASSES_FILE, renderPluginClasses } from "../../provider/framework/pluginClasses";
+import { PLUGIN_CLASSES_FILE, renderPluginClasses } from "../../codegen/pluginClasses";
 import { registration } from "../../provider/framework/resource";
 import { FUNCTIONS } from "../../provider/functions";
 import * as plugin from "../../provider/plugin";
