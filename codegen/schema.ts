@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_API_URL } from "../provider/client";
-import { CONFIG_KEYS, ENV_KEYS } from "../provider/framework/connection";
+import { CONFIG_KEYS, ENV_KEYS } from "../provider/framework/settings";
 import { dynamicType, PACKAGE, pluginType } from "../provider/framework/typeTokens";
 import { SCHEMA_FILE } from "../provider/plugin/schemaFile";
 import { type Definition, type Node, refName, type TypeModel, typeModel } from "./typeModel";

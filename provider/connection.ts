@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ENV_NAME } from "./framework/connection";
+import { ENV_NAME } from "./framework/settings";
 
 /** Where a `Connection` finds the API, the organization and its token. */
 export interface ConnectionArgs {

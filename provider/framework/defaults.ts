@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS, settingFix } from "./connection";
 import type { Props } from "./kind";
+import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS, settingFix } from "./settings";
 
 /**
  * Inputs a program may leave out because the provider has a default for them, as `aws:region` works. `check` fills

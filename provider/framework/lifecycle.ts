@@ -4,7 +4,6 @@ import type { AdoptedBy } from "./adoptions";
 import type { ChangeNotes } from "./changeNotes";
 import { undoOnFailure } from "./cleanup";
 import type { Companions } from "./companions";
-import { defaultOrganizationId } from "./connection";
 import type { CrossResourceRules } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import type { DriftAttribution } from "./driftAttribution";
@@ -22,6 +21,7 @@ import {
   type ResourceConnection,
   withConnectionOrganization,
 } from "./resourceConnection";
+import { defaultOrganizationId } from "./settings";
 import { containsUnknown } from "./unknown";
 import { sameValue, wireSafe } from "./values";
 

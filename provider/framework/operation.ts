@@ -2,7 +2,6 @@ import type { HttpClient } from "../client";
 import { Adoptions } from "./adoptions";
 import { ChangeNotes } from "./changeNotes";
 import { Companions } from "./companions";
-import { Connections } from "./connection";
 import { CrossResourceRules } from "./crossResource";
 import { DriftAttribution } from "./driftAttribution";
 import type { KindDefinition, Props, ResourceContext } from "./kind";
@@ -11,6 +10,7 @@ import { Listings } from "./listings";
 import { type Notice, writeAtExit } from "./notices";
 import { PreflightCache } from "./preflight";
 import { clientOf, type ResourceConnection } from "./resourceConnection";
+import { Connections } from "./settings";
 
 /**
  * Everything one engine operation accumulates in its provider process: the clients, the listings shared by reads,

@@ -1,9 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { HttpClient } from "../client";
-import { type Connections, ENV_NAME, MissingCredentialsError, resolveConnection, type TokenSource } from "./connection";
 import { describeIssue } from "./issues";
 import { apiId, type Props } from "./kind";
+import { type Connections, ENV_NAME, MissingCredentialsError, resolveConnection, type TokenSource } from "./settings";
 import { containsUnknown } from "./unknown";
 
 /**

@@ -11,7 +11,7 @@ import {
   setWaitReporter,
   type WaitPeriod,
   WaitPeriods,
-} from "../../provider/framework/connection";
+} from "../../provider/framework/settings";
 import { apiError, type Stub, startStub, uniqueToken } from "../client/stub";
 
 /** Every setting of the connection, from stack config and environment, as the provider process resolves them. */
