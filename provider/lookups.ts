@@ -38,7 +38,7 @@ import {
   TeamSchema,
   teamsPath,
 } from "./client";
-import type { Connection } from "./connection";
+import type { Connection } from "./framework/connection";
 import type { KindDefinition } from "./framework/kind";
 import { Listings } from "./framework/listings";
 import {

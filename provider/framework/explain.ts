@@ -1,7 +1,7 @@
 import { ConnectionError, DocsApiError, UserTokenRequiredError } from "../client";
+import { MissingConnectionTokenError, type ResourceConnection } from "./connection";
 import { EXPLAINED_STACK } from "./hostEcho";
 import type { KindDefinition } from "./kind";
-import { MissingConnectionTokenError, type ResourceConnection } from "./resourceConnection";
 import { apiTokenSource, apiUrlSetting, ENV_KEYS, MissingCredentialsError, settingFix, settingName } from "./settings";
 
 /**

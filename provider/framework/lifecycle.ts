@@ -4,6 +4,13 @@ import type { AdoptedBy } from "./adoptions";
 import type { ChangeNotes } from "./changeNotes";
 import { undoOnFailure } from "./cleanup";
 import type { Companions } from "./companions";
+import {
+  CONNECTION,
+  connectionFailures,
+  connectionOf,
+  type ResourceConnection,
+  withConnectionOrganization,
+} from "./connection";
 import type { CrossResourceRules } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import type { DriftAttribution } from "./driftAttribution";
@@ -14,13 +21,6 @@ import { KeyedProperties } from "./keyed";
 import type { CreatedCandidate, Found, KindDefinition, Known, ProgramRules, Props, ResourceContext } from "./kind";
 import { checkAgainstApi, type PreflightScope, preflightEnabled } from "./preflight";
 import { createWithoutDuplicates } from "./recovery";
-import {
-  CONNECTION,
-  connectionFailures,
-  connectionOf,
-  type ResourceConnection,
-  withConnectionOrganization,
-} from "./resourceConnection";
 import { defaultOrganizationId } from "./settings";
 import { containsUnknown } from "./unknown";
 import { sameValue, wireSafe } from "./values";

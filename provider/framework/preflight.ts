@@ -1,12 +1,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DocsApiError, type HttpClient, NotFoundError, organizationPath, UnauthorizedError } from "../client";
 import type { Adoptions } from "./adoptions";
+import { clientOf, connectionOf, type ResourceConnection } from "./connection";
 import { referableIds } from "./enumerate";
 import { credentialFix } from "./explain";
 import type { KindDefinition, Props } from "./kind";
 import { Listings } from "./listings";
 import { referencesOf } from "./references";
-import { clientOf, connectionOf, type ResourceConnection } from "./resourceConnection";
 import {
   apiTokenSource,
   apiUrlSetting,

@@ -1,8 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Connection } from "../connection";
+import { CONNECTION, Connection } from "./connection";
 import { sensitiveInputsOf } from "./inputRules";
 import type { KindDefinition } from "./kind";
-import { CONNECTION } from "./resourceConnection";
 import { withSecretInputs } from "./secretInputs";
 import { PACKAGE } from "./typeTokens";
 

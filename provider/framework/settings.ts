@@ -260,7 +260,7 @@ function tokenOf(
 
 /**
  * The clients of one operation (./operation.ts owns them), one per API and token, kept by a hash of the token: the
- * stack-wide settings and every per-resource connection (./resourceConnection.ts) share clients by API and token.
+ * stack-wide settings and every per-resource connection (./connection.ts) share clients by API and token.
  * Rate limits are shared wider, by every client of the process (../client/rateLimit.ts).
  */
 export class Connections {

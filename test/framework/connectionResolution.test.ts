@@ -4,7 +4,7 @@ import {
   connectionOf,
   MissingConnectionTokenError,
   withConnectionOrganization,
-} from "../../provider/framework/resourceConnection";
+} from "../../provider/framework/connection";
 import {
   Connections,
   ENV_KEYS,

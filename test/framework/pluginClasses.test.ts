@@ -241,7 +241,7 @@ describe("what a program of plugin classes loads", () => {
 
   it("sees a loaded module, as the dynamic route's classes load their kind's provider", () => {
     const dynamic = loadedModules("provider/framework/resource.ts");
-    expect(dynamic).toContain("provider/connection.ts");
+    expect(dynamic).toContain("provider/framework/connection.ts");
     expect(dynamic.some((file) => file.startsWith("../kinds/") || file.includes("provider/kinds"))).toBe(true);
   });
 });

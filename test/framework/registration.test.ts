@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Connection } from "../../provider/connection";
+import { Connection } from "../../provider/framework/connection";
 import { registration } from "../../provider/framework/resource";
 import { definitions } from "../../provider/registry";
 
