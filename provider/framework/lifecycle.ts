@@ -11,7 +11,6 @@ import {
   type ResourceConnection,
   withConnectionOrganization,
 } from "./connection";
-import type { CrossResourceRules } from "./crossResource";
 import { applyProviderDefaults } from "./defaults";
 import type { DriftAttribution } from "./driftAttribution";
 import { explain, withoutSecrets, withoutStackTrace } from "./explain";
@@ -20,6 +19,7 @@ import { describeIssue } from "./issues";
 import { KeyedProperties } from "./keyed";
 import type { CreatedCandidate, Found, KindDefinition, Known, ProgramRules, Props, ResourceContext } from "./kind";
 import { checkAgainstApi, type PreflightScope, preflightEnabled } from "./preflight";
+import type { CrossResourceRules } from "./programRules";
 import { createWithoutDuplicates } from "./recovery";
 import { defaultOrganizationId } from "./settings";
 import { containsUnknown } from "./unknown";

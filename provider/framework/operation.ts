@@ -3,13 +3,13 @@ import { Adoptions } from "./adoptions";
 import { ChangeNotes } from "./changeNotes";
 import { Companions } from "./companions";
 import { clientOf, type ResourceConnection } from "./connection";
-import { CrossResourceRules } from "./crossResource";
 import { DriftAttribution } from "./driftAttribution";
 import type { KindDefinition, Props, ResourceContext } from "./kind";
 import { Lifecycle } from "./lifecycle";
 import { Listings } from "./listings";
 import { type Notice, writeAtExit } from "./notices";
 import { PreflightCache } from "./preflight";
+import { CrossResourceRules } from "./programRules";
 import { Connections } from "./settings";
 
 /**
