@@ -12,6 +12,7 @@ import {
 import { POLICY_REFERENCE_FILE, renderPolicyReference } from "./policyDocs";
 import { RESOURCE_CLASSES_FILE, renderClasses } from "./resourceClasses";
 import { REFERENCE_FILE, renderKindsTable, renderReference } from "./resourceDocs";
+import { RESOURCE_TYPES_FILE, renderTypes } from "./resourceTypes";
 import { type FunctionSource, SCHEMA_FILE, schemaText } from "./schema";
 import type { Definition } from "./typeModel";
 
@@ -27,6 +28,7 @@ export function generatedFiles(
   const blocks = factBlocks(definitions);
   return {
     [REFERENCE_FILE]: renderReference(definitions),
+    [RESOURCE_TYPES_FILE]: renderTypes(definitions),
     [RESOURCE_CLASSES_FILE]: renderClasses(definitions),
     [PLUGIN_CLASSES_FILE]: renderPluginClasses(definitions),
     [SCHEMA_FILE]: schemaText(definitions, functions),

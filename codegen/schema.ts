@@ -13,7 +13,8 @@
 import { z } from "zod";
 import { DEFAULT_API_URL } from "../provider/client";
 import { CONFIG_KEYS, ENV_KEYS } from "../provider/framework/settings";
-import { dynamicType, PACKAGE, pluginType } from "../provider/framework/typeTokens";
+import { PACKAGE, pluginType } from "../provider/framework/typeTokens";
+import { pluginAliases } from "../provider/plugin/resource";
 import { SCHEMA_FILE } from "../provider/plugin/schemaFile";
 import { type Definition, type Node, refName, type TypeModel, typeModel } from "./typeModel";
 
@@ -475,7 +476,7 @@ function resource({ definition, inputs, outputs }: TypeModel["kinds"][number], w
     ...(requiredInputs.length > 0 ? { requiredInputs } : {}),
     properties,
     ...(required.length > 0 ? { required } : {}),
-    aliases: [{ type: dynamicType(kind) }],
+    aliases: pluginAliases(kind),
   };
 }
 

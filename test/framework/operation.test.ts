@@ -108,8 +108,6 @@ const PROCESS_WIDE: Record<string, string> = {
   "provider/framework/notices.ts sink": "where notices go (stderr, or a plugin's engine log): an output, not state",
   "provider/client/rateLimit.ts limiters":
     "the API's budget per token, which every operation and client of the process spends together",
-  "provider/framework/resource.ts sensitiveByInputs":
-    "a cache of each kind's sensitive inputs, a function of its schema alone: the same in every operation",
   "provider/client/halt.ts controller":
     "the halt of every client once the engine is gone: the process's, since the process serves that one engine",
   "provider/client/halt.ts onTheWire": "the requests of the process already sent, which a halt gives their grace",

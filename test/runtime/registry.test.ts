@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { moduleOf } from "../../codegen/resourceClasses";
+import { moduleOf } from "../../codegen/resourceTypes";
 import * as docs from "../../provider";
 import { definitions } from "../../provider/registry";
 import { kinds, lifecycle } from "../../provider/runtime";
