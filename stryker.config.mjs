@@ -17,7 +17,7 @@
 // - an empty method literal where undici's request() fills it in the same (GET, or PUT when there is a body):
 //   provider/client/siteCustomization.ts and siteStructure.ts's structure read;
 // - provider/client/siteStructure.ts, the walk's already-visited check: a second visit sets the same entry again.
-// - provider/framework/connection.ts, WaitPeriods.add's `endMs > current.endMs`: rescheduling the period's timer at
+// - provider/framework/settings.ts, WaitPeriods.add's `endMs > current.endMs`: rescheduling the period's timer at
 //   the same end tells it at the same moment.
 //
 // Static mutants (in code that runs when a module loads: zod schemas, the kinds' provider objects) cannot be switched
@@ -42,6 +42,8 @@ export default {
   mutate: [
     "provider/client/**/*.ts",
     "provider/framework/**/*.ts",
+    // The generators `npm run docs` runs (build time only).
+    "codegen/**/*.ts",
     // The emulator's stores (emulator/README.md), composed over the tables: the site structure, redirects, OpenAPI
     // processing and the other kinds.
     "emulator/tables.ts",

@@ -13,13 +13,6 @@ export {
   UserTokenRequiredError,
 } from "../provider/client";
 export {
-  apiUrlSetting,
-  CONFIG_KEYS,
-  ENV_KEYS,
-  MissingCredentialsError,
-  nonEmpty,
-} from "../provider/framework/connection";
-export {
   type Batch,
   enumerate as enumerateKinds,
   enumerationOrder,
@@ -28,6 +21,13 @@ export {
 export { causeOfType } from "../provider/framework/explain";
 export { importIdOf, parseImportId } from "../provider/framework/importIds";
 export type { ListedObject } from "../provider/framework/kind";
+export {
+  apiUrlSetting,
+  CONFIG_KEYS,
+  ENV_KEYS,
+  MissingCredentialsError,
+  nonEmpty,
+} from "../provider/framework/settings";
 export { kindOfType, pluginType } from "../provider/framework/typeTokens";
 export { definitions } from "../provider/registry";
 export { apiClient, lifecycle, sharedContext, startOperation } from "../provider/runtime";

@@ -1,6 +1,6 @@
 /**
  * The lookups (./lookups.ts) as the provider plugin's functions, `docs:index:<name>`: one entry per lookup with the
- * zod schemas of its arguments and result, from which the schema's `functions` are written (framework/schema.ts),
+ * zod schemas of its arguments and result, from which the schema's `functions` are written (codegen/schema.ts),
  * and which the plugin's `Invoke` checks the arguments against before it runs the very lookup a TypeScript program
  * calls. The schemas are typed by the lookups' own interfaces, so a field added to one and not the other fails
  * `npm run typecheck`.

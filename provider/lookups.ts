@@ -41,7 +41,9 @@ import {
   TeamSchema,
   teamsPath,
 } from "./client";
-import type { Connection } from "./connection";
+import type { Connection } from "./framework/connection";
+import type { KindDefinition } from "./framework/kind";
+import { Listings } from "./framework/listings";
 import {
   CONFIG_KEYS,
   defaultOrganizationId,
@@ -49,9 +51,7 @@ import {
   resolveConnection,
   type StackConfigReader,
   type TokenSource,
-} from "./framework/connection";
-import type { KindDefinition } from "./framework/kind";
-import { Listings } from "./framework/listings";
+} from "./framework/settings";
 import { collectionKind } from "./resources/collection";
 import { organizationMemberKind } from "./resources/organizationMember";
 import { samlProviderKind } from "./resources/samlProvider";

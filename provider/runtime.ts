@@ -5,9 +5,9 @@
  * state shape older versions wrote, since `__provider` texts never change.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { CONFIG_KEYS, setStackConfig } from "./framework/connection";
 import { dropHostEchoes } from "./framework/hostEcho";
 import { Operation } from "./framework/operation";
+import { CONFIG_KEYS, setStackConfig } from "./framework/settings";
 import { type AnyKind, definitions } from "./registry";
 
 const byName: ReadonlyMap<string, AnyKind> = new Map(definitions.map((definition) => [definition.kind, definition]));

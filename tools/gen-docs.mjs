@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes every file that `generatedFiles()` (provider/framework/reference.ts) derives from the kinds' definitions, the
+// Writes every file that `generatedFiles()` (codegen/generatedFiles.ts) derives from the kinds' definitions, the
 // one list of them: whole generated files, and generated blocks inside hand-written documents. With --check it writes
 // nothing and fails naming each file (or block) that differs. Reads the built package: run `npm run build` first
 // (`npm run docs` and `npm run docs:check` do). TypeScript is laid out by biome (format-generated.mjs). The same check
@@ -14,8 +14,8 @@ import { generateSdks } from "./gen-sdks.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
-const { generatedFiles } = require(path.join(root, "dist/provider/framework/reference.js"));
-const { DOCUMENTS_WITH_BLOCKS, staleness } = require(path.join(root, "dist/provider/framework/conventionFacts.js"));
+const { generatedFiles } = require(path.join(root, "dist/codegen/generatedFiles.js"));
+const { DOCUMENTS_WITH_BLOCKS, staleness } = require(path.join(root, "dist/codegen/conventionFacts.js"));
 const { definitions } = require(path.join(root, "dist/provider/registry.js"));
 const { FUNCTIONS } = require(path.join(root, "dist/provider/functions.js"));
 

@@ -1,5 +1,5 @@
-import { settingName } from "./connection";
 import { type Notice, notice } from "./notices";
+import { settingName } from "./settings";
 
 /** How a create came to take over an existing object instead of making one. */
 export type AdoptedBy = "importId" | "adoptsOnCreate" | "recovery";

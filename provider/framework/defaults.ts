@@ -1,6 +1,6 @@
-import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS, settingFix } from "./connection";
 import type { Props } from "./kind";
 import type { CheckFailure } from "./lifecycleResults";
+import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS, settingFix } from "./settings";
 
 /**
  * Inputs a program may leave out because the provider has a default for them, as `aws:region` works. `check` fills

@@ -1,15 +1,8 @@
 import { ConnectionError, DocsApiError, UserTokenRequiredError } from "../client";
-import {
-  apiTokenSource,
-  apiUrlSetting,
-  ENV_KEYS,
-  MissingCredentialsError,
-  settingFix,
-  settingName,
-} from "./connection";
+import { MissingConnectionTokenError, type ResourceConnection } from "./connection";
 import { EXPLAINED_STACK } from "./hostEcho";
 import type { KindDefinition } from "./kind";
-import { MissingConnectionTokenError, type ResourceConnection } from "./resourceConnection";
+import { apiTokenSource, apiUrlSetting, ENV_KEYS, MissingCredentialsError, settingFix, settingName } from "./settings";
 
 /**
  * How a failure of one resource operation is put into words a user acts on: which resource and operation, what the

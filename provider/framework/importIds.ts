@@ -25,11 +25,11 @@
  */
 import type { z } from "zod";
 import { NotFoundError } from "../client";
-import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS } from "./connection";
 import { explain, withoutStackTrace } from "./explain";
 import { KeyedProperties } from "./keyed";
 import { API_ID_PATTERN, type KindDefinition, type Props, type ResourceContext } from "./kind";
 import type { ReadResult } from "./lifecycleResults";
+import { CONFIG_KEYS, defaultOrganizationId, ENV_KEYS } from "./settings";
 import { pluginType } from "./typeTokens";
 
 /** What the import id of a kind is made from: the kind's parent chain and id relation. */

@@ -119,7 +119,7 @@ export interface KindDefinition<Inputs extends Props = Props, State extends Prop
   idFormat: string;
   /** Validates `importId` in check: an API id unless the kind's ids are composite. */
   importId?: z.ZodType<string, string>;
-  /** Rules about the program's other resources, checked offline across the operation (crossResource.ts, companions.ts). */
+  /** Rules about the program's other resources, checked offline across the operation (programRules.ts, companions.ts). */
   programRules?: ProgramRules<Inputs>;
   /**
    * Preflight checks of the kind's own, for what only the API can tell and no `idRef` names (a page of the declared

@@ -3,8 +3,13 @@ import type { AdoptedBy } from "./adoptions";
 import type { ChangeNotes } from "./changeNotes";
 import { undoOnFailure } from "./cleanup";
 import type { Companions } from "./companions";
-import { defaultOrganizationId } from "./connection";
-import type { CrossResourceRules } from "./crossResource";
+import {
+  CONNECTION,
+  connectionFailures,
+  connectionOf,
+  type ResourceConnection,
+  withConnectionOrganization,
+} from "./connection";
 import { applyProviderDefaults } from "./defaults";
 import type { DriftAttribution } from "./driftAttribution";
 import { explain, withoutSecrets, withoutStackTrace } from "./explain";
@@ -22,14 +27,9 @@ import type {
   UpdateResult,
 } from "./lifecycleResults";
 import { checkAgainstApi, type PreflightScope, preflightEnabled } from "./preflight";
+import type { CrossResourceRules } from "./programRules";
 import { createWithoutDuplicates } from "./recovery";
-import {
-  CONNECTION,
-  connectionFailures,
-  connectionOf,
-  type ResourceConnection,
-  withConnectionOrganization,
-} from "./resourceConnection";
+import { defaultOrganizationId } from "./settings";
 import { containsUnknown } from "./unknown";
 import { sameValue, wireSafe } from "./values";
 

@@ -2,15 +2,15 @@ import type { HttpClient } from "../client";
 import { Adoptions } from "./adoptions";
 import { ChangeNotes } from "./changeNotes";
 import { Companions } from "./companions";
-import { Connections } from "./connection";
-import { CrossResourceRules } from "./crossResource";
+import { clientOf, type ResourceConnection } from "./connection";
 import { DriftAttribution } from "./driftAttribution";
 import type { KindDefinition, Props, ResourceContext } from "./kind";
 import { Lifecycle } from "./lifecycle";
 import { Listings } from "./listings";
 import { type Notice, writeAtExit } from "./notices";
 import { PreflightCache } from "./preflight";
-import { clientOf, type ResourceConnection } from "./resourceConnection";
+import { CrossResourceRules } from "./programRules";
+import { Connections } from "./settings";
 
 /**
  * Everything one engine operation accumulates in its provider process: the clients, the listings shared by reads,
@@ -30,7 +30,7 @@ export class Operation {
   readonly driftAttribution = new DriftAttribution();
   /** Listings of the stack-wide client, shared by every read of this operation (and the CLI's walk). */
   private readonly listings = new Listings();
-  /** Listings of resources with their own connection (./resourceConnection.ts), one set per client. */
+  /** Listings of resources with their own connection (./connection.ts), one set per client. */
   private readonly connectedListings = new Map<HttpClient, Listings>();
   // biome-ignore lint/suspicious/noExplicitAny: kinds have different input and state types.
   private readonly lifecycles = new Map<string, Lifecycle<any, any>>();

@@ -1,5 +1,12 @@
 import { DocsApiError, type HttpClient, NotFoundError, organizationPath, UnauthorizedError } from "../client";
 import type { Adoptions } from "./adoptions";
+import { clientOf, connectionOf, type ResourceConnection } from "./connection";
+import { referableIds } from "./enumerate";
+import { credentialFix } from "./explain";
+import type { KindDefinition, Props } from "./kind";
+import type { CheckFailure, ReadResult } from "./lifecycleResults";
+import { Listings } from "./listings";
+import { referencesOf } from "./references";
 import {
   apiTokenSource,
   apiUrlSetting,
@@ -8,14 +15,7 @@ import {
   preflightSetting,
   settingFix,
   settingName,
-} from "./connection";
-import { referableIds } from "./enumerate";
-import { credentialFix } from "./explain";
-import type { KindDefinition, Props } from "./kind";
-import type { CheckFailure, ReadResult } from "./lifecycleResults";
-import { Listings } from "./listings";
-import { referencesOf } from "./references";
-import { clientOf, connectionOf, type ResourceConnection } from "./resourceConnection";
+} from "./settings";
 import { containsUnknown } from "./unknown";
 
 /**

@@ -1,9 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Connection } from "../connection";
-import { sensitiveInputsOf } from "./inputRules";
-import type { KindDefinition } from "./kind";
-import { CONNECTION } from "./resourceConnection";
-import { withSecretInputs } from "./secretInputs";
+import { CONNECTION, Connection } from "./connection";
+import { type RegisteredKind, registration } from "./registration";
 import { PACKAGE } from "./typeTokens";
 
 /**
@@ -27,42 +24,22 @@ export interface AdoptionArgs {
   importId?: pulumi.Input<string>;
 }
 
-type RegisteredDefinition = Pick<KindDefinition, "kind" | "inputs" | "outputs" | "secretOutputs">;
-
-/** The sensitive inputs of each kind, by its input schema (`sensitiveInputsOf` renders the schema: once per kind). */
-const sensitiveByInputs = new WeakMap<object, ReadonlySet<string>>();
-
-function sensitiveInputs(definition: RegisteredDefinition): ReadonlySet<string> {
-  let found = sensitiveByInputs.get(definition.inputs);
-  if (found === undefined) {
-    found = sensitiveInputsOf(definition);
-    sensitiveByInputs.set(definition.inputs, found);
-  }
-  return found;
-}
-
 /**
- * What a resource registers with the engine: every property the program may read back (or its Output never
- * resolves), the arguments given (its sensitive inputs as secrets, however given), the connection as its resource
- * input, and the kind's secret outputs as options.
+ * What a resource of the dynamic route registers (./registration.ts), plus its connection as its resource input.
  * Kept apart from the constructor so a fast test sees it without Pulumi serializing a provider.
  */
-export function registration(
-  definition: RegisteredDefinition,
+export function dynamicRegistration(
+  registered: RegisteredKind,
   name: string,
   args: object,
   opts?: pulumi.CustomResourceOptions,
 ): { props: Record<string, unknown>; options: pulumi.CustomResourceOptions | undefined } {
-  const shape = (definition.inputs as unknown as { shape: Record<string, unknown> }).shape;
-  const props: Record<string, unknown> = {};
-  for (const key of [...Object.keys(shape), ...definition.outputs]) props[key] = undefined;
   const { [CONNECTION]: connection, ...rest } = args as Record<string, unknown>;
-  Object.assign(props, withSecretInputs(rest, sensitiveInputs(definition)));
-  const secrets = definition.secretOutputs ?? [];
+  const { props, options } = registration(registered, rest, opts);
   if (connection !== undefined) {
     if (!(connection instanceof Connection)) {
       throw new Error(
-        `${definition.kind} "${name}": connection must be a docs.Connection (new docs.Connection({...})).`,
+        `${registered.kind} "${name}": connection must be a docs.Connection (new docs.Connection({...})).`,
       );
     }
     // A token goes in as a secret. Dynamic providers do not accept secrets, so the engine hands the provider plain
@@ -72,7 +49,6 @@ export function registration(
     // would then rewrite the nested secret as a whole-object one, an output change after every up.
     props[CONNECTION] = connection.resourceInput();
   }
-  const options = secrets.length > 0 ? pulumi.mergeOptions(opts, { additionalSecretOutputs: [...secrets] }) : opts;
   return { props, options };
 }
 
@@ -81,15 +57,10 @@ export function registration(
  * typed and documented properties, are generated from the kinds' schemas (../resources/generated.ts).
  */
 export abstract class DocsResource extends pulumi.dynamic.Resource {
-  protected constructor(
-    definition: RegisteredDefinition,
-    name: string,
-    args: object,
-    opts?: pulumi.CustomResourceOptions,
-  ) {
-    const { props, options } = registration(definition, name, args, opts);
+  protected constructor(registered: RegisteredKind, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    const { props, options } = dynamicRegistration(registered, name, args, opts);
     // Loaded here rather than imported: the kind module loads the runtime, which loads every resource module.
-    const provider: pulumi.dynamic.ResourceProvider = require(`../kinds/${definition.kind}`);
-    super(provider, name, props, options, PACKAGE, definition.kind);
+    const provider: pulumi.dynamic.ResourceProvider = require(`../kinds/${registered.kind}`);
+    super(provider, name, props, options, PACKAGE, registered.kind);
   }
 }

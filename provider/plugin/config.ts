@@ -1,4 +1,4 @@
-import { CONFIG_KEYS, CONFIG_NAMESPACE, ENV_KEYS, type StackConfig } from "../framework/connection";
+import { CONFIG_KEYS, CONFIG_NAMESPACE, ENV_KEYS, type StackConfig } from "../framework/settings";
 import { PACKAGE } from "../framework/typeTokens";
 
 export type ProviderSettings = StackConfig;

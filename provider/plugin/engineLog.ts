@@ -3,9 +3,9 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as engineRpcTypes from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineTypes from "@pulumi/pulumi/proto/engine_pb";
 import { processHalt } from "../client/halt";
-import { setWaitReporter, waitLine } from "../framework/connection";
 import { redirectLog } from "../framework/log";
 import { redirectNotices } from "../framework/notices";
+import { setWaitReporter, waitLine } from "../framework/settings";
 import { fromPulumi } from "./proto";
 
 const grpc = fromPulumi<typeof grpcTypes>("@grpc/grpc-js");

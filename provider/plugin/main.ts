@@ -7,11 +7,11 @@
  */
 
 import { engineAddress, leaveWhenEngineGone } from "../framework/engineWatch";
-import { readSchemaText } from "../framework/schema";
 import { FUNCTIONS } from "../functions";
 import { definitions } from "../registry";
 import { currentOperation } from "../runtime";
 import { EngineLog } from "./engineLog";
+import { readSchemaText } from "./schemaFile";
 import { serve } from "./server";
 
 const { version } = require("pulumi-docs-platform/package.json") as { version: string };

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { withSecretInputs } from "../framework/secretInputs";
+import { type RegisteredKind, registration } from "../framework/registration";
 import { dynamicType, PACKAGE, pluginType } from "../framework/typeTokens";
 
 /**
@@ -10,45 +10,32 @@ import { dynamicType, PACKAGE, pluginType } from "../framework/typeTokens";
  * no replace: the engine finds the old resource under that type and diffs it through the plugin.
  */
 
-/**
- * What a generated class tells its base: the kind, every property it registers, its sensitive inputs (made secrets
- * however the program gives them, as on the dynamic route) and its secret outputs.
- */
-export interface PluginKind {
-  kind: string;
-  /**
-   * Every input and output property, registered as `undefined` unless given, so that each output the program reads
-   * resolves from the state (as the dynamic route's `registration` does).
-   */
-  properties: readonly string[];
-  sensitiveInputs?: readonly string[];
-  secretOutputs?: readonly string[];
-}
-
 /** The dynamic route's per-resource connection, which explicit providers replace on this route. */
 const CONNECTION = "connection";
 
-/** What a resource registers: its properties and options, apart from the constructor so a test sees them. */
+/** The plugin route's aliases of a kind's resource: its dynamic route's type (the schema states the same). */
+export function pluginAliases(kind: string): { type: string }[] {
+  return [{ type: dynamicType(kind) }];
+}
+
+/**
+ * What a resource of the plugin route registers (../framework/registration.ts), aliased to its dynamic type; apart
+ * from the constructor so a test sees it.
+ */
 export function pluginRegistration(
-  kind: PluginKind,
+  registered: RegisteredKind,
   name: string,
   args: object,
   opts?: pulumi.CustomResourceOptions,
-): { props: Record<string, unknown>; options: pulumi.CustomResourceOptions } {
+): { props: Record<string, unknown>; options: pulumi.CustomResourceOptions | undefined } {
   if ((args as Record<string, unknown>)[CONNECTION] !== undefined) {
     throw new Error(
-      `${kind.kind} "${name}": connection is not an argument on the plugin route; give the resource a provider ` +
-        `instead: new ${kind.kind}("${name}", {...}, { provider: new docs.Provider("...", { organizationId, ` +
+      `${registered.kind} "${name}": connection is not an argument on the plugin route; give the resource a provider ` +
+        `instead: new ${registered.kind}("${name}", {...}, { provider: new docs.Provider("...", { organizationId, ` +
         "apiUrl, apiToken }) }) (docs/plugin-migration.md).",
     );
   }
-  const props: Record<string, unknown> = {};
-  for (const key of kind.properties) props[key] = undefined;
-  Object.assign(props, withSecretInputs(args as Record<string, unknown>, kind.sensitiveInputs ?? []));
-  const secrets = kind.secretOutputs ?? [];
-  const own: pulumi.CustomResourceOptions = { aliases: [{ type: dynamicType(kind.kind) }] };
-  if (secrets.length > 0) own.additionalSecretOutputs = [...secrets];
-  return { props, options: pulumi.mergeOptions(opts, own) };
+  return registration(registered, args as Record<string, unknown>, opts, { aliases: pluginAliases(registered.kind) });
 }
 
 /**
@@ -56,9 +43,9 @@ export function pluginRegistration(
  * arguments and documented outputs as the dynamic route's, are generated from the kinds' schemas (./resources.ts).
  */
 export abstract class PluginResource extends pulumi.CustomResource {
-  protected constructor(kind: PluginKind, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    const { props, options } = pluginRegistration(kind, name, args, opts);
-    super(pluginType(kind.kind), name, props, options);
+  protected constructor(registered: RegisteredKind, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    const { props, options } = pluginRegistration(registered, name, args, opts);
+    super(pluginType(registered.kind), name, props, options);
   }
 }
 

@@ -13,7 +13,7 @@ const RATE_LIMIT = { limit: 3, windowMs: 8_000 };
 const BULK_COLLECTIONS = 6;
 const PLUGIN_STACK = "pulumi:pulumi:Stack (plugin-parity-e2e)";
 const DYNAMIC_STACK = "pulumi:pulumi:Stack (plugin-parity-dynamic-e2e)";
-/** What the client tells of a period of waits (provider/framework/connection.ts, waitLine); the dynamic route's is prefixed. */
+/** What the client tells of a period of waits (provider/framework/settings.ts, waitLine); the dynamic route's is prefixed. */
 const WAIT_LINE = new RegExp(
   "^(?:info: \\[runtime\\] )?(\\d+) requests? waited up to \\d+ s for the rate limit \\(" +
     `(?:its budget of ${RATE_LIMIT.limit} requests was spent|the API answered 429 Too Many Requests)` +

@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  clientOf,
+  connectionOf,
+  MissingConnectionTokenError,
+  withConnectionOrganization,
+} from "../../provider/framework/connection";
+import {
   Connections,
   ENV_KEYS,
   MissingCredentialsError,
   resolveConnection,
   setStackConfig,
   type TokenSource,
-} from "../../provider/framework/connection";
-import {
-  clientOf,
-  connectionOf,
-  MissingConnectionTokenError,
-  withConnectionOrganization,
-} from "../../provider/framework/resourceConnection";
+} from "../../provider/framework/settings";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { restoreEnvAfterEach } from "../support/cli";
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { CrossResourceRules } from "../../provider/framework/crossResource";
 import type { ReferencedExpectation } from "../../provider/framework/kind";
+import { CrossResourceRules } from "../../provider/framework/programRules";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { captureStderr } from "../support/log";
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { adoptedMessage } from "../../provider/framework/adoptions";
-import { MissingCredentialsError, setStackConfig } from "../../provider/framework/connection";
+import { MissingConnectionTokenError } from "../../provider/framework/connection";
 import { credentialFix, explain } from "../../provider/framework/explain";
-import { MissingConnectionTokenError } from "../../provider/framework/resourceConnection";
+import { MissingCredentialsError, setStackConfig } from "../../provider/framework/settings";
 
 /** The exact words of each credential fix and adoption message, one branch at a time. */
 const savedToken = process.env.DOCS_API_TOKEN;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
 import { withoutStackTrace } from "../../provider/framework/explain";
 import { EXPLAINED_STACK, isHostEcho } from "../../provider/framework/hostEcho";
+import { ENV_KEYS, setStackConfig } from "../../provider/framework/settings";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApiAuditEvent, HttpClient } from "../../provider/client";
-import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
 import { AUDIT_PAGES, DriftAttribution, isOn } from "../../provider/framework/driftAttribution";
 import { redirectNotices } from "../../provider/framework/notices";
+import { ENV_KEYS, setStackConfig } from "../../provider/framework/settings";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Connection } from "../../provider/connection";
+import { Connection } from "../../provider/framework/connection";
 import {
   getCollection,
   getIntegration,

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ENV_KEYS } from "../../provider/framework/connection";
 import { Operation } from "../../provider/framework/operation";
+import { ENV_KEYS } from "../../provider/framework/settings";
 import { definitions } from "../../provider/registry";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
@@ -101,23 +101,20 @@ describe("two operations side by side", () => {
  */
 const PROCESS_WIDE: Record<string, string> = {
   "provider/runtime.ts operation": "the process's operation itself, replaced only where a new one starts",
-  "provider/framework/connection.ts stackConfig":
+  "provider/framework/settings.ts stackConfig":
     "the stack's docs: settings from configure: the process's configuration, read like its environment",
-  "provider/framework/connection.ts waitReporter": "where long rate-limit waits are reported: an output, not state",
+  "provider/framework/settings.ts waitReporter": "where long rate-limit waits are reported: an output, not state",
   "provider/framework/log.ts sink": "where kinds' log lines go: an output, not state",
   "provider/framework/notices.ts sink": "where notices go (stderr, or a plugin's engine log): an output, not state",
   "provider/client/rateLimit.ts limiters":
     "the API's budget per token, which every operation and client of the process spends together",
-  "provider/framework/resource.ts sensitiveByInputs":
-    "a cache of each kind's sensitive inputs, a function of its schema alone: the same in every operation",
   "provider/client/halt.ts controller":
     "the halt of every client once the engine is gone: the process's, since the process serves that one engine",
   "provider/client/halt.ts onTheWire": "the requests of the process already sent, which a halt gives their grace",
   "provider/client/halt.ts settledWaiters": "who waits for those requests to settle after a halt: the process's",
-  "provider/framework/connection.ts waitPeriods":
+  "provider/framework/settings.ts waitPeriods":
     "the rate-limit wait periods being told, one line each: the limiters they report on are process-wide",
   // Constants: filled once when the module loads and never changed.
-  "provider/framework/typeModel.ts SUFFIXES": "a constant table",
   "provider/client/transport.ts IDEMPOTENT": "a constant set",
 };
 

@@ -3,8 +3,9 @@ import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PLUGIN_CLASSES_FILE, renderPluginClasses } from "../../provider/framework/pluginClasses";
-import { registration } from "../../provider/framework/resource";
+import { PLUGIN_CLASSES_FILE, renderPluginClasses } from "../../codegen/pluginClasses";
+import { registeredKind } from "../../codegen/resourceTypes";
+import { dynamicRegistration } from "../../provider/framework/resource";
 import { FUNCTIONS } from "../../provider/functions";
 import * as plugin from "../../provider/plugin";
 import { pluginRegistration } from "../../provider/plugin/resource";
@@ -83,24 +84,25 @@ describe("the plugin route's generated classes", () => {
     expect(read(PLUGIN_CLASSES_FILE) === generated, "stale: run `npm run docs` and commit the result").toBe(true);
   });
 
-  it("has the dynamic route's class, arguments and documented outputs for every kind, less connection", () => {
+  it("has the dynamic route's class, arguments, documented outputs and registration for every kind, less connection", () => {
+    // Both class files take them from the one generated types module, printed once.
     const dynamic = read("provider/resources/generated.ts");
     const generated = read(PLUGIN_CLASSES_FILE);
-    const block = (text: string, start: string) => {
-      const from = text.indexOf(start);
-      expect(from, start).toBeGreaterThanOrEqual(0);
-      return text.slice(from, text.indexOf("\n}\n", from));
-    };
+    const types = read("provider/resources/generatedTypes.ts");
+    const reExported = /export type \{([^}]*)\} from "\.\.\/resources\/generatedTypes";/.exec(generated)?.[1] ?? "";
     for (const { kind } of definitions) {
       expect(typeof classOf(kind), kind).toBe("function");
-      expect(block(generated, `export interface ${kind}Args extends AdoptionArgs {`)).toBe(
-        block(dynamic, `export interface ${kind}Args extends AdoptionArgs, ConnectionOption {`).replace(
-          ", ConnectionOption",
-          "",
-        ),
-      );
-      const outputs = (text: string) => block(text, `export class ${kind} extends`).split("\n\n  constructor")[0] ?? "";
-      expect(outputs(generated)).toBe(outputs(dynamic).replace("extends DocsResource", "extends PluginResource"));
+      const registration = `${kind.charAt(0).toLowerCase()}${kind.slice(1)}Registration`;
+      expect(types).toContain(`export interface ${kind}Args extends AdoptionArgs {`);
+      expect(types).toContain(`export interface ${kind}Outputs {`);
+      expect(types).toContain(`export const ${registration}: RegisteredKind = `);
+      for (const text of [dynamic, generated]) {
+        expect(text).toContain(`export interface ${kind} extends types.${kind}Outputs {}`);
+        expect(text).toContain(`super(${registration}, name, args, opts);`);
+        expect(text).not.toContain(`export interface ${kind}Outputs`);
+      }
+      expect(dynamic).toContain(`export interface ${kind}Args extends types.${kind}Args, ConnectionOption {}`);
+      expect(reExported.split(/[\s,]+/)).toContain(`${kind}Args`);
     }
   });
 
@@ -110,7 +112,7 @@ describe("the plugin route's generated classes", () => {
         `all-${definition.kind}`,
         {},
       ) as Record<string, unknown>;
-      const expected = Object.keys(registration(definition, "x", {}).props);
+      const expected = Object.keys(dynamicRegistration(registeredKind(definition), "x", {}).props);
       const outputs = Object.keys(resource).filter((key) => pulumi.Output.isInstance(resource[key]));
       expect(outputs.filter((key) => !["urn", "id"].includes(key)).sort(), definition.kind).toEqual(expected.sort());
     }
@@ -227,21 +229,23 @@ describe("what a program of plugin classes loads", () => {
     expect(names.sort()).toEqual(FUNCTIONS.flatMap((fn) => [fn.name, `${fn.name}Output`]).sort());
   });
 
-  it("loads @pulumi/pulumi, the type tokens, the secret inputs and the plugin's program modules, nothing else of the provider", () => {
+  it("loads @pulumi/pulumi, the type tokens, the secret inputs, the registrations and the plugin's program modules, nothing else of the provider", () => {
     expect(loadedModules("provider/plugin/index.ts")).toEqual([
       "@pulumi/pulumi",
+      "provider/framework/registration.ts",
       "provider/framework/secretInputs.ts",
       "provider/framework/typeTokens.ts",
       "provider/plugin/functions.ts",
       "provider/plugin/index.ts",
       "provider/plugin/resource.ts",
       "provider/plugin/resources.ts",
+      "provider/resources/generatedTypes.ts",
     ]);
   });
 
   it("sees a loaded module, as the dynamic route's classes load their kind's provider", () => {
     const dynamic = loadedModules("provider/framework/resource.ts");
-    expect(dynamic).toContain("provider/connection.ts");
+    expect(dynamic).toContain("provider/framework/connection.ts");
     expect(dynamic.some((file) => file.startsWith("../kinds/") || file.includes("provider/kinds"))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
+import { ENV_KEYS, setStackConfig } from "../../provider/framework/settings";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { currentOperation, lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";

@@ -3,7 +3,7 @@
  * of an importId, what it leaves untold when the inputs already fail, and the failures naming the setting to fix.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ENV_KEYS, setStackConfig } from "../../provider/framework/connection";
+import { ENV_KEYS, setStackConfig } from "../../provider/framework/settings";
 import { currentOperation, lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 

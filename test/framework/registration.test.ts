@@ -1,22 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { Connection } from "../../provider/connection";
-import { registration } from "../../provider/framework/resource";
+import { registeredKind } from "../../codegen/resourceTypes";
+import { Connection } from "../../provider/framework/connection";
+import type { RegisteredKind } from "../../provider/framework/registration";
+import { dynamicRegistration as registration } from "../../provider/framework/resource";
 import { definitions } from "../../provider/registry";
+import * as registrations from "../../provider/resources/generatedTypes";
 
 /**
  * What a Resource class registers, without Pulumi serializing a provider (test/framework/resource.test.ts does that
  * through the mocks, too slowly for a mutation run).
  */
-const definition = (kind: string) => {
+const definitionOf = (kind: string) => {
   const found = definitions.find((d) => d.kind === kind);
   if (!found) throw new Error(`no kind ${kind}`);
   return found;
 };
+/** What the kind's generated class hands its base: its registration, printed from its definition. */
+const definition = (kind: string) => {
+  const name = `${kind.charAt(0).toLowerCase()}${kind.slice(1)}Registration`;
+  const found = (registrations as Record<string, unknown>)[name] as RegisteredKind | undefined;
+  if (!found) throw new Error(`no registration ${name}`);
+  return found;
+};
 
 describe("registration", () => {
+  it("registers what each kind's definition says: the printed registrations are current", () => {
+    for (const d of definitions) expect(definition(d.kind), d.kind).toEqual(registeredKind(d));
+  });
+
   it("registers every input and output, the given arguments over undefined", () => {
-    const collection = definition("Collection");
-    const { props, options } = registration(collection, "handbook", { title: "Handbook", importId: "c-1" });
+    const collection = definitionOf("Collection");
+    const { props, options } = registration(definition("Collection"), "handbook", {
+      title: "Handbook",
+      importId: "c-1",
+    });
     const inputKeys = Object.keys((collection.inputs as unknown as { shape: object }).shape);
     expect(Object.keys(props).sort()).toEqual([...new Set([...inputKeys, ...collection.outputs, "importId"])].sort());
     expect(props).toMatchObject({ title: "Handbook", importId: "c-1", description: undefined });

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Connection } from "../../provider/connection";
+import { Connection } from "../../provider/framework/connection";
 import { Collection, SiteShareLink } from "../../provider/resources/generated";
 import { serveRequires } from "./nodeRequire";
 

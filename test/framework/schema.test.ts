@@ -2,24 +2,17 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CONFIG_KEYS, CONFIG_NAMESPACE, ENV_KEYS } from "../../provider/framework/connection";
+import { type PackageSpec, type PropertySpec, packageSchema, SCHEMA_FILE, schemaText } from "../../codegen/schema";
+import { type Definition, typeModel } from "../../codegen/typeModel";
 import { SENSITIVE } from "../../provider/framework/kind";
-import {
-  type PackageSpec,
-  type PropertySpec,
-  packageSchema,
-  readSchemaText,
-  SCHEMA_FILE,
-  schemaPath,
-  schemaText,
-} from "../../provider/framework/schema";
-import { type Definition, typeModel } from "../../provider/framework/typeModel";
+import { CONFIG_KEYS, CONFIG_NAMESPACE, ENV_KEYS } from "../../provider/framework/settings";
 import { FUNCTIONS } from "../../provider/functions";
 import * as lookups from "../../provider/lookups";
+import { readSchemaText, schemaPath } from "../../provider/plugin/schemaFile";
 import { definitions } from "../../provider/registry";
 
 /**
- * The `docs` plugin's package schema (provider/framework/schema.ts), which `npm run docs` writes to
+ * The `docs` plugin's package schema (codegen/schema.ts), which `npm run docs` writes to
  * provider/plugin/schema.json and the plugin answers `GetSchema` with. test/runtime/reference.test.ts checks the
  * file is not stale byte for byte, as `npm run docs:check` does; this checks what it says.
  */

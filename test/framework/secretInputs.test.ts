@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { factBlocks } from "../../provider/framework/conventionFacts";
+import { factBlocks } from "../../codegen/conventionFacts";
 import { sensitiveInputsOf } from "../../provider/framework/inputRules";
 import * as plugin from "../../provider/plugin";
 import { definitions } from "../../provider/registry";

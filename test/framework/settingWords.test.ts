@@ -6,7 +6,7 @@ import {
   setStackConfig,
   settingFix,
   settingName,
-} from "../../provider/framework/connection";
+} from "../../provider/framework/settings";
 
 /**
  * Messages name the settings of the route in use: the stack config keys for the stack's own settings (the dynamic

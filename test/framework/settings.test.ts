@@ -10,7 +10,7 @@ import {
   logWait,
   preflightSetting,
   setStackConfig,
-} from "../../provider/framework/connection";
+} from "../../provider/framework/settings";
 
 /**
  * The settings other than the client's, as the provider process resolves them: stack config first, then the

@@ -8,10 +8,10 @@ import {
   unknownCheckingProxy,
 } from "@pulumi/policy";
 import { describe, expect, it } from "vitest";
+import { renderPolicyReference } from "../../codegen/policyDocs";
 import { dynamicType, kindOfType, pluginType } from "../../provider/framework/typeTokens";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { docsPolicies } from "../../provider/policy";
-import { renderPolicyReference } from "../../provider/policy/reference";
 import { exampleFindings, kindsOf, RULES, UNJUDGED } from "../../provider/policy/rules";
 import { configProblems, type Settings } from "../../provider/policy/settings";
 import { messageOf } from "../../provider/policy/view";

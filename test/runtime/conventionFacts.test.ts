@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { blockMarkers, blockNames, factBlocks, staleness, withBlocks } from "../../provider/framework/conventionFacts";
-import { generatedFiles } from "../../provider/framework/reference";
+import { blockMarkers, blockNames, factBlocks, staleness, withBlocks } from "../../codegen/conventionFacts";
+import { generatedFiles } from "../../codegen/generatedFiles";
+import type { Definition } from "../../codegen/typeModel";
 import { referencesOf } from "../../provider/framework/references";
-import type { Definition } from "../../provider/framework/typeModel";
 import { definitions } from "../../provider/registry";
 
 const root = path.join(__dirname, "../..");

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ENV_KEYS } from "../../provider/framework/connection";
+import { ENV_KEYS } from "../../provider/framework/settings";
 import { UNKNOWN } from "../../provider/framework/unknown";
 import { getPage, LookupError } from "../../provider/lookups";
 import { lifecycle, startOperation } from "../../provider/runtime";

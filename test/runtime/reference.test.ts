@@ -3,10 +3,11 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { blockMarkers, staleness } from "../../codegen/conventionFacts";
+import { generatedFiles } from "../../codegen/generatedFiles";
+import { renderReference } from "../../codegen/resourceDocs";
+import { type Definition, type Node, resolve, type TypeModel, typeModel } from "../../codegen/typeModel";
 import * as docs from "../../provider";
-import { blockMarkers, staleness } from "../../provider/framework/conventionFacts";
-import { generatedFiles, renderReference } from "../../provider/framework/reference";
-import { type Definition, type Node, resolve, type TypeModel, typeModel } from "../../provider/framework/typeModel";
 import { FUNCTIONS } from "../../provider/functions";
 import { definitions } from "../../provider/registry";
 import { formatGenerated } from "../../tools/format-generated.mjs";
@@ -48,12 +49,12 @@ describe("files generated from the kinds' schemas", () => {
     for (const definition of definitions) {
       expect(typeof (docs as Record<string, unknown>)[definition.kind], definition.kind).toBe("function");
     }
-    const generated = generate()["provider/resources/generated.ts"] ?? "";
-    expect(generated).toContain("/** The collection's title. */\n  declare readonly title: pulumi.Output<string>;");
+    const generated = generate()["provider/resources/generatedTypes.ts"] ?? "";
+    expect(generated).toContain("/** The collection's title. */\n  readonly title: pulumi.Output<string>;");
   });
 });
 
-const GENERATED = "provider/resources/generated.ts";
+const GENERATED = "provider/resources/generatedTypes.ts";
 
 /**
  * The types printed more than once in a TypeScript file, with their count: object types, unions with an object
@@ -90,7 +91,7 @@ function typesPrintedTwice(text: string): Map<string, number> {
   return new Map([...counts].filter(([, count]) => count > 1));
 }
 
-describe("the generated classes' types", () => {
+describe("the generated types of both routes' classes", () => {
   const generated = () =>
     formatGenerated(GENERATED, generatedFiles(definitions, documents(), FUNCTIONS)[GENERATED] ?? "");
 
@@ -117,7 +118,7 @@ describe("the generated classes' types", () => {
     expect(text).toContain('export type SpaceEditMode = "live" | "locked";');
     expect(text).toContain("/** Used by Collection, Space and Site. */\nexport type DefaultLevel");
     expect(text).toContain("  defaultLevel?: pulumi.Input<DefaultLevel | null>;");
-    expect(text).toContain("  declare readonly defaultLevel: pulumi.Output<DefaultLevel | null>;");
+    expect(text).toContain("  readonly defaultLevel: pulumi.Output<DefaultLevel | null>;");
     expect(text).toContain("  styling?: DeepInput<{\n");
     expect(text).toContain("    primaryColor?: ThemedColor;\n");
   });
@@ -191,9 +192,9 @@ describe("a kind's generated class and reference", () => {
     );
     expect(classes).toContain("  organizationId?: pulumi.Input<string>;");
     expect(classes).toContain("  flag?: pulumi.Input<true | null>;");
-    expect(classes).toContain("  declare readonly flag: pulumi.Output<true | null>;");
-    expect(classes).toContain("  declare readonly extras: pulumi.Output<Record<string, string>>;");
-    expect(classes).toContain("  declare readonly loose: pulumi.Output<Record<string, unknown>>;");
+    expect(classes).toContain("  readonly flag: pulumi.Output<true | null>;");
+    expect(classes).toContain("  readonly extras: pulumi.Output<Record<string, string>>;");
+    expect(classes).toContain("  readonly loose: pulumi.Output<Record<string, unknown>>;");
     const reference = files()["docs/resources.md"] ?? "";
     expect(reference).toContain("| `size` | number, greater than 0, at most 5 | update in place | required |  |");
     expect(reference).toContain(

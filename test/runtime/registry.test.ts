@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { moduleOf } from "../../codegen/resourceTypes";
 import * as docs from "../../provider";
-import { moduleOf } from "../../provider/framework/reference";
 import { definitions } from "../../provider/registry";
 import { kinds, lifecycle } from "../../provider/runtime";
 

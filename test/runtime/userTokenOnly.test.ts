@@ -6,7 +6,7 @@ import { created } from "../support/lifecycle";
 /**
  * A kind whose operations the official document admits a user's personal API token only to (SamlProvider), run with
  * an integration's token: its own operation fails with the fix, and the token still serves every other resource of
- * the same operation (one client per token, see provider/framework/connection.ts).
+ * the same operation (one client per token, see provider/framework/settings.ts).
  */
 const fixture = useEmulator();
 const INTEGRATION_TOKEN = "integration-token";

@@ -7,20 +7,20 @@
  *
  * Pulumi types are objects and enums only, with no null and no limits: a nullable property is its non-null type, a
  * union is a `oneOf` (with a discriminator when its objects are told apart by a constant), and the provider's `check`
- * stays the validator of limits and patterns. `npm run docs` writes it to provider/plugin/schema.json (reference.ts).
+ * stays the validator of limits and patterns. `npm run docs` writes it to provider/plugin/schema.json (generatedFiles.ts), which the
+ * plugin reads at run time (../provider/plugin/schemaFile.ts).
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { z } from "zod";
-import { DEFAULT_API_URL } from "../client";
-import { CONFIG_KEYS, ENV_KEYS } from "./connection";
+import { DEFAULT_API_URL } from "../provider/client";
+import { CONFIG_KEYS, ENV_KEYS } from "../provider/framework/settings";
+import { PACKAGE, pluginType } from "../provider/framework/typeTokens";
+import { pluginAliases } from "../provider/plugin/resource";
+import { SCHEMA_FILE } from "../provider/plugin/schemaFile";
 import { type Definition, type Node, refName, type TypeModel, typeModel } from "./typeModel";
-import { dynamicType, PACKAGE, pluginType } from "./typeTokens";
+
+export { SCHEMA_FILE };
 
 /** The package: `docs:index:<Kind>` resources, `pulumi:providers:docs` providers, plugin `pulumi-resource-docs`. */
-
-/** Where `npm run docs` writes the schema, from the repository root; shipped at the same path in the package. */
-export const SCHEMA_FILE = "provider/plugin/schema.json";
 
 /** The type token of a resource or of a named type: both are `docs:index:<Name>`. */
 const token = pluginType;
@@ -476,7 +476,7 @@ function resource({ definition, inputs, outputs }: TypeModel["kinds"][number], w
     ...(requiredInputs.length > 0 ? { requiredInputs } : {}),
     properties,
     ...(required.length > 0 ? { required } : {}),
-    aliases: [{ type: dynamicType(kind) }],
+    aliases: pluginAliases(kind),
   };
 }
 
@@ -565,14 +565,4 @@ export function packageSchema(
 /** The schema as `npm run docs` writes it: two-space JSON ending in a newline. */
 export function schemaText(definitions: readonly Definition[], functions: readonly FunctionSource[]): string {
   return `${JSON.stringify(packageSchema(definitions, undefined, functions), null, 2)}\n`;
-}
-
-/** Where the schema is, in the repository and in the installed package (`files` ships it at the same path). */
-export function schemaPath(): string {
-  return path.join(path.dirname(require.resolve("pulumi-docs-platform/package.json")), SCHEMA_FILE);
-}
-
-/** The checked-in schema's text, which the plugin answers `GetSchema` with. */
-export function readSchemaText(): string {
-  return readFileSync(schemaPath(), "utf8");
 }

@@ -1,6 +1,6 @@
 /**
  * The types of the kinds' properties, read from their zod schemas once for every consumer: the generated classes
- * (reference.ts prints them as TypeScript) and the reference. The walk yields JSON Schema nodes, as zod's
+ * (resourceClasses.ts prints them as TypeScript) and the reference. The walk yields JSON Schema nodes, as zod's
  * `toJSONSchema` writes them, in which every type used more than once is a named type, referred to by
  * `{ $ref: "#/$defs/<name>" }`:
  * - a sub-schema registered with `.meta({ id })` keeps its id (zod extracts it);
@@ -13,8 +13,8 @@
  * older versions stored, only adds the value it defaults to when the API reports none (`null`, `""`, `false`).
  */
 import { z } from "zod";
-import { providerDefaultOf } from "./defaults";
-import type { KindDefinition } from "./kind";
+import { providerDefaultOf } from "../provider/framework/defaults";
+import type { KindDefinition } from "../provider/framework/kind";
 
 export type Definition = KindDefinition<Record<string, unknown>, Record<string, unknown>>;
 

@@ -1,12 +1,12 @@
 /**
  * docs/policy.md, the policy pack's reference: every rule with its id, default level, the kinds and properties it
  * reads, its settings and the message its example program gets, all from the rules' table. `npm run docs` writes it
- * (framework/reference.ts lists it among the generated files); it loads nothing of `@pulumi/policy`.
+ * (generatedFiles.ts lists it); it loads nothing of `@pulumi/policy`.
  */
-import { dynamicType, pluginType } from "../framework/typeTokens";
-import { exampleFindings, kindsOf, RULES, type Rule, UNJUDGED } from "./rules";
-import { LEVELS, type Settings, typeText } from "./settings";
-import { messageOf } from "./view";
+import { dynamicType, pluginType } from "../provider/framework/typeTokens";
+import { exampleFindings, kindsOf, RULES, type Rule, UNJUDGED } from "../provider/policy/rules";
+import { LEVELS, type Settings, typeText } from "../provider/policy/settings";
+import { messageOf } from "../provider/policy/view";
 
 export const POLICY_REFERENCE_FILE = "docs/policy.md";
 

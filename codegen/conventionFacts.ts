@@ -7,7 +7,7 @@
  * fact.
  */
 
-import { referencesOf } from "./references";
+import { referencesOf } from "../provider/framework/references";
 import { type Definition, typeModel } from "./typeModel";
 
 /** The lines that open and close the generated block `name` (the README's kinds table is the block `kinds table`). */

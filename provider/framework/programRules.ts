@@ -4,11 +4,11 @@ import { notice } from "./notices";
 import { containsUnknown } from "./unknown";
 
 /**
- * Warnings about pairs of resources, found offline in check. The engine checks every resource of a program one at a
- * time in one provider process, so a registry of what check has seen in this operation (owned by ./operation.ts)
- * finds the second resource of a pair. Limits: only resources checked in this operation are seen (one program per
- * process), and only once the parent's id is known: under a site the same preview creates, the pair is found by the
- * preview after the first `up`.
+ * The kinds' `programRules` (kind.ts) at work: warnings about pairs of resources, found offline in check. The engine
+ * checks every resource of a program one at a time in one provider process, so a registry of what check has seen in
+ * this operation (owned by ./operation.ts) finds the second resource of a pair. Limits: only resources checked in
+ * this operation are seen (one program per process), and only once the parent's id is known: under a site the same
+ * preview creates, the pair is found by the preview after the first `up`.
  */
 export class CrossResourceRules {
   /** The title of the resource that set each kind's exclusive flag, by `<kind> <parent property>=<parent id>`. */
