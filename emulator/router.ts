@@ -18,6 +18,7 @@ import { sectionGroupRoutes } from "./routes/sectionGroups";
 import { shareLinkRoutes } from "./routes/shareLinks";
 import { siteAgentSettingsRoutes } from "./routes/siteAgentSettings";
 import { siteBrandingRoutes } from "./routes/siteBranding";
+import { siteChannelRoutes } from "./routes/siteChannels";
 import { siteMcpServerRoutes } from "./routes/siteMcpServers";
 import { siteSectionRoutes } from "./routes/siteSections";
 import { siteSpaceCustomizationRoutes } from "./routes/siteSpaceCustomization";
@@ -43,6 +44,7 @@ export const allRoutes: Route[] = [
   ...siteSpaceRoutes,
   ...shareLinkRoutes,
   ...siteMcpServerRoutes,
+  ...siteChannelRoutes,
   ...integrationRoutes,
   ...siteAgentSettingsRoutes,
   ...redirectRoutes,

@@ -38,6 +38,7 @@ import type {
   TranslationRec,
   UserRec,
 } from "./records";
+import type { SiteChannelRec } from "./siteChannelStore";
 
 /** The object families (after moto's backends): each owns its tables, store, rendering and routes. */
 export type Family =
@@ -141,6 +142,7 @@ export const TABLES = {
   /** key: site id; a site without a record has the new-site agent settings */
   siteAgentSettings: table<SiteAgentSettingsRec>("siteSettings", [onSite()]),
   mcpServers: table<SiteMcpServerRec>("siteSettings", [onSite()]),
+  siteChannels: table<SiteChannelRec>("siteSettings", [onSite()]),
   integrationInstallations: table<IntegrationInstallationRec>("integrations", [parent("orgs", (i) => i.orgId)]),
   /** key `${installationId}/${siteId}` */
   integrationSiteInstallations: table<IntegrationSiteInstallationRec>("integrations", [

@@ -17,6 +17,7 @@ import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
 import { siteAgentSettingsKind } from "./resources/siteAgentSettings";
+import { siteChannelKind } from "./resources/siteChannel";
 import { siteCustomizationKind } from "./resources/siteCustomization";
 import { siteExternalLinkKind } from "./resources/siteExternalLink";
 import { siteMcpServerKind } from "./resources/siteMcpServer";
@@ -67,6 +68,7 @@ export const definitions: readonly AnyKind[] = [
   siteSpaceKind,
   siteShareLinkKind,
   siteMcpServerKind,
+  siteChannelKind,
   integrationSiteInstallationKind,
   siteAdaptiveSchemaKind,
   siteStructureKind,

@@ -16,6 +16,7 @@ export * from "./responseText";
 export * from "./saml";
 export * from "./siteAdaptiveSchemas";
 export * from "./siteAgentSettings";
+export * from "./siteChannels";
 export * from "./siteCustomization";
 export * from "./siteExternalLinks";
 export * from "./siteMcpServers";

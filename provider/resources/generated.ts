@@ -15,6 +15,7 @@ import { samlProviderKind } from "./samlProvider";
 import { siteKind } from "./site";
 import { type AdaptiveJsonSchema, siteAdaptiveSchemaKind } from "./siteAdaptiveSchema";
 import { siteAgentSettingsKind } from "./siteAgentSettings";
+import { siteChannelKind } from "./siteChannel";
 import { siteCustomizationKind } from "./siteCustomization";
 import { siteExternalLinkKind } from "./siteExternalLink";
 import { siteMcpServerKind } from "./siteMcpServer";
@@ -1669,6 +1670,90 @@ export class SiteMcpServer extends DocsResource {
 
   constructor(name: string, args: SiteMcpServerArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteMcpServerKind, name, args, opts);
+  }
+}
+
+export type SiteChannelType = "builtin:slack" | "builtin:linear" | "builtin:github" | "builtin:discord";
+
+export type SiteChannelRole = "collaborator" | "support";
+
+/**
+ * The arguments of SiteChannel. Where the site's docs agent answers besides the site: a Slack or Discord
+ * workspace, Linear or GitHub, with its role and the channels, teams or repositories it may answer in
+ * (`…/sites/{siteId}/channels`).
+ */
+export interface SiteChannelArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * Where the agent answers: `builtin:slack`, `builtin:linear`, `builtin:github` or `builtin:discord`.
+   * (`builtin:slack`, `builtin:linear`, `builtin:github` or `builtin:discord`; replace; required.)
+   */
+  type: pulumi.Input<SiteChannelType>;
+  /**
+   * What the agent does there: `support` (answers questions) or `collaborator` (also proposes changes to the
+   * docs). Left out: not managed (the API picks it on create). (`collaborator` or `support`; update in place;
+   * unmanaged when omitted.)
+   */
+  role?: pulumi.Input<SiteChannelRole>;
+  /**
+   * Slack or Discord: the channels the agent answers in, by name or pattern (`general`, `support-*`); `[]`
+   * allows all. Compared as a set. Left out: not managed (a create sends `[]`). (list of string, pattern
+   * `^[a-zA-Z0-9_*-]+$`; update in place, order-insensitive; unmanaged when omitted.)
+   */
+  allowedChannels?: DeepInput<string[]>;
+  /**
+   * Linear: the team keys or patterns the agent answers in; `[]` allows all. Left out: not managed. (list of
+   * string, pattern `^[a-zA-Z0-9_*-]+$`; update in place, order-insensitive; unmanaged when omitted.)
+   */
+  allowedTeams?: DeepInput<string[]>;
+  /**
+   * GitHub: the repositories the agent answers in, `owner/repository` or `owner/*`; `[]` allows all. Left out:
+   * not managed. (list of string, pattern `^[a-zA-Z0-9._*-]+\/[a-zA-Z0-9._*-]+$`; update in place,
+   * order-insensitive; unmanaged when omitted.)
+   */
+  allowedRepositories?: DeepInput<string[]>;
+}
+
+/**
+ * Where the site's docs agent answers besides the site: a Slack or Discord workspace, Linear or GitHub, with its
+ * role and the channels, teams or repositories it may answer in (`…/sites/{siteId}/channels`). Id: the channel
+ * id (listed by `GET /orgs/<organizationId>/sites/<siteId>/channels`).
+ */
+export class SiteChannel extends DocsResource {
+  /** The organization of the site. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  declare readonly siteId: pulumi.Output<string>;
+  /** Where the agent answers: `builtin:slack`, `builtin:linear`, `builtin:github` or `builtin:discord`. */
+  declare readonly type: pulumi.Output<SiteChannelType>;
+  /**
+   * What the agent does there: `support` (answers questions) or `collaborator` (also proposes changes to the
+   * docs). Left out: not managed (the API picks it on create).
+   */
+  declare readonly role: pulumi.Output<SiteChannelRole | null>;
+  /**
+   * Slack or Discord: the channels the agent answers in, by name or pattern (`general`, `support-*`); `[]`
+   * allows all. Compared as a set. Left out: not managed (a create sends `[]`).
+   */
+  declare readonly allowedChannels: pulumi.Output<string[]>;
+  /** Linear: the team keys or patterns the agent answers in; `[]` allows all. Left out: not managed. */
+  declare readonly allowedTeams: pulumi.Output<string[]>;
+  /**
+   * GitHub: the repositories the agent answers in, `owner/repository` or `owner/*`; `[]` allows all. Left out:
+   * not managed.
+   */
+  declare readonly allowedRepositories: pulumi.Output<string[]>;
+  /** `active`, or `pending` until the workspace is connected. */
+  declare readonly status: pulumi.Output<string | null>;
+
+  constructor(name: string, args: SiteChannelArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteChannelKind, name, args, opts);
   }
 }
 

@@ -652,6 +652,64 @@ namespace DocsPlatform.Docs
     }
 
     [EnumType]
+    public readonly struct SiteChannelRole : IEquatable<SiteChannelRole>
+    {
+        private readonly string _value;
+
+        private SiteChannelRole(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SiteChannelRole Collaborator { get; } = new SiteChannelRole("collaborator");
+        public static SiteChannelRole Support { get; } = new SiteChannelRole("support");
+
+        public static bool operator ==(SiteChannelRole left, SiteChannelRole right) => left.Equals(right);
+        public static bool operator !=(SiteChannelRole left, SiteChannelRole right) => !left.Equals(right);
+
+        public static explicit operator string(SiteChannelRole value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SiteChannelRole other && Equals(other);
+        public bool Equals(SiteChannelRole other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct SiteChannelType : IEquatable<SiteChannelType>
+    {
+        private readonly string _value;
+
+        private SiteChannelType(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SiteChannelType Builtin_slack { get; } = new SiteChannelType("builtin:slack");
+        public static SiteChannelType Builtin_linear { get; } = new SiteChannelType("builtin:linear");
+        public static SiteChannelType Builtin_github { get; } = new SiteChannelType("builtin:github");
+        public static SiteChannelType Builtin_discord { get; } = new SiteChannelType("builtin:discord");
+
+        public static bool operator ==(SiteChannelType left, SiteChannelType right) => left.Equals(right);
+        public static bool operator !=(SiteChannelType left, SiteChannelType right) => !left.Equals(right);
+
+        public static explicit operator string(SiteChannelType value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SiteChannelType other && Equals(other);
+        public bool Equals(SiteChannelType other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct SiteCustomizationAiMode : IEquatable<SiteCustomizationAiMode>
     {
         private readonly string _value;

@@ -82,6 +82,7 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${site}/site-spaces`]: 3,
       [`GET ${site}/share-links`]: 3,
       [`GET ${site}/mcp-servers`]: 3,
+      [`GET ${site}/channels`]: 3,
       // Every site has agent settings, read one site at a time.
       [`GET ${site}/agent-settings`]: 3,
       [`GET ${site}/adaptive-schema`]: 3,
@@ -339,8 +340,8 @@ describe("the docs-platform command", () => {
     const io = await runCli(["import", "--organization", fx.org(), "--out", out, "--name", "acme-docs"]);
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
-    expect(io.stderr).toContain('site "Acme Docs": 31 objects');
-    expect(io.stderr).toMatch(/88 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toContain('site "Acme Docs": 32 objects');
+    expect(io.stderr).toMatch(/89 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -354,7 +355,7 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(88);
+    expect(program.match(/importId: /g)).toHaveLength(89);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -385,12 +386,13 @@ describe("the docs-platform command", () => {
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (88 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (89 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
     const [, forum] = seeded.ids.SiteExternalLink!;
     const [tickets] = seeded.ids.SiteMcpServer!;
+    const [slack] = seeded.ids.SiteChannel!;
     const [translation] = seeded.ids.Translation!;
     const [integration] = seeded.ids.IntegrationInstallation!;
     const [onSite] = seeded.ids.IntegrationSiteInstallation!;
@@ -398,12 +400,12 @@ describe("the docs-platform command", () => {
     const [gitSync] = seeded.ids.GitSyncInstallation!;
     // The glossary's id is its organization's, as the settings' is: it is left out by its type.
     const [glossary] = seeded.ids.TranslationGlossary!;
-    const handMade = [handbook, link, forum, tickets, translation, integration, onSite, onSpace, gitSync];
+    const handMade = [handbook, link, forum, tickets, slack, translation, integration, onSite, onSpace, gitSync];
     const partial = all.filter((r) => !handMade.includes(r.id) && !r.type.endsWith(":TranslationGlossary"));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 10 object(s) not managed by the stack (78 resources):\n` +
+      `Organization ${fx.org()}: 11 object(s) not managed by the stack (78 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
         `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
@@ -413,6 +415,7 @@ describe("the docs-platform command", () => {
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
         `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n` +
+        `  SiteChannel\n    ${slack}  "builtin:slack" in site "Acme Docs"\n` +
         `  IntegrationSiteInstallation\n    ${onSite}  "Ticket Sync" in site "Acme Docs"\n`,
     );
     const json = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial), "--json"]);
@@ -430,6 +433,7 @@ describe("the docs-platform command", () => {
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },
+        { kind: "SiteChannel", id: slack, title: "builtin:slack", under: 'site "Acme Docs"' },
         { kind: "IntegrationSiteInstallation", id: onSite, title: "Ticket Sync", under: 'site "Acme Docs"' },
       ],
     });

@@ -76,6 +76,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
       SiteRedirect: ["organizationId", "siteId"],
       SiteRedirects: ["organizationId", "siteId"],
       SiteMcpServer: ["organizationId", "siteId"],
+      SiteChannel: ["organizationId", "siteId"],
       IntegrationInstallation: ["organizationId"],
       IntegrationSpaceInstallation: ["organizationId", "spaceId", "installationId"],
       IntegrationSiteInstallation: ["organizationId", "siteId", "installationId"],

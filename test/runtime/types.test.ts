@@ -15,6 +15,7 @@ import type { samlProviderKind } from "../../provider/resources/samlProvider";
 import type { siteKind } from "../../provider/resources/site";
 import type { siteAdaptiveSchemaKind } from "../../provider/resources/siteAdaptiveSchema";
 import type { siteAgentSettingsKind } from "../../provider/resources/siteAgentSettings";
+import type { siteChannelKind } from "../../provider/resources/siteChannel";
 import type { siteCustomizationKind } from "../../provider/resources/siteCustomization";
 import type { siteExternalLinkKind } from "../../provider/resources/siteExternalLink";
 import type { siteMcpServerKind } from "../../provider/resources/siteMcpServer";
@@ -91,6 +92,7 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof siteRedirectKind, docs.SiteRedirect>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteRedirectsKind, docs.SiteRedirects>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteMcpServerKind, docs.SiteMcpServer>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof siteChannelKind, docs.SiteChannel>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof integrationInstallationKind, docs.IntegrationInstallation>>().toEqualTypeOf<Fits>();
   expectTypeOf<
     Bounds<typeof integrationSiteInstallationKind, docs.IntegrationSiteInstallation>

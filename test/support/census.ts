@@ -23,6 +23,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteShareLink",
   "SiteExternalLink",
   "SiteMcpServer",
+  "SiteChannel",
   "Translation",
   "GitSyncInstallation",
   "IntegrationInstallation",
@@ -76,6 +77,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteShareLink: [],
     SiteExternalLink: [],
     SiteMcpServer: [],
+    SiteChannel: [],
     Translation: ids(await list(`${org}/translations`)),
     // A synced space or site names its installation (`gitSync`); there is no listing of them.
     GitSyncInstallation: [...(await list(`${org}/spaces`)), ...sites].flatMap((synced) =>
@@ -103,6 +105,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     result.SiteSectionGroup?.push(...ids(await list(`${under}/section-groups`)));
     result.SiteShareLink?.push(...ids(await list(`${under}/share-links`)));
     result.SiteMcpServer?.push(...ids(await list(`${under}/mcp-servers`)));
+    result.SiteChannel?.push(...ids(await list(`${under}/channels`)));
     // Links have no listing of their own: the structure holds them, at the top level or in a group's children.
     result.SiteExternalLink?.push(...linksIn((await callApi(emulator, "GET", `${under}/structure`)).body.structure));
   }

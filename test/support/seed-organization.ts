@@ -215,6 +215,13 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     headers: { Authorization: "Bearer seed-secret-key" },
   });
   note("SiteMcpServer", mcp.id);
+  // The docs agent in the team's Slack, answering in two channels.
+  const slack = await send("POST", `${site}/channels`, {
+    type: "builtin:slack",
+    setupSettings: { allowedChannels: ["help", "support-*"] },
+    role: "support",
+  });
+  note("SiteChannel", slack.id);
   // An integration of the organization, configured with a credential: `import` declares it without its configuration.
   const installation = await send("POST", "/integrations/ticket-sync/installations", {
     organization: emulator.organizationId,

@@ -47,6 +47,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SiteAdaptiveSchema{}
 	case "docs:index:SiteAgentSettings":
 		r = &SiteAgentSettings{}
+	case "docs:index:SiteChannel":
+		r = &SiteChannel{}
 	case "docs:index:SiteCustomization":
 		r = &SiteCustomization{}
 	case "docs:index:SiteExternalLink":

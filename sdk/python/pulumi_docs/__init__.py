@@ -32,6 +32,7 @@ from .saml_provider import *
 from .site import *
 from .site_adaptive_schema import *
 from .site_agent_settings import *
+from .site_channel import *
 from .site_customization import *
 from .site_external_link import *
 from .site_mcp_server import *
@@ -82,6 +83,7 @@ _utilities.register(
    "docs:index:Site": "Site",
    "docs:index:SiteAdaptiveSchema": "SiteAdaptiveSchema",
    "docs:index:SiteAgentSettings": "SiteAgentSettings",
+   "docs:index:SiteChannel": "SiteChannel",
    "docs:index:SiteCustomization": "SiteCustomization",
    "docs:index:SiteExternalLink": "SiteExternalLink",
    "docs:index:SiteMcpServer": "SiteMcpServer",

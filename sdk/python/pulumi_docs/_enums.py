@@ -25,6 +25,8 @@ __all__ = [
     'RoleOrGuest',
     'SiteAgentSettingsFindingChangeRequests',
     'SiteAgentSettingsScanTopics',
+    'SiteChannelRole',
+    'SiteChannelType',
     'SiteCustomizationAiMode',
     'SiteCustomizationPageActionsItemsItem',
     'SiteCustomizationSocialAccountsItemPlatform',
@@ -293,6 +295,20 @@ class SiteAgentSettingsFindingChangeRequests(_builtins.str, Enum):
 class SiteAgentSettingsScanTopics(_builtins.str, Enum):
     AUTO = "auto"
     NEVER = "never"
+
+
+@pulumi.type_token("docs:index:SiteChannelRole")
+class SiteChannelRole(_builtins.str, Enum):
+    COLLABORATOR = "collaborator"
+    SUPPORT = "support"
+
+
+@pulumi.type_token("docs:index:SiteChannelType")
+class SiteChannelType(_builtins.str, Enum):
+    BUILTIN_SLACK = "builtin:slack"
+    BUILTIN_LINEAR = "builtin:linear"
+    BUILTIN_GITHUB = "builtin:github"
+    BUILTIN_DISCORD = "builtin:discord"
 
 
 @pulumi.type_token("docs:index:SiteCustomizationAiMode")
