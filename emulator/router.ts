@@ -3,6 +3,7 @@
  * template wins; a path that matches only with other methods reports them).
  */
 import { adaptiveSchemaRoutes } from "./routes/adaptiveSchema";
+import { agentInstructionsRoutes } from "./routes/agentInstructions";
 import { auditEventRoutes } from "./routes/auditEvents";
 import { collectionRoutes } from "./routes/collections";
 import { externalLinkRoutes } from "./routes/externalLinks";
@@ -55,6 +56,7 @@ export const allRoutes: Route[] = [
   ...translationRoutes,
   ...gitSyncRoutes,
   ...auditEventRoutes,
+  ...agentInstructionsRoutes,
 ];
 
 export type RouteMatch =

@@ -5,6 +5,8 @@
  * table that names its parent is deleted with it without a hand-written list. Plain data otherwise: the family
  * stores composed over these tables (store.ts) own every other write and invariant.
  */
+
+import type { AgentInstructionsRec } from "./agentInstructionsStore";
 import { type FixtureInfo, loadFixtures } from "./fixtures";
 import { randomId } from "./ids";
 import type {
@@ -101,6 +103,8 @@ export const TABLES = {
   users: table<UserRec>("organization"),
   /** key `${orgId}/${userId}` */
   members: table<MemberRec>("organization", [parent("orgs", (m) => m.orgId), parent("users", (m) => m.userId)]),
+  /** key: organization id; made by the first PUT */
+  agentInstructions: table<AgentInstructionsRec>("organization", [parent("orgs", (i) => i.orgId)]),
   spaces: table<SpaceRec>(
     "content",
     [

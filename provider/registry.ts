@@ -11,6 +11,7 @@ import { integrationInstallationKind } from "./resources/integrationInstallation
 import { integrationSiteInstallationKind } from "./resources/integrationSiteInstallation";
 import { integrationSpaceInstallationKind } from "./resources/integrationSpaceInstallation";
 import { openApiSpecKind } from "./resources/openApiSpec";
+import { organizationAgentInstructionsKind } from "./resources/organizationAgentInstructions";
 import { organizationMemberKind } from "./resources/organizationMember";
 import { organizationSettingsKind } from "./resources/organizationSettings";
 import { samlProviderKind } from "./resources/samlProvider";
@@ -47,6 +48,7 @@ export type AnyKind = KindDefinition<any, any>;
  */
 export const definitions: readonly AnyKind[] = [
   organizationSettingsKind,
+  organizationAgentInstructionsKind,
   collectionKind,
   spaceKind,
   teamKind,

@@ -1,3 +1,4 @@
+export * from "./agentInstructions";
 export * from "./auditEvents";
 export * from "./collections";
 export * from "./documentText";

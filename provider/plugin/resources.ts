@@ -232,6 +232,42 @@ export class OrganizationSettings extends PluginResource {
   }
 }
 
+/**
+ * The arguments of OrganizationAgentInstructions. The organization's instructions for its Docs agent, which it
+ * follows in every site and channel (`/orgs/{organizationId}/agent-instructions`). An organization has one.
+ */
+export interface OrganizationAgentInstructionsArgs extends AdoptionArgs {
+  /**
+   * The organization whose Docs agent follows these instructions. (id; replace; default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * What the Docs agent follows in every site and channel of the organization, as plain text: each line is a
+   * paragraph. `""` clears them. (string; update in place; required.)
+   */
+  instructions: pulumi.Input<string>;
+}
+
+/**
+ * The organization's instructions for its Docs agent, which it follows in every site and channel
+ * (`/orgs/{organizationId}/agent-instructions`). An organization has one. Id: the organization id (an
+ * organization has one set of agent instructions).
+ */
+export class OrganizationAgentInstructions extends PluginResource {
+  /** The organization whose Docs agent follows these instructions. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /**
+   * What the Docs agent follows in every site and channel of the organization, as plain text: each line is a
+   * paragraph. `""` clears them.
+   */
+  declare readonly instructions: pulumi.Output<string>;
+
+  constructor(name: string, args: OrganizationAgentInstructionsArgs, opts?: pulumi.CustomResourceOptions) {
+    super({ kind: "OrganizationAgentInstructions", properties: ["organizationId", "instructions"] }, name, args, opts);
+  }
+}
+
 /** The arguments of Collection. A collection of spaces, optionally nested in another collection. */
 export interface CollectionArgs extends AdoptionArgs {
   /**

@@ -756,6 +756,7 @@ export const UNJUDGED: Readonly<Record<string, string>> = {
   Translation: "a translated copy of a space the program already declares and the rules judge",
   TranslationGlossary: "terms for translations: no access, URL or credential",
   SiteAgentSettings: "the editing agent's topics and instructions: no access, URL or credential",
+  OrganizationAgentInstructions: "the Docs agent's instructions: no access, URL or credential",
 };
 
 /** The kinds a rule judges. */

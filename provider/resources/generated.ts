@@ -9,6 +9,7 @@ import { integrationInstallationKind } from "./integrationInstallation";
 import { integrationSiteInstallationKind } from "./integrationSiteInstallation";
 import { integrationSpaceInstallationKind } from "./integrationSpaceInstallation";
 import { openApiSpecKind } from "./openApiSpec";
+import { organizationAgentInstructionsKind } from "./organizationAgentInstructions";
 import { organizationMemberKind } from "./organizationMember";
 import { organizationSettingsKind } from "./organizationSettings";
 import { samlProviderKind } from "./samlProvider";
@@ -175,6 +176,42 @@ export class OrganizationSettings extends DocsResource {
 
   constructor(name: string, args: OrganizationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(organizationSettingsKind, name, args, opts);
+  }
+}
+
+/**
+ * The arguments of OrganizationAgentInstructions. The organization's instructions for its Docs agent, which it
+ * follows in every site and channel (`/orgs/{organizationId}/agent-instructions`). An organization has one.
+ */
+export interface OrganizationAgentInstructionsArgs extends AdoptionArgs, ConnectionOption {
+  /**
+   * The organization whose Docs agent follows these instructions. (id; replace; default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * What the Docs agent follows in every site and channel of the organization, as plain text: each line is a
+   * paragraph. `""` clears them. (string; update in place; required.)
+   */
+  instructions: pulumi.Input<string>;
+}
+
+/**
+ * The organization's instructions for its Docs agent, which it follows in every site and channel
+ * (`/orgs/{organizationId}/agent-instructions`). An organization has one. Id: the organization id (an
+ * organization has one set of agent instructions).
+ */
+export class OrganizationAgentInstructions extends DocsResource {
+  /** The organization whose Docs agent follows these instructions. */
+  declare readonly organizationId: pulumi.Output<string>;
+  /**
+   * What the Docs agent follows in every site and channel of the organization, as plain text: each line is a
+   * paragraph. `""` clears them.
+   */
+  declare readonly instructions: pulumi.Output<string>;
+
+  constructor(name: string, args: OrganizationAgentInstructionsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(organizationAgentInstructionsKind, name, args, opts);
   }
 }
 

@@ -59,6 +59,8 @@ describe("import: the walk of a seeded organization", () => {
       [`GET ${org}`]: 2,
       // One listing, which the walk and every read of the kind share (no request per object).
       [`GET ${org}/collections`]: 1,
+      // The agent instructions: always there, so listed without a request; their read is one.
+      [`GET ${org}/agent-instructions`]: 1,
       // Spaces have no read through a listing: one GET each.
       [`GET ${org}/spaces`]: 1,
       "GET /v1/spaces/{spaceId}": 6,
@@ -341,7 +343,7 @@ describe("the docs-platform command", () => {
     expect(io.code).toBe(EXIT.ok);
     expect(io.stdout).toBe("");
     expect(io.stderr).toContain('site "Acme Docs": 32 objects');
-    expect(io.stderr).toMatch(/89 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
+    expect(io.stderr).toMatch(/90 objects in [\d.]+ s; wrote .*index\.ts \(\d+ lines\)/);
     // What is not imported, and why, ends the output and the project's README.
     for (const [kind, why] of Object.entries(NOT_WALKED)) {
       expect(io.stderr).toContain(`docs-platform: not imported: ${kind}: ${why}.\n`);
@@ -355,7 +357,7 @@ describe("the docs-platform command", () => {
     expect(readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toMatch(/^name: acme-docs\n/);
     expect(readFileSync(path.join(out, "README.md"), "utf8")).toContain("pulumi up");
     const program = readFileSync(path.join(out, "index.ts"), "utf8");
-    expect(program.match(/importId: /g)).toHaveLength(89);
+    expect(program.match(/importId: /g)).toHaveLength(90);
     // Share-link URLs carry a secret token: they stay outputs.
     expect(program).not.toMatch(/https?:\/\/[^"]*(share|token)/i);
     expect(program).not.toContain(fx.emulator.token);
@@ -386,7 +388,7 @@ describe("the docs-platform command", () => {
     const stateOf = (resources: unknown[]) => stateFile(tempDir(), resources);
     const complete = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(all)]);
     expect(complete.code).toBe(EXIT.ok);
-    expect(complete.stdout).toContain("every object is managed by the stack (89 resources)");
+    expect(complete.stdout).toContain("every object is managed by the stack (90 resources)");
 
     const [handbook] = seeded.ids.Collection!;
     const [, , link] = seeded.ids.SiteShareLink!;
@@ -405,7 +407,7 @@ describe("the docs-platform command", () => {
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 11 object(s) not managed by the stack (78 resources):\n` +
+      `Organization ${fx.org()}: 11 object(s) not managed by the stack (79 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
         `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
@@ -422,7 +424,7 @@ describe("the docs-platform command", () => {
     expect(json.code).toBe(EXIT.found);
     expect(JSON.parse(json.stdout)).toEqual({
       organizationId: fx.org(),
-      managed: 78,
+      managed: 79,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "IntegrationInstallation", id: integration, title: "Ticket Sync" },

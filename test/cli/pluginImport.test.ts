@@ -32,14 +32,14 @@ describe("docs-platform import --plugin-json", () => {
     fx.emulator.clearRequests();
     const io = await runCli(["import", "--organization", fx.org(), "--out", out, "--plugin-json", file]);
     expect(io.code).toBe(EXIT.ok);
-    expect(io.stderr).toContain(`docs-platform: wrote ${file} (89 resources): pulumi import --file ${file}\n`);
+    expect(io.stderr).toContain(`docs-platform: wrote ${file} (90 resources): pulumi import --file ${file}\n`);
     const requests = fx.emulator.requests().length;
 
     const written = JSON.parse(readFileSync(file, "utf8")) as {
       resources: { type: string; name: string; id: string }[];
     };
     const program = declarations(readFileSync(path.join(out, "index.ts"), "utf8"));
-    expect(program).toHaveLength(89);
+    expect(program).toHaveLength(90);
     expect(Object.keys(written)).toEqual(["resources"]);
     // The same objects in the same order, under the same names; every id names its organization.
     expect(written.resources.map(({ type, name }) => ({ type, name }))).toEqual(

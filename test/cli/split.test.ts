@@ -95,8 +95,8 @@ describe("import --split", () => {
         expect(program).not.toMatch(/new docsPlatform\.(Space|Team|Collection)\(/);
       }
     }
-    // The same 89 resources as `import` without --split writes into one project (test/cli/import.test.ts).
-    expect(resources).toBe(89);
+    // The same 90 resources as `import` without --split writes into one project (test/cli/import.test.ts).
+    expect(resources).toBe(90);
     expect(existsSync(path.join(out, "index.ts"))).toBe(false);
     expect(io.stderr).toContain("Next, in each project: npm install");
   });

@@ -1,14 +1,16 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
+import { documentOf, textOf } from "../../provider/client";
 import { census } from "../support/census";
 import { callApi, startTestEmulator } from "../support/emulator";
 import { changes, makeProject, makeStack, runPulumi } from "./harness";
 
 /**
- * The docs agent's governance through the real CLI: a Slack channel with its allow-list and role. Created, a
- * no-change preview that sends nothing, a hand edit of the allow-list seen and reverted, a channel made by hand
- * adopted with `importId`, a malformed entry refused at preview, destroy.
+ * The docs agent's governance through the real CLI: a Slack channel with its allow-list and role, and the
+ * organization's agent instructions. Created (the instructions taken over from what was set by hand), a no-change
+ * preview that sends nothing, a hand edit of each seen and reverted, a channel made by hand adopted with `importId`, a
+ * malformed entry refused at preview, destroy (the instructions left as they are).
  */
 const program = `
 const pulumi = require("@pulumi/pulumi");
@@ -24,6 +26,10 @@ const slack = new docs.SiteChannel("slack", {
   type: "builtin:slack",
   role: "support",
   allowedChannels: JSON.parse(config.get("allowedChannels") ?? '["help", "support-*"]'),
+});
+new docs.OrganizationAgentInstructions("agent", {
+  organizationId,
+  instructions: "Answer in the reader's language.\\nLink to the page an answer comes from.",
 });
 const adopted = config.get("adoptChannelId");
 if (adopted) {
@@ -60,8 +66,15 @@ describe("a site's agent channels through the Pulumi CLI", () => {
     await emulator?.close();
   });
 
-  it("creates the channel with its allow-list and role, and previews no change without a request", async () => {
+  const instructionsPath = () => `/orgs/${emulator.organizationId}/agent-instructions`;
+  const instructions = async () => textOf((await api("GET", instructionsPath())).body.instructions);
+
+  it("creates the channel with its allow-list and role, takes over the instructions, and previews no change without a request", async () => {
+    expect((await api("PUT", instructionsPath(), { instructions: documentOf("Set by hand.") })).status).toBe(200);
+    emulator.clearRequests();
     await stack.up();
+    expect(writes().map((r) => `${r.method} ${r.route}`)).toContain("PUT /v1/orgs/{organizationId}/agent-instructions");
+    expect(await instructions()).toBe("Answer in the reader's language.\nLink to the page an answer comes from.");
     const channels = (await api("GET", `${await sitePath()}/channels`)).body as { items: Record<string, unknown>[] };
     expect(channels.items).toEqual([
       expect.objectContaining({
@@ -77,17 +90,25 @@ describe("a site's agent channels through the Pulumi CLI", () => {
     expect(emulator.requests()).toEqual([]);
   });
 
-  it("sees an allow-list changed by hand in preview --refresh, and puts it back with one PATCH", async () => {
+  it("sees an allow-list and the instructions changed by hand in preview --refresh, and puts both back", async () => {
     const path = `${await sitePath()}/channels/${await output("slackId")}`;
     const handEdit = { type: "builtin:slack", setupSettings: { allowedChannels: ["random"] }, role: "collaborator" };
     expect((await api("PATCH", path, handEdit)).status).toBe(200);
+    expect((await api("PUT", instructionsPath(), { instructions: documentOf("Edited by hand.") })).status).toBe(200);
     const preview = await stack.preview({ refresh: true, diff: true });
-    expect(changes(preview.changeSummary)).toEqual({ update: 1 });
+    expect(changes(preview.changeSummary)).toEqual({ update: 2 });
+    expect(preview.stdout).toContain("Edited by hand.");
     expect(preview.stdout).toMatch(/~ role\s*: "collaborator" => "support"/);
     expect(preview.stdout).toContain("random");
     emulator.clearRequests();
     await stack.up({ refresh: true });
-    expect(writes().map((r) => [`${r.method} ${r.route}`, r.requestBody])).toEqual([
+    expect(writes().map((r) => `${r.method} ${r.route}`)).toContain("PUT /v1/orgs/{organizationId}/agent-instructions");
+    expect(await instructions()).toBe("Answer in the reader's language.\nLink to the page an answer comes from.");
+    expect(
+      writes()
+        .filter((r) => r.route.includes("/channels"))
+        .map((r) => [`${r.method} ${r.route}`, r.requestBody]),
+    ).toEqual([
       [
         "PATCH /v1/orgs/{organizationId}/sites/{siteId}/channels/{siteChannelId}",
         { type: "builtin:slack", setupSettings: { allowedChannels: ["help", "support-*"] }, role: "support" },
@@ -125,8 +146,9 @@ describe("a site's agent channels through the Pulumi CLI", () => {
     expect(clean.code, clean.output).toBe(0);
   });
 
-  it("destroy removes every channel the program made or adopted", async () => {
+  it("destroy removes every channel the program made or adopted, and leaves the instructions as they are", async () => {
     await stack.destroy();
     expect((await census(emulator)).SiteChannel).toEqual([]);
+    expect(await instructions()).toBe("Answer in the reader's language.\nLink to the page an answer comes from.");
   });
 });

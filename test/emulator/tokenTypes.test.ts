@@ -80,6 +80,8 @@ describe("a token of another type than user", () => {
       "DELETE /v1/git/installations/{installationId}",
       "GET /v1/orgs/{organizationId}/sites/{siteId}/spaces/git/installations",
       "GET /v1/orgs/{organizationId}/audit-events",
+      "GET /v1/orgs/{organizationId}/agent-instructions",
+      "PUT /v1/orgs/{organizationId}/agent-instructions",
     ]);
   });
 

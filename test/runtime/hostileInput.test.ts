@@ -59,6 +59,7 @@ describe("ids are checked offline against the API's id alphabet", () => {
       Team: ["organizationId"],
       TeamMember: ["organizationId", "teamId", "userId"],
       OrganizationSettings: ["organizationId", "defaultSiteId"],
+      OrganizationAgentInstructions: ["organizationId"],
       OrganizationMember: ["organizationId", "userId"],
       OpenApiSpec: ["organizationId"],
       Site: ["organizationId"],

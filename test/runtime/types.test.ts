@@ -9,6 +9,7 @@ import type { integrationInstallationKind } from "../../provider/resources/integ
 import type { integrationSiteInstallationKind } from "../../provider/resources/integrationSiteInstallation";
 import type { integrationSpaceInstallationKind } from "../../provider/resources/integrationSpaceInstallation";
 import type { openApiSpecKind } from "../../provider/resources/openApiSpec";
+import type { organizationAgentInstructionsKind } from "../../provider/resources/organizationAgentInstructions";
 import type { organizationMemberKind } from "../../provider/resources/organizationMember";
 import type { organizationSettingsKind } from "../../provider/resources/organizationSettings";
 import type { samlProviderKind } from "../../provider/resources/samlProvider";
@@ -77,6 +78,9 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof teamKind, docs.Team>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof teamMemberKind, docs.TeamMember>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof organizationSettingsKind, docs.OrganizationSettings>>().toEqualTypeOf<Fits>();
+  expectTypeOf<
+    Bounds<typeof organizationAgentInstructionsKind, docs.OrganizationAgentInstructions>
+  >().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof organizationMemberKind, docs.OrganizationMember>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof openApiSpecKind, docs.OpenApiSpec>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteKind, docs.Site>>().toEqualTypeOf<Fits>();

@@ -42,6 +42,7 @@ export const NOT_IN_CENSUS: Readonly<Record<string, string>> = {
   SitePermission: "a grant, not an object",
   OrganizationMember: "a membership, made by invitation, never by a create",
   OrganizationSettings: "settings every organization has",
+  OrganizationAgentInstructions: "instructions every organization has, written at its fixed address",
   SiteAdaptiveSchema: "written at its site's fixed address",
   SiteStructure: "its site's navigation order, written at a fixed address",
   SiteCustomization: "settings every site has",

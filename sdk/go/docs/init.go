@@ -35,6 +35,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &IntegrationSpaceInstallation{}
 	case "docs:index:OpenApiSpec":
 		r = &OpenApiSpec{}
+	case "docs:index:OrganizationAgentInstructions":
+		r = &OrganizationAgentInstructions{}
 	case "docs:index:OrganizationMember":
 		r = &OrganizationMember{}
 	case "docs:index:OrganizationSettings":

@@ -25,6 +25,7 @@ from .integration_installation import *
 from .integration_site_installation import *
 from .integration_space_installation import *
 from .open_api_spec import *
+from .organization_agent_instructions import *
 from .organization_member import *
 from .organization_settings import *
 from .provider import *
@@ -77,6 +78,7 @@ _utilities.register(
    "docs:index:IntegrationSiteInstallation": "IntegrationSiteInstallation",
    "docs:index:IntegrationSpaceInstallation": "IntegrationSpaceInstallation",
    "docs:index:OpenApiSpec": "OpenApiSpec",
+   "docs:index:OrganizationAgentInstructions": "OrganizationAgentInstructions",
    "docs:index:OrganizationMember": "OrganizationMember",
    "docs:index:OrganizationSettings": "OrganizationSettings",
    "docs:index:SamlProvider": "SamlProvider",
