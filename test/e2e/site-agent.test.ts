@@ -106,7 +106,7 @@ describe("a site's agent channels through the Pulumi CLI", () => {
     expect(await instructions()).toBe("Answer in the reader's language.\nLink to the page an answer comes from.");
     expect(
       writes()
-        .filter((r) => r.route.includes("/channels"))
+        .filter((r) => r.route?.includes("/channels"))
         .map((r) => [`${r.method} ${r.route}`, r.requestBody]),
     ).toEqual([
       [
