@@ -8,6 +8,7 @@ import { auditEventRoutes } from "./routes/auditEvents";
 import { collectionRoutes } from "./routes/collections";
 import { externalLinkRoutes } from "./routes/externalLinks";
 import { gitSyncRoutes } from "./routes/gitSync";
+import { gitSyncRepositoryRoutes } from "./routes/gitSyncRepositories";
 import { integrationRoutes } from "./routes/integrations";
 import { memberRoutes } from "./routes/members";
 import { openApiRoutes } from "./routes/openapi";
@@ -55,6 +56,7 @@ export const allRoutes: Route[] = [
   ...permissionRoutes,
   ...translationRoutes,
   ...gitSyncRoutes,
+  ...gitSyncRepositoryRoutes,
   ...auditEventRoutes,
   ...agentInstructionsRoutes,
 ];
