@@ -13,6 +13,7 @@ import type {
   Font,
   FontDefinition,
   FooterGroup,
+  GitSyncInstallationAgentInstructionsItem,
   GitSyncInstallationPriority,
   GitSyncInstallationProvider,
   HeaderItem,
@@ -68,6 +69,7 @@ export type {
   Font,
   FontDefinition,
   FooterGroup,
+  GitSyncInstallationAgentInstructionsItem,
   GitSyncInstallationPriority,
   GitSyncInstallationProvider,
   HeaderItem,
@@ -1369,15 +1371,27 @@ export interface GitSyncInstallationArgs extends AdoptionArgs {
    */
   siteId?: pulumi.Input<string>;
   /**
-   * GitHub: the repository's numeric id. (number, greater than 0, at most 9007199254740991; update in place;
-   * unmanaged when omitted.)
+   * GitHub: the repository's numeric id; `repository` names it instead. (number, greater than 0, at most
+   * 9007199254740991; update in place; unmanaged when omitted.)
    */
   repositoryId?: pulumi.Input<number>;
   /**
-   * GitLab: the project's numeric id. (number, greater than 0, at most 9007199254740991; update in place;
-   * unmanaged when omitted.)
+   * GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the
+   * repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`). (string, pattern
+   * `^[^/\s]+\/[^/\s]+$`; update in place; unmanaged when omitted.)
+   */
+  repository?: pulumi.Input<string>;
+  /**
+   * GitLab: the project's numeric id; `project` names it instead. (number, greater than 0, at most
+   * 9007199254740991; update in place; unmanaged when omitted.)
    */
   projectId?: pulumi.Input<number>;
+  /**
+   * GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can
+   * reach (`listGitLabProjectsForGitSyncInstallation`). (string, pattern `^[^/\s]+(\/[^/\s]+)+$`; update in
+   * place; unmanaged when omitted.)
+   */
+  project?: pulumi.Input<string>;
   /**
    * The branch synced, e.g. `main` (sent as `refs/heads/main`). (string, at least 1 character; update in place;
    * unmanaged when omitted.)
@@ -1397,6 +1411,12 @@ export interface GitSyncInstallationArgs extends AdoptionArgs {
    * `gitbook`; update in place; unmanaged when omitted.)
    */
   priority?: pulumi.Input<GitSyncInstallationPriority>;
+  /**
+   * The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude`
+   * (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed. (list of `agents` or `claude`;
+   * update in place, order-insensitive; unmanaged when omitted.)
+   */
+  agentInstructions?: DeepInput<GitSyncInstallationAgentInstructionsItem[]>;
   /**
    * GitLab: an access token that can read and write the project. Secret; never read back. (string, at least 1
    * character; update in place; unmanaged when omitted.)
@@ -1423,10 +1443,25 @@ export class GitSyncInstallation extends PluginResource {
   declare readonly spaceId: pulumi.Output<string | null>;
   /** The site synced with the repository (or `spaceId`). */
   declare readonly siteId: pulumi.Output<string | null>;
-  /** GitHub: the repository's numeric id. */
+  /** GitHub: the repository's numeric id; `repository` names it instead. */
   declare readonly repositoryId: pulumi.Output<number | null>;
-  /** GitLab: the project's numeric id. */
+  /**
+   * GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the
+   * repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+   */
+  declare readonly repository: pulumi.Output<string | null>;
+  /** GitLab: the project's numeric id; `project` names it instead. */
   declare readonly projectId: pulumi.Output<number | null>;
+  /**
+   * GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can
+   * reach (`listGitLabProjectsForGitSyncInstallation`).
+   */
+  declare readonly project: pulumi.Output<string | null>;
+  /**
+   * The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude`
+   * (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+   */
+  declare readonly agentInstructions: pulumi.Output<GitSyncInstallationAgentInstructionsItem[]>;
   /** The branch synced, e.g. `main` (sent as `refs/heads/main`). */
   declare readonly branch: pulumi.Output<string | null>;
   /** The repository's directory holding the content (a monorepo's). */
@@ -1454,12 +1489,15 @@ export class GitSyncInstallation extends PluginResource {
           "spaceId",
           "siteId",
           "repositoryId",
+          "repository",
           "projectId",
+          "project",
           "branch",
           "projectDirectory",
           "commitMessageTemplate",
           "previewExternalBranches",
           "priority",
+          "agentInstructions",
           "accessToken",
           "customInstanceURL",
           "status",

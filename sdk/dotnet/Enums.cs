@@ -258,6 +258,34 @@ namespace DocsPlatform.Docs
     }
 
     [EnumType]
+    public readonly struct GitSyncInstallationAgentInstructionsItem : IEquatable<GitSyncInstallationAgentInstructionsItem>
+    {
+        private readonly string _value;
+
+        private GitSyncInstallationAgentInstructionsItem(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static GitSyncInstallationAgentInstructionsItem Agents { get; } = new GitSyncInstallationAgentInstructionsItem("agents");
+        public static GitSyncInstallationAgentInstructionsItem Claude { get; } = new GitSyncInstallationAgentInstructionsItem("claude");
+
+        public static bool operator ==(GitSyncInstallationAgentInstructionsItem left, GitSyncInstallationAgentInstructionsItem right) => left.Equals(right);
+        public static bool operator !=(GitSyncInstallationAgentInstructionsItem left, GitSyncInstallationAgentInstructionsItem right) => !left.Equals(right);
+
+        public static explicit operator string(GitSyncInstallationAgentInstructionsItem value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is GitSyncInstallationAgentInstructionsItem other && Equals(other);
+        public bool Equals(GitSyncInstallationAgentInstructionsItem other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct GitSyncInstallationPriority : IEquatable<GitSyncInstallationPriority>
     {
         private readonly string _value;

@@ -1164,6 +1164,216 @@ func (in *fontDefinitionFontFacesItemSourcesItemFormatPtr) ToFontDefinitionFontF
 	return pulumi.ToOutputWithContext(ctx, in).(FontDefinitionFontFacesItemSourcesItemFormatPtrOutput)
 }
 
+type GitSyncInstallationAgentInstructionsItem string
+
+const (
+	GitSyncInstallationAgentInstructionsItemAgents = GitSyncInstallationAgentInstructionsItem("agents")
+	GitSyncInstallationAgentInstructionsItemClaude = GitSyncInstallationAgentInstructionsItem("claude")
+)
+
+func (GitSyncInstallationAgentInstructionsItem) ElementType() reflect.Type {
+	return reflect.TypeOf((*GitSyncInstallationAgentInstructionsItem)(nil)).Elem()
+}
+
+func (e GitSyncInstallationAgentInstructionsItem) ToGitSyncInstallationAgentInstructionsItemOutput() GitSyncInstallationAgentInstructionsItemOutput {
+	return pulumi.ToOutput(e).(GitSyncInstallationAgentInstructionsItemOutput)
+}
+
+func (e GitSyncInstallationAgentInstructionsItem) ToGitSyncInstallationAgentInstructionsItemOutputWithContext(ctx context.Context) GitSyncInstallationAgentInstructionsItemOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GitSyncInstallationAgentInstructionsItemOutput)
+}
+
+func (e GitSyncInstallationAgentInstructionsItem) ToGitSyncInstallationAgentInstructionsItemPtrOutput() GitSyncInstallationAgentInstructionsItemPtrOutput {
+	return e.ToGitSyncInstallationAgentInstructionsItemPtrOutputWithContext(context.Background())
+}
+
+func (e GitSyncInstallationAgentInstructionsItem) ToGitSyncInstallationAgentInstructionsItemPtrOutputWithContext(ctx context.Context) GitSyncInstallationAgentInstructionsItemPtrOutput {
+	return GitSyncInstallationAgentInstructionsItem(e).ToGitSyncInstallationAgentInstructionsItemOutputWithContext(ctx).ToGitSyncInstallationAgentInstructionsItemPtrOutputWithContext(ctx)
+}
+
+func (e GitSyncInstallationAgentInstructionsItem) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GitSyncInstallationAgentInstructionsItem) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GitSyncInstallationAgentInstructionsItem) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GitSyncInstallationAgentInstructionsItem) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GitSyncInstallationAgentInstructionsItemOutput struct{ *pulumi.OutputState }
+
+func (GitSyncInstallationAgentInstructionsItemOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GitSyncInstallationAgentInstructionsItem)(nil)).Elem()
+}
+
+func (o GitSyncInstallationAgentInstructionsItemOutput) ToGitSyncInstallationAgentInstructionsItemOutput() GitSyncInstallationAgentInstructionsItemOutput {
+	return o
+}
+
+func (o GitSyncInstallationAgentInstructionsItemOutput) ToGitSyncInstallationAgentInstructionsItemOutputWithContext(ctx context.Context) GitSyncInstallationAgentInstructionsItemOutput {
+	return o
+}
+
+func (o GitSyncInstallationAgentInstructionsItemOutput) ToGitSyncInstallationAgentInstructionsItemPtrOutput() GitSyncInstallationAgentInstructionsItemPtrOutput {
+	return o.ToGitSyncInstallationAgentInstructionsItemPtrOutputWithContext(context.Background())
+}
+
+func (o GitSyncInstallationAgentInstructionsItemOutput) ToGitSyncInstallationAgentInstructionsItemPtrOutputWithContext(ctx context.Context) GitSyncInstallationAgentInstructionsItemPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GitSyncInstallationAgentInstructionsItem) *GitSyncInstallationAgentInstructionsItem {
+		return &v
+	}).(GitSyncInstallationAgentInstructionsItemPtrOutput)
+}
+
+func (o GitSyncInstallationAgentInstructionsItemOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GitSyncInstallationAgentInstructionsItemOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GitSyncInstallationAgentInstructionsItem) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GitSyncInstallationAgentInstructionsItemOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GitSyncInstallationAgentInstructionsItemOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GitSyncInstallationAgentInstructionsItem) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GitSyncInstallationAgentInstructionsItemPtrOutput struct{ *pulumi.OutputState }
+
+func (GitSyncInstallationAgentInstructionsItemPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GitSyncInstallationAgentInstructionsItem)(nil)).Elem()
+}
+
+func (o GitSyncInstallationAgentInstructionsItemPtrOutput) ToGitSyncInstallationAgentInstructionsItemPtrOutput() GitSyncInstallationAgentInstructionsItemPtrOutput {
+	return o
+}
+
+func (o GitSyncInstallationAgentInstructionsItemPtrOutput) ToGitSyncInstallationAgentInstructionsItemPtrOutputWithContext(ctx context.Context) GitSyncInstallationAgentInstructionsItemPtrOutput {
+	return o
+}
+
+func (o GitSyncInstallationAgentInstructionsItemPtrOutput) Elem() GitSyncInstallationAgentInstructionsItemOutput {
+	return o.ApplyT(func(v *GitSyncInstallationAgentInstructionsItem) GitSyncInstallationAgentInstructionsItem {
+		if v != nil {
+			return *v
+		}
+		var ret GitSyncInstallationAgentInstructionsItem
+		return ret
+	}).(GitSyncInstallationAgentInstructionsItemOutput)
+}
+
+func (o GitSyncInstallationAgentInstructionsItemPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GitSyncInstallationAgentInstructionsItemPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GitSyncInstallationAgentInstructionsItem) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GitSyncInstallationAgentInstructionsItemInput is an input type that accepts values of the GitSyncInstallationAgentInstructionsItem enum
+// A concrete instance of `GitSyncInstallationAgentInstructionsItemInput` can be one of the following:
+//
+//	GitSyncInstallationAgentInstructionsItemAgents
+//	GitSyncInstallationAgentInstructionsItemClaude
+type GitSyncInstallationAgentInstructionsItemInput interface {
+	pulumi.Input
+
+	ToGitSyncInstallationAgentInstructionsItemOutput() GitSyncInstallationAgentInstructionsItemOutput
+	ToGitSyncInstallationAgentInstructionsItemOutputWithContext(context.Context) GitSyncInstallationAgentInstructionsItemOutput
+}
+
+var gitSyncInstallationAgentInstructionsItemPtrType = reflect.TypeOf((**GitSyncInstallationAgentInstructionsItem)(nil)).Elem()
+
+type GitSyncInstallationAgentInstructionsItemPtrInput interface {
+	pulumi.Input
+
+	ToGitSyncInstallationAgentInstructionsItemPtrOutput() GitSyncInstallationAgentInstructionsItemPtrOutput
+	ToGitSyncInstallationAgentInstructionsItemPtrOutputWithContext(context.Context) GitSyncInstallationAgentInstructionsItemPtrOutput
+}
+
+type gitSyncInstallationAgentInstructionsItemPtr string
+
+func GitSyncInstallationAgentInstructionsItemPtr(v string) GitSyncInstallationAgentInstructionsItemPtrInput {
+	return (*gitSyncInstallationAgentInstructionsItemPtr)(&v)
+}
+
+func (*gitSyncInstallationAgentInstructionsItemPtr) ElementType() reflect.Type {
+	return gitSyncInstallationAgentInstructionsItemPtrType
+}
+
+func (in *gitSyncInstallationAgentInstructionsItemPtr) ToGitSyncInstallationAgentInstructionsItemPtrOutput() GitSyncInstallationAgentInstructionsItemPtrOutput {
+	return pulumi.ToOutput(in).(GitSyncInstallationAgentInstructionsItemPtrOutput)
+}
+
+func (in *gitSyncInstallationAgentInstructionsItemPtr) ToGitSyncInstallationAgentInstructionsItemPtrOutputWithContext(ctx context.Context) GitSyncInstallationAgentInstructionsItemPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GitSyncInstallationAgentInstructionsItemPtrOutput)
+}
+
+// GitSyncInstallationAgentInstructionsItemArrayInput is an input type that accepts GitSyncInstallationAgentInstructionsItemArray and GitSyncInstallationAgentInstructionsItemArrayOutput values.
+// You can construct a concrete instance of `GitSyncInstallationAgentInstructionsItemArrayInput` via:
+//
+//	GitSyncInstallationAgentInstructionsItemArray{ GitSyncInstallationAgentInstructionsItemArgs{...} }
+type GitSyncInstallationAgentInstructionsItemArrayInput interface {
+	pulumi.Input
+
+	ToGitSyncInstallationAgentInstructionsItemArrayOutput() GitSyncInstallationAgentInstructionsItemArrayOutput
+	ToGitSyncInstallationAgentInstructionsItemArrayOutputWithContext(context.Context) GitSyncInstallationAgentInstructionsItemArrayOutput
+}
+
+type GitSyncInstallationAgentInstructionsItemArray []GitSyncInstallationAgentInstructionsItem
+
+func (GitSyncInstallationAgentInstructionsItemArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GitSyncInstallationAgentInstructionsItem)(nil)).Elem()
+}
+
+func (i GitSyncInstallationAgentInstructionsItemArray) ToGitSyncInstallationAgentInstructionsItemArrayOutput() GitSyncInstallationAgentInstructionsItemArrayOutput {
+	return i.ToGitSyncInstallationAgentInstructionsItemArrayOutputWithContext(context.Background())
+}
+
+func (i GitSyncInstallationAgentInstructionsItemArray) ToGitSyncInstallationAgentInstructionsItemArrayOutputWithContext(ctx context.Context) GitSyncInstallationAgentInstructionsItemArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GitSyncInstallationAgentInstructionsItemArrayOutput)
+}
+
+type GitSyncInstallationAgentInstructionsItemArrayOutput struct{ *pulumi.OutputState }
+
+func (GitSyncInstallationAgentInstructionsItemArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GitSyncInstallationAgentInstructionsItem)(nil)).Elem()
+}
+
+func (o GitSyncInstallationAgentInstructionsItemArrayOutput) ToGitSyncInstallationAgentInstructionsItemArrayOutput() GitSyncInstallationAgentInstructionsItemArrayOutput {
+	return o
+}
+
+func (o GitSyncInstallationAgentInstructionsItemArrayOutput) ToGitSyncInstallationAgentInstructionsItemArrayOutputWithContext(ctx context.Context) GitSyncInstallationAgentInstructionsItemArrayOutput {
+	return o
+}
+
+func (o GitSyncInstallationAgentInstructionsItemArrayOutput) Index(i pulumi.IntInput) GitSyncInstallationAgentInstructionsItemOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GitSyncInstallationAgentInstructionsItem {
+		return vs[0].([]GitSyncInstallationAgentInstructionsItem)[vs[1].(int)]
+	}).(GitSyncInstallationAgentInstructionsItemOutput)
+}
+
 type GitSyncInstallationPriority string
 
 const (
@@ -6856,6 +7066,9 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*FontPtrInput)(nil)).Elem(), Font("ABCFavorit"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FontDefinitionFontFacesItemSourcesItemFormatInput)(nil)).Elem(), FontDefinitionFontFacesItemSourcesItemFormat("woff2"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FontDefinitionFontFacesItemSourcesItemFormatPtrInput)(nil)).Elem(), FontDefinitionFontFacesItemSourcesItemFormat("woff2"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GitSyncInstallationAgentInstructionsItemInput)(nil)).Elem(), GitSyncInstallationAgentInstructionsItem("agents"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GitSyncInstallationAgentInstructionsItemPtrInput)(nil)).Elem(), GitSyncInstallationAgentInstructionsItem("agents"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GitSyncInstallationAgentInstructionsItemArrayInput)(nil)).Elem(), GitSyncInstallationAgentInstructionsItemArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*GitSyncInstallationPriorityInput)(nil)).Elem(), GitSyncInstallationPriority("git"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GitSyncInstallationPriorityPtrInput)(nil)).Elem(), GitSyncInstallationPriority("git"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GitSyncInstallationProviderInput)(nil)).Elem(), GitSyncInstallationProvider("github"))
@@ -6935,6 +7148,9 @@ func init() {
 	pulumi.RegisterOutputType(FontPtrOutput{})
 	pulumi.RegisterOutputType(FontDefinitionFontFacesItemSourcesItemFormatOutput{})
 	pulumi.RegisterOutputType(FontDefinitionFontFacesItemSourcesItemFormatPtrOutput{})
+	pulumi.RegisterOutputType(GitSyncInstallationAgentInstructionsItemOutput{})
+	pulumi.RegisterOutputType(GitSyncInstallationAgentInstructionsItemPtrOutput{})
+	pulumi.RegisterOutputType(GitSyncInstallationAgentInstructionsItemArrayOutput{})
 	pulumi.RegisterOutputType(GitSyncInstallationPriorityOutput{})
 	pulumi.RegisterOutputType(GitSyncInstallationPriorityPtrOutput{})
 	pulumi.RegisterOutputType(GitSyncInstallationProviderOutput{})

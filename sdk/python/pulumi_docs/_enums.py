@@ -13,6 +13,7 @@ __all__ = [
     'ExternalLinksTarget',
     'Font',
     'FontDefinitionFontFacesItemSourcesItemFormat',
+    'GitSyncInstallationAgentInstructionsItem',
     'GitSyncInstallationPriority',
     'GitSyncInstallationProvider',
     'HeaderItemStyle',
@@ -165,6 +166,12 @@ class Font(_builtins.str, Enum):
 class FontDefinitionFontFacesItemSourcesItemFormat(_builtins.str, Enum):
     WOFF2 = "woff2"
     WOFF = "woff"
+
+
+@pulumi.type_token("docs:index:GitSyncInstallationAgentInstructionsItem")
+class GitSyncInstallationAgentInstructionsItem(_builtins.str, Enum):
+    AGENTS = "agents"
+    CLAUDE = "claude"
 
 
 @pulumi.type_token("docs:index:GitSyncInstallationPriority")
