@@ -11,12 +11,14 @@ import { integrationInstallationKind } from "./resources/integrationInstallation
 import { integrationSiteInstallationKind } from "./resources/integrationSiteInstallation";
 import { integrationSpaceInstallationKind } from "./resources/integrationSpaceInstallation";
 import { openApiSpecKind } from "./resources/openApiSpec";
+import { organizationAgentInstructionsKind } from "./resources/organizationAgentInstructions";
 import { organizationMemberKind } from "./resources/organizationMember";
 import { organizationSettingsKind } from "./resources/organizationSettings";
 import { samlProviderKind } from "./resources/samlProvider";
 import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
 import { siteAgentSettingsKind } from "./resources/siteAgentSettings";
+import { siteChannelKind } from "./resources/siteChannel";
 import { siteCustomizationKind } from "./resources/siteCustomization";
 import { siteExternalLinkKind } from "./resources/siteExternalLink";
 import { siteMcpServerKind } from "./resources/siteMcpServer";
@@ -46,6 +48,7 @@ export type AnyKind = KindDefinition<any, any>;
  */
 export const definitions: readonly AnyKind[] = [
   organizationSettingsKind,
+  organizationAgentInstructionsKind,
   collectionKind,
   spaceKind,
   teamKind,
@@ -67,6 +70,7 @@ export const definitions: readonly AnyKind[] = [
   siteSpaceKind,
   siteShareLinkKind,
   siteMcpServerKind,
+  siteChannelKind,
   integrationSiteInstallationKind,
   siteAdaptiveSchemaKind,
   siteStructureKind,

@@ -13,6 +13,8 @@ export const GIT_SYNC_PROVIDERS = ["github", "gitlab"] as const;
 export type GitSyncProvider = (typeof GIT_SYNC_PROVIDERS)[number];
 /** The official `GitSyncInstallationPriority`: which side wins, the repository (`git`) or GitBook (`gitbook`). */
 export const GIT_SYNC_PRIORITIES = ["git", "gitbook"] as const;
+/** The official `agentInstructions` items: the agent instruction files exported at the repository root. */
+export const GIT_SYNC_AGENT_FILES = ["agents", "claude"] as const;
 
 /** The official `GitSyncState`: what a space or a site reports of the installation syncing it. */
 export const GitSyncStateSchema = z.object({
@@ -40,6 +42,7 @@ export const GitSyncInstallationSchema = z.object({
   commitMessageTemplate: z.string().optional(),
   previewExternalBranches: z.boolean().optional(),
   priority: z.string().optional(),
+  agentInstructions: z.array(z.string()).optional(),
   createdAt: z.string().optional(),
 });
 export type ApiGitSyncInstallation = z.infer<typeof GitSyncInstallationSchema>;
@@ -60,6 +63,7 @@ export interface GitSyncSetup {
   commitMessageTemplate?: string;
   previewExternalBranches?: boolean;
   priority?: string;
+  agentInstructions?: string[];
 }
 
 export const gitSyncInstallationsPath = "/git/installations";
@@ -110,6 +114,25 @@ export async function listSiteGitSyncInstallations(
 ): Promise<ApiGitSyncInstallation[]> {
   const schema = z.object({ items: z.array(GitSyncInstallationSchema) });
   const path = siteGitSyncInstallationsPath(organizationId, siteId);
+  // Stryker disable next-line StringLiteral: undici's request() sends an empty method as GET.
+  return (await call(client, schema, "GET", path, USER_ONLY)).items;
+}
+
+/** The official `GitSyncGitHubRepository` and `GitSyncGitLabProject`: one repository an installation can reach. */
+export const GitSyncRepositorySchema = z.object({ id: z.number(), fullName: z.string() });
+export type ApiGitSyncRepository = z.infer<typeof GitSyncRepositorySchema>;
+
+/**
+ * The repositories (GitHub, `listGitHubRepositoriesForGitSyncInstallation`) or projects (GitLab,
+ * `listGitLabProjectsForGitSyncInstallation`) the installation can reach: `{items}`, without pagination.
+ */
+export async function listGitSyncRepositories(
+  client: HttpClient,
+  installationId: string,
+  provider: GitSyncProvider,
+): Promise<ApiGitSyncRepository[]> {
+  const schema = z.object({ items: z.array(GitSyncRepositorySchema) });
+  const path = `${gitSyncInstallationPath(installationId)}/${provider === "github" ? "github/repos" : "gitlab/projects"}`;
   // Stryker disable next-line StringLiteral: undici's request() sends an empty method as GET.
   return (await call(client, schema, "GET", path, USER_ONLY)).items;
 }

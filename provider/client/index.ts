@@ -1,3 +1,4 @@
+export * from "./agentInstructions";
 export * from "./auditEvents";
 export * from "./collections";
 export * from "./documentText";
@@ -17,6 +18,7 @@ export * from "./responseText";
 export * from "./saml";
 export * from "./siteAdaptiveSchemas";
 export * from "./siteAgentSettings";
+export * from "./siteChannels";
 export * from "./siteCustomization";
 export * from "./siteExternalLinks";
 export * from "./siteMcpServers";

@@ -9,11 +9,13 @@ import {
   integrationSiteInstallationRegistration,
   integrationSpaceInstallationRegistration,
   openApiSpecRegistration,
+  organizationAgentInstructionsRegistration,
   organizationMemberRegistration,
   organizationSettingsRegistration,
   samlProviderRegistration,
   siteAdaptiveSchemaRegistration,
   siteAgentSettingsRegistration,
+  siteChannelRegistration,
   siteCustomizationRegistration,
   siteExternalLinkRegistration,
   siteMcpServerRegistration,
@@ -55,6 +57,7 @@ export type {
   Font,
   FontDefinition,
   FooterGroup,
+  GitSyncInstallationAgentInstructionsItem,
   GitSyncInstallationArgs,
   GitSyncInstallationPriority,
   GitSyncInstallationProvider,
@@ -70,6 +73,7 @@ export type {
   NoMergeRules,
   OpenApiSpecArgs,
   OpenApiSpecVisibility,
+  OrganizationAgentInstructionsArgs,
   OrganizationMemberArgs,
   OrganizationMergeRules,
   OrganizationSettingsArgs,
@@ -81,6 +85,9 @@ export type {
   SiteAgentSettingsFindingChangeRequests,
   SiteAgentSettingsScanTopics,
   SiteArgs,
+  SiteChannelArgs,
+  SiteChannelRole,
+  SiteChannelType,
   SiteCustomizationArgs,
   SiteExternalLinkArgs,
   SiteMcpServerArgs,
@@ -138,6 +145,19 @@ export interface OrganizationSettings extends types.OrganizationSettingsOutputs 
 export class OrganizationSettings extends PluginResource {
   constructor(name: string, args: types.OrganizationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(organizationSettingsRegistration, name, args, opts);
+  }
+}
+
+export interface OrganizationAgentInstructions extends types.OrganizationAgentInstructionsOutputs {}
+
+/**
+ * The organization's instructions for its Docs agent, which it follows in every site and channel
+ * (`/orgs/{organizationId}/agent-instructions`). An organization has one. Id: the organization id (an
+ * organization has one set of agent instructions).
+ */
+export class OrganizationAgentInstructions extends PluginResource {
+  constructor(name: string, args: types.OrganizationAgentInstructionsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(organizationAgentInstructionsRegistration, name, args, opts);
   }
 }
 
@@ -392,6 +412,19 @@ export interface SiteMcpServer extends types.SiteMcpServerOutputs {}
 export class SiteMcpServer extends PluginResource {
   constructor(name: string, args: types.SiteMcpServerArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteMcpServerRegistration, name, args, opts);
+  }
+}
+
+export interface SiteChannel extends types.SiteChannelOutputs {}
+
+/**
+ * Where the site's docs agent answers besides the site: a Slack or Discord workspace, Linear or GitHub, with its
+ * role and the channels, teams or repositories it may answer in (`…/sites/{siteId}/channels`). Id: the channel
+ * id (listed by `GET /orgs/<organizationId>/sites/<siteId>/channels`).
+ */
+export class SiteChannel extends PluginResource {
+  constructor(name: string, args: types.SiteChannelArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteChannelRegistration, name, args, opts);
   }
 }
 

@@ -23,6 +23,7 @@ import type {
   OrganizationSettingsArgs,
   SamlProviderArgs,
   SiteArgs,
+  SiteChannelArgs,
   SiteExternalLinkArgs,
   SiteMcpServerArgs,
   SitePermissionArgs,
@@ -48,6 +49,7 @@ interface KindArgs {
   OrganizationSettings: OrganizationSettingsArgs;
   SamlProvider: SamlProviderArgs;
   Site: SiteArgs;
+  SiteChannel: SiteChannelArgs;
   SiteExternalLink: SiteExternalLinkArgs;
   SiteMcpServer: SiteMcpServerArgs;
   SitePermission: SitePermissionArgs;
@@ -248,6 +250,55 @@ export const RULES: readonly Rule[] = [
       ];
     },
     example: [resource("SiteShareLink", "review-link", { name: "", active: true }, { refs: { siteId: "Site/docs" } })],
+  }),
+
+  rule({
+    id: "docs-channel-allow-list",
+    scope: "resource",
+    description:
+      "A site channel names where its agent answers: its allow-list (`allowedChannels` for Slack and Discord, " +
+      "`allowedTeams` for Linear, `allowedRepositories` for GitHub) is declared and not empty. Left out or `[]`, the " +
+      "agent answers in every channel, team or repository of the connected workspace, public ones included.",
+    enforcementLevel: "advisory",
+    levelWhy: "a support agent open to a whole workspace is sometimes intended; the warning makes it a decision",
+    settings: {},
+    reads: [on("SiteChannel", "type", "allowedChannels", "allowedTeams", "allowedRepositories")],
+    check(channel) {
+      const type = knownString(channel.props.type);
+      const field =
+        type === "builtin:linear"
+          ? "allowedTeams"
+          : type === "builtin:github"
+            ? "allowedRepositories"
+            : type === undefined
+              ? undefined
+              : "allowedChannels";
+      if (field === undefined) return [];
+      const list = channel.props[field];
+      if (!isKnown(list) || (Array.isArray(list) && list.length > 0)) return [];
+      const example =
+        field === "allowedRepositories"
+          ? '["acme/docs"]'
+          : field === "allowedTeams"
+            ? '["DOC"]'
+            : '["help", "support-*"]';
+      return [
+        {
+          resource: channel,
+          field,
+          problem: `the ${type} channel's agent may answer anywhere in the workspace: ${field} is ${list === undefined ? "not declared" : "empty"}`,
+          fix: `list where it may answer, e.g. ${field}: ${example}`,
+        },
+      ];
+    },
+    example: [
+      resource(
+        "SiteChannel",
+        "slack",
+        { type: "builtin:slack", role: "collaborator" },
+        { refs: { siteId: "Site/docs" } },
+      ),
+    ],
   }),
 
   rule({
@@ -705,6 +756,7 @@ export const UNJUDGED: Readonly<Record<string, string>> = {
   Translation: "a translated copy of a space the program already declares and the rules judge",
   TranslationGlossary: "terms for translations: no access, URL or credential",
   SiteAgentSettings: "the editing agent's topics and instructions: no access, URL or credential",
+  OrganizationAgentInstructions: "the Docs agent's instructions: no access, URL or credential",
 };
 
 /** The kinds a rule judges. */

@@ -11,11 +11,13 @@ import {
   integrationSiteInstallationRegistration,
   integrationSpaceInstallationRegistration,
   openApiSpecRegistration,
+  organizationAgentInstructionsRegistration,
   organizationMemberRegistration,
   organizationSettingsRegistration,
   samlProviderRegistration,
   siteAdaptiveSchemaRegistration,
   siteAgentSettingsRegistration,
+  siteChannelRegistration,
   siteCustomizationRegistration,
   siteExternalLinkRegistration,
   siteMcpServerRegistration,
@@ -54,6 +56,7 @@ export type {
   Font,
   FontDefinition,
   FooterGroup,
+  GitSyncInstallationAgentInstructionsItem,
   GitSyncInstallationPriority,
   GitSyncInstallationProvider,
   HeaderItem,
@@ -69,6 +72,8 @@ export type {
   RoleOrGuest,
   SiteAgentSettingsFindingChangeRequests,
   SiteAgentSettingsScanTopics,
+  SiteChannelRole,
+  SiteChannelType,
   SiteMcpServerTransport,
   SiteStructureSiteSpacesItem,
   SiteType,
@@ -110,6 +115,22 @@ export interface OrganizationSettings extends types.OrganizationSettingsOutputs 
 export class OrganizationSettings extends DocsResource {
   constructor(name: string, args: OrganizationSettingsArgs, opts?: pulumi.CustomResourceOptions) {
     super(organizationSettingsRegistration, name, args, opts);
+  }
+}
+
+/** The arguments of OrganizationAgentInstructions: the types module's, and a `connection`. */
+export interface OrganizationAgentInstructionsArgs extends types.OrganizationAgentInstructionsArgs, ConnectionOption {}
+
+export interface OrganizationAgentInstructions extends types.OrganizationAgentInstructionsOutputs {}
+
+/**
+ * The organization's instructions for its Docs agent, which it follows in every site and channel
+ * (`/orgs/{organizationId}/agent-instructions`). An organization has one. Id: the organization id (an
+ * organization has one set of agent instructions).
+ */
+export class OrganizationAgentInstructions extends DocsResource {
+  constructor(name: string, args: OrganizationAgentInstructionsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(organizationAgentInstructionsRegistration, name, args, opts);
   }
 }
 
@@ -427,6 +448,22 @@ export interface SiteMcpServer extends types.SiteMcpServerOutputs {}
 export class SiteMcpServer extends DocsResource {
   constructor(name: string, args: SiteMcpServerArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteMcpServerRegistration, name, args, opts);
+  }
+}
+
+/** The arguments of SiteChannel: the types module's, and a `connection`. */
+export interface SiteChannelArgs extends types.SiteChannelArgs, ConnectionOption {}
+
+export interface SiteChannel extends types.SiteChannelOutputs {}
+
+/**
+ * Where the site's docs agent answers besides the site: a Slack or Discord workspace, Linear or GitHub, with its
+ * role and the channels, teams or repositories it may answer in (`…/sites/{siteId}/channels`). Id: the channel
+ * id (listed by `GET /orgs/<organizationId>/sites/<siteId>/channels`).
+ */
+export class SiteChannel extends DocsResource {
+  constructor(name: string, args: SiteChannelArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteChannelRegistration, name, args, opts);
   }
 }
 

@@ -156,6 +156,40 @@ export const organizationSettingsRegistration: RegisteredKind = {
   ],
 };
 
+/**
+ * The arguments of OrganizationAgentInstructions. The organization's instructions for its Docs agent, which it
+ * follows in every site and channel (`/orgs/{organizationId}/agent-instructions`). An organization has one.
+ */
+export interface OrganizationAgentInstructionsArgs extends AdoptionArgs {
+  /**
+   * The organization whose Docs agent follows these instructions. (id; replace; default: stack config
+   * `docs:organizationId` or `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /**
+   * What the Docs agent follows in every site and channel of the organization, as plain text: each line is a
+   * paragraph. `""` clears them. (string; update in place; required.)
+   */
+  instructions: pulumi.Input<string>;
+}
+
+/** The outputs of OrganizationAgentInstructions, which both routes' `OrganizationAgentInstructions` class has. */
+export interface OrganizationAgentInstructionsOutputs {
+  /** The organization whose Docs agent follows these instructions. */
+  readonly organizationId: pulumi.Output<string>;
+  /**
+   * What the Docs agent follows in every site and channel of the organization, as plain text: each line is a
+   * paragraph. `""` clears them.
+   */
+  readonly instructions: pulumi.Output<string>;
+}
+
+/** What a OrganizationAgentInstructions registers, on either route. */
+export const organizationAgentInstructionsRegistration: RegisteredKind = {
+  kind: "OrganizationAgentInstructions",
+  properties: ["organizationId", "instructions"],
+};
+
 /** Used by Collection, Space and Site. */
 export type DefaultLevel = "read" | "comment" | "review" | "edit" | "create" | "admin" | "inherit";
 
@@ -1246,6 +1280,8 @@ export type GitSyncInstallationProvider = "github" | "gitlab";
 
 export type GitSyncInstallationPriority = "git" | "gitbook";
 
+export type GitSyncInstallationAgentInstructionsItem = "agents" | "claude";
+
 /**
  * The arguments of GitSyncInstallation. A space or a site synced with a GitHub repository or a GitLab project
  * (Git Sync, `/git/installations`): which repository and branch, the directory, the commit template and which
@@ -1273,15 +1309,27 @@ export interface GitSyncInstallationArgs extends AdoptionArgs {
    */
   siteId?: pulumi.Input<string>;
   /**
-   * GitHub: the repository's numeric id. (number, greater than 0, at most 9007199254740991; update in place;
-   * unmanaged when omitted.)
+   * GitHub: the repository's numeric id; `repository` names it instead. (number, greater than 0, at most
+   * 9007199254740991; update in place; unmanaged when omitted.)
    */
   repositoryId?: pulumi.Input<number>;
   /**
-   * GitLab: the project's numeric id. (number, greater than 0, at most 9007199254740991; update in place;
-   * unmanaged when omitted.)
+   * GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the
+   * repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`). (string, pattern
+   * `^[^/\s]+\/[^/\s]+$`; update in place; unmanaged when omitted.)
+   */
+  repository?: pulumi.Input<string>;
+  /**
+   * GitLab: the project's numeric id; `project` names it instead. (number, greater than 0, at most
+   * 9007199254740991; update in place; unmanaged when omitted.)
    */
   projectId?: pulumi.Input<number>;
+  /**
+   * GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can
+   * reach (`listGitLabProjectsForGitSyncInstallation`). (string, pattern `^[^/\s]+(\/[^/\s]+)+$`; update in
+   * place; unmanaged when omitted.)
+   */
+  project?: pulumi.Input<string>;
   /**
    * The branch synced, e.g. `main` (sent as `refs/heads/main`). (string, at least 1 character; update in place;
    * unmanaged when omitted.)
@@ -1301,6 +1349,12 @@ export interface GitSyncInstallationArgs extends AdoptionArgs {
    * `gitbook`; update in place; unmanaged when omitted.)
    */
   priority?: pulumi.Input<GitSyncInstallationPriority>;
+  /**
+   * The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude`
+   * (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed. (list of `agents` or `claude`;
+   * update in place, order-insensitive; unmanaged when omitted.)
+   */
+  agentInstructions?: DeepInput<GitSyncInstallationAgentInstructionsItem[]>;
   /**
    * GitLab: an access token that can read and write the project. Secret; never read back. (string, at least 1
    * character; update in place; unmanaged when omitted.)
@@ -1323,10 +1377,25 @@ export interface GitSyncInstallationOutputs {
   readonly spaceId: pulumi.Output<string | null>;
   /** The site synced with the repository (or `spaceId`). */
   readonly siteId: pulumi.Output<string | null>;
-  /** GitHub: the repository's numeric id. */
+  /** GitHub: the repository's numeric id; `repository` names it instead. */
   readonly repositoryId: pulumi.Output<number | null>;
-  /** GitLab: the project's numeric id. */
+  /**
+   * GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the
+   * repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+   */
+  readonly repository: pulumi.Output<string | null>;
+  /** GitLab: the project's numeric id; `project` names it instead. */
   readonly projectId: pulumi.Output<number | null>;
+  /**
+   * GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can
+   * reach (`listGitLabProjectsForGitSyncInstallation`).
+   */
+  readonly project: pulumi.Output<string | null>;
+  /**
+   * The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude`
+   * (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+   */
+  readonly agentInstructions: pulumi.Output<GitSyncInstallationAgentInstructionsItem[]>;
   /** The branch synced, e.g. `main` (sent as `refs/heads/main`). */
   readonly branch: pulumi.Output<string | null>;
   /** The repository's directory holding the content (a monorepo's). */
@@ -1354,12 +1423,15 @@ export const gitSyncInstallationRegistration: RegisteredKind = {
     "spaceId",
     "siteId",
     "repositoryId",
+    "repository",
     "projectId",
+    "project",
     "branch",
     "projectDirectory",
     "commitMessageTemplate",
     "previewExternalBranches",
     "priority",
+    "agentInstructions",
     "accessToken",
     "customInstanceURL",
     "status",
@@ -1896,6 +1968,97 @@ export const siteMcpServerRegistration: RegisteredKind = {
   properties: ["organizationId", "siteId", "name", "url", "transport", "headers", "condition"],
   sensitiveInputs: ["headers"],
   secretOutputs: ["headers"],
+};
+
+export type SiteChannelType = "builtin:slack" | "builtin:linear" | "builtin:github" | "builtin:discord";
+
+export type SiteChannelRole = "collaborator" | "support";
+
+/**
+ * The arguments of SiteChannel. Where the site's docs agent answers besides the site: a Slack or Discord
+ * workspace, Linear or GitHub, with its role and the channels, teams or repositories it may answer in
+ * (`…/sites/{siteId}/channels`).
+ */
+export interface SiteChannelArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * Where the agent answers: `builtin:slack`, `builtin:linear`, `builtin:github` or `builtin:discord`.
+   * (`builtin:slack`, `builtin:linear`, `builtin:github` or `builtin:discord`; replace; required.)
+   */
+  type: pulumi.Input<SiteChannelType>;
+  /**
+   * What the agent does there: `support` (answers questions) or `collaborator` (also proposes changes to the
+   * docs). Left out: not managed (the API picks it on create). (`collaborator` or `support`; update in place;
+   * unmanaged when omitted.)
+   */
+  role?: pulumi.Input<SiteChannelRole>;
+  /**
+   * Slack or Discord: the channels the agent answers in, by name or pattern (`general`, `support-*`); `[]`
+   * allows all. Compared as a set. Left out: not managed (a create sends `[]`). (list of string, pattern
+   * `^[a-zA-Z0-9_*-]+$`; update in place, order-insensitive; unmanaged when omitted.)
+   */
+  allowedChannels?: DeepInput<string[]>;
+  /**
+   * Linear: the team keys or patterns the agent answers in; `[]` allows all. Left out: not managed. (list of
+   * string, pattern `^[a-zA-Z0-9_*-]+$`; update in place, order-insensitive; unmanaged when omitted.)
+   */
+  allowedTeams?: DeepInput<string[]>;
+  /**
+   * GitHub: the repositories the agent answers in, `owner/repository` or `owner/*`; `[]` allows all. Left out:
+   * not managed. (list of string, pattern `^[a-zA-Z0-9._*-]+\/[a-zA-Z0-9._*-]+$`; update in place,
+   * order-insensitive; unmanaged when omitted.)
+   */
+  allowedRepositories?: DeepInput<string[]>;
+}
+
+/** The outputs of SiteChannel, which both routes' `SiteChannel` class has. */
+export interface SiteChannelOutputs {
+  /** The organization of the site. */
+  readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  readonly siteId: pulumi.Output<string>;
+  /** Where the agent answers: `builtin:slack`, `builtin:linear`, `builtin:github` or `builtin:discord`. */
+  readonly type: pulumi.Output<SiteChannelType>;
+  /**
+   * What the agent does there: `support` (answers questions) or `collaborator` (also proposes changes to the
+   * docs). Left out: not managed (the API picks it on create).
+   */
+  readonly role: pulumi.Output<SiteChannelRole | null>;
+  /**
+   * Slack or Discord: the channels the agent answers in, by name or pattern (`general`, `support-*`); `[]`
+   * allows all. Compared as a set. Left out: not managed (a create sends `[]`).
+   */
+  readonly allowedChannels: pulumi.Output<string[]>;
+  /** Linear: the team keys or patterns the agent answers in; `[]` allows all. Left out: not managed. */
+  readonly allowedTeams: pulumi.Output<string[]>;
+  /**
+   * GitHub: the repositories the agent answers in, `owner/repository` or `owner/*`; `[]` allows all. Left out:
+   * not managed.
+   */
+  readonly allowedRepositories: pulumi.Output<string[]>;
+  /** `active`, or `pending` until the workspace is connected. */
+  readonly status: pulumi.Output<string | null>;
+}
+
+/** What a SiteChannel registers, on either route. */
+export const siteChannelRegistration: RegisteredKind = {
+  kind: "SiteChannel",
+  properties: [
+    "organizationId",
+    "siteId",
+    "type",
+    "role",
+    "allowedChannels",
+    "allowedTeams",
+    "allowedRepositories",
+    "status",
+  ],
 };
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   type ApiGitSyncInstallation,
   BadRequestError,
+  GIT_SYNC_AGENT_FILES,
   GIT_SYNC_PRIORITIES,
   GIT_SYNC_PROVIDERS,
   type GitSyncSetup,
@@ -10,6 +11,7 @@ import {
   getSpace,
   type HttpClient,
   installGitSync,
+  listGitSyncRepositories,
   listSiteGitSyncInstallations,
   listSites,
   listSpaces,
@@ -30,8 +32,28 @@ const inputs = z
     provider: z.enum(GIT_SYNC_PROVIDERS).describe("The Git provider: `github` or `gitlab`. A change installs anew."),
     spaceId: idRef("Space").optional().describe("The space synced with the repository (or `siteId`)."),
     siteId: idRef("Site").optional().describe("The site synced with the repository (or `spaceId`)."),
-    repositoryId: z.int().positive().optional().describe("GitHub: the repository's numeric id."),
-    projectId: z.int().positive().optional().describe("GitLab: the project's numeric id."),
+    repositoryId: z
+      .int()
+      .positive()
+      .optional()
+      .describe("GitHub: the repository's numeric id; `repository` names it instead."),
+    repository: z
+      .string()
+      .regex(/^[^/\s]+\/[^/\s]+$/, "must be `owner/repository`, e.g. `acme/docs` (not a URL)")
+      .optional()
+      .describe(
+        "GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the " +
+          "repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).",
+      ),
+    projectId: z.int().positive().optional().describe("GitLab: the project's numeric id; `project` names it instead."),
+    project: z
+      .string()
+      .regex(/^[^/\s]+(\/[^/\s]+)+$/, "must be `group/project` (subgroups allowed), e.g. `acme/docs` (not a URL)")
+      .optional()
+      .describe(
+        "GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can " +
+          "reach (`listGitLabProjectsForGitSyncInstallation`).",
+      ),
     branch: z
       .string()
       .min(1)
@@ -46,6 +68,14 @@ const inputs = z
       .enum(GIT_SYNC_PRIORITIES)
       .optional()
       .describe("Which side wins a sync: the repository (`git`: its content overwrites GitBook's) or `gitbook`."),
+    agentInstructions: z
+      .array(z.enum(GIT_SYNC_AGENT_FILES))
+      .refine((files) => new Set(files).size === files.length, "must not list a file twice")
+      .optional()
+      .describe(
+        "The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` " +
+          "(CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.",
+      ),
     accessToken: z
       .string()
       .min(1)
@@ -62,10 +92,24 @@ const inputs = z
     if ((news.spaceId === undefined) === (news.siteId === undefined)) {
       ctx.addIssue({ code: "custom", path: ["spaceId"], message: "declare exactly one of spaceId and siteId" });
     }
-    const other = news.provider === "github" ? ["projectId", "accessToken", "customInstanceURL"] : ["repositoryId"];
+    const other =
+      news.provider === "github"
+        ? ["projectId", "project", "accessToken", "customInstanceURL"]
+        : ["repositoryId", "repository"];
     for (const key of other) {
       if (news[key as keyof typeof news] === undefined) continue;
       ctx.addIssue({ code: "custom", path: [key], message: `is not a setting of ${news.provider}'s Git Sync` });
+    }
+    for (const [name, id] of [
+      ["repository", "repositoryId"],
+      ["project", "projectId"],
+    ] as const) {
+      if (news[name] === undefined || news[id] === undefined) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: `names what ${id} names: declare one of ${name} and ${id}`,
+      });
     }
   });
 
@@ -75,7 +119,10 @@ const state = z.object({
   spaceId: z.string().nullable().default(null),
   siteId: z.string().nullable().default(null),
   repositoryId: z.number().nullable().default(null),
+  repository: z.string().nullable().default(null),
   projectId: z.number().nullable().default(null),
+  project: z.string().nullable().default(null),
+  agentInstructions: z.array(z.string()).default([]),
   branch: z.string().nullable().default(null),
   projectDirectory: z.string().nullable().default(null),
   commitMessageTemplate: z.string().nullable().default(null),
@@ -93,7 +140,12 @@ type Inputs = z.output<typeof inputs>;
 type State = z.output<typeof state>;
 
 /** The state from a read; the access token is the declared one, since the API's answer is not documented to hold it. */
-function toState(api: ApiGitSyncInstallation, organizationId: string, accessToken: string | null | undefined): State {
+function toState(
+  api: ApiGitSyncInstallation,
+  organizationId: string,
+  accessToken: string | null | undefined,
+  named: Named = {},
+): State {
   const configuration = api.providerConfiguration;
   return {
     organizationId,
@@ -102,7 +154,12 @@ function toState(api: ApiGitSyncInstallation, organizationId: string, accessToke
     spaceId: api.target.type === "space" ? (api.target.spaceId ?? null) : null,
     siteId: api.target.type === "site" ? (api.target.siteId ?? null) : null,
     repositoryId: configuration.repositoryId ?? null,
+    // A name is kept while the installation syncs the repository it was resolved to: one changed by hand reads as
+    // no name (drift), without a listing on every read.
+    repository: named.repository && named.repository.id === configuration.repositoryId ? named.repository.name : null,
     projectId: configuration.projectId ?? null,
+    project: named.project && named.project.id === configuration.projectId ? named.project.name : null,
+    agentInstructions: api.agentInstructions ?? [],
     branch: configuration.branch ?? null,
     projectDirectory: api.projectDirectory ?? null,
     commitMessageTemplate: api.commitMessageTemplate ?? null,
@@ -115,7 +172,56 @@ function toState(api: ApiGitSyncInstallation, organizationId: string, accessToke
 }
 
 const CONFIGURATION = ["repositoryId", "projectId", "branch", "accessToken", "customInstanceURL"] as const;
-const SETUP = ["projectDirectory", "commitMessageTemplate", "previewExternalBranches", "priority"] as const;
+const SETUP = [
+  "projectDirectory",
+  "commitMessageTemplate",
+  "previewExternalBranches",
+  "priority",
+  "agentInstructions",
+] as const;
+
+/** The repository or project a name was resolved to: the state keeps the name while the installation syncs that id. */
+interface Named {
+  repository?: { name: string; id: number | null | undefined };
+  project?: { name: string; id: number | null | undefined };
+}
+
+const namedIn = (state: {
+  repository?: string | null;
+  repositoryId?: number | null;
+  project?: string | null;
+  projectId?: number | null;
+}): Named => ({
+  ...(state.repository ? { repository: { name: state.repository, id: state.repositoryId } } : {}),
+  ...(state.project ? { project: { name: state.project, id: state.projectId } } : {}),
+});
+
+/**
+ * The inputs with the declared `repository` or `project` resolved to its id among what the installation can reach
+ * (one listing). A name it cannot see fails naming what it can see, and where access is granted.
+ */
+async function resolveName(client: HttpClient, installationId: string, news: Inputs): Promise<Inputs> {
+  const [field, idField] =
+    news.provider === "github" ? (["repository", "repositoryId"] as const) : (["project", "projectId"] as const);
+  const name = news[field];
+  if (name === undefined) return news;
+  const reachable = await listGitSyncRepositories(client, installationId, news.provider);
+  const found = reachable.find((repository) => repository.fullName.toLowerCase() === name.toLowerCase());
+  if (found) return { ...news, [idField]: found.id };
+  const operation =
+    news.provider === "github"
+      ? "listGitHubRepositoriesForGitSyncInstallation"
+      : "listGitLabProjectsForGitSyncInstallation";
+  const seen =
+    reachable.length > 0 ? `it can reach ${reachable.map((r) => r.fullName).join(", ")}` : "it can reach none yet";
+  const grant =
+    news.provider === "github"
+      ? "grant GitBook's GitHub app access to the repository (GitHub: Settings > Applications > GitBook > Repository access)"
+      : "give the access token's user access to the project";
+  const what = `${field} "${name}": the ${news.provider} installation "${installationId}" cannot reach it; ${seen} (${operation})`;
+  const fix = `correct ${field}, or ${grant}`;
+  throw new ResourceError({ what, fix, cause: new Error(what) });
+}
 
 /**
  * The PATCH for the `keys` of the inputs, or undefined when none is set. The document requires `provider` and
@@ -178,8 +284,16 @@ export const gitSyncInstallationKind = defineKind<Inputs, State>({
       "- A repository or project the provider cannot reach fails at `up`, naming `repositoryId` or `projectId` with " +
         "the API's answer.",
       "- `accessToken` (GitLab) is secret in the state and never read back: a token changed in the app is not seen.",
-      "- Not managed: a space synced through its site's installation (the target's `siteId`), `agentInstructions` and " +
-        "the child installations' project directories.",
+      "- `repository` (GitHub, `owner/repository`) or `project` (GitLab, `group/project`) names the repository instead " +
+        "of its numeric id: create and update resolve it among what the installation can reach " +
+        "(`listGitHubRepositoriesForGitSyncInstallation`, `listGitLabProjectsForGitSyncInstallation`: one request). " +
+        "The installation must exist to be asked, so a name it cannot see fails at `up`, listing what it can see. " +
+        "The state keeps the name while the installation syncs that repository; one switched by hand is drift.",
+      "- `agentInstructions` lists the agent instruction files GitBook exports at the repository root (`agents`, " +
+        "`claude`), compared as a set.",
+      "- Not managed: a space synced through its site's installation (the target's `siteId`) and the child " +
+        "installations' project directories (`childInstallationProjectDirectories`: the official document has it in " +
+        "the PATCH body only, and no answer reports it back, so drift could not be seen).",
       "- Reads: one request per installation (`GET /git/installations/{id}`). `docs-platform import` and `unmanaged` " +
         "find installations in the spaces and sites listings (their `gitSync`) at no extra request.",
       "- The official document admits only a user's personal API token to every Git Sync operation.",
@@ -188,10 +302,11 @@ export const gitSyncInstallationKind = defineKind<Inputs, State>({
   organizationId,
   provider: "github",
   spaceId: handbook.id,
-  repositoryId: 123456789,
+  repository: "acme/handbook",
   branch: "main",
   projectDirectory: "docs",
   priority: "git",
+  agentInstructions: ["agents"],
 });`,
   },
   scope: "organization",
@@ -226,6 +341,7 @@ export const gitSyncInstallationKind = defineKind<Inputs, State>({
   secretOutputs: ["accessToken"],
   idFormat: "the Git Sync installation id (a synced space's or site's `gitSync.installationId`)",
   replaceOnChanges: ["organizationId", "provider", "spaceId", "siteId"],
+  setProperties: ["agentInstructions"],
   // One installation per space or site: the new one cannot be installed beside the old.
   deleteBeforeReplace: true,
 
@@ -244,20 +360,32 @@ export const gitSyncInstallationKind = defineKind<Inputs, State>({
 
   async create({ client }, news) {
     const installed = await installGitSync(client, news.provider, targetOf(news));
-    const setup = setupOf(news, new Set([...CONFIGURATION, ...SETUP]));
-    const configured = setup
-      ? await undoOnFailure(
-          { kind: "GitSyncInstallation", id: installed.id, title: news.provider },
-          () => uninstallGitSync(client, installed.id),
-          () => configure(client, installed.id, news, setup),
-        )
-      : installed;
-    return { id: installed.id, state: toState(configured, news.organizationId, news.accessToken) };
+    const configured = await undoOnFailure(
+      { kind: "GitSyncInstallation", id: installed.id, title: news.provider },
+      () => uninstallGitSync(client, installed.id),
+      async () => {
+        const resolved = await resolveName(client, installed.id, news);
+        const setup = setupOf(resolved, new Set([...CONFIGURATION, ...SETUP]));
+        return { resolved, answer: setup ? await configure(client, installed.id, resolved, setup) : installed };
+      },
+    );
+    const state = toState(configured.answer, news.organizationId, news.accessToken, namedIn(configured.resolved));
+    return { id: installed.id, state };
   },
 
   async read({ client }, id, known) {
     const installation = await getGitSyncInstallation(client, id);
-    return { id, state: toState(installation, known.organizationId, known.accessToken) };
+    // Adopting with a name (no id known yet): resolve it once, so a match writes nothing.
+    const adopting = (known.repository && known.repositoryId == null) || (known.project && known.projectId == null);
+    const named = adopting
+      ? namedIn(
+          await resolveName(client, id, {
+            ...(known as Inputs),
+            provider: installation.provider as Inputs["provider"],
+          }),
+        )
+      : namedIn(known);
+    return { id, state: toState(installation, known.organizationId, known.accessToken, named) };
   },
 
   async update({ client }, id, olds, news, changed) {
@@ -270,9 +398,15 @@ export const gitSyncInstallationKind = defineKind<Inputs, State>({
           "to install Git Sync anew.",
       );
     }
-    const setup = setupOf(news, changed);
-    const installation = setup ? await configure(client, id, news, setup) : await getGitSyncInstallation(client, id);
-    return toState(installation, olds.organizationId, news.accessToken);
+    const resolved = await resolveName(client, id, news);
+    const keys = new Set(changed);
+    if (changed.has("repository")) keys.add("repositoryId");
+    if (changed.has("project")) keys.add("projectId");
+    const setup = setupOf(resolved, keys);
+    const installation = setup
+      ? await configure(client, id, resolved, setup)
+      : await getGitSyncInstallation(client, id);
+    return toState(installation, olds.organizationId, news.accessToken, namedIn(resolved));
   },
 
   delete: ({ client }, id) => uninstallGitSync(client, id),

@@ -6,14 +6,17 @@ import { z } from "zod";
 import {
   type ApiRedirect,
   type ApiShareLink,
+  type ApiSiteChannel,
   type ApiSiteMcpServer,
   getSiteObjects,
   type HttpClient,
+  listSiteChannels,
   listSiteMcpServers,
   listSiteRedirects,
   listSiteShareLinks,
   parseResponse,
   type SiteObjects,
+  siteChannelsPath,
   siteMcpServersPath,
   sitePath,
   siteRedirectsPath,
@@ -120,7 +123,18 @@ export const mcpServerListing: SiteListing<ApiSiteMcpServer> = {
   path: siteMcpServersPath,
   list: listSiteMcpServers,
 };
-const SITE_LISTINGS: SiteListing<unknown>[] = [structureListing, shareLinkListing, redirectListing, mcpServerListing];
+export const channelListing: SiteListing<ApiSiteChannel> = {
+  name: "channels",
+  path: siteChannelsPath,
+  list: listSiteChannels,
+};
+const SITE_LISTINGS: SiteListing<unknown>[] = [
+  structureListing,
+  shareLinkListing,
+  redirectListing,
+  mcpServerListing,
+  channelListing,
+];
 /** `Listings.demanded` groups: the listings this operation read under sites, and the sites it read. */
 const LISTED_UNDER_SITES = "listed under sites";
 const SITES_READ = "sites read";

@@ -289,6 +289,34 @@ namespace DocsPlatform.Docs
     }
 
     [EnumType]
+    public readonly struct GitSyncInstallationAgentInstructionsItem : IEquatable<GitSyncInstallationAgentInstructionsItem>
+    {
+        private readonly string _value;
+
+        private GitSyncInstallationAgentInstructionsItem(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static GitSyncInstallationAgentInstructionsItem Agents { get; } = new GitSyncInstallationAgentInstructionsItem("agents");
+        public static GitSyncInstallationAgentInstructionsItem Claude { get; } = new GitSyncInstallationAgentInstructionsItem("claude");
+
+        public static bool operator ==(GitSyncInstallationAgentInstructionsItem left, GitSyncInstallationAgentInstructionsItem right) => left.Equals(right);
+        public static bool operator !=(GitSyncInstallationAgentInstructionsItem left, GitSyncInstallationAgentInstructionsItem right) => !left.Equals(right);
+
+        public static explicit operator string(GitSyncInstallationAgentInstructionsItem value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is GitSyncInstallationAgentInstructionsItem other && Equals(other);
+        public bool Equals(GitSyncInstallationAgentInstructionsItem other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct GitSyncInstallationPriority : IEquatable<GitSyncInstallationPriority>
     {
         private readonly string _value;
@@ -675,6 +703,64 @@ namespace DocsPlatform.Docs
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is SiteAgentSettingsScanTopics other && Equals(other);
         public bool Equals(SiteAgentSettingsScanTopics other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct SiteChannelRole : IEquatable<SiteChannelRole>
+    {
+        private readonly string _value;
+
+        private SiteChannelRole(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SiteChannelRole Collaborator { get; } = new SiteChannelRole("collaborator");
+        public static SiteChannelRole Support { get; } = new SiteChannelRole("support");
+
+        public static bool operator ==(SiteChannelRole left, SiteChannelRole right) => left.Equals(right);
+        public static bool operator !=(SiteChannelRole left, SiteChannelRole right) => !left.Equals(right);
+
+        public static explicit operator string(SiteChannelRole value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SiteChannelRole other && Equals(other);
+        public bool Equals(SiteChannelRole other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
+    public readonly struct SiteChannelType : IEquatable<SiteChannelType>
+    {
+        private readonly string _value;
+
+        private SiteChannelType(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SiteChannelType Builtin_slack { get; } = new SiteChannelType("builtin:slack");
+        public static SiteChannelType Builtin_linear { get; } = new SiteChannelType("builtin:linear");
+        public static SiteChannelType Builtin_github { get; } = new SiteChannelType("builtin:github");
+        public static SiteChannelType Builtin_discord { get; } = new SiteChannelType("builtin:discord");
+
+        public static bool operator ==(SiteChannelType left, SiteChannelType right) => left.Equals(right);
+        public static bool operator !=(SiteChannelType left, SiteChannelType right) => !left.Equals(right);
+
+        public static explicit operator string(SiteChannelType value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SiteChannelType other && Equals(other);
+        public bool Equals(SiteChannelType other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;

@@ -23,6 +23,12 @@ namespace DocsPlatform.Docs
         public Output<string?> AccessToken { get; private set; } = null!;
 
         /// <summary>
+        /// The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+        /// </summary>
+        [Output("agentInstructions")]
+        public Output<ImmutableArray<DocsPlatform.Docs.GitSyncInstallationAgentInstructionsItem>> AgentInstructions { get; private set; } = null!;
+
+        /// <summary>
         /// The branch synced, e.g. `main` (sent as `refs/heads/main`).
         /// </summary>
         [Output("branch")]
@@ -65,13 +71,19 @@ namespace DocsPlatform.Docs
         public Output<DocsPlatform.Docs.GitSyncInstallationPriority?> Priority { get; private set; } = null!;
 
         /// <summary>
+        /// GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
+        /// </summary>
+        [Output("project")]
+        public Output<string?> Project { get; private set; } = null!;
+
+        /// <summary>
         /// The repository's directory holding the content (a monorepo's).
         /// </summary>
         [Output("projectDirectory")]
         public Output<string?> ProjectDirectory { get; private set; } = null!;
 
         /// <summary>
-        /// GitLab: the project's numeric id.
+        /// GitLab: the project's numeric id; `project` names it instead.
         /// </summary>
         [Output("projectId")]
         public Output<int?> ProjectId { get; private set; } = null!;
@@ -83,7 +95,13 @@ namespace DocsPlatform.Docs
         public Output<DocsPlatform.Docs.GitSyncInstallationProvider> Provider { get; private set; } = null!;
 
         /// <summary>
-        /// GitHub: the repository's numeric id.
+        /// GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+        /// </summary>
+        [Output("repository")]
+        public Output<string?> Repository { get; private set; } = null!;
+
+        /// <summary>
+        /// GitHub: the repository's numeric id; `repository` names it instead.
         /// </summary>
         [Output("repositoryId")]
         public Output<int?> RepositoryId { get; private set; } = null!;
@@ -183,6 +201,18 @@ namespace DocsPlatform.Docs
             }
         }
 
+        [Input("agentInstructions")]
+        private InputList<DocsPlatform.Docs.GitSyncInstallationAgentInstructionsItem>? _agentInstructions;
+
+        /// <summary>
+        /// The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+        /// </summary>
+        public InputList<DocsPlatform.Docs.GitSyncInstallationAgentInstructionsItem> AgentInstructions
+        {
+            get => _agentInstructions ?? (_agentInstructions = new InputList<DocsPlatform.Docs.GitSyncInstallationAgentInstructionsItem>());
+            set => _agentInstructions = value;
+        }
+
         /// <summary>
         /// The branch synced, e.g. `main` (sent as `refs/heads/main`).
         /// </summary>
@@ -226,13 +256,19 @@ namespace DocsPlatform.Docs
         public Input<DocsPlatform.Docs.GitSyncInstallationPriority>? Priority { get; set; }
 
         /// <summary>
+        /// GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
+        /// </summary>
+        [Input("project")]
+        public Input<string>? Project { get; set; }
+
+        /// <summary>
         /// The repository's directory holding the content (a monorepo's).
         /// </summary>
         [Input("projectDirectory")]
         public Input<string>? ProjectDirectory { get; set; }
 
         /// <summary>
-        /// GitLab: the project's numeric id.
+        /// GitLab: the project's numeric id; `project` names it instead.
         /// </summary>
         [Input("projectId")]
         public Input<int>? ProjectId { get; set; }
@@ -244,7 +280,13 @@ namespace DocsPlatform.Docs
         public Input<DocsPlatform.Docs.GitSyncInstallationProvider> Provider { get; set; } = null!;
 
         /// <summary>
-        /// GitHub: the repository's numeric id.
+        /// GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+        /// </summary>
+        [Input("repository")]
+        public Input<string>? Repository { get; set; }
+
+        /// <summary>
+        /// GitHub: the repository's numeric id; `repository` names it instead.
         /// </summary>
         [Input("repositoryId")]
         public Input<int>? RepositoryId { get; set; }

@@ -59,6 +59,8 @@ describe("import: the walk of a seeded organization", () => {
     const OTHERWISE: Record<string, number> = {
       // The organization's title names its settings; the kind's read is the other.
       [`GET ${org}`]: 2,
+      // The agent instructions: always there, so listed without a request; their read is one.
+      [`GET ${org}/agent-instructions`]: 1,
       // Spaces have no read through a listing: one GET each.
       "GET /v1/spaces/{spaceId}": 6,
       [`GET ${org}/teams/{teamId}/members`]: 4,
@@ -383,6 +385,7 @@ describe("the docs-platform command", () => {
     const [, , link] = seeded.ids.SiteShareLink!;
     const [, forum] = seeded.ids.SiteExternalLink!;
     const [tickets] = seeded.ids.SiteMcpServer!;
+    const [slack] = seeded.ids.SiteChannel!;
     const [translation] = seeded.ids.Translation!;
     const [integration] = seeded.ids.IntegrationInstallation!;
     const [onSite] = seeded.ids.IntegrationSiteInstallation!;
@@ -390,12 +393,12 @@ describe("the docs-platform command", () => {
     const [gitSync] = seeded.ids.GitSyncInstallation!;
     // The glossary's id is its organization's, as the settings' is: it is left out by its type.
     const [glossary] = seeded.ids.TranslationGlossary!;
-    const handMade = [handbook, link, forum, tickets, translation, integration, onSite, onSpace, gitSync];
+    const handMade = [handbook, link, forum, tickets, slack, translation, integration, onSite, onSpace, gitSync];
     const partial = all.filter((r) => !handMade.includes(r.id) && !r.type.endsWith(":TranslationGlossary"));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 10 object(s) not managed by the stack (78 resources):\n` +
+      `Organization ${fx.org()}: 11 object(s) not managed by the stack (79 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
         `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
@@ -405,13 +408,14 @@ describe("the docs-platform command", () => {
         `  SiteExternalLink\n    ${forum}  "Forum" in site "Acme Docs"\n` +
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
         `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n` +
+        `  SiteChannel\n    ${slack}  "builtin:slack" in site "Acme Docs"\n` +
         `  IntegrationSiteInstallation\n    ${onSite}  "Ticket Sync" in site "Acme Docs"\n`,
     );
     const json = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial), "--json"]);
     expect(json.code).toBe(EXIT.found);
     expect(JSON.parse(json.stdout)).toEqual({
       organizationId: fx.org(),
-      managed: 78,
+      managed: 79,
       unmanaged: [
         { kind: "Collection", id: handbook, title: "Handbook" },
         { kind: "IntegrationInstallation", id: integration, title: "Ticket Sync" },
@@ -422,6 +426,7 @@ describe("the docs-platform command", () => {
         { kind: "SiteExternalLink", id: forum, title: "Forum", under: 'site "Acme Docs"' },
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },
+        { kind: "SiteChannel", id: slack, title: "builtin:slack", under: 'site "Acme Docs"' },
         { kind: "IntegrationSiteInstallation", id: onSite, title: "Ticket Sync", under: 'site "Acme Docs"' },
       ],
     });

@@ -161,6 +161,7 @@ const externalLink = kind("SiteExternalLink", () => ({
 }));
 const shareLink = kind("SiteShareLink", () => ({ ...underSite, name: "Partners" }));
 const mcpServer = kind("SiteMcpServer", () => ({ ...underSite, name: "Tickets", url: "https://mcp.example/" }));
+const channel = kind("SiteChannel", () => ({ ...underSite, type: "builtin:slack" }));
 const agentSettings = kind("SiteAgentSettings", () => ({ ...underSite }));
 const translation = kind("Translation", () => ({
   organizationId: "org-id",
@@ -235,6 +236,18 @@ const spaceCustomizationRule = (path: string, rule: Rule, section: (value: unkno
 const post = (path: string, field: string, body: unknown): ApiRequest => ({ method: "POST", path, field, body });
 const patch = (path: string, field: string, body: unknown): ApiRequest => ({ method: "PATCH", path, field, body });
 const put = (path: string, field: string, body: unknown): ApiRequest => ({ method: "PUT", path, field, body });
+
+/** A channel allow-list entry's pattern: both sides say what shape it must have, in words of their own. */
+function channelPattern(pattern: RegExp, rejected: string[], accepted: string[]): Rule {
+  return {
+    text: `matches ${pattern.source}`,
+    rejected,
+    accepted,
+    acceptedAs: "a matching value",
+    provider: (reason) => expect(reason).toMatch(/^must be (a channel name or pattern|`owner\/repository`)/),
+    api: (message) => expect(message).toMatch(/^must be (a name or pattern|owner\/repository)/),
+  };
+}
 
 const collectionField = (property: string, source: string, rule: Rule) =>
   collection(property, {
@@ -664,6 +677,44 @@ const table: Entry[] = [
   mcpField("url", atMost(2048, padded("https://mcp.example/"))),
   mcpField("transport", oneOf(["sse", "http"], ["ws", "SSE"])),
   mcpField("condition", atMost(1024)),
+
+  // SiteChannel (OFFICIAL): type one of SiteConfigurableChannelType, role one of SiteChannelRole, and each
+  // allow-list entry a GenericChannelPattern or GitHubRepositoryPattern (the provider and the API word it themselves).
+  channel("type", {
+    source: OFFICIAL,
+    rule: oneOf(["builtin:slack", "builtin:linear", "builtin:github", "builtin:discord"], ["slack", "site"]),
+    request: async (p, value) => post(`${await p.sitePath()}/channels`, "type", { type: value, setupSettings: {} }),
+  }),
+  channel("role", {
+    source: OFFICIAL,
+    rule: oneOf(["collaborator", "support"], ["owner", "Support"]),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/channels`, "role", { type: "builtin:slack", setupSettings: {}, role: value }),
+  }),
+  channel("allowedChannels.0", {
+    source: OFFICIAL,
+    rule: channelPattern(/^[a-zA-Z0-9_*-]+$/, ["#general", "help desk", ""], ["general", "support-*", "a_b"]),
+    inputs: (value) => ({ ...underSite, type: "builtin:slack", allowedChannels: [value] }),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/channels`, "setupSettings.allowedChannels[0]", {
+        type: "builtin:slack",
+        setupSettings: { allowedChannels: [value] },
+      }),
+  }),
+  channel("allowedRepositories.0", {
+    source: OFFICIAL,
+    rule: channelPattern(
+      /^[a-zA-Z0-9._*-]+\/[a-zA-Z0-9._*-]+$/,
+      ["acme", "https://github.com/acme/docs", "acme/docs/x"],
+      ["acme/docs", "acme/*", "my.org/my_repo"],
+    ),
+    inputs: (value) => ({ ...underSite, type: "builtin:github", allowedRepositories: [value] }),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/channels`, "setupSettings.allowedRepositories[0]", {
+        type: "builtin:github",
+        setupSettings: { allowedRepositories: [value] },
+      }),
+  }),
 
   // Translation (OFFICIAL; the API reference's translations are another object): both languages are one of the
   // official TranslationLanguage codes (the other language of each request is a different one, which the API needs).

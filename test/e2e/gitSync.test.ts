@@ -7,9 +7,10 @@ import { callApi, startTestEmulator } from "../support/emulator";
 import { changes, exportAsStored, makeProject, makeStack, runPulumi, stateFiles, upConsistent } from "./harness";
 
 /**
- * Git Sync through the real CLI: a space synced with GitHub and a site with GitLab (its access token a secret),
- * a no-change preview that sends nothing (every PATCH is a sync), a branch changed by hand seen and put back, an
- * installation made by hand adopted with `importId`, and destroy.
+ * Git Sync through the real CLI: a space synced with GitHub (its repository by name, with an agent instruction
+ * file) and a site with GitLab (its access token a secret), a no-change preview that sends nothing (every PATCH is a
+ * sync), a branch and the agent files changed by hand seen and put back, an installation made by hand adopted with
+ * `importId` (its repository by name too), and destroy.
  */
 const GITLAB_TOKEN = "glpat-e2e-secret-value";
 const program = `
@@ -25,7 +26,8 @@ const handbookGit = new docs.GitSyncInstallation("handbook-git", {
   organizationId,
   provider: "github",
   spaceId: handbook.id,
-  repositoryId: 1001,
+  repository: "acme/docs",
+  agentInstructions: ["agents"],
   branch: "main",
   projectDirectory: "handbook",
   priority: "gitbook",
@@ -43,7 +45,7 @@ if (adopted) {
     organizationId,
     provider: "github",
     spaceId: config.require("runbooksSpaceId"),
-    repositoryId: 1002,
+    repository: "acme/handbook",
     importId: adopted,
   });
 }
@@ -79,6 +81,7 @@ describe("Git Sync through the Pulumi CLI", () => {
       provider: "github",
       providerConfiguration: { repositoryId: 1001, branch: "refs/heads/main" },
       projectDirectory: "handbook",
+      agentInstructions: ["agents"],
       status: "active",
     });
     expect(await output("siteStatus")).toBe("active");
@@ -95,7 +98,11 @@ describe("Git Sync through the Pulumi CLI", () => {
 
   it("sees a branch changed by hand in preview --refresh, and puts it back with one PATCH (one sync)", async () => {
     const id = await output("handbookInstallation");
-    const byHand = { provider: "github", providerConfiguration: { branch: "refs/heads/by-hand" } };
+    const byHand = {
+      provider: "github",
+      providerConfiguration: { branch: "refs/heads/by-hand" },
+      agentInstructions: ["agents", "claude"],
+    };
     expect((await api("PATCH", `/git/installations/${id}`, byHand)).status).toBe(200);
     const preview = await stack.preview({ refresh: true, diff: true });
     expect(changes(preview.changeSummary)).toEqual({ update: 1 });
@@ -105,6 +112,7 @@ describe("Git Sync through the Pulumi CLI", () => {
     expect(writes().map((r) => `${r.method} ${r.route}`)).toEqual(["PATCH /v1/git/installations/{installationId}"]);
     const after = (await api("GET", `/git/installations/${id}`)).body;
     expect(after.providerConfiguration.branch).toBe("refs/heads/main");
+    expect(after.agentInstructions).toEqual(["agents"]);
     const clean = await runPulumi(stack, ["refresh", "--expect-no-changes", "--yes"]);
     expect(clean.code, clean.output).toBe(0);
   });

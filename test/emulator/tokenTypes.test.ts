@@ -79,7 +79,11 @@ describe("a token of another type than user", () => {
       "PATCH /v1/git/installations/{installationId}",
       "DELETE /v1/git/installations/{installationId}",
       "GET /v1/orgs/{organizationId}/sites/{siteId}/spaces/git/installations",
+      "GET /v1/git/installations/{installationId}/github/repos",
+      "GET /v1/git/installations/{installationId}/gitlab/projects",
       "GET /v1/orgs/{organizationId}/audit-events",
+      "GET /v1/orgs/{organizationId}/agent-instructions",
+      "PUT /v1/orgs/{organizationId}/agent-instructions",
     ]);
   });
 

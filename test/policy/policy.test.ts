@@ -312,6 +312,28 @@ describe("resource rules", () => {
     expect(await messages("docs-https-urls", [fine, unknown])).toEqual([]);
   });
 
+  it("docs-channel-allow-list: a channel whose type's allow-list is left out or empty is flagged, naming the field", async () => {
+    const open: Made[] = [
+      { kind: "SiteChannel", name: "slack", props: { type: "builtin:slack" } },
+      { kind: "SiteChannel", name: "github", props: { type: "builtin:github", allowedRepositories: [] } },
+      // Another type's list does not count: a Linear channel's is allowedTeams.
+      { kind: "SiteChannel", name: "linear", props: { type: "builtin:linear", allowedChannels: ["help"] } },
+    ];
+    expect(await messages("docs-channel-allow-list", open)).toEqual([
+      expect.stringContaining(
+        'SiteChannel "slack", allowedChannels: the builtin:slack channel\'s agent may answer anywhere in the workspace: allowedChannels is not declared. Fix: list where it may answer, e.g. allowedChannels: ["help", "support-*"]',
+      ),
+      expect.stringContaining('SiteChannel "github", allowedRepositories: '),
+      expect.stringContaining('SiteChannel "linear", allowedTeams: '),
+    ]);
+    const closed: Made[] = [
+      { kind: "SiteChannel", name: "discord", props: { type: "builtin:discord", allowedChannels: ["docs"] } },
+      { kind: "SiteChannel", name: "later", props: { type: "builtin:github", allowedRepositories: UNKNOWN } },
+      { kind: "SiteChannel", name: "unknown", props: { type: UNKNOWN } },
+    ];
+    expect(await messages("docs-channel-allow-list", closed)).toEqual([]);
+  });
+
   it("docs-https-urls: an MCP server's and an external link's url and a GitLab instance over http fail", async () => {
     const cases: Made[] = [
       { kind: "SiteMcpServer", name: "tickets", props: { url: "http://mcp.example/tickets", headers: UNKNOWN } },

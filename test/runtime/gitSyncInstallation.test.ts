@@ -3,7 +3,14 @@ import { Operation } from "../../provider/framework/operation";
 import { definitions } from "../../provider/registry";
 import { lifecycle } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
-import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
+import {
+  checked,
+  created,
+  describeLifecycle,
+  expectEachLimitRejected,
+  type LimitCase,
+  updateTo,
+} from "../support/lifecycle";
 
 const fixture = useEmulator();
 const failure = (promise: Promise<unknown>) =>
@@ -31,6 +38,8 @@ async function inOperation<T>(work: (operation: Operation) => Promise<T>): Promi
   }
 }
 const patches = () => fixture.calls().filter((call) => call.startsWith("PATCH"));
+/** The requests by route, ids left as placeholders. */
+const routes = () => fixture.emulator.requests().map((r) => `${r.method} ${r.route}`);
 
 describeLifecycle(
   {
@@ -54,6 +63,7 @@ describeLifecycle(
       updateTo("commitMessageTemplate", "docs: {{change_request.subject}}"),
       updateTo("previewExternalBranches", true),
       updateTo("priority", "git"),
+      updateTo("agentInstructions", ["agents", "claude"]),
     ],
     replaces: [
       { property: "spaceId", inputs: (f, p) => ({ ...p, spaceId: f.space(1) }) },
@@ -299,5 +309,73 @@ describe("GitSyncInstallation with a token that is not a user's", () => {
     expect(error.name).toBe("UserTokenRequiredError");
     expect(error.message).toContain("POST /v1/git/installations failed with 401 Unauthorized");
     expect(error.message).toContain("Use a personal API token of an organization admin");
+  });
+});
+
+describe("GitSyncInstallation: a repository by name", () => {
+  const byName = (extra: Record<string, unknown>) => {
+    const { repositoryId: _id, ...rest } = onSpace();
+    return { ...rest, ...extra };
+  };
+
+  it("resolves repository through the installation's repository listing and keeps the name in the state", async () => {
+    const { state } = await created("GitSyncInstallation", byName({ repository: "ACME/Docs" }));
+    expect(state).toMatchObject({ repository: "ACME/Docs", repositoryId: 1001 });
+    expect(routes()).toContain("GET /v1/git/installations/{installationId}/github/repos");
+    const patch = fixture.emulator.requests().find((r) => r.method === "PATCH");
+    expect(patch?.requestBody).toMatchObject({ providerConfiguration: { repositoryId: 1001 } });
+  });
+
+  it("fails at up naming what the installation can reach, and removes the installation it made", async () => {
+    const error = await failure(
+      lifecycle("GitSyncInstallation").create(
+        await checked("GitSyncInstallation", byName({ repository: "acme/dcos" })),
+      ),
+    );
+    expect(error.message).toContain('repository "acme/dcos": the github installation');
+    expect(error.message).toContain("cannot reach it; it can reach acme/docs, acme/handbook");
+    expect(error.message).toContain("listGitHubRepositoriesForGitSyncInstallation");
+    expect(error.message).toContain("grant GitBook's GitHub app access to the repository");
+    expect(routes()).toContain("DELETE /v1/git/installations/{installationId}");
+    expect(fixture.calls().filter((call) => call.startsWith("PATCH"))).toEqual([]);
+  });
+
+  it("reads a repository switched by hand as no name (drift), and an update resolves the name again", async () => {
+    const { id, state, inputs } = await created("GitSyncInstallation", byName({ repository: "acme/docs" }));
+    const body = { provider: "github", providerConfiguration: { repositoryId: 1002 } };
+    expect((await fixture.api("PATCH", `/git/installations/${id}`, body)).status).toBe(200);
+    const read = await lifecycle("GitSyncInstallation").read(id, state);
+    expect(read.props).toMatchObject({ repository: null, repositoryId: 1002 });
+    const diff = await lifecycle("GitSyncInstallation").diff(id, read.props!, inputs);
+    expect(diff.changes).toBe(true);
+    const updated = await lifecycle("GitSyncInstallation").update(id, read.props!, inputs);
+    expect(updated.outs).toMatchObject({ repository: "acme/docs", repositoryId: 1001 });
+  });
+
+  it("refuses at preview a name of the wrong shape, another provider's name, or a name beside its id", async () => {
+    const check = async (extra: Record<string, unknown>) =>
+      (await lifecycle("GitSyncInstallation").check({}, { ...byName({}), ...extra })).failures?.map((f) => f.reason);
+    expect(await check({ repository: "https://github.com/acme/docs" })).toEqual([
+      expect.stringContaining("must be `owner/repository`"),
+    ]);
+    expect(await check({ project: "acme/docs" })).toEqual([
+      expect.stringContaining("is not a setting of github's Git Sync"),
+    ]);
+    expect(await check({ repository: "acme/docs", repositoryId: 1001 })).toEqual([
+      expect.stringContaining("declare one of repository and repositoryId"),
+    ]);
+    expect(fixture.calls()).toEqual([]);
+  });
+
+  it("resolves a GitLab project by path", async () => {
+    const { state } = await created("GitSyncInstallation", {
+      organizationId: fixture.org(),
+      provider: "gitlab",
+      spaceId: fixture.space(0),
+      project: "acme/platform-docs",
+      accessToken: "glpat-example",
+    });
+    expect(state).toMatchObject({ project: "acme/platform-docs", projectId: 2001 });
+    expect(routes()).toContain("GET /v1/git/installations/{installationId}/gitlab/projects");
   });
 });

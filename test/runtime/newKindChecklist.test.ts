@@ -23,6 +23,8 @@ const lifecycleTables = new Set(
 const parity = read("test/contract/parity.test.ts");
 /** Kinds with no input the official document limits or enumerates, so no parity entry to write. */
 const NO_PARITY_ENTRY: Readonly<Record<string, string>> = {
+  OrganizationAgentInstructions:
+    "its one input, instructions, is free text: the official JSONDocument it becomes states no limit or enumeration",
   SiteStructure: "its only input is a list of ids of its site's objects, checked by its own tests",
   IntegrationSpaceInstallation:
     "its one limited input, integrationName, is a path parameter (an unknown name is a 404, no 400 to compare); " +

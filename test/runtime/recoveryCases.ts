@@ -106,6 +106,18 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     twin: (f, i) => f.apiCreate(under(i, "mcp-servers"), { name: i.name, url: i.url, headers: {} }),
   },
   {
+    kind: "SiteChannel",
+    inputs: async (f) => ({
+      organizationId: f.org(),
+      siteId: await f.makeSite(),
+      type: "builtin:slack",
+      allowedChannels: ["help"],
+    }),
+    create: { method: "POST", path: "/channels$" },
+    objects: async (f, i) => (await f.listAll(under(i, "channels"))).filter((c: Json) => c.type === i.type),
+    twin: (f, i) => f.apiCreate(under(i, "channels"), { type: i.type, setupSettings: { allowedChannels: [] } }),
+  },
+  {
     kind: "SiteExternalLink",
     inputs: async (f) => {
       const siteId = await f.makeSite();

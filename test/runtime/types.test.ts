@@ -9,12 +9,14 @@ import type { integrationInstallationKind } from "../../provider/resources/integ
 import type { integrationSiteInstallationKind } from "../../provider/resources/integrationSiteInstallation";
 import type { integrationSpaceInstallationKind } from "../../provider/resources/integrationSpaceInstallation";
 import type { openApiSpecKind } from "../../provider/resources/openApiSpec";
+import type { organizationAgentInstructionsKind } from "../../provider/resources/organizationAgentInstructions";
 import type { organizationMemberKind } from "../../provider/resources/organizationMember";
 import type { organizationSettingsKind } from "../../provider/resources/organizationSettings";
 import type { samlProviderKind } from "../../provider/resources/samlProvider";
 import type { siteKind } from "../../provider/resources/site";
 import type { siteAdaptiveSchemaKind } from "../../provider/resources/siteAdaptiveSchema";
 import type { siteAgentSettingsKind } from "../../provider/resources/siteAgentSettings";
+import type { siteChannelKind } from "../../provider/resources/siteChannel";
 import type { siteCustomizationKind } from "../../provider/resources/siteCustomization";
 import type { siteExternalLinkKind } from "../../provider/resources/siteExternalLink";
 import type { siteMcpServerKind } from "../../provider/resources/siteMcpServer";
@@ -76,6 +78,9 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof teamKind, docs.Team>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof teamMemberKind, docs.TeamMember>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof organizationSettingsKind, docs.OrganizationSettings>>().toEqualTypeOf<Fits>();
+  expectTypeOf<
+    Bounds<typeof organizationAgentInstructionsKind, docs.OrganizationAgentInstructions>
+  >().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof organizationMemberKind, docs.OrganizationMember>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof openApiSpecKind, docs.OpenApiSpec>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteKind, docs.Site>>().toEqualTypeOf<Fits>();
@@ -91,6 +96,7 @@ it("types each class's outputs between its input and its state schema", () => {
   expectTypeOf<Bounds<typeof siteRedirectKind, docs.SiteRedirect>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteRedirectsKind, docs.SiteRedirects>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof siteMcpServerKind, docs.SiteMcpServer>>().toEqualTypeOf<Fits>();
+  expectTypeOf<Bounds<typeof siteChannelKind, docs.SiteChannel>>().toEqualTypeOf<Fits>();
   expectTypeOf<Bounds<typeof integrationInstallationKind, docs.IntegrationInstallation>>().toEqualTypeOf<Fits>();
   expectTypeOf<
     Bounds<typeof integrationSiteInstallationKind, docs.IntegrationSiteInstallation>

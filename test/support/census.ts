@@ -23,6 +23,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteShareLink",
   "SiteExternalLink",
   "SiteMcpServer",
+  "SiteChannel",
   "Translation",
   "GitSyncInstallation",
   "IntegrationInstallation",
@@ -41,6 +42,7 @@ export const NOT_IN_CENSUS: Readonly<Record<string, string>> = {
   SitePermission: "a grant, not an object",
   OrganizationMember: "a membership, made by invitation, never by a create",
   OrganizationSettings: "settings every organization has",
+  OrganizationAgentInstructions: "instructions every organization has, written at its fixed address",
   SiteAdaptiveSchema: "written at its site's fixed address",
   SiteStructure: "its site's navigation order, written at a fixed address",
   SiteCustomization: "settings every site has",
@@ -76,6 +78,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteShareLink: [],
     SiteExternalLink: [],
     SiteMcpServer: [],
+    SiteChannel: [],
     Translation: ids(await list(`${org}/translations`)),
     // A synced space or site names its installation (`gitSync`); there is no listing of them.
     GitSyncInstallation: [...(await list(`${org}/spaces`)), ...sites].flatMap((synced) =>
@@ -103,6 +106,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     result.SiteSectionGroup?.push(...ids(await list(`${under}/section-groups`)));
     result.SiteShareLink?.push(...ids(await list(`${under}/share-links`)));
     result.SiteMcpServer?.push(...ids(await list(`${under}/mcp-servers`)));
+    result.SiteChannel?.push(...ids(await list(`${under}/channels`)));
     // Links have no listing of their own: the structure holds them, at the top level or in a group's children.
     result.SiteExternalLink?.push(...linksIn((await callApi(emulator, "GET", `${under}/structure`)).body.structure));
   }

@@ -220,6 +220,31 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     headers: { Authorization: "Bearer seed-secret-key" },
   });
   note("SiteMcpServer", mcp.id);
+  // The Docs agent's instructions, for the whole organization.
+  await send("PUT", `/orgs/${emulator.organizationId}/agent-instructions`, {
+    instructions: {
+      object: "document",
+      data: {},
+      nodes: [
+        {
+          object: "block",
+          type: "paragraph",
+          data: {},
+          nodes: [
+            { object: "text", leaves: [{ object: "leaf", text: "Answer in the reader's language.", marks: [] }] },
+          ],
+        },
+      ],
+    },
+  });
+  note("OrganizationAgentInstructions", emulator.organizationId);
+  // The docs agent in the team's Slack, answering in two channels.
+  const slack = await send("POST", `${site}/channels`, {
+    type: "builtin:slack",
+    setupSettings: { allowedChannels: ["help", "support-*"] },
+    role: "support",
+  });
+  note("SiteChannel", slack.id);
   // An integration of the organization, configured with a credential: `import` declares it without its configuration.
   const installation = await send("POST", "/integrations/ticket-sync/installations", {
     organization: emulator.organizationId,

@@ -88,6 +88,7 @@ function setupOf(body: unknown): { provider: GitSyncInstallationRec["provider"];
       commitMessageTemplate: parsed.commitMessageTemplate,
       previewExternalBranches: parsed.previewExternalBranches,
       priority: parsed.priority,
+      agentInstructions: parsed.agentInstructions,
     },
   };
 }

@@ -25,6 +25,7 @@ export interface GitSyncSetup {
   commitMessageTemplate?: string;
   previewExternalBranches?: boolean;
   priority?: "git" | "gitbook";
+  agentInstructions?: ("agents" | "claude")[];
 }
 
 export class GitSyncStore {

@@ -6,6 +6,7 @@
 import { parent, table } from "../../tableDecl";
 import { defineFamily } from "../family";
 import { gitSyncRoutes } from "./gitSync";
+import { gitSyncRepositoryRoutes } from "./gitSyncRepositories";
 import type { GitSyncInstallationRec } from "./records";
 
 export const gitSyncFamily = defineFamily("gitSync", {
@@ -16,5 +17,5 @@ export const gitSyncFamily = defineFamily("gitSync", {
       parent("sites", (i) => (i.target.type === "site" ? i.target.siteId : undefined)),
     ]),
   },
-  routes: [...gitSyncRoutes],
+  routes: [...gitSyncRoutes, ...gitSyncRepositoryRoutes],
 });

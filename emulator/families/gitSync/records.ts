@@ -16,6 +16,8 @@ export interface GitSyncInstallationRec {
   commitMessageTemplate?: string;
   previewExternalBranches?: boolean;
   priority?: "git" | "gitbook";
+  /** Agent instruction files exported at the repository root (official `agentInstructions`). */
+  agentInstructions?: ("agents" | "claude")[];
   createdBy: string;
   createdAt: string;
   updatedAt: string;

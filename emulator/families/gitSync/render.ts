@@ -36,7 +36,14 @@ export function renderGitSyncInstallation(env: Env, store: Store, installation: 
     target: { ...installation.target },
     status: store.gitSyncStore.status(installation),
   };
-  for (const key of ["projectDirectory", "commitMessageTemplate", "previewExternalBranches", "priority"] as const) {
+  const setupKeys = [
+    "projectDirectory",
+    "commitMessageTemplate",
+    "previewExternalBranches",
+    "priority",
+    "agentInstructions",
+  ] as const;
+  for (const key of setupKeys) {
     if (installation[key] !== undefined) out[key] = installation[key];
   }
   out.createdAt = installation.createdAt;

@@ -5,6 +5,8 @@
 
 import { parent, table } from "../../tableDecl";
 import { defineFamily } from "../family";
+import { agentInstructionsRoutes } from "./agentInstructions";
+import type { AgentInstructionsRec } from "./agentInstructionsStore";
 import { memberRoutes } from "./members";
 import { orgRoutes } from "./orgs";
 import type { MemberRec, OrgRec, UserRec } from "./records";
@@ -15,6 +17,8 @@ export const organizationFamily = defineFamily("organization", {
     users: table<UserRec>(),
     /** key `${orgId}/${userId}` */
     members: table<MemberRec>([parent("orgs", (m) => m.orgId), parent("users", (m) => m.userId)]),
+    /** key: organization id; made by the first PUT */
+    agentInstructions: table<AgentInstructionsRec>([parent("orgs", (i) => i.orgId)]),
   },
-  routes: [...orgRoutes, ...memberRoutes],
+  routes: [...orgRoutes, ...memberRoutes, ...agentInstructionsRoutes],
 });

@@ -18,6 +18,8 @@ import type {
 import { shareLinkRoutes } from "./shareLinks";
 import { siteAgentSettingsRoutes } from "./siteAgentSettings";
 import { siteBrandingRoutes } from "./siteBranding";
+import type { SiteChannelRec } from "./siteChannelStore";
+import { siteChannelRoutes } from "./siteChannels";
 import { siteMcpServerRoutes } from "./siteMcpServers";
 import { siteSpaceCustomizationRoutes } from "./siteSpaceCustomization";
 
@@ -31,6 +33,7 @@ export const siteSettingsFamily = defineFamily("siteSettings", {
     /** key: site id; a site without a record has the new-site agent settings */
     siteAgentSettings: table<SiteAgentSettingsRec>([onSite()]),
     mcpServers: table<SiteMcpServerRec>([onSite()]),
+    siteChannels: table<SiteChannelRec>([onSite()]),
     /** key: site id; made on first use */
     publishingAuths: table<PublishingAuthRec>([onSite()]),
   },
@@ -40,6 +43,7 @@ export const siteSettingsFamily = defineFamily("siteSettings", {
     ...siteSpaceCustomizationRoutes,
     ...shareLinkRoutes,
     ...siteMcpServerRoutes,
+    ...siteChannelRoutes,
     ...siteAgentSettingsRoutes,
   ],
 });

@@ -18,6 +18,8 @@ type GitSyncInstallation struct {
 
 	// GitLab: an access token that can read and write the project. Secret; never read back.
 	AccessToken pulumi.StringPtrOutput `pulumi:"accessToken"`
+	// The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+	AgentInstructions GitSyncInstallationAgentInstructionsItemArrayOutput `pulumi:"agentInstructions"`
 	// The branch synced, e.g. `main` (sent as `refs/heads/main`).
 	Branch pulumi.StringPtrOutput `pulumi:"branch"`
 	// The template of the commits GitBook makes.
@@ -32,13 +34,17 @@ type GitSyncInstallation struct {
 	PreviewExternalBranches pulumi.BoolPtrOutput `pulumi:"previewExternalBranches"`
 	// Which side wins a sync: the repository (`git`: its content overwrites GitBook's) or `gitbook`.
 	Priority GitSyncInstallationPriorityPtrOutput `pulumi:"priority"`
+	// GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
+	Project pulumi.StringPtrOutput `pulumi:"project"`
 	// The repository's directory holding the content (a monorepo's).
 	ProjectDirectory pulumi.StringPtrOutput `pulumi:"projectDirectory"`
-	// GitLab: the project's numeric id.
+	// GitLab: the project's numeric id; `project` names it instead.
 	ProjectId pulumi.IntPtrOutput `pulumi:"projectId"`
 	// The Git provider: `github` or `gitlab`. A change installs anew.
 	Provider GitSyncInstallationProviderOutput `pulumi:"provider"`
-	// GitHub: the repository's numeric id.
+	// GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+	Repository pulumi.StringPtrOutput `pulumi:"repository"`
+	// GitHub: the repository's numeric id; `repository` names it instead.
 	RepositoryId pulumi.IntPtrOutput `pulumi:"repositoryId"`
 	// The site synced with the repository (or `spaceId`).
 	SiteId pulumi.StringPtrOutput `pulumi:"siteId"`
@@ -113,6 +119,8 @@ func (GitSyncInstallationState) ElementType() reflect.Type {
 type gitSyncInstallationArgs struct {
 	// GitLab: an access token that can read and write the project. Secret; never read back.
 	AccessToken *string `pulumi:"accessToken"`
+	// The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+	AgentInstructions []GitSyncInstallationAgentInstructionsItem `pulumi:"agentInstructions"`
 	// The branch synced, e.g. `main` (sent as `refs/heads/main`).
 	Branch *string `pulumi:"branch"`
 	// The template of the commits GitBook makes.
@@ -127,13 +135,17 @@ type gitSyncInstallationArgs struct {
 	PreviewExternalBranches *bool `pulumi:"previewExternalBranches"`
 	// Which side wins a sync: the repository (`git`: its content overwrites GitBook's) or `gitbook`.
 	Priority *GitSyncInstallationPriority `pulumi:"priority"`
+	// GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
+	Project *string `pulumi:"project"`
 	// The repository's directory holding the content (a monorepo's).
 	ProjectDirectory *string `pulumi:"projectDirectory"`
-	// GitLab: the project's numeric id.
+	// GitLab: the project's numeric id; `project` names it instead.
 	ProjectId *int `pulumi:"projectId"`
 	// The Git provider: `github` or `gitlab`. A change installs anew.
 	Provider GitSyncInstallationProvider `pulumi:"provider"`
-	// GitHub: the repository's numeric id.
+	// GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+	Repository *string `pulumi:"repository"`
+	// GitHub: the repository's numeric id; `repository` names it instead.
 	RepositoryId *int `pulumi:"repositoryId"`
 	// The site synced with the repository (or `spaceId`).
 	SiteId *string `pulumi:"siteId"`
@@ -145,6 +157,8 @@ type gitSyncInstallationArgs struct {
 type GitSyncInstallationArgs struct {
 	// GitLab: an access token that can read and write the project. Secret; never read back.
 	AccessToken pulumi.StringPtrInput
+	// The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+	AgentInstructions GitSyncInstallationAgentInstructionsItemArrayInput
 	// The branch synced, e.g. `main` (sent as `refs/heads/main`).
 	Branch pulumi.StringPtrInput
 	// The template of the commits GitBook makes.
@@ -159,13 +173,17 @@ type GitSyncInstallationArgs struct {
 	PreviewExternalBranches pulumi.BoolPtrInput
 	// Which side wins a sync: the repository (`git`: its content overwrites GitBook's) or `gitbook`.
 	Priority GitSyncInstallationPriorityPtrInput
+	// GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
+	Project pulumi.StringPtrInput
 	// The repository's directory holding the content (a monorepo's).
 	ProjectDirectory pulumi.StringPtrInput
-	// GitLab: the project's numeric id.
+	// GitLab: the project's numeric id; `project` names it instead.
 	ProjectId pulumi.IntPtrInput
 	// The Git provider: `github` or `gitlab`. A change installs anew.
 	Provider GitSyncInstallationProviderInput
-	// GitHub: the repository's numeric id.
+	// GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+	Repository pulumi.StringPtrInput
+	// GitHub: the repository's numeric id; `repository` names it instead.
 	RepositoryId pulumi.IntPtrInput
 	// The site synced with the repository (or `spaceId`).
 	SiteId pulumi.StringPtrInput
@@ -215,6 +233,13 @@ func (o GitSyncInstallationOutput) AccessToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GitSyncInstallation) pulumi.StringPtrOutput { return v.AccessToken }).(pulumi.StringPtrOutput)
 }
 
+// The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+func (o GitSyncInstallationOutput) AgentInstructions() GitSyncInstallationAgentInstructionsItemArrayOutput {
+	return o.ApplyT(func(v *GitSyncInstallation) GitSyncInstallationAgentInstructionsItemArrayOutput {
+		return v.AgentInstructions
+	}).(GitSyncInstallationAgentInstructionsItemArrayOutput)
+}
+
 // The branch synced, e.g. `main` (sent as `refs/heads/main`).
 func (o GitSyncInstallationOutput) Branch() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GitSyncInstallation) pulumi.StringPtrOutput { return v.Branch }).(pulumi.StringPtrOutput)
@@ -250,12 +275,17 @@ func (o GitSyncInstallationOutput) Priority() GitSyncInstallationPriorityPtrOutp
 	return o.ApplyT(func(v *GitSyncInstallation) GitSyncInstallationPriorityPtrOutput { return v.Priority }).(GitSyncInstallationPriorityPtrOutput)
 }
 
+// GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
+func (o GitSyncInstallationOutput) Project() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GitSyncInstallation) pulumi.StringPtrOutput { return v.Project }).(pulumi.StringPtrOutput)
+}
+
 // The repository's directory holding the content (a monorepo's).
 func (o GitSyncInstallationOutput) ProjectDirectory() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *GitSyncInstallation) pulumi.StringPtrOutput { return v.ProjectDirectory }).(pulumi.StringPtrOutput)
 }
 
-// GitLab: the project's numeric id.
+// GitLab: the project's numeric id; `project` names it instead.
 func (o GitSyncInstallationOutput) ProjectId() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *GitSyncInstallation) pulumi.IntPtrOutput { return v.ProjectId }).(pulumi.IntPtrOutput)
 }
@@ -265,7 +295,12 @@ func (o GitSyncInstallationOutput) Provider() GitSyncInstallationProviderOutput 
 	return o.ApplyT(func(v *GitSyncInstallation) GitSyncInstallationProviderOutput { return v.Provider }).(GitSyncInstallationProviderOutput)
 }
 
-// GitHub: the repository's numeric id.
+// GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+func (o GitSyncInstallationOutput) Repository() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GitSyncInstallation) pulumi.StringPtrOutput { return v.Repository }).(pulumi.StringPtrOutput)
+}
+
+// GitHub: the repository's numeric id; `repository` names it instead.
 func (o GitSyncInstallationOutput) RepositoryId() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *GitSyncInstallation) pulumi.IntPtrOutput { return v.RepositoryId }).(pulumi.IntPtrOutput)
 }

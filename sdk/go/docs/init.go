@@ -35,6 +35,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &IntegrationSpaceInstallation{}
 	case "docs:index:OpenApiSpec":
 		r = &OpenApiSpec{}
+	case "docs:index:OrganizationAgentInstructions":
+		r = &OrganizationAgentInstructions{}
 	case "docs:index:OrganizationMember":
 		r = &OrganizationMember{}
 	case "docs:index:OrganizationSettings":
@@ -47,6 +49,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SiteAdaptiveSchema{}
 	case "docs:index:SiteAgentSettings":
 		r = &SiteAgentSettings{}
+	case "docs:index:SiteChannel":
+		r = &SiteChannel{}
 	case "docs:index:SiteCustomization":
 		r = &SiteCustomization{}
 	case "docs:index:SiteExternalLink":

@@ -26,6 +26,7 @@ from .integration_installation import *
 from .integration_site_installation import *
 from .integration_space_installation import *
 from .open_api_spec import *
+from .organization_agent_instructions import *
 from .organization_member import *
 from .organization_settings import *
 from .provider import *
@@ -33,6 +34,7 @@ from .saml_provider import *
 from .site import *
 from .site_adaptive_schema import *
 from .site_agent_settings import *
+from .site_channel import *
 from .site_customization import *
 from .site_external_link import *
 from .site_mcp_server import *
@@ -77,12 +79,14 @@ _utilities.register(
    "docs:index:IntegrationSiteInstallation": "IntegrationSiteInstallation",
    "docs:index:IntegrationSpaceInstallation": "IntegrationSpaceInstallation",
    "docs:index:OpenApiSpec": "OpenApiSpec",
+   "docs:index:OrganizationAgentInstructions": "OrganizationAgentInstructions",
    "docs:index:OrganizationMember": "OrganizationMember",
    "docs:index:OrganizationSettings": "OrganizationSettings",
    "docs:index:SamlProvider": "SamlProvider",
    "docs:index:Site": "Site",
    "docs:index:SiteAdaptiveSchema": "SiteAdaptiveSchema",
    "docs:index:SiteAgentSettings": "SiteAgentSettings",
+   "docs:index:SiteChannel": "SiteChannel",
    "docs:index:SiteCustomization": "SiteCustomization",
    "docs:index:SiteExternalLink": "SiteExternalLink",
    "docs:index:SiteMcpServer": "SiteMcpServer",

@@ -14,6 +14,7 @@ __all__ = [
     'ExternalLinksTarget',
     'Font',
     'FontDefinitionFontFacesItemSourcesItemFormat',
+    'GitSyncInstallationAgentInstructionsItem',
     'GitSyncInstallationPriority',
     'GitSyncInstallationProvider',
     'HeaderItemStyle',
@@ -26,6 +27,8 @@ __all__ = [
     'RoleOrGuest',
     'SiteAgentSettingsFindingChangeRequests',
     'SiteAgentSettingsScanTopics',
+    'SiteChannelRole',
+    'SiteChannelType',
     'SiteCustomizationAiMode',
     'SiteCustomizationPageActionsItemsItem',
     'SiteCustomizationSocialAccountsItemPlatform',
@@ -175,6 +178,12 @@ class FontDefinitionFontFacesItemSourcesItemFormat(_builtins.str, Enum):
     WOFF = "woff"
 
 
+@pulumi.type_token("docs:index:GitSyncInstallationAgentInstructionsItem")
+class GitSyncInstallationAgentInstructionsItem(_builtins.str, Enum):
+    AGENTS = "agents"
+    CLAUDE = "claude"
+
+
 @pulumi.type_token("docs:index:GitSyncInstallationPriority")
 class GitSyncInstallationPriority(_builtins.str, Enum):
     GIT = "git"
@@ -303,6 +312,20 @@ class SiteAgentSettingsFindingChangeRequests(_builtins.str, Enum):
 class SiteAgentSettingsScanTopics(_builtins.str, Enum):
     AUTO = "auto"
     NEVER = "never"
+
+
+@pulumi.type_token("docs:index:SiteChannelRole")
+class SiteChannelRole(_builtins.str, Enum):
+    COLLABORATOR = "collaborator"
+    SUPPORT = "support"
+
+
+@pulumi.type_token("docs:index:SiteChannelType")
+class SiteChannelType(_builtins.str, Enum):
+    BUILTIN_SLACK = "builtin:slack"
+    BUILTIN_LINEAR = "builtin:linear"
+    BUILTIN_GITHUB = "builtin:github"
+    BUILTIN_DISCORD = "builtin:discord"
 
 
 @pulumi.type_token("docs:index:SiteCustomizationAiMode")

@@ -22,6 +22,7 @@ class GitSyncInstallationArgs:
     def __init__(__self__, *,
                  provider: pulumi.Input['GitSyncInstallationProvider'],
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 agent_instructions: pulumi.Input[Optional[Sequence[pulumi.Input['GitSyncInstallationAgentInstructionsItem']]]] = None,
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
                  commit_message_template: pulumi.Input[Optional[_builtins.str]] = None,
                  custom_instance_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -29,8 +30,10 @@ class GitSyncInstallationArgs:
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  preview_external_branches: pulumi.Input[Optional[_builtins.bool]] = None,
                  priority: pulumi.Input[Optional['GitSyncInstallationPriority']] = None,
+                 project: pulumi.Input[Optional[_builtins.str]] = None,
                  project_directory: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 repository: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_id: pulumi.Input[Optional[_builtins.int]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
                  space_id: pulumi.Input[Optional[_builtins.str]] = None):
@@ -39,6 +42,7 @@ class GitSyncInstallationArgs:
 
         :param pulumi.Input['GitSyncInstallationProvider'] provider: The Git provider: `github` or `gitlab`. A change installs anew.
         :param pulumi.Input[_builtins.str] access_token: GitLab: an access token that can read and write the project. Secret; never read back.
+        :param pulumi.Input[Sequence[pulumi.Input['GitSyncInstallationAgentInstructionsItem']]] agent_instructions: The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
         :param pulumi.Input[_builtins.str] branch: The branch synced, e.g. `main` (sent as `refs/heads/main`).
         :param pulumi.Input[_builtins.str] commit_message_template: The template of the commits GitBook makes.
         :param pulumi.Input[_builtins.str] custom_instance_url: GitLab: a self-hosted instance's URL; `null` for gitlab.com.
@@ -46,15 +50,19 @@ class GitSyncInstallationArgs:
         :param pulumi.Input[_builtins.str] organization_id: The organization of the space or site.
         :param pulumi.Input[_builtins.bool] preview_external_branches: Whether branches other than `branch` get previews.
         :param pulumi.Input['GitSyncInstallationPriority'] priority: Which side wins a sync: the repository (`git`: its content overwrites GitBook's) or `gitbook`.
+        :param pulumi.Input[_builtins.str] project: GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
         :param pulumi.Input[_builtins.str] project_directory: The repository's directory holding the content (a monorepo's).
-        :param pulumi.Input[_builtins.int] project_id: GitLab: the project's numeric id.
-        :param pulumi.Input[_builtins.int] repository_id: GitHub: the repository's numeric id.
+        :param pulumi.Input[_builtins.int] project_id: GitLab: the project's numeric id; `project` names it instead.
+        :param pulumi.Input[_builtins.str] repository: GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+        :param pulumi.Input[_builtins.int] repository_id: GitHub: the repository's numeric id; `repository` names it instead.
         :param pulumi.Input[_builtins.str] site_id: The site synced with the repository (or `spaceId`).
         :param pulumi.Input[_builtins.str] space_id: The space synced with the repository (or `siteId`).
         """
         pulumi.set(__self__, "provider", provider)
         if access_token is not None:
             pulumi.set(__self__, "access_token", access_token)
+        if agent_instructions is not None:
+            pulumi.set(__self__, "agent_instructions", agent_instructions)
         if branch is not None:
             pulumi.set(__self__, "branch", branch)
         if commit_message_template is not None:
@@ -69,10 +77,14 @@ class GitSyncInstallationArgs:
             pulumi.set(__self__, "preview_external_branches", preview_external_branches)
         if priority is not None:
             pulumi.set(__self__, "priority", priority)
+        if project is not None:
+            pulumi.set(__self__, "project", project)
         if project_directory is not None:
             pulumi.set(__self__, "project_directory", project_directory)
         if project_id is not None:
             pulumi.set(__self__, "project_id", project_id)
+        if repository is not None:
+            pulumi.set(__self__, "repository", repository)
         if repository_id is not None:
             pulumi.set(__self__, "repository_id", repository_id)
         if site_id is not None:
@@ -103,6 +115,18 @@ class GitSyncInstallationArgs:
     @access_token.setter
     def access_token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "access_token", value)
+
+    @_builtins.property
+    @pulumi.getter(name="agentInstructions")
+    def agent_instructions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['GitSyncInstallationAgentInstructionsItem']]]]:
+        """
+        The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+        """
+        return pulumi.get(self, "agent_instructions")
+
+    @agent_instructions.setter
+    def agent_instructions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['GitSyncInstallationAgentInstructionsItem']]]]):
+        pulumi.set(self, "agent_instructions", value)
 
     @_builtins.property
     @pulumi.getter
@@ -189,6 +213,18 @@ class GitSyncInstallationArgs:
         pulumi.set(self, "priority", value)
 
     @_builtins.property
+    @pulumi.getter
+    def project(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
+        """
+        return pulumi.get(self, "project")
+
+    @project.setter
+    def project(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "project", value)
+
+    @_builtins.property
     @pulumi.getter(name="projectDirectory")
     def project_directory(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -204,7 +240,7 @@ class GitSyncInstallationArgs:
     @pulumi.getter(name="projectId")
     def project_id(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        GitLab: the project's numeric id.
+        GitLab: the project's numeric id; `project` names it instead.
         """
         return pulumi.get(self, "project_id")
 
@@ -213,10 +249,22 @@ class GitSyncInstallationArgs:
         pulumi.set(self, "project_id", value)
 
     @_builtins.property
+    @pulumi.getter
+    def repository(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+        """
+        return pulumi.get(self, "repository")
+
+    @repository.setter
+    def repository(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "repository", value)
+
+    @_builtins.property
     @pulumi.getter(name="repositoryId")
     def repository_id(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        GitHub: the repository's numeric id.
+        GitHub: the repository's numeric id; `repository` names it instead.
         """
         return pulumi.get(self, "repository_id")
 
@@ -256,6 +304,7 @@ class GitSyncInstallation(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 agent_instructions: pulumi.Input[Optional[Sequence[pulumi.Input['GitSyncInstallationAgentInstructionsItem']]]] = None,
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
                  commit_message_template: pulumi.Input[Optional[_builtins.str]] = None,
                  custom_instance_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -263,9 +312,11 @@ class GitSyncInstallation(pulumi.CustomResource):
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  preview_external_branches: pulumi.Input[Optional[_builtins.bool]] = None,
                  priority: pulumi.Input[Optional['GitSyncInstallationPriority']] = None,
+                 project: pulumi.Input[Optional[_builtins.str]] = None,
                  project_directory: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  provider: pulumi.Input[Optional['GitSyncInstallationProvider']] = None,
+                 repository: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_id: pulumi.Input[Optional[_builtins.int]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
                  space_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -276,6 +327,7 @@ class GitSyncInstallation(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] access_token: GitLab: an access token that can read and write the project. Secret; never read back.
+        :param pulumi.Input[Sequence[pulumi.Input['GitSyncInstallationAgentInstructionsItem']]] agent_instructions: The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
         :param pulumi.Input[_builtins.str] branch: The branch synced, e.g. `main` (sent as `refs/heads/main`).
         :param pulumi.Input[_builtins.str] commit_message_template: The template of the commits GitBook makes.
         :param pulumi.Input[_builtins.str] custom_instance_url: GitLab: a self-hosted instance's URL; `null` for gitlab.com.
@@ -283,10 +335,12 @@ class GitSyncInstallation(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] organization_id: The organization of the space or site.
         :param pulumi.Input[_builtins.bool] preview_external_branches: Whether branches other than `branch` get previews.
         :param pulumi.Input['GitSyncInstallationPriority'] priority: Which side wins a sync: the repository (`git`: its content overwrites GitBook's) or `gitbook`.
+        :param pulumi.Input[_builtins.str] project: GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
         :param pulumi.Input[_builtins.str] project_directory: The repository's directory holding the content (a monorepo's).
-        :param pulumi.Input[_builtins.int] project_id: GitLab: the project's numeric id.
+        :param pulumi.Input[_builtins.int] project_id: GitLab: the project's numeric id; `project` names it instead.
         :param pulumi.Input['GitSyncInstallationProvider'] provider: The Git provider: `github` or `gitlab`. A change installs anew.
-        :param pulumi.Input[_builtins.int] repository_id: GitHub: the repository's numeric id.
+        :param pulumi.Input[_builtins.str] repository: GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+        :param pulumi.Input[_builtins.int] repository_id: GitHub: the repository's numeric id; `repository` names it instead.
         :param pulumi.Input[_builtins.str] site_id: The site synced with the repository (or `spaceId`).
         :param pulumi.Input[_builtins.str] space_id: The space synced with the repository (or `siteId`).
         """
@@ -315,6 +369,7 @@ class GitSyncInstallation(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 agent_instructions: pulumi.Input[Optional[Sequence[pulumi.Input['GitSyncInstallationAgentInstructionsItem']]]] = None,
                  branch: pulumi.Input[Optional[_builtins.str]] = None,
                  commit_message_template: pulumi.Input[Optional[_builtins.str]] = None,
                  custom_instance_url: pulumi.Input[Optional[_builtins.str]] = None,
@@ -322,9 +377,11 @@ class GitSyncInstallation(pulumi.CustomResource):
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  preview_external_branches: pulumi.Input[Optional[_builtins.bool]] = None,
                  priority: pulumi.Input[Optional['GitSyncInstallationPriority']] = None,
+                 project: pulumi.Input[Optional[_builtins.str]] = None,
                  project_directory: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.int]] = None,
                  provider: pulumi.Input[Optional['GitSyncInstallationProvider']] = None,
+                 repository: pulumi.Input[Optional[_builtins.str]] = None,
                  repository_id: pulumi.Input[Optional[_builtins.int]] = None,
                  site_id: pulumi.Input[Optional[_builtins.str]] = None,
                  space_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -338,6 +395,7 @@ class GitSyncInstallation(pulumi.CustomResource):
             __props__ = GitSyncInstallationArgs.__new__(GitSyncInstallationArgs)
 
             __props__.__dict__["access_token"] = None if access_token is None else pulumi.Output.secret(access_token)
+            __props__.__dict__["agent_instructions"] = agent_instructions
             __props__.__dict__["branch"] = branch
             __props__.__dict__["commit_message_template"] = commit_message_template
             __props__.__dict__["custom_instance_url"] = custom_instance_url
@@ -345,11 +403,13 @@ class GitSyncInstallation(pulumi.CustomResource):
             __props__.__dict__["organization_id"] = organization_id
             __props__.__dict__["preview_external_branches"] = preview_external_branches
             __props__.__dict__["priority"] = priority
+            __props__.__dict__["project"] = project
             __props__.__dict__["project_directory"] = project_directory
             __props__.__dict__["project_id"] = project_id
             if provider is None and not opts.urn:
                 raise TypeError("Missing required property 'provider'")
             __props__.__dict__["provider"] = provider
+            __props__.__dict__["repository"] = repository
             __props__.__dict__["repository_id"] = repository_id
             __props__.__dict__["site_id"] = site_id
             __props__.__dict__["space_id"] = space_id
@@ -383,6 +443,7 @@ class GitSyncInstallation(pulumi.CustomResource):
         __props__ = GitSyncInstallationArgs.__new__(GitSyncInstallationArgs)
 
         __props__.__dict__["access_token"] = None
+        __props__.__dict__["agent_instructions"] = None
         __props__.__dict__["branch"] = None
         __props__.__dict__["commit_message_template"] = None
         __props__.__dict__["custom_instance_url"] = None
@@ -390,9 +451,11 @@ class GitSyncInstallation(pulumi.CustomResource):
         __props__.__dict__["organization_id"] = None
         __props__.__dict__["preview_external_branches"] = None
         __props__.__dict__["priority"] = None
+        __props__.__dict__["project"] = None
         __props__.__dict__["project_directory"] = None
         __props__.__dict__["project_id"] = None
         __props__.__dict__["provider"] = None
+        __props__.__dict__["repository"] = None
         __props__.__dict__["repository_id"] = None
         __props__.__dict__["site_id"] = None
         __props__.__dict__["space_id"] = None
@@ -406,6 +469,14 @@ class GitSyncInstallation(pulumi.CustomResource):
         GitLab: an access token that can read and write the project. Secret; never read back.
         """
         return pulumi.get(self, "access_token")
+
+    @_builtins.property
+    @pulumi.getter(name="agentInstructions")
+    def agent_instructions(self) -> pulumi.Output[Sequence['GitSyncInstallationAgentInstructionsItem']]:
+        """
+        The agent instruction files GitBook always exports at the repository root: `agents` (AGENTS.md), `claude` (CLAUDE.md). Compared as a set; `[]` exports none. Left out: not managed.
+        """
+        return pulumi.get(self, "agent_instructions")
 
     @_builtins.property
     @pulumi.getter
@@ -464,6 +535,14 @@ class GitSyncInstallation(pulumi.CustomResource):
         return pulumi.get(self, "priority")
 
     @_builtins.property
+    @pulumi.getter
+    def project(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        GitLab: the project by path, `group/project`, resolved to its id among the projects the installation can reach (`listGitLabProjectsForGitSyncInstallation`).
+        """
+        return pulumi.get(self, "project")
+
+    @_builtins.property
     @pulumi.getter(name="projectDirectory")
     def project_directory(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
@@ -475,7 +554,7 @@ class GitSyncInstallation(pulumi.CustomResource):
     @pulumi.getter(name="projectId")
     def project_id(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        GitLab: the project's numeric id.
+        GitLab: the project's numeric id; `project` names it instead.
         """
         return pulumi.get(self, "project_id")
 
@@ -488,10 +567,18 @@ class GitSyncInstallation(pulumi.CustomResource):
         return pulumi.get(self, "provider")
 
     @_builtins.property
+    @pulumi.getter
+    def repository(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        GitHub: the repository by name, `owner/repository` (compared without case), resolved to its id among the repositories the installation can reach (`listGitHubRepositoriesForGitSyncInstallation`).
+        """
+        return pulumi.get(self, "repository")
+
+    @_builtins.property
     @pulumi.getter(name="repositoryId")
     def repository_id(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        GitHub: the repository's numeric id.
+        GitHub: the repository's numeric id; `repository` names it instead.
         """
         return pulumi.get(self, "repository_id")
 
