@@ -238,7 +238,7 @@ export class Store {
   createSpace(
     orgId: string,
     title: string,
-    fields: { emoji?: string; parentId?: string; language?: string; editMode?: SpaceRec["editMode"] } = {},
+    fields: Partial<Pick<SpaceRec, "emoji" | "parentId" | "language" | "editMode" | "computedSource">> = {},
   ): SpaceRec {
     if (fields.parentId !== undefined) this.parentCollection(orgId, fields.parentId);
     const now = this.tables.now();
@@ -257,6 +257,7 @@ export class Store {
     };
     if (fields.parentId !== undefined) space.parentId = fields.parentId;
     if (fields.language !== undefined) space.language = fields.language;
+    if (fields.computedSource !== undefined) space.computedSource = fields.computedSource;
     this.tables.spaces.set(space.id, space);
     return space;
   }

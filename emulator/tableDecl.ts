@@ -34,3 +34,17 @@ export const parent = <R>(t: string, key: (rec: R) => string | undefined, onDele
 
 /** A table of records that live under a site (deleted with it). */
 export const onSite = <R extends { siteId: string }>() => parent<R>("sites", (r) => r.siteId);
+
+/** A family's tables (families/<family>/tables.ts), declared apart from its routes (families/family.ts). */
+export interface FamilyTables<N extends string, T> {
+  name: N;
+  /** Table name → declaration; a table's records type is the declaration's. Names are unique across families. */
+  tables: T;
+}
+
+export function defineTables<N extends string, T extends Record<string, TableDecl<never>>>(
+  name: N,
+  tables: T,
+): FamilyTables<N, T> {
+  return { name, tables };
+}

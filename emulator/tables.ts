@@ -5,7 +5,7 @@
  * table that names its parent is deleted with it without a hand-written list. Plain data otherwise: the family
  * stores composed over these tables (store.ts) own every other write and invariant.
  */
-import { FAMILIES } from "./families";
+import { FAMILY_TABLES } from "./families/tables";
 import { type FixtureInfo, loadFixtures } from "./fixtures";
 import { randomId } from "./ids";
 import type { TableDecl } from "./tableDecl";
@@ -13,15 +13,15 @@ import type { TableDecl } from "./tableDecl";
 export type { ParentDecl, TableDecl } from "./tableDecl";
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
-type Declared = UnionToIntersection<(typeof FAMILIES)[number]["tables"]>;
+type Declared = UnionToIntersection<(typeof FAMILY_TABLES)[number]["tables"]>;
 
 /** The object families (families/index.ts): each owns its tables, records, store, rendering and routes. */
-export type Family = (typeof FAMILIES)[number]["name"];
+export type Family = (typeof FAMILY_TABLES)[number]["name"];
 
 /** Every table, once, from the family that declares it (its index.ts), with its parents. */
 export const TABLES = {} as Declared;
 const FAMILY_OF_TABLE: Record<string, Family> = {};
-for (const family of FAMILIES) {
+for (const family of FAMILY_TABLES) {
   for (const [name, decl] of Object.entries(family.tables)) {
     if (name in FAMILY_OF_TABLE)
       throw new Error(`table ${name}: declared by ${FAMILY_OF_TABLE[name]} and ${family.name}`);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../emulator";
 import { FAMILIES } from "../../emulator/families";
+import { FAMILY_TABLES } from "../../emulator/families/tables";
 import { declarationOf, orphans, TABLE_NAMES, type TableName, type Tables } from "../../emulator/tables";
 import type { Route } from "../../emulator/types";
 import { startTestEmulator } from "../support/emulator";
@@ -124,7 +125,7 @@ describe("the emulator's files", () => {
    * `onDelete` hooks are the cascade's), its records and rendering, and its store (`*Store.ts`), which does write.
    */
   const routeModules = files(join(root, "families")).filter(
-    (path) => !/(?:\/index|\/records|\/render|\/family|Store)\.ts$/.test(path),
+    (path) => !/(?:\/index|\/records|\/render|\/family|\/tables|Store)\.ts$/.test(path),
   );
 
   it("every family folder is listed in families/index.ts, and serves every route its modules export", async () => {
@@ -132,6 +133,8 @@ describe("the emulator's files", () => {
       statSync(join(root, "families", entry)).isDirectory(),
     );
     expect(folders.filter((folder) => !FAMILIES.some((family) => family.name === folder))).toEqual([]);
+    // TABLES is composed from the tables list, the router from FAMILIES: both name every family, in one order.
+    expect(FAMILY_TABLES.map((family) => family.name)).toEqual(FAMILIES.map((family) => family.name));
     const unserved: string[] = [];
     for (const path of routeModules) {
       const family = FAMILIES.find((f) => path.includes(`/families/${f.name}/`));

@@ -59,6 +59,8 @@ describe("a token of another type than user", () => {
     expect(refused).toEqual(flagged);
     expect(flagged).toEqual([
       "POST /v1/orgs/{organizationId}/members/{userId}/sso",
+      "GET /v1/orgs/{organizationId}/agent-instructions",
+      "PUT /v1/orgs/{organizationId}/agent-instructions",
       "DELETE /v1/integrations/{integrationName}/installations/{installationId}",
       "GET /v1/orgs/{organizationId}/saml",
       "POST /v1/orgs/{organizationId}/saml",
@@ -82,8 +84,6 @@ describe("a token of another type than user", () => {
       "GET /v1/git/installations/{installationId}/github/repos",
       "GET /v1/git/installations/{installationId}/gitlab/projects",
       "GET /v1/orgs/{organizationId}/audit-events",
-      "GET /v1/orgs/{organizationId}/agent-instructions",
-      "PUT /v1/orgs/{organizationId}/agent-instructions",
     ]);
   });
 

@@ -7,10 +7,7 @@
 import { BadRequestError } from "../../errors";
 import type { Store } from "../../store";
 import { bool, type Check, isPlainObject, literal, obj, oneOfValues, opt, req, str } from "../../validate";
-
-export type ComputedSource =
-  | { type: "builtin:openapi"; spec: string; models: boolean; grouping?: string; downloadLink?: boolean }
-  | { type: "builtin:translation"; translation: string };
+import type { ComputedSource } from "./records";
 
 const openapi = obj({
   type: req(literal("builtin:openapi")),

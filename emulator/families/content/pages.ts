@@ -5,7 +5,8 @@
 import { NotFoundError } from "../../errors";
 import type { Route } from "../../types";
 import { ok, param, requireSpace } from "../common";
-import { allPagesOf, pagesOf, renderPage } from "./spacePages";
+import { renderPage } from "./render";
+import { allPagesOf, pagesOf } from "./spacePages";
 
 export const pageRoutes: Route[] = [
   {

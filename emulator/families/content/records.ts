@@ -1,7 +1,6 @@
 /** The records of the content family's tables (declared in index.ts); routes render them (render.ts). */
 
 import type { DefaultLevel, MergeRules } from "../../validate";
-import type { ComputedSource } from "./computedSource";
 
 export interface SpaceRec {
   id: string;
@@ -49,3 +48,8 @@ export interface Placement {
   before?: ItemRef;
   after?: ItemRef;
 }
+
+/** The official `ComputedContentSourceRevision` of a space's create, as the emulator keeps it (computedSource.ts). */
+export type ComputedSource =
+  | { type: "builtin:openapi"; spec: string; models: boolean; grouping?: string; downloadLink?: boolean }
+  | { type: "builtin:translation"; translation: string };

@@ -4,6 +4,7 @@ import type { Store } from "../../store";
 import type { Env } from "../../types";
 import { renderGitSyncState } from "../gitSync/render";
 import type { CollectionRec, SpaceRec } from "./records";
+import { DEFAULT_LAYOUT, type PageRec } from "./spacePages";
 
 type Json = Record<string, unknown>;
 
@@ -71,4 +72,21 @@ export function renderCollection(env: Env, c: CollectionRec): Json {
   out.urls = { location: collectionLocation(env, c.id), app: `${env.appBase}/o/${enc(c.orgId)}/c/${enc(c.id)}/` };
   out.permissions = { view: true, admin: true, viewInviteLinks: true, create: true };
   return out;
+}
+
+/** The official `RevisionPageDocument` (an empty JSON document: the emulator models no content). */
+export function renderPage(env: Env, space: SpaceRec, page: PageRec): Record<string, unknown> {
+  return {
+    id: page.id,
+    title: page.title,
+    kind: "sheet",
+    type: "document",
+    document: { object: "document", data: {}, nodes: [] },
+    urls: { app: `${env.appBase}/s/${encodeURIComponent(space.id)}/${page.path}` },
+    slug: page.slug,
+    path: page.path,
+    pages: page.pages.map((child) => renderPage(env, space, child)),
+    layout: DEFAULT_LAYOUT,
+    tags: [],
+  };
 }

@@ -6,7 +6,6 @@
  */
 import { BadRequestError } from "../../errors";
 import { stableId } from "../../ids";
-import type { Env } from "../../types";
 import type { SpaceRec } from "./records";
 
 export interface PageRec {
@@ -67,7 +66,7 @@ export function pageOf(space: SpaceRec, pageId: string): PageRec | undefined {
 }
 
 /** The official `RevisionPageLayoutOptions` (every field required), as a new page has them. */
-const DEFAULT_LAYOUT = {
+export const DEFAULT_LAYOUT = {
   width: "default",
   cover: true,
   coverSize: "hero",
@@ -82,23 +81,6 @@ const DEFAULT_LAYOUT = {
   actions: true,
   anchors: true,
 };
-
-/** The official `RevisionPageDocument` (an empty JSON document: the emulator models no content). */
-export function renderPage(env: Env, space: SpaceRec, page: PageRec): Record<string, unknown> {
-  return {
-    id: page.id,
-    title: page.title,
-    kind: "sheet",
-    type: "document",
-    document: { object: "document", data: {}, nodes: [] },
-    urls: { app: `${env.appBase}/s/${encodeURIComponent(space.id)}/${page.path}` },
-    slug: page.slug,
-    path: page.path,
-    pages: page.pages.map((child) => renderPage(env, space, child)),
-    layout: DEFAULT_LAYOUT,
-    tags: [],
-  };
-}
 
 /** A site space's or section's `pageId` must name a page of the space it shows (400 naming the field otherwise). */
 export function checkPageOf(space: SpaceRec, pageId: string | null | undefined, field: string): void {

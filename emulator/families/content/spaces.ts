@@ -119,9 +119,9 @@ export const spaceRoutes: Route[] = [
         parentId: body.parent,
         language: body.language,
         editMode: body.editMode,
+        // Kept, never rendered: the official Space reports no computed source.
+        computedSource: body.computedSource,
       });
-      // Kept, never rendered: the official Space reports no computed source.
-      if (body.computedSource) space.computedSource = body.computedSource;
       return created(renderSpace(ctx.env, ctx.store, space), spaceLocation(ctx.env, space.id));
     },
   },

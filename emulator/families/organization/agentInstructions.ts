@@ -8,7 +8,8 @@ import type { Env, Route } from "../../types";
 import { parseBody, req } from "../../validate";
 import { ok, requireOrg } from "../common";
 import { jsonDocument } from "../siteSettings/siteAgentSettings";
-import { type AgentInstructionsRec, instructionsOf, setInstructions } from "./agentInstructionsStore";
+import { instructionsOf, setInstructions } from "./agentInstructionsStore";
+import type { AgentInstructionsRec } from "./records";
 
 const path = "/v1/orgs/{organizationId}/agent-instructions";
 

@@ -4,16 +4,7 @@
  * organization takes with it. Routes: routes/agentInstructions.ts.
  */
 import type { Tables } from "../../tables";
-
-export interface AgentInstructionsRec {
-  /** The key: one per organization. */
-  orgId: string;
-  /** A JSONDocument, kept as sent. */
-  instructions: Record<string, unknown>;
-  updatedAt: string;
-  /** The member who last wrote them: the token's user. */
-  updatedBy: string;
-}
+import type { AgentInstructionsRec } from "./records";
 
 /** An organization that never set them has an empty document, dated from its creation. */
 export function instructionsOf(tables: Tables, orgId: string): AgentInstructionsRec {

@@ -38,3 +38,13 @@ export interface MemberRec {
   sso: boolean;
   disabled: boolean;
 }
+
+export interface AgentInstructionsRec {
+  /** The key: one per organization. */
+  orgId: string;
+  /** A JSONDocument, kept as sent. */
+  instructions: Record<string, unknown>;
+  updatedAt: string;
+  /** The member who last wrote them: the token's user. */
+  updatedBy: string;
+}

@@ -5,21 +5,7 @@
 
 import type { Tables } from "../../tables";
 import type { SiteRec } from "../sites/records";
-
-export const SITE_CHANNEL_TYPES = ["builtin:slack", "builtin:linear", "builtin:github", "builtin:discord"] as const;
-export const SITE_CHANNEL_ROLES = ["collaborator", "support"] as const;
-export type SiteChannelType = (typeof SITE_CHANNEL_TYPES)[number];
-export type SiteChannelRole = (typeof SITE_CHANNEL_ROLES)[number];
-
-export interface SiteChannelRec {
-  id: string;
-  siteId: string;
-  type: SiteChannelType;
-  /** The type's `setupSettings`, as last sent. */
-  setupSettings: Record<string, string[]>;
-  role: SiteChannelRole;
-  createdAt: string;
-}
+import type { SiteChannelRec, SiteChannelRole, SiteChannelType } from "./records";
 
 /** A site's channels, in the order they were made. */
 export function channelsOf(tables: Tables, siteId: string): SiteChannelRec[] {

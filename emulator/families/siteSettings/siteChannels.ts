@@ -14,16 +14,8 @@ import { arr, isPlainObject, obj, oneOfValues, opt, parseBody, record, str } fro
 import { created, deleted, ok, param, requireSite } from "../common";
 import type { SiteRec } from "../sites/records";
 import { siteLocation } from "../sites/render";
-import {
-  addChannel,
-  channelsOf,
-  deleteChannel,
-  SITE_CHANNEL_ROLES,
-  SITE_CHANNEL_TYPES,
-  type SiteChannelRec,
-  type SiteChannelType,
-  updateChannel,
-} from "./siteChannelStore";
+import { SITE_CHANNEL_ROLES, SITE_CHANNEL_TYPES, type SiteChannelRec, type SiteChannelType } from "./records";
+import { addChannel, channelsOf, deleteChannel, updateChannel } from "./siteChannelStore";
 
 type ChannelType = SiteChannelType;
 
