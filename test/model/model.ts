@@ -11,6 +11,7 @@ import type { Props } from "../../provider/framework/kind";
 import { CENSUS_KINDS, type Census, census } from "../support/census";
 import { callApi, type Json } from "../support/emulator";
 import { Engine, type Resource, type RunResult } from "../support/engine";
+import type { RouteName } from "../support/routes";
 import {
   closed,
   declaring,
@@ -35,6 +36,8 @@ export interface Model {
 
 export interface Real {
   emulator: RunningEmulator;
+  /** The route the engine drives the kinds through. */
+  route: RouteName;
   fixtures: Fixtures;
   engine: Engine;
   /** The organization's objects before the program ran. */
@@ -59,7 +62,7 @@ export function newModel(): Model {
   return { selection: {}, drift: false };
 }
 
-export async function newReal(emulator: RunningEmulator, baseline?: Census): Promise<Real> {
+export async function newReal(emulator: RunningEmulator, route: RouteName, baseline?: Census): Promise<Real> {
   emulator.reset();
   const fixtures: Fixtures = {
     org: emulator.organizationId,
@@ -68,8 +71,9 @@ export async function newReal(emulator: RunningEmulator, baseline?: Census): Pro
   };
   return {
     emulator,
+    route,
     fixtures,
-    engine: new Engine({ url: emulator.url, token: emulator.token, maxAttempts: 3 }),
+    engine: new Engine({ url: emulator.url, token: emulator.token, maxAttempts: 3, route }),
     baseline: baseline ?? (await census(emulator)),
     pendingFaults: [],
     log: [],
@@ -283,7 +287,7 @@ export async function expectConverged(real: Real, selection: Selection): Promise
     `memberships and grants ${JSON.stringify(granted)}, declared ${JSON.stringify(declaredGrants)}\n${context()}`,
   ).toEqual(declaredGrants);
 
-  const probe = new Engine({ url: real.emulator.url, token: real.emulator.token });
+  const probe = new Engine({ url: real.emulator.url, token: real.emulator.token, route: real.route });
   probe.state = new Map(structuredClone([...real.engine.state]));
   const refreshed = await probe.refresh();
   expect(refreshed.error, context()).toBeUndefined();
@@ -569,8 +573,12 @@ export function commandArbitraries(): fc.Arbitrary<Command>[] {
 }
 
 /** Runs a command list (a shrunk case) and the final checks, as the property does. */
-export async function replay(emulator: RunningEmulator, commands: readonly Command[]): Promise<Real> {
-  const real = await newReal(emulator);
+export async function replay(
+  emulator: RunningEmulator,
+  commands: readonly Command[],
+  route: RouteName = "dynamic",
+): Promise<Real> {
+  const real = await newReal(emulator, route);
   const model = newModel();
   for (const command of commands) if (command.check(model)) await command.run(model, real);
   await finish(model, real);
