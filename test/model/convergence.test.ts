@@ -2,7 +2,7 @@
  * Model-based test of convergence (fast-check commands): random sequences of program changes, hand edits, faults and
  * engine runs against the in-process emulator, with the invariants of ./model.ts after every `up` that succeeds and at
  * the end. The seed is the UTC date (yyyymmdd) unless MODEL_SEED is set; MODEL_RUNS sets the number of sequences
- * (200 by default, 10 000 in the scheduled workflow). A failure prints the seed, the shrunk command list and its log.
+ * per route (100 by default, so 200 in all; 10 000 in the scheduled workflow). A failure prints the seed, the shrunk command list and its log.
  * The same sequences (same seed) run on both routes (../support/routes.ts): the dynamic providers and the plugin's
  * gRPC service, which share one core and must converge alike.
  */
@@ -23,7 +23,7 @@ const today = new Date().toISOString().slice(0, 10).replaceAll("-", "");
 /** A setting of the environment; blank (as a workflow passes an input left empty) is unset. */
 const setting = (name: string, fallback: string) => Number(process.env[name]?.trim() || fallback);
 const seed = setting("MODEL_SEED", today);
-const runs = setting("MODEL_RUNS", "200");
+const runs = setting("MODEL_RUNS", "100");
 const MAX_COMMANDS = 30;
 /** A sequence takes about a third of a second on two cores: the limit only stops a run that hangs. */
 const TIMEOUT_MS = 60_000 + runs * 3_000;

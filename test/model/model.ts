@@ -472,7 +472,10 @@ const FIXED_ADDRESS: Readonly<Record<string, (org: string, site: string) => [str
   ],
   SiteCustomization: (_org, site) => [`${site}/customization`, { styling: { theme: "muted" } }],
   SiteVisitorAuth: (_org, site) => [`${site}/publishing/auth`, { fallbackURL: "https://by-hand.example/" }],
-  SiteRedirects: (_org, site) => [`${site}/redirects`, { redirects: [] }],
+  SiteRedirects: (_org, site) => [
+    `${site}/redirects`,
+    { redirects: [{ source: "/by-hand", destination: { kind: "external", url: "https://by-hand.example/" } }] },
+  ],
 };
 const FIXED_ADDRESS_METHOD: Readonly<Record<string, string>> = {
   OrganizationSettings: "PATCH",
