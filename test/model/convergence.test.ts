@@ -2,7 +2,7 @@
  * Model-based test of convergence (fast-check commands): random sequences of program changes, hand edits, faults and
  * engine runs against the in-process emulator, with the invariants of ./model.ts after every `up` that succeeds and at
  * the end. The seed is the UTC date (yyyymmdd) unless MODEL_SEED is set; MODEL_RUNS sets the number of sequences
- * per route (100 by default, so 200 in all; 10 000 in the scheduled workflow). A failure prints the seed, the shrunk command list and its log.
+ * per route (100 by default, so 200 in all; 5 000, so 10 000 in all, in the scheduled workflow). A failure prints the seed, the shrunk command list and its log.
  * The same sequences (same seed) run on both routes (../support/routes.ts): the dynamic providers and the plugin's
  * gRPC service, which share one core and must converge alike.
  */
