@@ -532,7 +532,13 @@ export class ByHand implements Command {
       real.log.push(`${this.toString()}: nothing to do`);
       return;
     }
-    const answer = await callApi(real.emulator, call.method, call.path, call.body);
+    let body = call.body;
+    if (resource.kind === "SiteCustomization") {
+      // The API has only the full replacement: what the site has, with the edit.
+      const { updatedAt: _updatedAt, ...current } = (await callApi(real.emulator, "GET", call.path)).body;
+      body = { ...current, styling: { ...current.styling, theme: "muted" } };
+    }
+    const answer = await callApi(real.emulator, call.method, call.path, body);
     real.log.push(`${this.toString()}: ${call.method} ${call.path} -> ${answer.status}`);
     // 404: an earlier edit by hand removed it already (or its parent).
     if (answer.status === 404) return;
