@@ -413,7 +413,14 @@ function handCall(
     SamlProvider: [`/orgs/${org}/saml/${id}`, { label: "Edited by hand" }],
     OpenApiSpec: [`/orgs/${org}/openapi/${String(outs.slug)}`, { visibility: "private" }],
     Translation: [`/orgs/${org}/translations/${id}`, undefined],
-    GitSyncInstallation: [`/git/installations/${id}`, { provider: "github", projectDirectory: "edited-by-hand" }],
+    GitSyncInstallation: [
+      `/git/installations/${id}`,
+      {
+        provider: "github",
+        providerConfiguration: { repositoryId: 1002, branch: "refs/heads/by-hand" },
+        projectDirectory: "edited-by-hand",
+      },
+    ],
     IntegrationInstallation: [
       `/integrations/${String(outs.integrationName)}/installations/${id}`,
       { configuration: { workspace: "by-hand" } },
