@@ -72,6 +72,11 @@ export class EmulatorServer implements AdminTarget {
         else send(res, { status: 500, body: errorBody(500, `Internal server error: ${String(err)}`) });
       });
     });
+    // Idle connections are the client's to close. With Node's default (5 s, advertised as `Keep-Alive: timeout=5`)
+    // the server closed them too, and a client whose event loop was blocked past both timers (a first contract
+    // validation compiling for seconds in the same process) reused the socket before its own timer ran: the request
+    // met the server's close as ECONNRESET. close() still ends every socket.
+    this.server.keepAliveTimeout = 0;
     this.server.on("connection", (socket) => {
       this.sockets.add(socket);
       socket.on("close", () => this.sockets.delete(socket));

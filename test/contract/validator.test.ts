@@ -74,6 +74,20 @@ describe("the official document", () => {
     }
   });
 
+  it("is, with the deviations applied, a valid JSON Schema 2020-12 bundle (checked here once, not per file)", () => {
+    expect(validator.metaSchemaErrors()).toEqual([]);
+    const broken = new ContractValidator({
+      document: {
+        openapi: "3.1.0",
+        info: { title: "Broken", version: "1" },
+        components: { schemas: { Error: { type: "object" }, Broken: { type: 5 } } },
+        paths: {},
+      },
+      deviations: [],
+    });
+    expect(broken.metaSchemaErrors().join("\n")).toMatch(/Broken\/type/);
+  });
+
   it("accepts real emulator answers", () => {
     expect(check({ method: "GET", path: sitePath(), status: 200, responseBody: site })).toEqual([]);
   });

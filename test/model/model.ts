@@ -11,6 +11,7 @@ import type { Props } from "../../provider/framework/kind";
 import { CENSUS_KINDS, type Census, census } from "../support/census";
 import { callApi, type Json } from "../support/emulator";
 import { Engine, type Resource, type RunResult } from "../support/engine";
+import type { RouteName } from "../support/routes";
 import {
   closed,
   declaring,
@@ -35,6 +36,8 @@ export interface Model {
 
 export interface Real {
   emulator: RunningEmulator;
+  /** The route the engine drives the kinds through. */
+  route: RouteName;
   fixtures: Fixtures;
   engine: Engine;
   /** The organization's objects before the program ran. */
@@ -51,6 +54,11 @@ export interface Real {
    * UNRESOLVED_CREATE): the census leaves them out.
    */
   excused: Set<string>;
+  /**
+   * Spaces the translations' runs made: a Translation's delete leaves its space in place (as documented), so they
+   * stay in the organization after the program stops declaring it.
+   */
+  translatedSpaces: Set<string>;
 }
 
 type Command = fc.AsyncCommand<Model, Real, boolean>;
@@ -59,7 +67,7 @@ export function newModel(): Model {
   return { selection: {}, drift: false };
 }
 
-export async function newReal(emulator: RunningEmulator, baseline?: Census): Promise<Real> {
+export async function newReal(emulator: RunningEmulator, route: RouteName, baseline?: Census): Promise<Real> {
   emulator.reset();
   const fixtures: Fixtures = {
     org: emulator.organizationId,
@@ -68,14 +76,16 @@ export async function newReal(emulator: RunningEmulator, baseline?: Census): Pro
   };
   return {
     emulator,
+    route,
     fixtures,
-    engine: new Engine({ url: emulator.url, token: emulator.token, maxAttempts: 3 }),
+    engine: new Engine({ url: emulator.url, token: emulator.token, maxAttempts: 3, route }),
     baseline: baseline ?? (await census(emulator)),
     pendingFaults: [],
     log: [],
     steps: 0,
     checks: 0,
     excused: new Set(),
+    translatedSpaces: new Set(),
   };
 }
 
@@ -97,6 +107,15 @@ async function withFaults(real: Real, run: () => Promise<RunResult>): Promise<{ 
     const left = (await (await fetch(admin)).json()) as (FaultSpec & { id: number; remaining: number })[];
     real.pendingFaults = left.map(({ id: _id, remaining, ...spec }) => ({ ...spec, count: remaining }));
     real.emulator.clearFaults();
+    noteTranslatedSpaces(real);
+  }
+}
+
+/** Records the spaces the state's translations made (see Real.translatedSpaces). */
+function noteTranslatedSpaces(real: Real): void {
+  for (const resource of real.engine.state.values()) {
+    const space = resource.kind === "Translation" ? resource.outs.resultSpaceId : undefined;
+    if (typeof space === "string") real.translatedSpaces.add(space);
   }
 }
 
@@ -132,7 +151,9 @@ async function excuseUnresolvedCreate(real: Real, result: RunResult): Promise<vo
   const appeared = (excusedKind: string) =>
     (held[excusedKind] ?? []).filter((id) => !known[excusedKind]?.includes(id) && !real.excused.has(id));
   const namesThem = unremoved !== null || several !== null;
-  for (const excusedKind of [...(namesThem ? [] : [kind]), ...(kind === "SiteSection" ? ["SiteSpace"] : [])]) {
+  // What the excused object made of its own: a section's site space, a translation's space.
+  const made = kind === "SiteSection" ? ["SiteSpace"] : kind === "Translation" ? ["Space"] : [];
+  for (const excusedKind of [...(namesThem ? [] : [kind]), ...made]) {
     const unknown = appeared(excusedKind);
     expect(unknown.length, `at most one ${excusedKind} left by the unresolved create`).toBeLessThanOrEqual(1);
     excused.push(...unknown);
@@ -163,6 +184,7 @@ const UNDER_SITE: Readonly<Record<string, string>> = {
   SiteSectionGroup: "section-groups",
   SiteShareLink: "share-links",
   SiteSpace: "site-spaces",
+  SiteMcpServer: "mcp-servers",
 };
 
 /** Deletes an object of a census kind through the API, wherever it is (a site's objects: under whichever site). */
@@ -173,9 +195,22 @@ async function deleteByHand(real: Real, kind: string, id: string): Promise<void>
     Space: `/spaces/${id}`,
     Team: `${org}/teams/${id}`,
     Site: `${org}/sites/${id}`,
+    SamlProvider: `${org}/saml/${id}`,
+    Translation: `${org}/translations/${id}`,
+    GitSyncInstallation: `/git/installations/${id}`,
+    IntegrationInstallation: `/integrations/ticket-sync/installations/${id}`,
   };
+  const [target, installation] = id.split("/");
+  if (kind === "IntegrationSiteInstallation" || kind === "IntegrationSpaceInstallation") {
+    const where = kind === "IntegrationSiteInstallation" ? "sites" : "spaces";
+    top[kind] = `/integrations/ticket-sync/installations/${installation}/${where}/${target}`;
+  }
+  if (kind === "OpenApiSpec") {
+    const spec = (await listed(real, `${org}/openapi`)).find((item) => item.id === id);
+    if (spec) top[kind] = `${org}/openapi/${spec.slug}`;
+  }
   let path = top[kind];
-  for (const site of path ? [] : await listed(real, `${org}/sites`)) {
+  for (const site of path || !UNDER_SITE[kind] ? [] : await listed(real, `${org}/sites`)) {
     const under = `${org}/sites/${site.id}/${UNDER_SITE[kind]}`;
     if ((await listed(real, under)).some((item) => item.id === id)) path = `${under}/${id}`;
   }
@@ -201,7 +236,9 @@ const sorted = (ids: readonly string[]) => [...ids].sort();
 
 /** The ids the organization should hold per census kind: the baseline plus what the state records. */
 function expectedCensus(real: Real): Census {
+  noteTranslatedSpaces(real);
   const expected: Census = Object.fromEntries(Object.entries(real.baseline).map(([kind, ids]) => [kind, [...ids]]));
+  expected.Space?.push(...real.translatedSpaces);
   for (const resource of real.engine.state.values()) {
     expected[resource.kind]?.push(resource.id);
     const siteSpaceId = resource.kind === "SiteSection" ? resource.outs.siteSpaceId : undefined;
@@ -283,7 +320,7 @@ export async function expectConverged(real: Real, selection: Selection): Promise
     `memberships and grants ${JSON.stringify(granted)}, declared ${JSON.stringify(declaredGrants)}\n${context()}`,
   ).toEqual(declaredGrants);
 
-  const probe = new Engine({ url: real.emulator.url, token: real.emulator.token });
+  const probe = new Engine({ url: real.emulator.url, token: real.emulator.token, route: real.route });
   probe.state = new Map(structuredClone([...real.engine.state]));
   const refreshed = await probe.refresh();
   expect(refreshed.error, context()).toBeUndefined();
@@ -352,7 +389,7 @@ function handCall(
   action: HandAction,
 ): { method: string; path: string; body?: unknown } | undefined {
   const site = `/orgs/${org}/sites/${String(outs.siteId)}`;
-  const paths: Record<string, [string, Record<string, unknown>] | undefined> = {
+  const paths: Record<string, [string, Record<string, unknown> | undefined] | undefined> = {
     Collection: [`/collections/${id}`, { title: "Edited by hand" }],
     Space: [`/spaces/${id}`, { title: "Edited by hand" }],
     Team: [`/orgs/${org}/teams/${id}`, { title: "Edited by hand" }],
@@ -370,11 +407,117 @@ function handCall(
       { role: "admin" },
     ],
   };
-  const found = paths[kind];
+  const integration = `/integrations/${String(outs.integrationName)}/installations/${String(outs.installationId)}`;
+  Object.assign(paths, {
+    OrganizationMember: [`/orgs/${org}/members/${String(outs.userId)}`, { role: "admin" }],
+    SamlProvider: [`/orgs/${org}/saml/${id}`, { label: "Edited by hand" }],
+    OpenApiSpec: [`/orgs/${org}/openapi/${String(outs.slug)}`, { visibility: "private" }],
+    Translation: [`/orgs/${org}/translations/${id}`, undefined],
+    GitSyncInstallation: [
+      `/git/installations/${id}`,
+      {
+        provider: "github",
+        providerConfiguration: { repositoryId: 1002, branch: "refs/heads/by-hand" },
+        projectDirectory: "edited-by-hand",
+      },
+    ],
+    IntegrationInstallation: [
+      `/integrations/${String(outs.integrationName)}/installations/${id}`,
+      { configuration: { workspace: "by-hand" } },
+    ],
+    IntegrationSiteInstallation: [
+      `${integration}/sites/${String(outs.siteId)}`,
+      { configuration: { project: "HAND" } },
+    ],
+    IntegrationSpaceInstallation: [
+      `${integration}/spaces/${String(outs.spaceId)}`,
+      { configuration: { project: "HAND" } },
+    ],
+    SiteMcpServer: [`${site}/mcp-servers/${id}`, { name: "Edited by hand" }],
+    SiteExternalLink: [`${site}/external-links/${id}`, { title: "Edited by hand" }],
+    SiteRedirect: [`${site}/redirects/${id}`, { source: "/by-hand" }],
+    SiteSpace: [`${site}/site-spaces/${id}`, { path: "by-hand" }],
+    SiteSpaceCustomization: [
+      `${site}/site-spaces/${String(outs.siteSpaceId)}/customization`,
+      { title: "Edited by hand" },
+    ],
+    SitePermission: [
+      `${site}/permissions/${outs.teamId ? `teams/${String(outs.teamId)}` : `users/${String(outs.userId)}`}`,
+      { role: "admin" },
+    ],
+  });
+  const found = paths[kind] ?? FIXED_ADDRESS[kind]?.(org, site);
   if (!found) return undefined;
   const [path, edit] = found;
-  if (action === "delete" || kind === "TeamMember") return { method: "DELETE", path };
+  if (kind === "TeamMember") return { method: "DELETE", path };
+  // Settings and lists at a fixed address of their parent cannot be deleted: an edit stands for both.
+  if (FIXED_ADDRESS[kind]) return { method: FIXED_ADDRESS_METHOD[kind] ?? "PUT", path, body: edit };
+  // A member removed by hand can only come back by invitation, which no program makes: an edit stands for both.
+  if (kind === "OrganizationMember") return { method: "PATCH", path, body: edit };
+  if (action === "delete" || edit === undefined) return { method: "DELETE", path };
   return { method: "PATCH", path, body: edit };
+}
+
+/** Kinds written at a fixed address of their parent: the path and the body of an edit by hand. */
+const FIXED_ADDRESS: Readonly<Record<string, (org: string, site: string) => [string, Record<string, unknown>]>> = {
+  OrganizationSettings: (org) => [`/orgs/${org}`, { title: "Edited by hand" }],
+  TranslationGlossary: (org) => [
+    `/orgs/${org}/translations-glossary`,
+    { operations: [{ type: "insert", translations: { en: "by hand", fr: "à la main" } }] },
+  ],
+  SiteAdaptiveSchema: (_org, site) => [
+    `${site}/adaptive-schema`,
+    { jsonSchema: { type: "object", properties: {}, additionalProperties: false } },
+  ],
+  SiteAgentSettings: (_org, site) => [
+    `${site}/agent-settings`,
+    {
+      scans: { topics: "auto" },
+      findings: { changeRequests: "always" },
+      editing: { customInstructions: { object: "document", data: {}, nodes: [] } },
+    },
+  ],
+  SiteCustomization: (_org, site) => [`${site}/customization`, { styling: { theme: "muted" } }],
+  SiteVisitorAuth: (_org, site) => [`${site}/publishing/auth`, { fallbackURL: "https://by-hand.example/" }],
+  SiteRedirects: (_org, site) => [
+    `${site}/redirects`,
+    { redirects: [{ source: "/by-hand", destination: { kind: "external", url: "https://by-hand.example/" } }] },
+  ],
+};
+const FIXED_ADDRESS_METHOD: Readonly<Record<string, string>> = {
+  OrganizationSettings: "PATCH",
+  SiteVisitorAuth: "PATCH",
+};
+
+/** Whether the model edits a kind's objects by hand (test/model/slots.test.ts asks it of every kind). */
+export function handEditable(kind: string): boolean {
+  const outs = { siteId: "site", teamId: "team", userId: "user", spaceId: "space", collectionId: "collection" };
+  return kind === "SiteStructure" || handCall("org", kind, "id", outs, "edit") !== undefined;
+}
+
+const STRUCTURE_ITEM_TYPES: Readonly<Record<string, string>> = {
+  SiteSection: "site-section",
+  SiteSectionGroup: "site-section-group",
+  SiteExternalLink: "site-external-link",
+};
+
+/**
+ * A site structure's edit by hand: its first top-level item moved to the end, as someone drags it in the app (both a
+ * delete and an edit: the order is at its site's fixed address). Nothing to move with fewer than two items.
+ */
+function structureCall(real: Real, outs: Props): { method: string; path: string; body: unknown } | undefined {
+  const order = Array.isArray(outs.order) ? (outs.order as string[]) : [];
+  const typeOf = (id: string) => {
+    const resource = [...real.engine.state.values()].find((candidate) => candidate.id === id);
+    return { type: STRUCTURE_ITEM_TYPES[resource?.kind ?? ""] ?? "site-section", id };
+  };
+  const [first, last] = [order[0], order.at(-1)];
+  if (order.length < 2 || !first || !last) return undefined;
+  return {
+    method: "PATCH",
+    path: `/orgs/${real.fixtures.org}/sites/${String(outs.siteId)}/structure/sort`,
+    body: { item: typeOf(first), position: { after: typeOf(last) } },
+  };
 }
 
 /** Edits or deletes the object of a resource the state holds, straight through the API. */
@@ -388,12 +531,21 @@ export class ByHand implements Command {
   }
   async run(model: Model, real: Real): Promise<void> {
     const resource = real.engine.state.get(this.slot);
-    const call = resource && handCall(real.fixtures.org, resource.kind, resource.id, resource.outs, this.action);
+    const call =
+      resource?.kind === "SiteStructure"
+        ? structureCall(real, resource.outs)
+        : resource && handCall(real.fixtures.org, resource.kind, resource.id, resource.outs, this.action);
     if (!resource || !call) {
       real.log.push(`${this.toString()}: nothing to do`);
       return;
     }
-    const answer = await callApi(real.emulator, call.method, call.path, call.body);
+    let body = call.body;
+    if (resource.kind === "SiteCustomization") {
+      // The API has only the full replacement: what the site has, with the edit.
+      const { updatedAt: _updatedAt, ...current } = (await callApi(real.emulator, "GET", call.path)).body;
+      body = { ...current, styling: { ...current.styling, theme: "muted" } };
+    }
+    const answer = await callApi(real.emulator, call.method, call.path, body);
     real.log.push(`${this.toString()}: ${call.method} ${call.path} -> ${answer.status}`);
     // 404: an earlier edit by hand removed it already (or its parent).
     if (answer.status === 404) return;
@@ -569,8 +721,12 @@ export function commandArbitraries(): fc.Arbitrary<Command>[] {
 }
 
 /** Runs a command list (a shrunk case) and the final checks, as the property does. */
-export async function replay(emulator: RunningEmulator, commands: readonly Command[]): Promise<Real> {
-  const real = await newReal(emulator);
+export async function replay(
+  emulator: RunningEmulator,
+  commands: readonly Command[],
+  route: RouteName = "dynamic",
+): Promise<Real> {
+  const real = await newReal(emulator, route);
   const model = newModel();
   for (const command of commands) if (command.check(model)) await command.run(model, real);
   await finish(model, real);

@@ -44,6 +44,30 @@ function topLevelOfSiteA(selection: Selection): Ref[] {
 
 const SECTION_A_ON_SITE_B = 3;
 
+const SAML = {
+  entityId: "http://www.okta.example/exk1",
+  certificate: "-----BEGIN CERTIFICATE-----\nMIIDpDCCAoygAwIBAgIGAXoTpbV4MA0=\n-----END CERTIFICATE-----",
+  ssoUrl: "https://acme.okta.example/app/acme_docs/exk1/sso/saml",
+};
+const TICKETS = { integrationName: "ticket-sync" };
+const FORUM = "https://forum.example/";
+const GLOSSARY_WORKSPACE = { term: "workspace", translations: { de: "Arbeitsbereich", fr: "espace de travail" } };
+const GLOSSARY_SPACE = { term: "space", translations: { fr: "espace" } };
+const redirect = (source: string) => ({ source, destination: { kind: "external", url: "https://new.example/" } });
+const BETA = { type: "boolean", description: "In the beta programme" };
+const claims = (unsigned: Record<string, unknown>) => ({
+  type: "object",
+  properties: {
+    unsigned: {
+      type: "object",
+      description: "Unsigned claims of the site visitor.",
+      properties: unsigned,
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+});
+
 export const SLOTS: Readonly<Record<string, Slot>> = {
   collectionA: {
     kind: "Collection",
@@ -148,6 +172,241 @@ export const SLOTS: Readonly<Record<string, Slot>> = {
         ...organization(f),
         siteId: ref("siteA"),
         order: topLevelOfSiteA(selection).reverse(),
+      }),
+    ],
+  },
+  // The organization's own settings and members, and its objects besides collections and spaces.
+  settings: {
+    kind: "OrganizationSettings",
+    variants: [
+      (f) => ({ ...organization(f), title: "Acme" }),
+      (f) => ({ ...organization(f), title: "Acme Docs", inviteLinks: false }),
+    ],
+  },
+  memberLinus: {
+    kind: "OrganizationMember",
+    variants: [
+      (f) => ({ ...organization(f), userId: f.users[1], role: "edit" }),
+      (f) => ({ ...organization(f), userId: f.users[1], role: "read" }),
+    ],
+  },
+  samlA: {
+    kind: "SamlProvider",
+    variants: [
+      (f) => ({ ...organization(f), ...SAML, label: "Okta" }),
+      (f) => ({ ...organization(f), ...SAML, label: "Okta two", defaultTeamId: ref("teamA"), defaultRole: "read" }),
+    ],
+  },
+  specA: {
+    kind: "OpenApiSpec",
+    variants: [
+      (f) => ({ ...organization(f), slug: "petstore", sourceUrl: "https://specs.example/pet.json" }),
+      (f) => ({ ...organization(f), slug: "petstore", sourceUrl: "https://specs.example/pet-v2.json" }),
+      (f) => ({ ...organization(f), slug: "billing", sourceUrl: "https://specs.example/billing.json" }),
+    ],
+  },
+  translationA: {
+    kind: "Translation",
+    variants: [
+      (f) => ({ ...organization(f), sourceSpaceId: f.spaces[0], sourceLanguage: "en", language: "fr" }),
+      (f) => ({
+        ...organization(f),
+        sourceSpaceId: f.spaces[0],
+        sourceLanguage: "en",
+        language: "fr",
+        instructions: "Address readers with vous.",
+      }),
+      (f) => ({ ...organization(f), sourceSpaceId: f.spaces[0], sourceLanguage: "en", language: "de" }),
+    ],
+  },
+  glossary: {
+    kind: "TranslationGlossary",
+    variants: [
+      (f) => ({ ...organization(f), sourceLanguage: "en", entries: [GLOSSARY_WORKSPACE] }),
+      (f) => ({ ...organization(f), sourceLanguage: "en", entries: [GLOSSARY_WORKSPACE, GLOSSARY_SPACE] }),
+    ],
+  },
+  gitSyncA: {
+    kind: "GitSyncInstallation",
+    variants: [
+      (f) => ({ ...organization(f), provider: "github", spaceId: ref("spaceA"), repositoryId: 1001 }),
+      (f) => ({ ...organization(f), provider: "github", spaceId: ref("spaceA"), repositoryId: 1002, branch: "docs" }),
+    ],
+  },
+  installationA: {
+    kind: "IntegrationInstallation",
+    variants: [
+      (f) => ({ ...organization(f), integrationName: "ticket-sync" }),
+      (f) => ({ ...organization(f), integrationName: "ticket-sync", configuration: { workspace: "acme" } }),
+    ],
+  },
+  installationOnSite: {
+    kind: "IntegrationSiteInstallation",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteB"), installationId: ref("installationA"), ...TICKETS }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        installationId: ref("installationA"),
+        ...TICKETS,
+        configuration: { project: "DOCS" },
+      }),
+    ],
+  },
+  installationOnSpace: {
+    kind: "IntegrationSpaceInstallation",
+    variants: [
+      (f) => ({ ...organization(f), spaceId: ref("spaceA"), installationId: ref("installationA"), ...TICKETS }),
+      (f) => ({
+        ...organization(f),
+        spaceId: ref("spaceA"),
+        installationId: ref("installationA"),
+        ...TICKETS,
+        configuration: { project: "OPS" },
+      }),
+    ],
+  },
+  // The site family beyond sections, groups, share links and the structure: siteA's, siteB's, and a site whose
+  // readers sign in.
+  siteC: {
+    kind: "Site",
+    variants: [(f) => ({ ...organization(f), title: "Portal", visibility: "visitor-auth" })],
+  },
+  visitorAuthC: {
+    kind: "SiteVisitorAuth",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteC"), fallbackURL: "https://login.example/portal" }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteC"),
+        fallbackURL: "https://login.example/partners",
+        logoutURL: "https://login.example/out",
+      }),
+    ],
+  },
+  grantSiteA: {
+    kind: "SitePermission",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteA"), teamId: ref("teamA"), role: "read" }),
+      (f) => ({ ...organization(f), siteId: ref("siteA"), teamId: ref("teamA"), role: "edit" }),
+      (f) => ({ ...organization(f), siteId: ref("siteA"), userId: f.users[0], role: "read" }),
+    ],
+  },
+  customizationA: {
+    kind: "SiteCustomization",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteA"), styling: { theme: "clean" } }),
+      (f) => ({ ...organization(f), siteId: ref("siteA"), styling: { theme: "gradient" } }),
+    ],
+  },
+  redirectsA: {
+    kind: "SiteRedirects",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteA"), redirects: [redirect("/old")] }),
+      (f) => ({ ...organization(f), siteId: ref("siteA"), redirects: [redirect("/old"), redirect("/older")] }),
+    ],
+  },
+  siteSpaceA: {
+    kind: "SiteSpace",
+    variants: [
+      // In sectionA, wherever it is (sectionA moves between sites).
+      (f) => ({
+        ...organization(f),
+        siteId: ref("sectionA", "siteId"),
+        sectionId: ref("sectionA"),
+        spaceId: f.spaces[1],
+        path: "start",
+      }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("sectionA", "siteId"),
+        sectionId: ref("sectionA"),
+        spaceId: f.spaces[1],
+        path: "begin",
+      }),
+    ],
+  },
+  siteSpaceCustomizationA: {
+    kind: "SiteSpaceCustomization",
+    variants: [
+      (f) => ({
+        ...organization(f),
+        siteId: ref("sectionA", "siteId"),
+        siteSpaceId: ref("sectionA", "siteSpaceId"),
+        title: "Guides FR",
+      }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("sectionA", "siteId"),
+        siteSpaceId: ref("sectionA", "siteSpaceId"),
+        title: "Guides DE",
+      }),
+    ],
+  },
+  schemaB: {
+    kind: "SiteAdaptiveSchema",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteB"), jsonSchema: claims({ beta: BETA }) }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        jsonSchema: claims({ beta: BETA, plan: { type: "string", enum: ["free", "pro"], description: "Plan" } }),
+      }),
+    ],
+  },
+  agentB: {
+    kind: "SiteAgentSettings",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteB"), scanTopics: "never" }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        scanTopics: "auto",
+        editingInstructions: "Write in US English.",
+      }),
+    ],
+  },
+  redirectB: {
+    kind: "SiteRedirect",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteB"), ...redirect("/lost") }),
+      (f) => ({ ...organization(f), siteId: ref("siteB"), ...redirect("/lost"), permanent: true }),
+      (f) => ({ ...organization(f), siteId: ref("siteB"), ...redirect("/gone") }),
+    ],
+  },
+  mcpB: {
+    kind: "SiteMcpServer",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteB"), name: "Tickets", url: "https://mcp.example/tickets" }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        name: "Tickets",
+        url: "https://mcp.example/tickets",
+        headers: { Authorization: "Bearer model-key" },
+      }),
+    ],
+  },
+  // External links need a site with sections: siteB's own section, in a group with the link.
+  sectionC: {
+    kind: "SiteSection",
+    variants: [(f) => ({ ...organization(f), siteId: ref("siteB"), spaceId: f.spaces[1], title: "Notes" })],
+  },
+  groupB: {
+    kind: "SiteSectionGroup",
+    variants: [(f) => ({ ...organization(f), siteId: ref("siteB"), title: "More", sectionIds: [ref("sectionC")] })],
+  },
+  externalLinkB: {
+    kind: "SiteExternalLink",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteB"), parentId: ref("groupB"), title: "Forum", url: FORUM }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        parentId: ref("groupB"),
+        title: "Forum",
+        url: FORUM,
+        description: "Ask the community",
       }),
     ],
   },

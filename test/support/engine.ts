@@ -1,7 +1,7 @@
 /**
- * A small stand-in for the Pulumi engine, at the level of the provider's runtime: it drives each kind's Lifecycle
- * (check, diff, create, read, update, delete) as the engine drives a dynamic provider, so that a model-based test can
- * run thousands of `up`s in seconds. It mirrors the engine's semantics where they decide what the API ends up holding:
+ * A small stand-in for the Pulumi engine, at the level of the provider's runtime: it drives each kind's provider
+ * (check, diff, create, read, update, delete) on either route (./routes.ts: the dynamic providers, or the plugin's gRPC
+ * service in process) as the engine drives them, so that a model-based test can run thousands of `up`s in seconds. It mirrors the engine's semantics where they decide what the API ends up holding:
  *
  * - One Operation per run (`up`, `refresh`, `preview`, `destroy`), as the engine starts one provider process per run.
  * - `check` gets the old inputs, `diff`, `update` and `delete` the old outputs, as the engine passes them.
@@ -19,14 +19,11 @@
  * process dies) are not modelled: the provider's process never dies here; a lost answer from the API is the
  * provider's to resolve (provider/framework/recovery.ts), which this exercises through the emulator's faults.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { HttpClient } from "../../provider/client";
 import type { Props, ResourceContext } from "../../provider/framework/kind";
-import { Lifecycle } from "../../provider/framework/lifecycle";
 import { Listings } from "../../provider/framework/listings";
-import { Operation } from "../../provider/framework/operation";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { definitions } from "../../provider/registry";
+import { type RouteName, type RouteProvider, routeProviders } from "./routes";
 
 /** A reference to another resource of the program: its id, or one of its outputs. */
 export interface Ref {
@@ -79,6 +76,8 @@ export interface EngineOptions {
   token: string;
   /** Attempts per request, as DOCS_API_MAX_ATTEMPTS sets them. */
   maxAttempts?: number;
+  /** Which route serves the kinds (./routes.ts): the dynamic providers (the default) or the plugin's service. */
+  route?: RouteName;
 }
 
 const references = (value: unknown, into: Set<string>): Set<string> => {
@@ -121,8 +120,7 @@ export class Engine {
    * One engine run's provider process: an Operation and a client with the retry policy of the environment, but which
    * never sleeps between attempts, so that faults cost no wall time.
    */
-  private async withOperation<T>(run: (lifecycleOf: (kind: string) => Lifecycle<Props, Props>) => Promise<T>) {
-    const operation = new Operation(definitions);
+  private async withOperation<T>(run: (lifecycleOf: (kind: string) => RouteProvider) => Promise<T>) {
     const client = new HttpClient({
       baseUrl: this.options.url,
       token: this.options.token,
@@ -131,23 +129,20 @@ export class Engine {
       sleep: () => Promise.resolve(),
     });
     const shared: ResourceContext = { client, listings: new Listings() };
-    const lifecycles = new Map<string, Lifecycle<Props, Props>>();
+    const { providerOf, close } = routeProviders(this.options.route ?? "dynamic", shared);
+    const providers = new Map<string, RouteProvider>();
     const lifecycleOf = (kind: string) => {
-      let found = lifecycles.get(kind);
+      let found = providers.get(kind);
       if (!found) {
-        const definition = operation.definition(kind);
-        if (!definition) throw new Error(`unknown kind "${kind}"`);
-        found = new Lifecycle(definition, operation, (connection) =>
-          connection === undefined ? shared : operation.context(connection),
-        );
-        lifecycles.set(kind, found);
+        found = providerOf(kind);
+        providers.set(kind, found);
       }
       return found;
     };
     try {
       return await run(lifecycleOf);
     } finally {
-      operation.close();
+      close();
       await client.close();
     }
   }
@@ -166,8 +161,8 @@ export class Engine {
     return value;
   }
 
-  private checkFailure(name: string, result: pulumi.dynamic.CheckResult): Error | undefined {
-    const failures = result.failures ?? [];
+  private checkFailure(name: string, result: Awaited<ReturnType<RouteProvider["check"]>>): Error | undefined {
+    const failures = result.failures;
     if (failures.length === 0) return undefined;
     return new Error(`${name}: check failed: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
   }
@@ -209,7 +204,7 @@ export class Engine {
             steps.push({ op: "same", name, id: old.id });
             continue;
           }
-          if ((diff.replaces ?? []).length > 0) {
+          if (diff.replaces.length > 0) {
             if (diff.deleteBeforeReplace) {
               await lifecycle.delete(old.id, old.outs);
               this.state.delete(name);
@@ -243,7 +238,7 @@ export class Engine {
     });
   }
 
-  private async deleteCondemned(lifecycleOf: (kind: string) => Lifecycle<Props, Props>, steps: StepRecord[]) {
+  private async deleteCondemned(lifecycleOf: (kind: string) => RouteProvider, steps: StepRecord[]) {
     while (this.condemned.length > 0) {
       const resource = this.condemned[0] as Resource;
       await lifecycleOf(resource.kind).delete(resource.id, resource.outs);
@@ -265,7 +260,7 @@ export class Engine {
             continue;
           }
           const inputs = read.inputs ?? resource.inputs;
-          this.state.set(name, { ...resource, id: read.id, inputs, outs: read.props ?? {} });
+          this.state.set(name, { ...resource, id: read.id, inputs, outs: read.props });
           steps.push({ op: "read", name, id: read.id });
         }
         return { ok: true, steps };
@@ -302,7 +297,7 @@ export class Engine {
           }
           const diff = await lifecycle.diff(old.id, old.outs, checked.inputs as Props);
           if (diff.changes) changes.push(name);
-          if ((diff.replaces ?? []).length > 0) fresh.add(name);
+          if (diff.replaces.length > 0) fresh.add(name);
         }
         for (const name of this.state.keys()) if (!(name in program)) changes.push(name);
         if (this.condemned.length > 0) changes.push(...this.condemned.map((r) => `${r.kind} ${r.id} (replaced)`));
