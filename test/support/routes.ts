@@ -7,9 +7,9 @@
 import type * as grpc from "@grpc/grpc-js";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { ResourceConnection } from "../../provider/framework/connection";
 import type { Props, ResourceContext } from "../../provider/framework/kind";
 import { Operation } from "../../provider/framework/operation";
-import type { ResourceConnection } from "../../provider/framework/resourceConnection";
 import { pluginType } from "../../provider/framework/typeTokens";
 import { FUNCTIONS } from "../../provider/functions";
 import { EngineLog } from "../../provider/plugin/engineLog";
