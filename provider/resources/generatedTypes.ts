@@ -1507,7 +1507,8 @@ export interface SiteSectionArgs extends AdoptionArgs {
   localizedDescription?: DeepInput<Partial<Record<Language, string>>>;
   /**
    * A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`);
-   * `null` removes it. Left out: not managed. (id, or `null`; update in place; unmanaged when omitted.)
+   * `null` removes it. Left out: not managed. (string, at least 1 character, or `null`; update in place;
+   * unmanaged when omitted.)
    */
   pageId?: pulumi.Input<string | null>;
 }
@@ -1804,7 +1805,8 @@ export interface SiteSpaceArgs extends AdoptionArgs {
   draft?: pulumi.Input<boolean>;
   /**
    * A page of `spaceId` shown at the item's root instead of the space's first page (find it with `getPage`);
-   * `null` removes it. Left out: not managed. (id, or `null`; update in place; unmanaged when omitted.)
+   * `null` removes it. Left out: not managed. (string, at least 1 character, or `null`; update in place;
+   * unmanaged when omitted.)
    */
   pageId?: pulumi.Input<string | null>;
 }

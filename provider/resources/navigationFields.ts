@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { flattenPages, isNotFound, listPages, SPACE_LANGUAGES, spacePagesPath } from "../client";
-import { apiId, type PreflightApi, type PreflightFailure } from "../framework/kind";
+import type { PreflightApi, PreflightFailure } from "../framework/kind";
 import { containsUnknown } from "../framework/unknown";
 
 /** Official `LocalizedString128`/`LocalizedString256`: overrides for languages other than the site's default. */
@@ -32,7 +32,9 @@ export const draft = z
 
 /** A page id of the space the item shows; preflight checks it against the space's pages. */
 export const pageId = (of: string) =>
-  apiId
+  z
+    .string()
+    .min(1)
     .nullable()
     .optional()
     .describe(

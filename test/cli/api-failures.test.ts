@@ -46,7 +46,7 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
     const imported = await runCli(["import", "--organization", org, "--out", tempDir(), "--quiet"]);
     expect(imported.code).toBe(EXIT.failure);
     expect(imported.stderr).toMatch(
-      new RegExp(`^docs-platform: GET /v1/orgs/${org}/saml failed with 401 Unauthorized: `),
+      new RegExp(`^docs-platform: GET /v1/orgs/${org}/agent-instructions failed with 401 Unauthorized: `),
     );
     expect(imported.stderr).toContain("this operation accepts only a user's personal API token");
     expect(imported.stderr).toMatch(

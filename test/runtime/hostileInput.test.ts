@@ -41,6 +41,10 @@ const NOT_API_IDS = new Set([
   "SamlProvider.entityId",
   "GitSyncInstallation.repositoryId",
   "GitSyncInstallation.projectId",
+  // A page of a space: no kind of its own to refer to (listingFacet.test.ts), checked at preview against the space's
+  // pages instead (resources/navigationFields.ts), and sent in a body, never in a path.
+  "SiteSection.pageId",
+  "SiteSpace.pageId",
 ]);
 /** API ids under another name: a site structure's order lists its site's objects' ids. */
 const IDS_NAMED_OTHERWISE = new Set(["SiteStructure.order"]);
