@@ -185,6 +185,7 @@ const UNDER_SITE: Readonly<Record<string, string>> = {
   SiteShareLink: "share-links",
   SiteSpace: "site-spaces",
   SiteMcpServer: "mcp-servers",
+  SiteChannel: "channels",
 };
 
 /** Deletes an object of a census kind through the API, wherever it is (a site's objects: under whichever site). */
@@ -434,6 +435,15 @@ function handCall(
       { configuration: { project: "HAND" } },
     ],
     SiteMcpServer: [`${site}/mcp-servers/${id}`, { name: "Edited by hand" }],
+    SiteChannel: [
+      `${site}/channels/${id}`,
+      {
+        type: String(outs.type),
+        setupSettings:
+          outs.type === "builtin:github" ? { allowedRepositories: ["acme/by-hand"] } : { allowedChannels: ["by-hand"] },
+        role: "support",
+      },
+    ],
     SiteExternalLink: [`${site}/external-links/${id}`, { title: "Edited by hand" }],
     SiteRedirect: [`${site}/redirects/${id}`, { source: "/by-hand" }],
     SiteSpace: [`${site}/site-spaces/${id}`, { path: "by-hand" }],
@@ -461,6 +471,10 @@ function handCall(
 /** Kinds written at a fixed address of their parent: the path and the body of an edit by hand. */
 const FIXED_ADDRESS: Readonly<Record<string, (org: string, site: string) => [string, Record<string, unknown>]>> = {
   OrganizationSettings: (org) => [`/orgs/${org}`, { title: "Edited by hand" }],
+  OrganizationAgentInstructions: (org) => [
+    `/orgs/${org}/agent-instructions`,
+    { instructions: { object: "document", data: {}, nodes: [] } },
+  ],
   TranslationGlossary: (org) => [
     `/orgs/${org}/translations-glossary`,
     { operations: [{ type: "insert", translations: { en: "by hand", fr: "à la main" } }] },

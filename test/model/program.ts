@@ -183,6 +183,13 @@ export const SLOTS: Readonly<Record<string, Slot>> = {
       (f) => ({ ...organization(f), title: "Acme Docs", inviteLinks: false }),
     ],
   },
+  agentInstructions: {
+    kind: "OrganizationAgentInstructions",
+    variants: [
+      (f) => ({ ...organization(f), instructions: "Answer in English." }),
+      (f) => ({ ...organization(f), instructions: "Answer in English.\nCite the page an answer comes from." }),
+    ],
+  },
   memberLinus: {
     kind: "OrganizationMember",
     variants: [
@@ -385,6 +392,20 @@ export const SLOTS: Readonly<Record<string, Slot>> = {
         url: "https://mcp.example/tickets",
         headers: { Authorization: "Bearer model-key" },
       }),
+    ],
+  },
+  channelB: {
+    kind: "SiteChannel",
+    variants: [
+      (f) => ({ ...organization(f), siteId: ref("siteB"), type: "builtin:slack", allowedChannels: ["docs"] }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        type: "builtin:slack",
+        role: "collaborator",
+        allowedChannels: ["docs", "help-*"],
+      }),
+      (f) => ({ ...organization(f), siteId: ref("siteB"), type: "builtin:github", allowedRepositories: ["acme/docs"] }),
     ],
   },
   // External links need a site with sections: siteB's own section, in a group with the link.
