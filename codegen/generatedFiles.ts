@@ -17,6 +17,15 @@ import { type FunctionSource, SCHEMA_FILE, schemaText } from "./schema";
 import type { Definition } from "./typeModel";
 
 /**
+ * The dynamic route's module of a kind (`provider/kinds/<Kind>.ts`), whose path every state stores as `__provider`
+ * (framework/resource.ts), so it must never move: derived from the registry like the classes, so a new kind has it
+ * and test/runtime/registry.test.ts finds none without its kind.
+ */
+export function kindModule(kind: string): string {
+  return `import { providerFor } from "../framework/dynamic";\n\nexport = providerFor("${kind}");\n`;
+}
+
+/**
  * Every generated file, by path from the repository root, given the current text of the hand-written documents
  * (`DOCUMENTS_WITH_BLOCKS`), of which only the generated blocks are rewritten.
  */
@@ -34,6 +43,7 @@ export function generatedFiles(
     [SCHEMA_FILE]: schemaText(definitions, functions),
     [PLUGIN_FUNCTIONS_FILE]: renderPluginFunctions(functions),
     [POLICY_REFERENCE_FILE]: renderPolicyReference(definitions.map((definition) => definition.kind)),
+    ...Object.fromEntries(definitions.map(({ kind }) => [`provider/kinds/${kind}.ts`, kindModule(kind)])),
     "README.md": withBlocks("README.md", documents["README.md"], {
       ...blocks["README.md"],
       "kinds table": renderKindsTable(definitions),

@@ -35,5 +35,10 @@ export function renderClasses(definitions: readonly Definition[]): string {
       renderClass(definition, { base: "DocsResource", args: `${kind}Args` }),
     );
   }
+  out.push(
+    "/** The classes in the registry's order (provider/registry.ts, `RegisteredKinds`): test/runtime/types.test.ts holds each to its kind. */",
+    `export type RegisteredClasses = [${definitions.map((d) => d.kind).join(", ")}];`,
+    "",
+  );
   return out.join("\n");
 }

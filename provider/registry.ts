@@ -46,7 +46,7 @@ export type AnyKind = KindDefinition<any, any>;
  * In reference order, which is also the order `docs-platform import` declares and lists kinds in (parents before what
  * refers to them): organization-level kinds, then the site family.
  */
-export const definitions: readonly AnyKind[] = [
+const kindsInReferenceOrder = [
   organizationSettingsKind,
   organizationAgentInstructionsKind,
   collectionKind,
@@ -81,4 +81,8 @@ export const definitions: readonly AnyKind[] = [
   siteRedirectKind,
   siteCustomizationKind,
   siteSpaceCustomizationKind,
-];
+] as const;
+export const definitions: readonly AnyKind[] = kindsInReferenceOrder;
+
+/** The kinds' own types, in the order of `definitions`: test/runtime/types.test.ts holds each generated class to its. */
+export type RegisteredKinds = typeof kindsInReferenceOrder;

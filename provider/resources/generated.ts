@@ -622,3 +622,6 @@ export class SiteSpaceCustomization extends DocsResource {
     super(siteSpaceCustomizationRegistration, name, args, opts);
   }
 }
+
+/** The classes in the registry's order (provider/registry.ts, `RegisteredKinds`): test/runtime/types.test.ts holds each to its kind. */
+export type RegisteredClasses = [OrganizationSettings, OrganizationAgentInstructions, Collection, Space, Team, TeamMember, SamlProvider, OpenApiSpec, IntegrationInstallation, IntegrationSpaceInstallation, SpacePermission, CollectionPermission, OrganizationMember, Translation, TranslationGlossary, Site, GitSyncInstallation, SiteSection, SiteSectionGroup, SiteExternalLink, SiteSpace, SiteShareLink, SiteMcpServer, SiteChannel, IntegrationSiteInstallation, SiteAdaptiveSchema, SiteStructure, SiteVisitorAuth, SiteAgentSettings, SitePermission, SiteRedirects, SiteRedirect, SiteCustomization, SiteSpaceCustomization];

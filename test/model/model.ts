@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import type { FaultSpec, RunningEmulator } from "../../emulator";
 import type { Props } from "../../provider/framework/kind";
+import { definitions } from "../../provider/registry";
 import { CENSUS_KINDS, type Census, census } from "../support/census";
 import { callApi, type Json } from "../support/emulator";
 import { Engine, type Resource, type RunResult } from "../support/engine";
@@ -456,7 +457,7 @@ function handCall(
       { role: "admin" },
     ],
   });
-  const found = paths[kind] ?? FIXED_ADDRESS[kind]?.(org, site);
+  const found = paths[kind] ?? FIXED_ADDRESS[kind]?.(org, site) ?? listedAddress(org, kind, id, outs);
   if (!found) return undefined;
   const [path, edit] = found;
   if (kind === "TeamMember") return { method: "DELETE", path };
@@ -466,6 +467,17 @@ function handCall(
   if (kind === "OrganizationMember") return { method: "PATCH", path, body: edit };
   if (action === "delete" || edit === undefined) return { method: "DELETE", path };
   return { method: "PATCH", path, body: edit };
+}
+
+/**
+ * A kind with no edit above: its object deleted by hand at its listing's path and its id (the kind's listing facet),
+ * as REST objects are, so a new kind is edited by hand from its facts alone. Kinds whose id is their parent's or a
+ * pair have no such address.
+ */
+function listedAddress(org: string, kind: string, id: string, outs: Props): [string, undefined] | undefined {
+  const definition = definitions.find((candidate) => candidate.kind === kind);
+  if (!definition?.listing || (definition.id !== undefined && definition.id !== "own")) return undefined;
+  return [`${definition.listing.path({ ...outs, organizationId: org })}/${id}`, undefined];
 }
 
 /** Kinds written at a fixed address of their parent: the path and the body of an edit by hand. */

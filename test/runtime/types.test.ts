@@ -2,40 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import type * as docs from "../../provider";
+import type { RegisteredKinds } from "../../provider/registry";
 import type { collectionKind } from "../../provider/resources/collection";
-import type { collectionPermissionKind } from "../../provider/resources/collectionPermission";
-import type { gitSyncInstallationKind } from "../../provider/resources/gitSyncInstallation";
-import type { integrationInstallationKind } from "../../provider/resources/integrationInstallation";
-import type { integrationSiteInstallationKind } from "../../provider/resources/integrationSiteInstallation";
-import type { integrationSpaceInstallationKind } from "../../provider/resources/integrationSpaceInstallation";
-import type { openApiSpecKind } from "../../provider/resources/openApiSpec";
-import type { organizationAgentInstructionsKind } from "../../provider/resources/organizationAgentInstructions";
-import type { organizationMemberKind } from "../../provider/resources/organizationMember";
-import type { organizationSettingsKind } from "../../provider/resources/organizationSettings";
-import type { samlProviderKind } from "../../provider/resources/samlProvider";
-import type { siteKind } from "../../provider/resources/site";
-import type { siteAdaptiveSchemaKind } from "../../provider/resources/siteAdaptiveSchema";
-import type { siteAgentSettingsKind } from "../../provider/resources/siteAgentSettings";
-import type { siteChannelKind } from "../../provider/resources/siteChannel";
-import type { siteCustomizationKind } from "../../provider/resources/siteCustomization";
-import type { siteExternalLinkKind } from "../../provider/resources/siteExternalLink";
-import type { siteMcpServerKind } from "../../provider/resources/siteMcpServer";
-import type { sitePermissionKind } from "../../provider/resources/sitePermission";
-import type { siteRedirectKind } from "../../provider/resources/siteRedirect";
-import type { siteRedirectsKind } from "../../provider/resources/siteRedirects";
-import type { siteSectionKind } from "../../provider/resources/siteSection";
-import type { siteSectionGroupKind } from "../../provider/resources/siteSectionGroup";
-import type { siteShareLinkKind } from "../../provider/resources/siteShareLink";
-import type { siteSpaceKind } from "../../provider/resources/siteSpace";
-import type { siteSpaceCustomizationKind } from "../../provider/resources/siteSpaceCustomization";
-import type { siteStructureKind } from "../../provider/resources/siteStructure";
-import type { siteVisitorAuthKind } from "../../provider/resources/siteVisitorAuth";
-import type { spaceKind } from "../../provider/resources/space";
-import type { spacePermissionKind } from "../../provider/resources/spacePermission";
-import type { teamKind } from "../../provider/resources/team";
-import type { teamMemberKind } from "../../provider/resources/teamMember";
-import type { translationKind } from "../../provider/resources/translation";
-import type { translationGlossaryKind } from "../../provider/resources/translationGlossary";
+import type { RegisteredClasses } from "../../provider/resources/generated";
 
 /** What a kind's state schema says its outputs are. */
 type StateOf<K> = K extends { state: z.ZodType<infer S, unknown> } ? S : never;
@@ -65,52 +34,31 @@ type Bounds<K, C> = {
 };
 type Fits = { sameKeys: true; withinState: true; admitsInputs: true };
 
+/** A kind's verdict: the customization kinds' states keep any declared section (a loose object), so theirs is one bound. */
+type Verdict<K, C> = C extends docs.SiteCustomization | docs.SiteSpaceCustomization
+  ? DeclaredOutputs<C> extends StateOf<K>
+    ? Fits
+    : { withinState: false }
+  : Bounds<K, C>;
+/** The positions of a tuple (`"0"`, `"1"`, …), without the array's methods. */
+type Positions<T extends readonly unknown[]> = Exclude<keyof T, keyof (readonly unknown[])>;
+/** The registry positions whose class does not fit its kind (`never` when all do), e.g. `"23"`: `definitions[23]`. */
+type Misfits = {
+  [I in Positions<RegisteredKinds>]: Same<
+    Verdict<RegisteredKinds[I], RegisteredClasses[I & keyof RegisteredClasses]>,
+    Fits
+  > extends true
+    ? never
+    : I;
+}[Positions<RegisteredKinds>];
+
 /**
- * Compile-time proof (tsc checks this file; `npm run typecheck`) that a generated class cannot drift from its
- * kind's schemas.
+ * Compile-time proof (tsc checks this file; `npm run typecheck`) that no generated class can drift from its kind's
+ * schemas: every kind of the registry, with no list of them here.
  */
 it("types each class's outputs between its input and its state schema", () => {
-  expectTypeOf<Bounds<typeof collectionKind, docs.Collection>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof spaceKind, docs.Space>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof spacePermissionKind, docs.SpacePermission>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof collectionPermissionKind, docs.CollectionPermission>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof samlProviderKind, docs.SamlProvider>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof teamKind, docs.Team>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof teamMemberKind, docs.TeamMember>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof organizationSettingsKind, docs.OrganizationSettings>>().toEqualTypeOf<Fits>();
-  expectTypeOf<
-    Bounds<typeof organizationAgentInstructionsKind, docs.OrganizationAgentInstructions>
-  >().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof organizationMemberKind, docs.OrganizationMember>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof openApiSpecKind, docs.OpenApiSpec>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteKind, docs.Site>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteSectionKind, docs.SiteSection>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteSectionGroupKind, docs.SiteSectionGroup>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteExternalLinkKind, docs.SiteExternalLink>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteSpaceKind, docs.SiteSpace>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteShareLinkKind, docs.SiteShareLink>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteAdaptiveSchemaKind, docs.SiteAdaptiveSchema>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof sitePermissionKind, docs.SitePermission>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteStructureKind, docs.SiteStructure>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteVisitorAuthKind, docs.SiteVisitorAuth>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteRedirectKind, docs.SiteRedirect>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteRedirectsKind, docs.SiteRedirects>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteMcpServerKind, docs.SiteMcpServer>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteChannelKind, docs.SiteChannel>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof integrationInstallationKind, docs.IntegrationInstallation>>().toEqualTypeOf<Fits>();
-  expectTypeOf<
-    Bounds<typeof integrationSiteInstallationKind, docs.IntegrationSiteInstallation>
-  >().toEqualTypeOf<Fits>();
-  expectTypeOf<
-    Bounds<typeof integrationSpaceInstallationKind, docs.IntegrationSpaceInstallation>
-  >().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof siteAgentSettingsKind, docs.SiteAgentSettings>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof gitSyncInstallationKind, docs.GitSyncInstallation>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof translationKind, docs.Translation>>().toEqualTypeOf<Fits>();
-  expectTypeOf<Bounds<typeof translationGlossaryKind, docs.TranslationGlossary>>().toEqualTypeOf<Fits>();
-  // The customization kinds' states keep any declared section (a loose object); their ids are the outputs.
-  expectTypeOf<DeclaredOutputs<docs.SiteCustomization>>().toExtend<StateOf<typeof siteCustomizationKind>>();
-  expectTypeOf<DeclaredOutputs<docs.SiteSpaceCustomization>>().toExtend<StateOf<typeof siteSpaceCustomizationKind>>();
+  expectTypeOf<RegisteredClasses["length"]>().toEqualTypeOf<RegisteredKinds["length"]>();
+  expectTypeOf<Misfits>().toEqualTypeOf<never>();
 });
 
 it("types an output that echoes an input as exactly as the input", () => {
