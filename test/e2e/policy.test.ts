@@ -98,6 +98,13 @@ const VIOLATING: Record<string, Expected | Expected[]> = {
     message:
       'IntegrationInstallation "tickets", configuration.api_key: the key looks like a credential (it matches "api_key" of credentialPatterns), and configuration is stored and shown in plain text.',
   },
+  "docs-channel-allow-list": {
+    level: "advisory",
+    kind: "SiteChannel",
+    name: "beta-slack",
+    message:
+      'SiteChannel "beta-slack", allowedChannels: the builtin:slack channel\'s agent may answer anywhere in the workspace: allowedChannels is not declared.',
+  },
   "docs-git-sync-priority": {
     level: "advisory",
     kind: "GitSyncInstallation",

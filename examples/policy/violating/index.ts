@@ -62,3 +62,6 @@ new docs.IntegrationInstallation("tickets", {
 
 // docs-git-sync-priority (advisory): the repository overwrites what editors change in the beta site in GitBook.
 new docs.GitSyncInstallation("beta-git", { provider: "github", siteId: beta.id, repositoryId: 1001, priority: "git" });
+
+// docs-channel-allow-list (advisory): the beta site's agent in Slack, with no allow-list, answers in every channel.
+new docs.SiteChannel("beta-slack", { siteId: beta.id, type: "builtin:slack" });
