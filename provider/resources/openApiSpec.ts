@@ -197,13 +197,16 @@ export const openApiVersion = petstore.lastVersionId;`,
   // Slugs cannot be renamed, and no endpoint moves a spec to another organization.
   replaceOnChanges: ["organizationId", "slug"],
 
-  // The slug is unique in the organization: the spec under it is the one the lost request made, whenever it was.
+  // The slug is unique in the organization: the spec under it is the one the lost request made, whenever it was. It
+  // is processed before it is adopted, as a create waits, or the state would keep a `pending` that a refresh changes.
   async findCreated({ client }, news) {
     const spec = await getOpenApiSpec(client, news.organizationId, news.slug).catch((error: unknown) => {
       if (error instanceof NotFoundError) return undefined;
       throw error;
     });
-    return spec ? [{ id: spec.id, title: spec.slug }] : [];
+    if (!spec) return [];
+    await processed(client, news.organizationId, spec, news.processingTimeoutSeconds);
+    return [{ id: spec.id, title: spec.slug }];
   },
   async create({ client }, news) {
     const created = await createOpenApiSpec(client, news.organizationId, { slug: news.slug, source: sourceOf(news) });

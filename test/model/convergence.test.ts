@@ -14,10 +14,7 @@ import { captureLog, captureStderr } from "../support/log";
 import { ROUTES } from "../support/routes";
 import { commandArbitraries, finish, newModel, newReal } from "./model";
 
-// OpenAPI specs finish processing at once: a spec's processingState is read as it is at the moment, and a create that
-// adopts a spec after a lost answer records it without waiting for processing (as a create does), so on the emulator's
-// clock a later refresh would read a step further. Processing itself is test/runtime/openApiSpec.test.ts's.
-const fixture = useEmulator({ openApiStepMs: 0 });
+const fixture = useEmulator();
 // The provider's notices (a space deleted with its content, a share link on a public site) are not under test here.
 captureLog();
 captureStderr();
