@@ -84,5 +84,5 @@ const kindsInReferenceOrder = [
 ] as const;
 export const definitions: readonly AnyKind[] = kindsInReferenceOrder;
 
-/** The kinds' own types, in the order of `definitions`: test/runtime/types.test.ts holds each generated class to its. */
+/** The kinds' own types, in the order of `definitions`: test/runtime/types.test.ts holds each generated class to its kind. */
 export type RegisteredKinds = typeof kindsInReferenceOrder;
