@@ -39,6 +39,7 @@ import {
   ENV_KEYS,
   ForbiddenError,
   getOrganization,
+  KindFailure,
   lifecycle,
   listAuditEvents,
   MissingCredentialsError,
@@ -59,6 +60,7 @@ import { SPLIT_ADVISED_ABOVE, splitWalk } from "./split";
 import { projectDirOfStack, stackNames } from "./stacks";
 import {
   describeUnmanaged,
+  inventoriedKinds,
   inventory,
   managedByState,
   organizationsInState,
@@ -389,7 +391,11 @@ function stackArgs(stack: string | undefined): string[] {
  * rejects, an organization the token cannot see (told from an object the token cannot see by one read of the
  * organization, made only after such a failure).
  */
-async function explainingApiFailures<T>(organization: Organization, calls: () => Promise<T>): Promise<T> {
+async function explainingApiFailures<T>(
+  organization: Organization,
+  listedKinds: readonly string[],
+  calls: () => Promise<T>,
+): Promise<T> {
   try {
     return await calls();
   } catch (error) {
@@ -398,9 +404,16 @@ async function explainingApiFailures<T>(organization: Organization, calls: () =>
     const api = apiUrlSetting().url;
     // The token may be good for everything else (an integration's): the fix is another token, or fewer kinds.
     if (failure instanceof UserTokenRequiredError) {
+      const refused = causeOfType(error, KindFailure)?.kinds ?? [];
+      const rest = listedKinds.filter((kind) => !refused.includes(kind));
+      const leaveOut =
+        refused.length === 0
+          ? "leave the kind this request lists out with --kinds"
+          : `leave ${listed(refused)} out (${refused.length === 1 ? "its operations take" : "their operations take"} ` +
+            `users' tokens only)${rest.length > 0 ? `: --kinds ${rest.join(",")}` : ""}`;
       throw new Error(
         `${answer}. Set ${ENV_KEYS.apiToken} to a personal API token of an admin of organization ` +
-          `"${organization.id}", or leave the kind this request lists out with --kinds.`,
+          `"${organization.id}", or ${leaveOut}.`,
         { cause: error },
       );
     }
@@ -445,6 +458,11 @@ async function organizationVisible(organizationId: string): Promise<boolean> {
  * The provider's own message for a missing token also offers the stack config \`docs:apiToken\`, which this tool
  * does not read: here only the environment counts.
  */
+/** `A`, `A and B`, `A, B and C`. */
+function listed(items: readonly string[]): string {
+  return new Intl.ListFormat("en", { type: "conjunction" }).format(items).replace(/,( and)/, "$1");
+}
+
 function withFix(error: unknown): Error {
   if (!causeOfType(error, MissingCredentialsError)) return error as Error;
   return new Error(
@@ -494,7 +512,7 @@ async function importCommand(args: string[], io: Io) {
 
   const started = Date.now();
   const progress = values.quiet ? undefined : (line: string) => io.err.write(`docs-platform: ${line}\n`);
-  const walk = await explainingApiFailures(organization, () =>
+  const walk = await explainingApiFailures(organization, kinds ?? WALKED_KINDS, () =>
     walkOrganization({ organizationId, kinds, siteId: values.site, progress }),
   );
   const command = ["docs-platform import", `--organization ${organizationId}`]
@@ -617,8 +635,9 @@ async function unmanagedCommand(args: string[], io: Io) {
     givenOrganization(values) ??
     (await stackOrganization(exported, values.state ? undefined : { name: values.stack }));
   const organizationId = organization.id;
-  const objects = await explainingApiFailures(organization, () =>
-    inventory(organizationId, { includeSpaces: values["include-spaces"], kinds, siteId: values.site }),
+  const inventoried = { includeSpaces: values["include-spaces"], kinds, siteId: values.site };
+  const objects = await explainingApiFailures(organization, inventoriedKinds(inventoried), () =>
+    inventory(organizationId, inventoried),
   );
   const unmanaged = unmanagedObjects(objects, managed);
   io.out.write(
@@ -872,8 +891,9 @@ async function driftCommand(args: string[], io: Io) {
 
   const state = exported === undefined ? { resources: [] } : exported;
   const engine = stacks.flatMap((stack) => stack.engine.map((f) => ({ organizationId, ...f })));
-  const objects = await explainingApiFailures(organization, () =>
-    inventory(organizationId, { includeSpaces: values["include-spaces"], kinds }),
+  const inventoried = { includeSpaces: values["include-spaces"], kinds };
+  const objects = await explainingApiFailures(organization, inventoriedKinds(inventoried), () =>
+    inventory(organizationId, inventoried),
   );
   const unmanaged = unmanagedObjects(objects, managedByState(state)).map((o) => unmanagedFinding(organizationId, o));
   const found = [...engine, ...unmanaged];

@@ -16,6 +16,7 @@ export {
   type Batch,
   enumerate as enumerateKinds,
   enumerationOrder,
+  KindFailure,
   siteRootKind,
 } from "../provider/framework/enumerate";
 export { causeOfType } from "../provider/framework/explain";

@@ -3,7 +3,7 @@
  * reports unmanaged cloud resources. Lists only: one request per list of a parent; the one read per object is a site's
  * adaptive schema, which has no listing.
  */
-import { ENUMERATED_KINDS, enumerate } from "./enumerate";
+import { ENUMERATED_KINDS, enumerate, UserTokenRefusals } from "./enumerate";
 import { definitions, kindOfType, lifecycle } from "./provider";
 
 export interface OrganizationObject {
@@ -131,24 +131,30 @@ export interface InventoryOptions {
   siteId?: string;
 }
 
+/** The kinds an inventory lists: spaces only when asked for. */
+export function inventoriedKinds(options: InventoryOptions): string[] {
+  const wanted: readonly string[] = options.kinds ?? UNMANAGED_KINDS;
+  return wanted.filter((kind) => kind !== "Space" || options.includeSpaces || options.kinds?.includes("Space"));
+}
+
 /**
  * Every object of the organization this package can manage, with titles; a site's adaptive schema counts once it
  * declares a claim.
  */
 export async function inventory(organizationId: string, options: InventoryOptions = {}) {
-  const wanted: readonly string[] = options.kinds ?? UNMANAGED_KINDS;
-  const kinds = new Set(
-    wanted.filter((kind) => kind !== "Space" || options.includeSpaces || options.kinds?.includes("Space")),
-  );
+  const kinds = new Set(inventoriedKinds(options));
   const found: InventoriedObject[] = [];
-  for await (const batch of enumerate({ organizationId, kinds, siteId: options.siteId })) {
+  const refusals = new UserTokenRefusals();
+  for await (const batch of enumerate({ organizationId, kinds, siteId: options.siteId, passOver: refusals.passOver })) {
     const kind = batch.kind;
+    if (batch.refused !== undefined) refusals.note(kind, batch.refused);
     for (const { id, title, under, siteId, known } of batch.items) {
       // Only a read tells a site's schema from none (never written: 404; written without claims).
       if (listings.get(kind)?.existsOnlyIfRead && !(await lifecycle(kind).lookup(id, known)).id) continue;
       found.push({ kind, id, title, known, ...(under ? { under } : {}), ...(siteId ? { siteId } : {}) });
     }
   }
+  refusals.throwIfAny();
   return found;
 }
 

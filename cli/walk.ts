@@ -4,8 +4,8 @@
  * kind's own `check`, and confirmed by the kind's own `diff` to adopt with no change. Objects the API can only list
  * are enumerated through the runtime's shared listings, so the reads that follow cost no request.
  */
-import { ENUMERATED_KINDS, enumerate, type Listed, listKind } from "./enumerate";
-import { definitions, lifecycle } from "./provider";
+import { ENUMERATED_KINDS, enumerate, type Listed, listKind, UserTokenRefusals } from "./enumerate";
+import { definitions, KindFailure, lifecycle } from "./provider";
 
 type Props = Record<string, unknown>;
 type Adoptable = { inputs: Props } | { reason: string };
@@ -88,9 +88,15 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
   const objects: WalkedObject[] = [];
   const problems: Problem[] = [];
 
+  const refusals = new UserTokenRefusals();
   /** Reads run a few at a time; the results keep the listing's order. */
   const adoptAll = async (kind: string, items: Listed[]) => {
-    const found = await mapLimited(items, READS_IN_FLIGHT, (item) => adoptable(kind, item.id, item.known));
+    const found = await mapLimited(items, READS_IN_FLIGHT, (item) =>
+      adoptable(kind, item.id, item.known).catch((error: unknown) => {
+        if (refusals.note(kind, error)) return { gone: true } as const;
+        throw error instanceof KindFailure ? error : new KindFailure(kind, error);
+      }),
+    );
     items.forEach((item, i) => {
       const result = found[i]!;
       // An object deleted between the listing and its read is simply not there any more; so is a site's adaptive
@@ -116,13 +122,16 @@ export async function walkOrganization(options: WalkOptions): Promise<Walk> {
     );
     before = objects.length;
   };
-  for await (const batch of enumerate({ organizationId, kinds: wanted, siteId: options.siteId })) {
+  const batches = enumerate({ organizationId, kinds: wanted, siteId: options.siteId, passOver: refusals.passOver });
+  for await (const batch of batches) {
     if (batch.site?.id !== site?.id) {
       report();
       site = batch.site;
     }
+    if (batch.refused !== undefined) refusals.note(batch.kind, batch.refused);
     await adoptAll(batch.kind, batch.items);
   }
+  refusals.throwIfAny();
   report();
 
   const declared = new Set(objects.map((o) => o.id));

@@ -16,6 +16,8 @@ export interface Batch {
   items: ListedObject[];
   /** The site, for the kinds listed under one. */
   site?: { id: string; title: string };
+  /** Why the kind's objects could not be listed, when `passOver` let enumeration go on without them. */
+  refused?: unknown;
 }
 
 export interface EnumerateOptions {
@@ -24,6 +26,11 @@ export interface EnumerateOptions {
   kinds: ReadonlySet<string>;
   /** Only this site (and the organization-level kinds). */
   siteId?: string;
+  /**
+   * The failures that leave one kind out and go on with the next (reported in `Batch.refused`, and so are the kinds
+   * listed under it), so that one pass finds every kind refused; any other failure ends enumeration.
+   */
+  passOver?: (error: unknown) => boolean;
 }
 
 /** The kinds with a listing, in the order they are enumerated: organization-level kinds, then the site family. */
@@ -72,24 +79,36 @@ export async function* enumerate(
     return siteId === undefined ? items : items.filter((item) => item.siteId === siteId);
   };
 
+  /** A kind's objects, or why the API refused them when that failure is one to pass over. */
+  const batchOf = async (definition: Listed, siteId?: string): Promise<Pick<Batch, "items" | "refused">> => {
+    try {
+      return { items: await objectsOf(definition, siteId) };
+    } catch (error) {
+      if (options.passOver?.(error)) return { items: [], refused: error };
+      throw error instanceof KindFailure ? error : new KindFailure(definition.kind, error);
+    }
+  };
+
   for (const definition of order.filter((d) => d.scope === "organization")) {
-    if (options.kinds.has(definition.kind)) yield { kind: definition.kind, items: await objectsOf(definition) };
+    if (options.kinds.has(definition.kind)) yield { kind: definition.kind, ...(await batchOf(definition)) };
   }
-  const siteKinds = order.filter((d) => d.scope === "site");
-  if (!siteKinds.some((definition) => options.kinds.has(definition.kind))) return;
+  const siteKinds = order.filter((d) => d.scope === "site" && options.kinds.has(d.kind));
+  if (siteKinds.length === 0) return;
   const root = byKind.get(siteRootKind(definitions) ?? "");
   if (!root) throw new Error("site-level kinds are listed under the site kind, and there is none");
-  const sites = (await objectsOf(root)).filter((site) => !options.siteId || site.id === options.siteId);
+  const listedSites = await batchOf(root);
+  if (listedSites.refused !== undefined) {
+    for (const definition of siteKinds) yield { kind: definition.kind, items: [], refused: listedSites.refused };
+    return;
+  }
+  const sites = listedSites.items.filter((site) => !options.siteId || site.id === options.siteId);
   if (options.siteId && sites.length === 0) {
     throw new Error(`no site "${options.siteId}" in organization "${options.organizationId}"`);
   }
   for (const site of sites) {
     const at = { id: site.id, title: site.title };
-    for (const definition of siteKinds) {
-      if (options.kinds.has(definition.kind)) {
-        yield { kind: definition.kind, items: await objectsOf(definition, site.siteId), site: at };
-      }
-    }
+    for (const definition of siteKinds)
+      yield { kind: definition.kind, ...(await batchOf(definition, site.siteId)), site: at };
   }
 }
 
@@ -102,6 +121,20 @@ export function siteRootKind(definitions: readonly Definition[]): string | undef
 function childParent(child: Definition, parent: ListedObject): ListingParent {
   const { item, siteId } = parent;
   return { ids: { ...parent.known, [child.parent?.input ?? ""]: parent.id }, title: parent.title, item, siteId };
+}
+
+/**
+ * A failure listing or reading the objects of one kind or more, with the kinds: a token may be refused some kinds only
+ * (an integration's token, on the operations for users' tokens), and the fix is then to leave those kinds out. Its
+ * message is the (first) failure's own, which already names the request.
+ */
+export class KindFailure extends Error {
+  readonly kinds: readonly string[];
+  constructor(kinds: string | readonly string[], cause: unknown) {
+    super((cause as Error).message, { cause });
+    this.name = "KindFailure";
+    this.kinds = typeof kinds === "string" ? [kinds] : kinds;
+  }
 }
 
 /** A kind's listing under one parent; objects listed under a site's object live under that site. */

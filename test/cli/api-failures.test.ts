@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../cli/main";
+import { UNMANAGED_KINDS } from "../../cli/unmanaged";
+import { WALKED_KINDS } from "../../cli/walk";
 import { restoreEnvAfterEach, runCli, stateFile, useTempDirs } from "../support/cli";
 import { useEmulator } from "../support/emulator";
 
@@ -49,13 +51,54 @@ describe("import and unmanaged say how to fix what the API refuses", () => {
       new RegExp(`^docs-platform: GET /v1/orgs/${org}/agent-instructions failed with 401 Unauthorized: `),
     );
     expect(imported.stderr).toContain("this operation accepts only a user's personal API token");
-    expect(imported.stderr).toMatch(
-      new RegExp(
-        `\\. Set DOCS_API_TOKEN to a personal API token of an admin of organization "${org}", or leave the kind ` +
-          "this request lists out with --kinds\\.\\n$",
-      ),
+    // One pass finds every kind refused, names them, and gives --kinds without them: the other kinds then import.
+    const refused = imported.stderr.match(
+      /or leave (.+) out \(their operations take users' tokens only\): --kinds (\S+)\.\n$/,
     );
+    expect(refused, imported.stderr).not.toBeNull();
+    const names = refused![1]!.split(/, | and /);
+    expect(names).toContain("OrganizationAgentInstructions");
+    expect(names).toContain("SamlProvider");
+    const rest = refused![2]!.split(",");
+    expect(rest).toEqual(WALKED_KINDS.filter((kind) => !names.includes(kind)));
+    const again = await runCli([
+      "import",
+      "--organization",
+      org,
+      "--out",
+      tempDir(),
+      "--quiet",
+      "--kinds",
+      rest.join(","),
+    ]);
+    expect(again.stderr).toBe("");
+    expect(again.code).toBe(EXIT.ok);
     expect(imported.stderr).not.toContain("rejected the token");
+  });
+
+  it("unmanaged, with such a token: every kind refused in one pass, and --kinds as the inventory lists them (no Space)", async () => {
+    fx.emulator.typeToken("an-integration-token", "integration");
+    process.env.DOCS_API_TOKEN = "an-integration-token";
+    const unmanaged = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateFile(tempDir())]);
+    expect(unmanaged.code).toBe(EXIT.failure);
+    const refused = unmanaged.stderr.match(
+      /or leave (.+) out \(their operations take users' tokens only\): --kinds (\S+)\.\n$/,
+    );
+    expect(refused, unmanaged.stderr).not.toBeNull();
+    const names = refused![1]!.split(/, | and /);
+    expect(names).toEqual(["SamlProvider", "Translation", "TranslationGlossary"]);
+    const rest = refused![2]!.split(",");
+    expect(rest).toEqual(UNMANAGED_KINDS.filter((kind) => kind !== "Space" && !names.includes(kind)));
+    const again = await runCli([
+      "unmanaged",
+      "--organization",
+      fx.org(),
+      "--state",
+      stateFile(tempDir()),
+      "--kinds",
+      rest.join(","),
+    ]);
+    expect(again.stderr).toBe("");
   });
 
   it("an organization the API does not know (404): check the id, and how to list the organizations", async () => {
