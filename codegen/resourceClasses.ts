@@ -36,7 +36,10 @@ export function renderClasses(definitions: readonly Definition[]): string {
     );
   }
   out.push(
-    "/** The classes in the registry's order (provider/registry.ts, `RegisteredKinds`): test/runtime/types.test.ts holds each to its kind. */",
+    "/**",
+    " * @internal The classes in the registry's order (provider/registry.ts, `RegisteredKinds`): test/runtime/types.test.ts",
+    " * holds each to its kind. Not part of the package's types (`stripInternal`).",
+    " */",
     `export type RegisteredClasses = [${definitions.map((d) => d.kind).join(", ")}];`,
     "",
   );

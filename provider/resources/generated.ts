@@ -623,7 +623,10 @@ export class SiteSpaceCustomization extends DocsResource {
   }
 }
 
-/** The classes in the registry's order (provider/registry.ts, `RegisteredKinds`): test/runtime/types.test.ts holds each to its kind. */
+/**
+ * @internal The classes in the registry's order (provider/registry.ts, `RegisteredKinds`): test/runtime/types.test.ts
+ * holds each to its kind. Not part of the package's types (`stripInternal`).
+ */
 export type RegisteredClasses = [
   OrganizationSettings,
   OrganizationAgentInstructions,

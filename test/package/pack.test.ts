@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -62,6 +62,10 @@ describe("the packed package", () => {
       if (!target!.includes("*")) targets.push(target!);
     }
     for (const target of targets) expect(shipped.has(target.replace(/^\.\//, "")), target).toBe(true);
+    // What only the tests use is left out of the declarations (`@internal`, stripped by tsconfig.build.json).
+    const generatedTypes = readFileSync(path.join(repoRoot, "dist/provider/resources/generated.d.ts"), "utf8");
+    expect(generatedTypes).toContain("export declare class SiteSpace ");
+    expect(generatedTypes).not.toContain("RegisteredClasses");
     // Each kind module is loaded by states as require("pulumi-docs-platform/kinds/<Kind>"): its .js and .d.ts ship.
     for (const file of kindFiles.filter((f) => f.endsWith(".js")))
       expect(shipped.has(file.replace(/\.js$/, ".d.ts"))).toBe(true);
