@@ -47,6 +47,7 @@ export function teardown(): void {
     providerRequests: 0,
     rejectedInvalidRequests: 0,
     operations: {} as Record<string, number>,
+    providerOperations: {} as Record<string, number>,
   };
   const messages: string[] = [];
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json") && f !== "summary.json") : [];
@@ -58,6 +59,9 @@ export function teardown(): void {
     total.providerRequests += counts.providerRequests;
     total.rejectedInvalidRequests += counts.rejectedInvalidRequests;
     for (const [op, n] of Object.entries(counts.operations)) total.operations[op] = (total.operations[op] ?? 0) + n;
+    for (const [op, n] of Object.entries(counts.providerOperations ?? {})) {
+      total.providerOperations[op] = (total.providerOperations[op] ?? 0) + n;
+    }
     messages.push(...counts.messages);
   }
   const distinct = [...new Set(messages.map((m) => m.replace(/ \[[A-Z]+ \/[^\]]*\]$/, "")))];

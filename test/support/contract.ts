@@ -52,6 +52,8 @@ export interface ContractCounts {
   rejectedInvalidRequests: number;
   /** Exchanges per operationId ("unmatched" included). */
   operations: Record<string, number>;
+  /** The provider's requests per operationId: which operations of the document it uses (tools/api-coverage.mjs). */
+  providerOperations: Record<string, number>;
   deviations: number;
   /** Formatted violations (the first 200). */
   messages: string[];
@@ -72,6 +74,7 @@ const counts: ContractCounts = {
   providerRequests: 0,
   rejectedInvalidRequests: 0,
   operations: {},
+  providerOperations: {},
   deviations: deviations.length,
   messages: [],
 };
@@ -135,7 +138,10 @@ export function recordExchange(x: EmulatorExchange): void {
     counts.responses += 1;
     const { counted, rejectedInvalidRequest, fromProvider } = countedViolations(verdict, x, { deliberate });
     if (rejectedInvalidRequest) counts.rejectedInvalidRequests += 1;
-    if (fromProvider) counts.providerRequests += 1;
+    if (fromProvider) {
+      counts.providerRequests += 1;
+      counts.providerOperations[verdict.operationId] = (counts.providerOperations[verdict.operationId] ?? 0) + 1;
+    }
     counts.operations[verdict.operationId] = (counts.operations[verdict.operationId] ?? 0) + 1;
     const mismatch = errorCodeMismatch(x);
     found = counted.map((v) => {
