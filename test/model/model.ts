@@ -539,7 +539,11 @@ const FIXED_ADDRESS: Readonly<Record<string, (org: string, site: string) => [str
     },
   ],
   SiteCustomization: (_org, site) => [`${site}/customization`, { styling: { theme: "muted" } }],
-  SiteVisitorAuth: (_org, site) => [`${site}/publishing/auth`, { fallbackURL: "https://by-hand.example/" }],
+  // The official update requires the backend, which the app sends with every change.
+  SiteVisitorAuth: (_org, site) => [
+    `${site}/publishing/auth`,
+    { backend: "custom", fallbackURL: "https://by-hand.example/" },
+  ],
   SiteRedirects: (_org, site) => [
     `${site}/redirects`,
     { redirects: [{ source: "/by-hand", destination: { kind: "external", url: "https://by-hand.example/" } }] },
