@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import type { Census } from "../support/census";
 import { useEmulator } from "../support/emulator";
 import { captureLog, captureStderr } from "../support/log";
-import { ROUTES } from "../support/routes";
-import { commandArbitraries, finish, newModel, newReal } from "./model";
+import { ROUTES, type RouteName } from "../support/routes";
+import { type Command, commandArbitraries, finish, newModel, newReal } from "./model";
 
 const fixture = useEmulator();
 // The provider's notices (a space deleted with its content, a share link on a public site) are not under test here.
@@ -27,6 +27,25 @@ const runs = setting("MODEL_RUNS", "100");
 const MAX_COMMANDS = 30;
 /** A sequence takes about a third of a second on two cores: the limit only stops a run that hangs. */
 const TIMEOUT_MS = 60_000 + runs * 3_000;
+
+/**
+ * The shrunk case replayed with tracing on (./model.ts `replay`): its log, which then holds each run's engine steps and
+ * exchanges with the API, up to where it fails.
+ */
+async function traced(route: RouteName, details: fc.RunDetails<[Iterable<Command>]>): Promise<string> {
+  // fast-check wraps each command, and prints only those that ran (the rest came after the failure).
+  const wrapped = [...(details.counterexample?.[0] ?? [])] as unknown as { hasRan: boolean; cmd: Command }[];
+  const commands = wrapped.filter((command) => command.hasRan).map((command) => command.cmd);
+  const real = await newReal(fixture.emulator, route, undefined, true);
+  const model = newModel();
+  try {
+    for (const command of commands) if (command.check(model)) await command.run(model, real);
+    await finish(model, real);
+    return `${real.log.join("\n")}\n(the replay passed: the failure depends on what ran before it)`;
+  } catch (error) {
+    return `${real.log.join("\n")}\n${String(error).split("\n")[0]}`;
+  }
+}
 
 describe.each(ROUTES)("on the %s route", (route) => {
   it(
@@ -65,6 +84,9 @@ describe.each(ROUTES)("on the %s route", (route) => {
         console.log(`model: failed, seed ${seed}, path ${details.counterexamplePath}`);
         console.log(`model: shrunk case: ${details.counterexample?.[0]?.toString()}`);
         console.log(`model: error: ${String(details.errorInstance)}`);
+        console.log(
+          `model: the shrunk case replayed, with each run's steps and exchanges:\n${await traced(route, details)}`,
+        );
       }
       expect(details.failed, fc.defaultReportMessage(details) ?? "").toBe(false);
     },

@@ -60,15 +60,27 @@ export interface Real {
    * stay in the organization after the program stops declaring it.
    */
   translatedSpaces: Set<string>;
+  /**
+   * Whether the log also holds each run's engine steps and the API's exchanges (a failing case's replay sets it:
+   * ./convergence.test.ts prints the shrunk case traced).
+   */
+  trace: boolean;
+  /** The request log's last entry before the run being traced. */
+  traceMark: number;
 }
 
-type Command = fc.AsyncCommand<Model, Real, boolean>;
+export type Command = fc.AsyncCommand<Model, Real, boolean>;
 
 export function newModel(): Model {
   return { selection: {}, drift: false };
 }
 
-export async function newReal(emulator: RunningEmulator, route: RouteName, baseline?: Census): Promise<Real> {
+export async function newReal(
+  emulator: RunningEmulator,
+  route: RouteName,
+  baseline?: Census,
+  trace = false,
+): Promise<Real> {
   emulator.reset();
   const fixtures: Fixtures = {
     org: emulator.organizationId,
@@ -87,11 +99,34 @@ export async function newReal(emulator: RunningEmulator, route: RouteName, basel
     checks: 0,
     excused: new Set(),
     translatedSpaces: new Set(),
+    trace,
+    traceMark: 0,
   };
 }
 
 const describe = (result: RunResult) =>
   result.ok ? `ok (${result.steps.length} steps)` : `failed: ${result.error?.message.split("\n")[0]}`;
+
+const lastRequest = (real: Real) => real.emulator.requests().at(-1)?.seq ?? 0;
+
+/** Marks where a traced run's exchanges begin (what came before, edits by hand included, is not the run's). */
+function markRun(real: Real): void {
+  if (real.trace) real.traceMark = lastRequest(real);
+}
+
+/** Logs a run's outcome; traced, also its steps and its exchanges with the API (faults named). */
+function logRun(real: Real, line: string, result: RunResult): void {
+  real.log.push(line);
+  if (!real.trace) return;
+  for (const step of result.steps) real.log.push(`    step: ${step.op} ${step.name}${step.id ? ` ${step.id}` : ""}`);
+  for (const entry of real.emulator.requests().filter((request) => request.seq > real.traceMark)) {
+    const body = entry.requestBody === undefined ? "" : ` ${JSON.stringify(entry.requestBody).slice(0, 160)}`;
+    const handled = entry.handledStatus === undefined ? "" : ` (the API answered ${entry.handledStatus})`;
+    const fault = entry.fault ? ` [fault ${JSON.stringify(entry.fault)}]` : "";
+    real.log.push(`    ${entry.method} ${entry.path}${body} -> ${entry.status}${handled}${fault}`);
+  }
+  real.traceMark = lastRequest(real);
+}
 
 /**
  * Runs one engine run with the pending faults injected. What is left of them stays pending for the next run (a fault
@@ -504,7 +539,11 @@ const FIXED_ADDRESS: Readonly<Record<string, (org: string, site: string) => [str
     },
   ],
   SiteCustomization: (_org, site) => [`${site}/customization`, { styling: { theme: "muted" } }],
-  SiteVisitorAuth: (_org, site) => [`${site}/publishing/auth`, { fallbackURL: "https://by-hand.example/" }],
+  // The official update requires the backend, which the app sends with every change.
+  SiteVisitorAuth: (_org, site) => [
+    `${site}/publishing/auth`,
+    { backend: "custom", fallbackURL: "https://by-hand.example/" },
+  ],
   SiteRedirects: (_org, site) => [
     `${site}/redirects`,
     { redirects: [{ source: "/by-hand", destination: { kind: "external", url: "https://by-hand.example/" } }] },
@@ -621,11 +660,13 @@ export class Fault implements Command {
 async function up(real: Real, selection: Selection): Promise<RunResult> {
   if (removesUnderStructure(selection, real.engine.state.keys())) {
     const { structureA: _structure, ...withoutStructure } = selection;
+    markRun(real);
     const first = await real.engine.up(render(withoutStructure, real.fixtures));
-    real.log.push(`  without the structure first: ${describe(first)}`);
+    logRun(real, `  without the structure first: ${describe(first)}`, first);
     if (!first.ok) return first;
     real.steps += first.steps.length;
   }
+  markRun(real);
   return real.engine.up(render(selection, real.fixtures));
 }
 
@@ -638,6 +679,7 @@ export class Up implements Command {
   async run(model: Model, real: Real): Promise<void> {
     const { result, faulted } = await withFaults(real, async () => {
       if (this.refresh) {
+        markRun(real);
         const refreshed = await real.engine.refresh();
         if (!refreshed.ok) return refreshed;
         model.drift = false;
@@ -645,7 +687,7 @@ export class Up implements Command {
       return up(real, model.selection);
     });
     real.steps += result.steps.length;
-    real.log.push(`${this.toString()}${faulted ? " (faults)" : ""}: ${describe(result)}`);
+    logRun(real, `${this.toString()}${faulted ? " (faults)" : ""}: ${describe(result)}`, result);
     await excuseUnresolvedCreate(real, result);
     if (!faulted && !model.drift) mustSucceed(real, "up", result);
     if (!result.ok) model.drift = true;
@@ -661,9 +703,12 @@ export class Refresh implements Command {
     return true;
   }
   async run(model: Model, real: Real): Promise<void> {
-    const { result, faulted } = await withFaults(real, () => real.engine.refresh());
+    const { result, faulted } = await withFaults(real, () => {
+      markRun(real);
+      return real.engine.refresh();
+    });
     real.steps += result.steps.length;
-    real.log.push(`${this.toString()}${faulted ? " (faults)" : ""}: ${describe(result)}`);
+    logRun(real, `${this.toString()}${faulted ? " (faults)" : ""}: ${describe(result)}`, result);
     if (!faulted) mustSucceed(real, "refresh", result);
     if (result.ok) model.drift = false;
   }
@@ -677,9 +722,12 @@ export class Destroy implements Command {
     return true;
   }
   async run(model: Model, real: Real): Promise<void> {
-    const { result, faulted } = await withFaults(real, () => real.engine.destroy());
+    const { result, faulted } = await withFaults(real, () => {
+      markRun(real);
+      return real.engine.destroy();
+    });
     real.steps += result.steps.length;
-    real.log.push(`${this.toString()}${faulted ? " (faults)" : ""}: ${describe(result)}`);
+    logRun(real, `${this.toString()}${faulted ? " (faults)" : ""}: ${describe(result)}`, result);
     if (!faulted) mustSucceed(real, "destroy", result);
     if (!result.ok) model.drift = true;
     if (result.ok) await expectConverged(real, {});
@@ -696,16 +744,18 @@ export class Destroy implements Command {
 export async function finish(model: Model, real: Real): Promise<void> {
   real.pendingFaults = [];
   if (model.drift) {
+    markRun(real);
     const refreshed = await real.engine.refresh();
-    real.log.push(`final refresh: ${describe(refreshed)}`);
+    logRun(real, `final refresh: ${describe(refreshed)}`, refreshed);
     mustSucceed(real, "the final refresh", refreshed);
   }
   const applied = await up(real, model.selection);
-  real.log.push(`final up: ${describe(applied)}`);
+  logRun(real, `final up: ${describe(applied)}`, applied);
   mustSucceed(real, "the final up", applied);
   await expectConverged(real, model.selection);
+  markRun(real);
   const destroyed = await real.engine.destroy();
-  real.log.push(`final destroy: ${describe(destroyed)}`);
+  logRun(real, `final destroy: ${describe(destroyed)}`, destroyed);
   mustSucceed(real, "the final destroy", destroyed);
   await expectConverged(real, {});
   real.steps += applied.steps.length + destroyed.steps.length;
@@ -751,8 +801,9 @@ export async function replay(
   emulator: RunningEmulator,
   commands: readonly Command[],
   route: RouteName = "dynamic",
+  trace = false,
 ): Promise<Real> {
-  const real = await newReal(emulator, route);
+  const real = await newReal(emulator, route, undefined, trace);
   const model = newModel();
   for (const command of commands) if (command.check(model)) await command.run(model, real);
   await finish(model, real);

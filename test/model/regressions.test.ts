@@ -123,3 +123,33 @@ it("a section group whose sections could not be sorted is removed again", async 
     /SiteSectionGroup "\w+" \("Product"\) was removed again/,
   );
 });
+
+it.each(["dynamic", "plugin"] as const)(
+  "a share link replaced in a run that fails later is deleted by the next up, on the %s route",
+  async (route) => {
+    // Found as: declare collectionA, up, declare linkA 2 (on siteB), declare installationOnSpace, fault("429", any, 3,
+    // 1), fault("503", "POST", 5, 3), up, declare linkA 0 (on siteA: a replacement), declare translationA, up. The
+    // link's replacement was made, then the Translation's create failed on 503s: the engine's stand-in dropped the old
+    // link, which the engine keeps marked for deletion (pending delete), so it stayed in the organization for good.
+    const real = await replay(
+      fixture.emulator,
+      [
+        new Declare("collectionA", 0),
+        new Up(false),
+        new Declare("linkA", 2),
+        new Declare("installationOnSpace", 0),
+        new Fault("429", undefined, 3, 1),
+        new Fault("503", "POST", 5, 3),
+        new Up(false),
+        new Declare("linkA", 0),
+        new Declare("translationA", 0),
+        new Up(false),
+      ],
+      route,
+      true,
+    );
+    const log = real.log.join("\n");
+    expect(log).toMatch(/^up\(false\) \(faults\): failed: Translation create: .* 503 /m);
+    expect(log).toMatch(/^final up: ok .*\n {4}step: delete-replaced SiteShareLink /m);
+  },
+);

@@ -6,9 +6,10 @@
  * - One Operation per run (`up`, `refresh`, `preview`, `destroy`), as the engine starts one provider process per run.
  * - `check` gets the old inputs, `diff`, `update` and `delete` the old outputs, as the engine passes them.
  * - Resources are registered in dependency order; the references of a resource resolve to its dependencies' outputs.
- * - A replacement deletes first when the diff says deleteBeforeReplace, else creates the new object and deletes the
- *   old one at the end of the run (a "delete-replaced" step); an old object whose delete failed stays in the state,
- *   marked for deletion, and the next `up` deletes it first (the engine's pending deletes).
+ * - A replacement deletes first when the diff says deleteBeforeReplace, else creates the new object, marks the old one
+ *   for deletion at once, and deletes it at the end of the run (a "delete-replaced" step); an old object whose delete
+ *   failed, or whose run failed before its delete, stays in the state, marked for deletion, and the next `up` deletes
+ *   it first (the engine's pending deletes).
  * - Resources no longer declared are deleted after every registration, dependents first.
  * - A failed create records nothing; a failed update keeps the old state; a failed delete keeps the resource.
  *
@@ -170,12 +171,13 @@ export class Engine {
   /** `pulumi up` without --refresh. */
   up(program: Program): Promise<RunResult> {
     const steps: StepRecord[] = [];
+    // Old resources of another type under the same name (another URN): deleted after the registrations.
+    const retyped: Resource[] = [];
     return this.withOperation(async (lifecycleOf) => {
       try {
         await this.deleteCondemned(lifecycleOf, steps);
         const names = Object.keys(program);
         const order = dependencyOrder(names, (name) => dependenciesOf(program[name] as Declared));
-        const replaced: Resource[] = [];
         for (const name of order) {
           const declared = program[name] as Declared;
           const lifecycle = lifecycleOf(declared.kind);
@@ -184,7 +186,7 @@ export class Engine {
           let old = this.state.get(name);
           if (old && old.kind !== declared.kind) {
             // Another type makes another URN: the engine creates the new resource and deletes the old one.
-            replaced.push(old);
+            retyped.push(old);
             this.state.delete(name);
             old = undefined;
           }
@@ -210,7 +212,9 @@ export class Engine {
               this.state.delete(name);
             }
             const created = await lifecycle.create(inputs);
-            if (!diff.deleteBeforeReplace) replaced.push(old);
+            // The engine marks the old object for deletion as soon as its replacement exists (CreateStep.Apply sets
+            // `delete: true`), not at the end of the run: a later step's failure leaves it to the next `up` to delete.
+            if (!diff.deleteBeforeReplace) this.condemned.push(old);
             this.state.set(name, { kind: declared.kind, id: created.id, inputs, outs: created.outs, dependencies });
             steps.push({ op: "replace", name, id: created.id });
             continue;
@@ -223,7 +227,7 @@ export class Engine {
         // replaced (create-before-delete), each once the resources that used it point elsewhere.
         const removed = [...this.state.keys()].filter((name) => !(name in program));
         const removedOrder = dependencyOrder(removed, (name) => this.state.get(name)?.dependencies ?? []).reverse();
-        this.condemned.push(...replaced);
+        this.condemned.push(...retyped.splice(0));
         for (const name of removedOrder) {
           const resource = this.state.get(name) as Resource;
           await lifecycleOf(resource.kind).delete(resource.id, resource.outs);
@@ -233,6 +237,8 @@ export class Engine {
         await this.deleteCondemned(lifecycleOf, steps);
         return { ok: true, steps };
       } catch (error) {
+        // The engine keeps such an old resource in the state, for the next `up` to delete (simplified: first).
+        this.condemned.push(...retyped);
         return { ok: false, error: error as Error, steps };
       }
     });
