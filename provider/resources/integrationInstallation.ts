@@ -18,6 +18,7 @@ import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
 import {
+  checkConfigurationKeys,
   configurationInputs,
   configurationState,
   configurationToSend,
@@ -132,6 +133,7 @@ const analytics = new docs.IntegrationInstallation("google-analytics", {
   siteSelection: "selected",
 });`,
   },
+  preflightChecks: (api, news) => checkConfigurationKeys("IntegrationInstallation", "account", api, news),
   scope: "organization",
   inputs,
   state,

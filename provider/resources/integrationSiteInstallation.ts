@@ -13,6 +13,7 @@ import {
 } from "../client";
 import { apiIdPair, defineKind, idRef } from "../framework/kind";
 import {
+  checkConfigurationKeys,
   configurationInputs,
   configurationState,
   declaredAsHeld,
@@ -110,6 +111,7 @@ new docs.IntegrationSiteInstallation("docs-analytics", {
   configuration: { tracking_id: "G-ACME0DOCS" },
 });`,
   },
+  preflightChecks: (api, news) => checkConfigurationKeys("IntegrationSiteInstallation", "site", api, news),
   scope: "site",
   inputs,
   state,

@@ -13,6 +13,7 @@ import {
 } from "../client";
 import { apiId, apiIdPair, defineKind, idRef } from "../framework/kind";
 import {
+  checkConfigurationKeys,
   configurationInputs,
   configurationState,
   declaredAsHeld,
@@ -110,6 +111,7 @@ new docs.IntegrationSpaceInstallation("handbook-slack", {
   configuration: { channel: "#docs-handbook", notify_content_update: true },
 });`,
   },
+  preflightChecks: (api, news) => checkConfigurationKeys("IntegrationSpaceInstallation", "space", api, news),
   scope: "organization",
   inputs,
   state,

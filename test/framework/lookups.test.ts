@@ -261,6 +261,13 @@ describe("getIntegration", () => {
               allowedValues: ["none", "all"],
               required: false,
             },
+            apiToken: {
+              type: "string",
+              title: "API token of the space's project",
+              description: null,
+              allowedValues: null,
+              required: false,
+            },
           },
           componentId: null,
         },

@@ -88,6 +88,7 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
       properties: {
         project: { type: "string", title: "Project" },
         labels: { type: "string", title: "Labels", enum: ["none", "all"] },
+        apiToken: { type: "string", title: "API token of the space's project" },
       },
     },
   },
