@@ -144,6 +144,19 @@ export async function checkConfigurationKeys(
   return failures;
 }
 
+/** The reference's note on `checkConfigurationKeys`, for the kind at `level` (`organization-level`, `account`). */
+export function configurationPreflightNote(level: string, schema: IntegrationConfigurationLevel): string {
+  return (
+    `- With preflight on, preview checks the declared keys against the integration's ${level} schema ` +
+    `(\`configurations.${schema}\` of \`getIntegration\`, read once per integration and operation): a key it does ` +
+    "not declare (naming the close match), a required key neither `configuration` nor `secrets` declares, a value " +
+    "of the wrong type or outside its allowed values, never quoting a value. The API's configuration is open JSON " +
+    "(integrations write keys of their own there), so without preflight a misspelt key is sent and read by nobody. " +
+    "Once any key is declared, a required key the installation holds but the program does not declare counts as " +
+    "missing: declare it."
+  );
+}
+
 /** The keys a level accepts, in words: `"project", "labels" (one of "none", "all")`, required ones marked. */
 function acceptedKeys(schema: ApiIntegrationConfiguration | undefined): string {
   const keys = Object.entries(schema?.properties ?? {}).filter(([, property]) => property.type !== "button");

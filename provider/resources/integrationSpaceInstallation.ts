@@ -15,6 +15,7 @@ import { apiId, apiIdPair, defineKind, idRef } from "../framework/kind";
 import {
   checkConfigurationKeys,
   configurationInputs,
+  configurationPreflightNote,
   configurationState,
   declaredAsHeld,
   eachKeyDeclaredOnce,
@@ -92,6 +93,7 @@ export const integrationSpaceInstallationKind = defineKind<Inputs, State>({
         "`PATCH` when a configuration key is declared.",
       "- As on `IntegrationInstallation`, only the declared `configuration` and `secrets` keys are managed and read " +
         "back; a change sends the whole configuration with the declared keys laid over it.",
+      configurationPreflightNote("space-level", "space"),
       "- Reads come from the installation's space listing (`GET …/installations/{installationId}/spaces`), one request " +
         "per organization installation in a refresh. `docs-platform import` and `unmanaged` find space installations " +
         "the same way, under every installation of the organization (the space's own `GET /spaces/{spaceId}/" +
