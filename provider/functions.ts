@@ -72,6 +72,26 @@ const id = (what: string) => z.string().describe(`The ${what}'s id.`);
 const organizationIdResult = z.string().describe("The organization it was found in.");
 const nullableString = (description: string) => z.string().nullable().describe(description);
 
+const configurationKey = z
+  .object({
+    type: z.string().describe("`string`, `number`, `boolean`, or `button` (an action in the app, not a value)."),
+    title: nullableString("The key's title in the app."),
+    description: nullableString("What the key is for."),
+    allowedValues: z.array(z.string()).nullable().describe("The only values a string key takes, if listed."),
+    required: z.boolean().describe("Whether a configuration must set it."),
+  })
+  .meta({ id: "IntegrationConfigurationKey" });
+
+const configurationLevel = z
+  .object({
+    keys: z.record(z.string(), configurationKey).describe("The keys of the configuration, by name."),
+    componentId: nullableString(
+      "Set when the integration configures itself with a form of its own (a ContentKit component): its keys are " +
+        "then not listed, and preflight does not check them.",
+    ),
+  })
+  .meta({ id: "IntegrationConfigurationLevel" });
+
 export const FUNCTIONS: readonly FunctionDefinition[] = [
   defineFunction<GetSpaceArgs, GetSpaceResult>({
     name: "getSpace",
@@ -260,7 +280,7 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
     name: "getIntegration",
     description:
       "An integration of the catalogue, by name: what an integration installation's `integrationName` takes, " +
-      "checked to exist, with where it installs.",
+      "checked to exist, with where it installs, the permissions it requests and its configuration keys per level.",
     args: z.strictObject({
       name: z.string().describe('The integration\'s name in the catalogue: `"googleanalytics"`.'),
     }),
@@ -270,6 +290,30 @@ export const FUNCTIONS: readonly FunctionDefinition[] = [
       description: nullableString("What the integration does."),
       target: z.string().describe("Where it can be installed: `all`, `site`, `space` or `organization`."),
       categories: z.array(z.string()).describe("The catalogue's categories of the integration."),
+      scopes: z.array(z.string()).describe("The permissions it requests (`site:script:inject`, …)."),
+      configurations: z
+        .object({
+          account: configurationLevel
+            .nullable()
+            .describe(
+              "The organization-level configuration (an IntegrationInstallation's `configuration` and `secrets`).",
+            ),
+          site: configurationLevel
+            .nullable()
+            .describe(
+              "The per-site configuration (an IntegrationSiteInstallation's); null: it is not installed on sites.",
+            ),
+          space: configurationLevel
+            .nullable()
+            .describe(
+              "The per-space configuration (an IntegrationSpaceInstallation's); null: it is not installed on spaces.",
+            ),
+        })
+        .meta({ id: "IntegrationConfigurations" })
+        .describe(
+          "Its configuration schema per level (the document's `account`, `site`, `space`): the keys preflight " +
+            "checks an installation's `configuration` and `secrets` against.",
+        ),
     }),
     run: getIntegration,
   }),

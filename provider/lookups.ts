@@ -13,6 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import {
   type ApiCollection,
+  type ApiIntegrationConfiguration,
   type ApiOrganizationMember,
   type ApiSamlProvider,
   type ApiSite,
@@ -241,6 +242,31 @@ export interface GetIntegrationResult {
   /** Where it can be installed: `all`, `site`, `space` or `organization`. */
   target: string;
   categories: string[];
+  /** The permissions it requests (`site:script:inject`, …). */
+  scopes: string[];
+  /** Its configuration schema per level; null where it has none (it cannot be installed there, or needs nothing). */
+  configurations: {
+    account: IntegrationConfigurationLevel | null;
+    site: IntegrationConfigurationLevel | null;
+    space: IntegrationConfigurationLevel | null;
+  };
+}
+
+/** An integration's configuration at one level: its keys, or the component it configures itself with. */
+export interface IntegrationConfigurationLevel {
+  keys: Record<string, IntegrationConfigurationKey>;
+  /** Set when the integration renders its own configuration form (a ContentKit component): its keys are not listed. */
+  componentId: string | null;
+}
+
+export interface IntegrationConfigurationKey {
+  /** `string`, `number`, `boolean`, or `button` (an action in the app, not a value). */
+  type: string;
+  title: string | null;
+  description: string | null;
+  /** The only values a string key takes, when the integration lists them. */
+  allowedValues: string[] | null;
+  required: boolean;
 }
 
 export interface GetOrganizationsArgs {
@@ -571,6 +597,12 @@ export async function getIntegration(
       description: integration.description ?? null,
       target: integration.target,
       categories: integration.categories,
+      scopes: integration.scopes,
+      configurations: {
+        account: configurationLevel(integration.configurations?.account),
+        site: configurationLevel(integration.configurations?.site),
+        space: configurationLevel(integration.configurations?.space),
+      },
     };
   } catch (error) {
     if (!isNotFound(error)) throw error;
@@ -579,6 +611,22 @@ export async function getIntegration(
     const there = candidates.length === 0 ? "it lists no integrations" : `it lists ${listedCandidates(candidates)}`;
     throw new LookupError(`getIntegration: no integration named "${args.name}" in the catalogue; ${there}.`);
   }
+}
+
+function configurationLevel(schema: ApiIntegrationConfiguration | undefined): IntegrationConfigurationLevel | null {
+  if (!schema) return null;
+  const required = new Set(schema.required ?? []);
+  const keys = Object.entries(schema.properties ?? {}).map(([key, property]) => [
+    key,
+    {
+      type: property.type,
+      title: property.title ?? null,
+      description: property.description ?? null,
+      allowedValues: property.enum ?? null,
+      required: required.has(key),
+    },
+  ]);
+  return { keys: Object.fromEntries(keys), componentId: schema.componentId ?? null };
 }
 
 /**

@@ -23,19 +23,59 @@ export const IntegrationInstallationSchema = z.object({
 });
 export type ApiIntegrationInstallation = z.infer<typeof IntegrationInstallationSchema>;
 
-/** The official `Integration` of the catalogue, as far as lookups read it. */
+/**
+ * One key of an official `IntegrationConfigurationSchema`: `string` (with an optional `enum`), `number`, `boolean`, or
+ * `button` (an action in the app, never a value a configuration holds).
+ */
+export const IntegrationConfigurationPropertySchema = z.object({
+  type: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  enum: z.array(z.string()).optional(),
+});
+export type ApiIntegrationConfigurationProperty = z.infer<typeof IntegrationConfigurationPropertySchema>;
+
+/**
+ * The official `IntegrationConfiguration`: a schema of properties with the keys it requires, or a ContentKit component
+ * (`componentId`) the integration renders itself, whose keys the catalogue does not list.
+ */
+export const IntegrationConfigurationSchema = z.object({
+  properties: z.record(z.string(), IntegrationConfigurationPropertySchema).optional(),
+  required: z.array(z.string()).optional(),
+  componentId: z.string().optional(),
+});
+export type ApiIntegrationConfiguration = z.infer<typeof IntegrationConfigurationSchema>;
+
+/** The levels of the official `IntegrationConfigurations`: `account` is the organization installation's. */
+export const INTEGRATION_CONFIGURATION_LEVELS = ["account", "site", "space"] as const;
+export type IntegrationConfigurationLevel = (typeof INTEGRATION_CONFIGURATION_LEVELS)[number];
+
+/** The official `Integration` of the catalogue, as far as lookups and preflight read it. */
 export const IntegrationSchema = z.object({
   name: z.string(),
   title: z.string(),
   description: z.string().nullish(),
   target: z.string(),
   categories: z.array(z.string()),
+  scopes: z.array(z.string()).default([]),
+  configurations: z
+    .object({
+      account: IntegrationConfigurationSchema.optional(),
+      site: IntegrationConfigurationSchema.optional(),
+      space: IntegrationConfigurationSchema.optional(),
+    })
+    .optional(),
 });
 export type ApiIntegration = z.infer<typeof IntegrationSchema>;
 
+/** `getIntegrationByName`'s path: one integration of the catalogue. */
+export function integrationPath(integrationName: string): string {
+  return `/integrations/${encodeURIComponent(integrationName)}`;
+}
+
 /** `getIntegrationByName`: one integration of the catalogue. */
 export function getIntegration(client: HttpClient, integrationName: string) {
-  return call(client, IntegrationSchema, "GET", `/integrations/${encodeURIComponent(integrationName)}`);
+  return call(client, IntegrationSchema, "GET", integrationPath(integrationName));
 }
 
 /** `listIntegrations`: the catalogue, every page. */
@@ -57,7 +97,7 @@ export interface IntegrationInstallationPatch {
 }
 
 export function integrationInstallationsPath(integrationName: string): string {
-  return `/integrations/${encodeURIComponent(integrationName)}/installations`;
+  return `${integrationPath(integrationName)}/installations`;
 }
 
 export function integrationInstallationPath(integrationName: string, installationId: string): string {

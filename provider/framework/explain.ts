@@ -234,3 +234,20 @@ export function withoutStackTrace<T>(error: T): T {
   Object.defineProperty(error, "stack", { value: EXPLAINED_STACK, configurable: true, writable: true });
   return error;
 }
+
+/** The name a misspelling most likely meant: the nearest within three edits, if any. */
+export function closestName(word: string, names: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const row = [i];
+      for (let j = 1; j <= b.length; j++) {
+        row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      }
+      previous = row;
+    }
+    return previous[b.length]!;
+  };
+  const ranked = names.map((name) => ({ name, edits: distance(word, name) })).sort((x, y) => x.edits - y.edits);
+  return ranked[0] !== undefined && ranked[0].edits <= 3 ? ranked[0].name : undefined;
+}

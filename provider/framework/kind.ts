@@ -167,6 +167,8 @@ export interface PreflightApi {
   client: HttpClient;
   /** Whether the listing at `path` (loaded once per operation by `load`) holds `id`; a miss reloads it once. */
   exists(path: string, id: string, load: () => Promise<string[]>): Promise<boolean>;
+  /** The object at `path`, loaded once per operation by `load` (a failure too). */
+  object<T>(path: string, load: () => Promise<T>): Promise<T>;
 }
 
 export interface PreflightFailure {

@@ -32,6 +32,7 @@ import { containsUnknown } from "./unknown";
 export class PreflightCache {
   private readonly listings = new Map<string, Promise<Set<string>>>();
   private readonly organizations = new Map<string, Promise<void>>();
+  private readonly objects = new Map<string, Promise<unknown>>();
 
   /** Whether the listing at `path` holds `id`; a miss in a cached listing reloads it once. */
   async exists(path: string, id: string, load: () => Promise<string[]>): Promise<boolean> {
@@ -50,6 +51,19 @@ export class PreflightCache {
       this.organizations.set(org, seen);
     }
     return seen;
+  }
+
+  /**
+   * The object at `path`, loaded once per operation (an integration's definition): every later check shares it, a
+   * failed load included, so a missing object costs one request however many resources name it.
+   */
+  object<T>(path: string, load: () => Promise<T>): Promise<T> {
+    let loaded = this.objects.get(path) as Promise<T> | undefined;
+    if (!loaded) {
+      loaded = load();
+      this.objects.set(path, loaded);
+    }
+    return loaded;
   }
 
   private remember(path: string, load: () => Promise<string[]>): Promise<Set<string>> {
@@ -163,7 +177,11 @@ export async function verifyReferences(
     }
   }
   if (failures.length > 0 || !definition.preflightChecks) return failures;
-  const api = { client: client.client, exists: scope.preflight.exists.bind(scope.preflight) };
+  const api = {
+    client: client.client,
+    exists: scope.preflight.exists.bind(scope.preflight),
+    object: scope.preflight.object.bind(scope.preflight),
+  };
   try {
     return await definition.preflightChecks(api, inputs);
   } catch (error) {

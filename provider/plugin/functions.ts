@@ -164,7 +164,7 @@ export function getOpenApiSpecOutput(
   return pulumi.runtime.invokeOutput("docs:index:getOpenApiSpec", { ...args }, opts);
 }
 
-/** An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs. Served by the `docs` provider plugin (`docs:index:getIntegration`). */
+/** An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs, the permissions it requests and its configuration keys per level. Served by the `docs` provider plugin (`docs:index:getIntegration`). */
 export function getIntegration(args: GetIntegrationArgs, opts?: pulumi.InvokeOptions): Promise<GetIntegrationResult> {
   return pulumi.runtime.invoke("docs:index:getIntegration", { ...args }, opts);
 }

@@ -3,6 +3,7 @@
  * policy's configSchema, but it passes on a rule name no policy has and a setting no schema lists: a typo would then
  * be ignored. `configProblems` finds those, and every wrong value, with the fix; the pack refuses such a config.
  */
+import { closestName } from "../framework/explain";
 
 /** The enforcement levels a rule of this pack can have: it validates, never remediates. */
 export const LEVELS = ["advisory", "mandatory", "disabled"] as const;
@@ -105,7 +106,7 @@ export function configProblems(
     if (others.includes(key)) continue;
     const settings = key === "all" ? {} : rules.get(key);
     if (settings === undefined) {
-      const near = closest(key, [...rules.keys()]);
+      const near = closestName(key, [...rules.keys()]);
       problems.push(
         `"${key}" is not a rule of this policy pack: ` +
           (near === undefined
@@ -128,23 +129,6 @@ export function configProblems(
     }
   }
   return problems;
-}
-
-/** The name a misspelling most likely meant: the nearest within three edits, if any. */
-function closest(word: string, names: readonly string[]): string | undefined {
-  const distance = (a: string, b: string) => {
-    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const row = [i];
-      for (let j = 1; j <= b.length; j++) {
-        row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      }
-      previous = row;
-    }
-    return previous[b.length]!;
-  };
-  const ranked = names.map((name) => ({ name, edits: distance(word, name) })).sort((x, y) => x.edits - y.edits);
-  return ranked[0] !== undefined && ranked[0].edits <= 3 ? ranked[0].name : undefined;
 }
 
 /** One error for all the problems of a config, so that a fix of one does not reveal the next. */

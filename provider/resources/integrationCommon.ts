@@ -5,10 +5,20 @@
  * declares: they are read back alone, and a write sends the whole configuration with the declared keys laid over it.
  */
 import { z } from "zod";
-import type { HttpClient } from "../client";
+import {
+  type ApiIntegration,
+  type ApiIntegrationConfiguration,
+  getIntegration,
+  type HttpClient,
+  type IntegrationConfigurationLevel,
+  integrationPath,
+  isNotFound,
+} from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { type ResourceContext, SENSITIVE } from "../framework/kind";
+import { closestName } from "../framework/explain";
+import { type PreflightApi, type PreflightFailure, type ResourceContext, SENSITIVE } from "../framework/kind";
 import { readListed } from "../framework/listings";
+import { containsUnknown } from "../framework/unknown";
 
 /*
  * The document's pattern admits `.` and `..`, which would climb the path they are put in (`encodeURIComponent`
@@ -52,6 +62,128 @@ export function configurationInputs(level: string, schema: string) {
 }
 
 type Declared = { configuration?: Record<string, unknown>; secrets?: Record<string, unknown> };
+
+/** How a level of the document's `configurations` is named to users: the organization's is `account`. */
+const LEVEL_WORDS: Record<IntegrationConfigurationLevel, string> = {
+  account: "organization-level (`configurations.account`)",
+  site: "site-level (`configurations.site`)",
+  space: "space-level (`configurations.space`)",
+};
+
+/**
+ * Preflight of `configuration` and `secrets` against the integration's schema for `level` (`getIntegrationByName`,
+ * once per integration and operation): a key the schema does not declare (with the declared key it most likely
+ * meant), a required key neither declares, a value of the wrong type or outside the key's allowed values. Values are
+ * never quoted: either field may hold a credential. Nothing is asked when neither field declares a key (nothing would
+ * be sent), nor for an integration that configures itself with a component of its own (its keys are not listed).
+ * The API stores any key (`IntegrationInstallationConfiguration` is open, and integrations write keys of their own),
+ * so a misspelt key would be accepted by `up` and read by nobody: preview is where it can be caught.
+ */
+export async function checkConfigurationKeys(
+  kind: string,
+  level: IntegrationConfigurationLevel,
+  api: PreflightApi,
+  inputs: Declared & { integrationName: string },
+): Promise<PreflightFailure[]> {
+  const name = inputs.integrationName;
+  // A whole field not known yet (an Output of another resource) hides its keys: those are `up`'s to check.
+  const hidden = (["configuration", "secrets"] as const).some((field) => typeof inputs[field] === "string");
+  const declared = (["configuration", "secrets"] as const).filter(
+    (field) => typeof inputs[field] === "object" && Object.keys(inputs[field]).length > 0,
+  );
+  if (containsUnknown(name) || declared.length === 0) return [];
+  let integration: ApiIntegration;
+  try {
+    integration = await api.object(integrationPath(name), () => getIntegration(api.client, name));
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    return [
+      {
+        property: "integrationName",
+        reason:
+          `${kind}.integrationName: preflight: the catalogue has no integration named "${name}". Give its name as ` +
+          `in \`https://app.gitbook.com/integrations/<name>\`, or find it with \`getIntegration({ name })\`.`,
+      },
+    ];
+  }
+  const schema = integration.configurations?.[level];
+  if (schema?.componentId !== undefined && schema.properties === undefined) return [];
+  const subject = `integration "${name}" (${integration.title})`;
+  const where = LEVEL_WORDS[level];
+  const accepted = acceptedKeys(schema);
+  const failures: PreflightFailure[] = [];
+  for (const field of declared) {
+    for (const [key, value] of Object.entries(inputs[field] ?? {})) {
+      const property = schema?.properties?.[key];
+      const at = `${kind}.${field}: preflight: ${subject}`;
+      if (!property) {
+        const near = closestName(key, Object.keys(schema?.properties ?? {}));
+        const fix = near === undefined ? "Remove it" : `Did you mean "${near}"? Fix the key's name, or remove it`;
+        failures.push({
+          property: field,
+          reason: `${at} has no ${where} key "${key}"; it accepts ${accepted}. ${fix} (\`getIntegration({ name: "${name}" })\` lists its keys).`,
+        });
+        continue;
+      }
+      const wrong = valueProblem(property, value);
+      if (wrong) failures.push({ property: field, reason: `${at}: its ${where} key "${key}" ${wrong}.` });
+    }
+  }
+  const missing = (hidden ? [] : (schema?.required ?? [])).filter(
+    (key) => !declared.some((field) => Object.hasOwn(inputs[field] ?? {}, key)),
+  );
+  for (const key of missing) {
+    failures.push({
+      property: "configuration",
+      reason:
+        `${kind}.configuration: preflight: ${subject} requires the ${where} key "${key}", which neither ` +
+        "`configuration` nor `secrets` declares, and the configuration `up` sends must hold it. Declare it in " +
+        "`configuration` (in `secrets` if it is a credential).",
+    });
+  }
+  return failures;
+}
+
+/** The reference's note on `checkConfigurationKeys`, for the kind at `level` (`organization-level`, `account`). */
+export function configurationPreflightNote(level: string, schema: IntegrationConfigurationLevel): string {
+  return (
+    `- With preflight on, preview checks the declared keys against the integration's ${level} schema ` +
+    `(\`configurations.${schema}\` of \`getIntegration\`, read once per integration and operation): a key it does ` +
+    "not declare (naming the close match), a required key neither `configuration` nor `secrets` declares, a value " +
+    "of the wrong type or outside its allowed values, never quoting a value. The API's configuration is open JSON " +
+    "(integrations write keys of their own there), so without preflight a misspelt key is sent and read by nobody. " +
+    "Once any key is declared, a required key the installation holds but the program does not declare counts as " +
+    "missing: declare it."
+  );
+}
+
+/** The keys a level accepts, in words: `"project", "labels" (one of "none", "all")`, required ones marked. */
+function acceptedKeys(schema: ApiIntegrationConfiguration | undefined): string {
+  const keys = Object.entries(schema?.properties ?? {}).filter(([, property]) => property.type !== "button");
+  if (keys.length === 0) return "no keys at this level";
+  const required = new Set(schema?.required ?? []);
+  const words = keys.map(([key, property]) => {
+    const type = property.enum ? `one of ${property.enum.map((v) => `"${v}"`).join(", ")}` : `a ${property.type}`;
+    return `"${key}" (${type}${required.has(key) ? ", required" : ""})`;
+  });
+  return words.join(", ");
+}
+
+/** What is wrong with a declared value, in words that never quote it; undefined when it fits or is not known yet. */
+function valueProblem(
+  property: NonNullable<ApiIntegrationConfiguration["properties"]>[string],
+  value: unknown,
+): string | undefined {
+  if (containsUnknown(value)) return undefined;
+  if (property.type === "button") return "is a button in the app, not a value: remove it";
+  if (["string", "number", "boolean"].includes(property.type) && typeof value !== property.type) {
+    return `takes a ${property.type}, and the value given is a ${typeof value}: give a ${property.type}`;
+  }
+  if (property.enum && typeof value === "string" && !property.enum.includes(value)) {
+    return `takes one of ${property.enum.map((v) => `"${v}"`).join(", ")}, and the value given is none of them: give one of them`;
+  }
+  return undefined;
+}
 
 /** A key in both `configuration` and `secrets` would be sent twice with two values: refused at preview. */
 export function eachKeyDeclaredOnce(news: Declared, ctx: z.RefinementCtx): void {

@@ -18,7 +18,9 @@ import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
 import {
+  checkConfigurationKeys,
   configurationInputs,
+  configurationPreflightNote,
   configurationState,
   configurationToSend,
   declaredAsHeld,
@@ -119,6 +121,7 @@ export const integrationInstallationKind = defineKind<Inputs, State>({
       "- Only the declared `configuration` and `secrets` keys are managed and read back: integrations write keys of " +
         "their own (tokens of the third-party service) into the same configuration, and those are neither drift nor " +
         "shown. A change sends the whole configuration, the current one with the declared keys laid over it.",
+      configurationPreflightNote("organization-level", "account"),
       "- `secrets` are secret in the state, `[secret]` in previews and taken out of errors; `docs-platform import` " +
         "leaves `configuration` and `secrets` out of the program it writes.",
       "- Reads come from the organization's listing (`GET /orgs/{organizationId}/installations`), one request (per " +
@@ -132,6 +135,7 @@ const analytics = new docs.IntegrationInstallation("google-analytics", {
   siteSelection: "selected",
 });`,
   },
+  preflightChecks: (api, news) => checkConfigurationKeys("IntegrationInstallation", "account", api, news),
   scope: "organization",
   inputs,
   state,

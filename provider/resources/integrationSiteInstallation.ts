@@ -13,7 +13,9 @@ import {
 } from "../client";
 import { apiIdPair, defineKind, idRef } from "../framework/kind";
 import {
+  checkConfigurationKeys,
   configurationInputs,
+  configurationPreflightNote,
   configurationState,
   declaredAsHeld,
   eachKeyDeclaredOnce,
@@ -92,6 +94,7 @@ export const integrationSiteInstallationKind = defineKind<Inputs, State>({
         "key is declared.",
       "- As on `IntegrationInstallation`, only the declared `configuration` and `secrets` keys are managed and read " +
         "back; a change sends the whole configuration with the declared keys laid over it.",
+      configurationPreflightNote("site-level", "site"),
       "- Reads come from the installation's site listing (`GET …/installations/{installationId}/sites`), one request " +
         "per organization installation in a refresh. `docs-platform import` and `unmanaged` find site installations " +
         "the same way, under every installation of the organization (the site's own `GET …/sites/{siteId}/" +
@@ -110,6 +113,7 @@ new docs.IntegrationSiteInstallation("docs-analytics", {
   configuration: { tracking_id: "G-ACME0DOCS" },
 });`,
   },
+  preflightChecks: (api, news) => checkConfigurationKeys("IntegrationSiteInstallation", "site", api, news),
   scope: "site",
   inputs,
   state,

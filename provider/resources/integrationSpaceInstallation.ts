@@ -13,7 +13,9 @@ import {
 } from "../client";
 import { apiId, apiIdPair, defineKind, idRef } from "../framework/kind";
 import {
+  checkConfigurationKeys,
   configurationInputs,
+  configurationPreflightNote,
   configurationState,
   declaredAsHeld,
   eachKeyDeclaredOnce,
@@ -91,6 +93,7 @@ export const integrationSpaceInstallationKind = defineKind<Inputs, State>({
         "`PATCH` when a configuration key is declared.",
       "- As on `IntegrationInstallation`, only the declared `configuration` and `secrets` keys are managed and read " +
         "back; a change sends the whole configuration with the declared keys laid over it.",
+      configurationPreflightNote("space-level", "space"),
       "- Reads come from the installation's space listing (`GET …/installations/{installationId}/spaces`), one request " +
         "per organization installation in a refresh. `docs-platform import` and `unmanaged` find space installations " +
         "the same way, under every installation of the organization (the space's own `GET /spaces/{spaceId}/" +
@@ -110,6 +113,7 @@ new docs.IntegrationSpaceInstallation("handbook-slack", {
   configuration: { channel: "#docs-handbook", notify_content_update: true },
 });`,
   },
+  preflightChecks: (api, news) => checkConfigurationKeys("IntegrationSpaceInstallation", "space", api, news),
   scope: "organization",
   inputs,
   state,

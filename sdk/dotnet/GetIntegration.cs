@@ -13,19 +13,19 @@ namespace DocsPlatform.Docs
     public static class GetIntegration
     {
         /// <summary>
-        /// An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs.
+        /// An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs, the permissions it requests and its configuration keys per level.
         /// </summary>
         public static Task<GetIntegrationResult> InvokeAsync(GetIntegrationArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetIntegrationResult>("docs:index:getIntegration", args ?? new GetIntegrationArgs(), options.WithDefaults());
 
         /// <summary>
-        /// An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs.
+        /// An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs, the permissions it requests and its configuration keys per level.
         /// </summary>
         public static Output<GetIntegrationResult> Invoke(GetIntegrationInvokeArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetIntegrationResult>("docs:index:getIntegration", args ?? new GetIntegrationInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs.
+        /// An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs, the permissions it requests and its configuration keys per level.
         /// </summary>
         public static Output<GetIntegrationResult> Invoke(GetIntegrationInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetIntegrationResult>("docs:index:getIntegration", args ?? new GetIntegrationInvokeArgs(), options.WithDefaults());
@@ -69,6 +69,10 @@ namespace DocsPlatform.Docs
         /// </summary>
         public readonly ImmutableArray<string> Categories;
         /// <summary>
+        /// Its configuration schema per level (the document's `account`, `site`, `space`): the keys preflight checks an installation's `configuration` and `secrets` against.
+        /// </summary>
+        public readonly Outputs.IntegrationConfigurations Configurations;
+        /// <summary>
         /// What the integration does.
         /// </summary>
         public readonly string? Description;
@@ -76,6 +80,10 @@ namespace DocsPlatform.Docs
         /// The integration's name.
         /// </summary>
         public readonly string Name;
+        /// <summary>
+        /// The permissions it requests (`site:script:inject`, …).
+        /// </summary>
+        public readonly ImmutableArray<string> Scopes;
         /// <summary>
         /// Where it can be installed: `all`, `site`, `space` or `organization`.
         /// </summary>
@@ -89,17 +97,23 @@ namespace DocsPlatform.Docs
         private GetIntegrationResult(
             ImmutableArray<string> categories,
 
+            Outputs.IntegrationConfigurations configurations,
+
             string? description,
 
             string name,
+
+            ImmutableArray<string> scopes,
 
             string target,
 
             string title)
         {
             Categories = categories;
+            Configurations = configurations;
             Description = description;
             Name = name;
+            Scopes = scopes;
             Target = target;
             Title = title;
         }

@@ -62,7 +62,7 @@ export interface StrictnessDeviation {
   id: string;
   /**
    * A request the document accepts. `path` is a template as the document writes it (no /v1); validator.test.ts fills
-   * `{organizationId}`, `{siteId}` and `{siteSpaceId}` with objects it made.
+   * `{organizationId}`, `{siteId}`, `{siteSpaceId}` and `{installationId}` (of analytics-pulse) with objects it made.
    */
   probe: { method: "POST" | "PUT" | "PATCH"; path: string; body: Record<string, unknown> };
   /** The emulator's answer: 400 with this message. */
@@ -178,5 +178,23 @@ export const deviations: readonly Deviation[] = [
       `${REFERENCE} bounds a visibility condition to 1..1024 characters; the document's Expression is 0..1024. The ` +
       'emulator follows the reference on site spaces and sections: `condition: ""` is a 400, and null (which both ' +
       "documents allow) is how a condition is removed, as the provider does. External links and MCP servers follow them.",
+  },
+  {
+    kind: "strictness",
+    id: "integration-configuration-schema",
+    probe: {
+      method: "PATCH",
+      path: "/integrations/analytics-pulse/installations/{installationId}",
+      body: { configuration: { region: "eu" } },
+    },
+    message: "configuration.trackingId: is required",
+    reason:
+      "The document's IntegrationInstallationConfiguration is open JSON (additionalProperties: true) and the update " +
+      "operations document no 400, though getIntegrationByName serves each level's schema (configurations.account, " +
+      ".site, .space). The emulator answers 400 naming configuration.<key>, never the value, when a configuration " +
+      "lacks a required key or gives a declared key the wrong type or a value outside its enum (the strict reading " +
+      "of the schema the integration publishes). Keys the schema does not declare are kept, as the document's open " +
+      "object and integrations writing keys of their own require: an unknown key is caught by preflight at preview, " +
+      "not by `up`.",
   },
 ];

@@ -309,10 +309,14 @@ describe("deviations", () => {
   const strictness = deviations.filter((d): d is StrictnessDeviation => d.kind === "strictness");
   it.each(strictness)("$id: the document accepts the probe, the emulator answers 400", async ({ probe, message }) => {
     const siteSpaces = (await api("GET", `/orgs/${emu.organizationId}/sites/${site.id}/site-spaces`)).body.items;
+    const installation = await api("POST", "/integrations/analytics-pulse/installations", {
+      organization: emu.organizationId,
+    });
     const ids: Record<string, string> = {
       organizationId: emu.organizationId,
       siteId: site.id,
       siteSpaceId: siteSpaces[0].id,
+      installationId: installation.body.id,
     };
     const path = probe.path.replace(/\{(\w+)\}/g, (_, key: string) => {
       expect(ids, `${probe.path}: no object for {${key}}`).toHaveProperty(key);

@@ -28,6 +28,13 @@ switch (config.require("case")) {
     new docs.SiteSection("api", { siteId, spaceId: api, title: "API", default: true });
     break;
   }
+  case "integration":
+    new docs.IntegrationInstallation("tickets", {
+      integrationName: "ticket-sync",
+      configuration: { worksapce: "acme" },
+      secrets: { apiKee: config.requireSecret("ticketsKey") },
+    });
+    break;
   case "adopt":
     new docs.Collection("handbook", { title: "Handbook", importId: config.require("importId") });
     break;
@@ -106,6 +113,29 @@ describe("preflight at pulumi preview", () => {
       `info: Collection importId "${legacy.body.id}": adopts the existing object "Legacy" instead of creating one; ` +
         "adoption will change title.",
     );
+  });
+
+  it("fails on integration configuration keys the integration does not have, never showing a secret", async () => {
+    const secret = "tickets-key-e2e-41c9";
+    await stack.setConfig("ticketsKey", { value: secret, secret: true });
+    const { failed, output } = await preview({ case: "integration" });
+    expect(failed).toBe(true);
+    const accepts = 'it accepts "workspace" (a string), "apiKey" (a string)';
+    const lists = '(`getIntegration({ name: "ticket-sync" })` lists its keys).';
+    expect(output).toContain(
+      'IntegrationInstallation.configuration: preflight: integration "ticket-sync" (Ticket Sync) has no ' +
+        `organization-level (\`configurations.account\`) key "worksapce"; ${accepts}. Did you mean "workspace"? ` +
+        `Fix the key's name, or remove it ${lists}`,
+    );
+    expect(output).toContain(
+      'IntegrationInstallation.secrets: preflight: integration "ticket-sync" (Ticket Sync) has no ' +
+        `organization-level (\`configurations.account\`) key "apiKee"; ${accepts}. Did you mean "apiKey"? ` +
+        `Fix the key's name, or remove it ${lists}`,
+    );
+    expect(output).not.toContain(secret);
+    // The preview failed before anything was installed.
+    const installed = await callApi(emulator, "GET", `/orgs/${emulator.organizationId}/installations`);
+    expect(installed.body.items).toEqual([]);
   });
 
   it("warns about two sections of one site that both declare default: true", async () => {

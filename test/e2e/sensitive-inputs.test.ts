@@ -63,7 +63,7 @@ new docs.IntegrationSpaceInstallation("tickets-on-handbook", {
   spaceId: handbook.id,
   installationId: tickets.id,
   integrationName: "ticket-sync",
-  secrets: { spaceKey: process.env.SPACE_KEY },
+  secrets: { apiToken: process.env.SPACE_KEY },
 });
 const gate = new docs.IntegrationInstallation("gate", {
   organizationId,
@@ -289,7 +289,7 @@ resources:
       installationId: \${tickets.id}
       integrationName: ticket-sync
       secrets:
-        spaceKey: \${spaceKey}
+        apiToken: \${spaceKey}
   gate:
     type: docs:IntegrationInstallation
     properties: { integrationName: visitor-gate, siteSelection: selected }

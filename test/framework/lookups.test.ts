@@ -236,8 +236,48 @@ describe("getIntegration", () => {
       description: "Links a ticketing system's account: its API key is a credential.",
       target: "all",
       categories: ["collaboration"],
+      scopes: ["space:content:read", "space:metadata:read"],
+      configurations: {
+        account: {
+          keys: {
+            workspace: { type: "string", title: "Workspace", description: null, allowedValues: null, required: false },
+            apiKey: { type: "string", title: "API key", description: null, allowedValues: null, required: false },
+          },
+          componentId: null,
+        },
+        site: {
+          keys: {
+            project: { type: "string", title: "Project", description: null, allowedValues: null, required: false },
+          },
+          componentId: null,
+        },
+        space: {
+          keys: {
+            project: { type: "string", title: "Project", description: null, allowedValues: null, required: false },
+            labels: {
+              type: "string",
+              title: "Labels",
+              description: null,
+              allowedValues: ["none", "all"],
+              required: false,
+            },
+            apiToken: {
+              type: "string",
+              title: "API token of the space's project",
+              description: null,
+              allowedValues: null,
+              required: false,
+            },
+          },
+          componentId: null,
+        },
+      },
     });
     expect(emu.calls()).toEqual(["GET /v1/integrations/ticket-sync"]);
+    // A level the integration has no schema for is null; a required key says so.
+    const analytics = await getIntegration({ name: "googleanalytics" });
+    expect(analytics.configurations.space).toBeNull();
+    expect(analytics.configurations.site?.keys.tracking_id?.required).toBe(true);
     await expect(getIntegration({ name: "ticketsync" })).rejects.toThrow(
       'getIntegration: no integration named "ticketsync" in the catalogue; it lists "Analytics Pulse" ' +
         '(analytics-pulse), "Google Analytics" (googleanalytics), "Ticket Sync" (ticket-sync), "Visitor Gate" ' +

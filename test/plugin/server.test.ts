@@ -213,6 +213,23 @@ describe("invoke", () => {
       description: "Receive GitBook traffic insights directly in your Google Analytics dashboard.",
       target: "site",
       categories: ["analytics"],
+      scopes: ["site:script:inject", "site:script:cookies"],
+      configurations: {
+        account: { keys: {}, componentId: null },
+        site: {
+          keys: {
+            tracking_id: {
+              type: "string",
+              title: "Tracking ID",
+              description: null,
+              allowedValues: null,
+              required: true,
+            },
+          },
+          componentId: null,
+        },
+        space: null,
+      },
     });
     await expect(invoke("getIntegration", { name: "google-analytics" })).rejects.toThrow(
       'getIntegration: no integration named "google-analytics" in the catalogue; it lists "Analytics Pulse" (analytics-pulse), "Google Analytics" (googleanalytics), ',

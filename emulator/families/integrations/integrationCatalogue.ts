@@ -20,6 +20,8 @@ export interface CatalogueIntegration {
   description: string;
   target: "all" | "site" | "space" | "organization";
   categories: string[];
+  /** The permissions it requests (official `IntegrationScopes`). */
+  scopes: string[];
   /** The organization-level configuration (`configurations.account`). */
   account: ConfigurationSchema;
   /** The per-site configuration (`configurations.site`); absent: the integration cannot be installed on a site. */
@@ -37,6 +39,8 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
     description: "Receive GitBook traffic insights directly in your Google Analytics dashboard.",
     target: "site",
     categories: ["analytics"],
+    // The manifest's site scopes (its space scopes are not in the document's IntegrationScope).
+    scopes: ["site:script:inject", "site:script:cookies"],
     account: { properties: {} },
     site: {
       properties: { tracking_id: { type: "string", title: "Tracking ID" } },
@@ -49,6 +53,7 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
     description: "Sends page views of published sites to an analytics account.",
     target: "site",
     categories: ["analytics"],
+    scopes: ["site:views:read", "site:script:inject"],
     account: {
       properties: {
         trackingId: { type: "string", title: "Tracking ID" },
@@ -71,6 +76,7 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
     description: "Links a ticketing system's account: its API key is a credential.",
     target: "all",
     categories: ["collaboration"],
+    scopes: ["space:content:read", "space:metadata:read"],
     account: {
       properties: {
         workspace: { type: "string", title: "Workspace" },
@@ -82,6 +88,7 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
       properties: {
         project: { type: "string", title: "Project" },
         labels: { type: "string", title: "Labels", enum: ["none", "all"] },
+        apiToken: { type: "string", title: "API token of the space's project" },
       },
     },
   },
@@ -91,6 +98,7 @@ export const INTEGRATION_CATALOGUE: readonly CatalogueIntegration[] = [
     description: "Authenticates a site's visitors through an identity provider.",
     target: "site",
     categories: ["visitor-auth"],
+    scopes: ["site:visitor:auth", "site:visitor:claims"],
     account: {
       properties: {
         issuer: { type: "string", title: "Issuer URL" },

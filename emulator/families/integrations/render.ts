@@ -4,7 +4,7 @@ import type { Store } from "../../store";
 import type { Env } from "../../types";
 import type { OrgRec } from "../organization/records";
 import { renderOrg } from "../organization/render";
-import type { CatalogueIntegration } from "./integrationCatalogue";
+import type { CatalogueIntegration, ConfigurationSchema } from "./integrationCatalogue";
 import type {
   IntegrationInstallationRec,
   IntegrationSiteInstallationRec,
@@ -28,8 +28,9 @@ export function renderIntegration(env: Env, store: Store, integration: Catalogue
     target: integration.target,
     verified: true,
     visibility: "public",
-    scopes: [],
+    scopes: [...integration.scopes],
     categories: [...integration.categories],
+    configurations: renderConfigurations(integration),
     externalLinks: [],
     owner: renderOrg(env, store, owner),
     permissions: { admin: false },
@@ -41,6 +42,22 @@ export function renderIntegration(env: Env, store: Store, integration: Catalogue
       publicContentEndpoint: `${env.origin}/integrations/${enc(integration.name)}`,
     },
   };
+}
+
+/** The official `IntegrationConfigurations`: `account` always, `site` and `space` where the integration installs there. */
+function renderConfigurations(integration: CatalogueIntegration): Json {
+  const levels = { account: integration.account, site: integration.site, space: integration.space };
+  return Object.fromEntries(
+    Object.entries(levels)
+      .filter((entry): entry is [string, ConfigurationSchema] => entry[1] !== undefined)
+      .map(([level, schema]) => [
+        level,
+        {
+          properties: structuredClone(schema.properties),
+          ...(schema.required ? { required: [...schema.required] } : {}),
+        },
+      ]),
+  );
 }
 
 export function renderIntegrationInstallation(env: Env, installation: IntegrationInstallationRec): Json {

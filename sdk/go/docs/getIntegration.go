@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs.
+// An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs, the permissions it requests and its configuration keys per level.
 func GetIntegration(ctx *pulumi.Context, args *GetIntegrationArgs, opts ...pulumi.InvokeOption) (*GetIntegrationResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetIntegrationResult
@@ -30,10 +30,14 @@ type GetIntegrationArgs struct {
 type GetIntegrationResult struct {
 	// The catalogue's categories of the integration.
 	Categories []string `pulumi:"categories"`
+	// Its configuration schema per level (the document's `account`, `site`, `space`): the keys preflight checks an installation's `configuration` and `secrets` against.
+	Configurations IntegrationConfigurations `pulumi:"configurations"`
 	// What the integration does.
 	Description *string `pulumi:"description"`
 	// The integration's name.
 	Name string `pulumi:"name"`
+	// The permissions it requests (`site:script:inject`, …).
+	Scopes []string `pulumi:"scopes"`
 	// Where it can be installed: `all`, `site`, `space` or `organization`.
 	Target string `pulumi:"target"`
 	// The integration's title.
@@ -73,6 +77,11 @@ func (o GetIntegrationResultOutput) Categories() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GetIntegrationResult) []string { return v.Categories }).(pulumi.StringArrayOutput)
 }
 
+// Its configuration schema per level (the document's `account`, `site`, `space`): the keys preflight checks an installation's `configuration` and `secrets` against.
+func (o GetIntegrationResultOutput) Configurations() IntegrationConfigurationsOutput {
+	return o.ApplyT(func(v GetIntegrationResult) IntegrationConfigurations { return v.Configurations }).(IntegrationConfigurationsOutput)
+}
+
 // What the integration does.
 func (o GetIntegrationResultOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetIntegrationResult) *string { return v.Description }).(pulumi.StringPtrOutput)
@@ -81,6 +90,11 @@ func (o GetIntegrationResultOutput) Description() pulumi.StringPtrOutput {
 // The integration's name.
 func (o GetIntegrationResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetIntegrationResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The permissions it requests (`site:script:inject`, …).
+func (o GetIntegrationResultOutput) Scopes() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetIntegrationResult) []string { return v.Scopes }).(pulumi.StringArrayOutput)
 }
 
 // Where it can be installed: `all`, `site`, `space` or `organization`.

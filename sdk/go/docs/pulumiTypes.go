@@ -3851,6 +3851,191 @@ func (o InheritedMergeRulesPtrOutput) Type() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type IntegrationConfigurationKey struct {
+	// The only values a string key takes, if listed.
+	AllowedValues []string `pulumi:"allowedValues"`
+	// What the key is for.
+	Description *string `pulumi:"description"`
+	// Whether a configuration must set it.
+	Required bool `pulumi:"required"`
+	// The key's title in the app.
+	Title *string `pulumi:"title"`
+	// `string`, `number`, `boolean`, or `button` (an action in the app, not a value).
+	Type string `pulumi:"type"`
+}
+
+type IntegrationConfigurationKeyOutput struct{ *pulumi.OutputState }
+
+func (IntegrationConfigurationKeyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IntegrationConfigurationKey)(nil)).Elem()
+}
+
+func (o IntegrationConfigurationKeyOutput) ToIntegrationConfigurationKeyOutput() IntegrationConfigurationKeyOutput {
+	return o
+}
+
+func (o IntegrationConfigurationKeyOutput) ToIntegrationConfigurationKeyOutputWithContext(ctx context.Context) IntegrationConfigurationKeyOutput {
+	return o
+}
+
+// The only values a string key takes, if listed.
+func (o IntegrationConfigurationKeyOutput) AllowedValues() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v IntegrationConfigurationKey) []string { return v.AllowedValues }).(pulumi.StringArrayOutput)
+}
+
+// What the key is for.
+func (o IntegrationConfigurationKeyOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IntegrationConfigurationKey) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Whether a configuration must set it.
+func (o IntegrationConfigurationKeyOutput) Required() pulumi.BoolOutput {
+	return o.ApplyT(func(v IntegrationConfigurationKey) bool { return v.Required }).(pulumi.BoolOutput)
+}
+
+// The key's title in the app.
+func (o IntegrationConfigurationKeyOutput) Title() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IntegrationConfigurationKey) *string { return v.Title }).(pulumi.StringPtrOutput)
+}
+
+// `string`, `number`, `boolean`, or `button` (an action in the app, not a value).
+func (o IntegrationConfigurationKeyOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v IntegrationConfigurationKey) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type IntegrationConfigurationKeyMapOutput struct{ *pulumi.OutputState }
+
+func (IntegrationConfigurationKeyMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]IntegrationConfigurationKey)(nil)).Elem()
+}
+
+func (o IntegrationConfigurationKeyMapOutput) ToIntegrationConfigurationKeyMapOutput() IntegrationConfigurationKeyMapOutput {
+	return o
+}
+
+func (o IntegrationConfigurationKeyMapOutput) ToIntegrationConfigurationKeyMapOutputWithContext(ctx context.Context) IntegrationConfigurationKeyMapOutput {
+	return o
+}
+
+func (o IntegrationConfigurationKeyMapOutput) MapIndex(k pulumi.StringInput) IntegrationConfigurationKeyOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) IntegrationConfigurationKey {
+		return vs[0].(map[string]IntegrationConfigurationKey)[vs[1].(string)]
+	}).(IntegrationConfigurationKeyOutput)
+}
+
+type IntegrationConfigurationLevel struct {
+	// Set when the integration configures itself with a form of its own (a ContentKit component): its keys are then not listed, and preflight does not check them.
+	ComponentId *string `pulumi:"componentId"`
+	// The keys of the configuration, by name.
+	Keys map[string]IntegrationConfigurationKey `pulumi:"keys"`
+}
+
+type IntegrationConfigurationLevelOutput struct{ *pulumi.OutputState }
+
+func (IntegrationConfigurationLevelOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IntegrationConfigurationLevel)(nil)).Elem()
+}
+
+func (o IntegrationConfigurationLevelOutput) ToIntegrationConfigurationLevelOutput() IntegrationConfigurationLevelOutput {
+	return o
+}
+
+func (o IntegrationConfigurationLevelOutput) ToIntegrationConfigurationLevelOutputWithContext(ctx context.Context) IntegrationConfigurationLevelOutput {
+	return o
+}
+
+// Set when the integration configures itself with a form of its own (a ContentKit component): its keys are then not listed, and preflight does not check them.
+func (o IntegrationConfigurationLevelOutput) ComponentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v IntegrationConfigurationLevel) *string { return v.ComponentId }).(pulumi.StringPtrOutput)
+}
+
+// The keys of the configuration, by name.
+func (o IntegrationConfigurationLevelOutput) Keys() IntegrationConfigurationKeyMapOutput {
+	return o.ApplyT(func(v IntegrationConfigurationLevel) map[string]IntegrationConfigurationKey { return v.Keys }).(IntegrationConfigurationKeyMapOutput)
+}
+
+type IntegrationConfigurationLevelPtrOutput struct{ *pulumi.OutputState }
+
+func (IntegrationConfigurationLevelPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**IntegrationConfigurationLevel)(nil)).Elem()
+}
+
+func (o IntegrationConfigurationLevelPtrOutput) ToIntegrationConfigurationLevelPtrOutput() IntegrationConfigurationLevelPtrOutput {
+	return o
+}
+
+func (o IntegrationConfigurationLevelPtrOutput) ToIntegrationConfigurationLevelPtrOutputWithContext(ctx context.Context) IntegrationConfigurationLevelPtrOutput {
+	return o
+}
+
+func (o IntegrationConfigurationLevelPtrOutput) Elem() IntegrationConfigurationLevelOutput {
+	return o.ApplyT(func(v *IntegrationConfigurationLevel) IntegrationConfigurationLevel {
+		if v != nil {
+			return *v
+		}
+		var ret IntegrationConfigurationLevel
+		return ret
+	}).(IntegrationConfigurationLevelOutput)
+}
+
+// Set when the integration configures itself with a form of its own (a ContentKit component): its keys are then not listed, and preflight does not check them.
+func (o IntegrationConfigurationLevelPtrOutput) ComponentId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *IntegrationConfigurationLevel) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ComponentId
+	}).(pulumi.StringPtrOutput)
+}
+
+// The keys of the configuration, by name.
+func (o IntegrationConfigurationLevelPtrOutput) Keys() IntegrationConfigurationKeyMapOutput {
+	return o.ApplyT(func(v *IntegrationConfigurationLevel) map[string]IntegrationConfigurationKey {
+		if v == nil {
+			return nil
+		}
+		return v.Keys
+	}).(IntegrationConfigurationKeyMapOutput)
+}
+
+type IntegrationConfigurations struct {
+	// The organization-level configuration (an IntegrationInstallation's `configuration` and `secrets`).
+	Account *IntegrationConfigurationLevel `pulumi:"account"`
+	// The per-site configuration (an IntegrationSiteInstallation's); null: it is not installed on sites.
+	Site *IntegrationConfigurationLevel `pulumi:"site"`
+	// The per-space configuration (an IntegrationSpaceInstallation's); null: it is not installed on spaces.
+	Space *IntegrationConfigurationLevel `pulumi:"space"`
+}
+
+type IntegrationConfigurationsOutput struct{ *pulumi.OutputState }
+
+func (IntegrationConfigurationsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IntegrationConfigurations)(nil)).Elem()
+}
+
+func (o IntegrationConfigurationsOutput) ToIntegrationConfigurationsOutput() IntegrationConfigurationsOutput {
+	return o
+}
+
+func (o IntegrationConfigurationsOutput) ToIntegrationConfigurationsOutputWithContext(ctx context.Context) IntegrationConfigurationsOutput {
+	return o
+}
+
+// The organization-level configuration (an IntegrationInstallation's `configuration` and `secrets`).
+func (o IntegrationConfigurationsOutput) Account() IntegrationConfigurationLevelPtrOutput {
+	return o.ApplyT(func(v IntegrationConfigurations) *IntegrationConfigurationLevel { return v.Account }).(IntegrationConfigurationLevelPtrOutput)
+}
+
+// The per-site configuration (an IntegrationSiteInstallation's); null: it is not installed on sites.
+func (o IntegrationConfigurationsOutput) Site() IntegrationConfigurationLevelPtrOutput {
+	return o.ApplyT(func(v IntegrationConfigurations) *IntegrationConfigurationLevel { return v.Site }).(IntegrationConfigurationLevelPtrOutput)
+}
+
+// The per-space configuration (an IntegrationSpaceInstallation's); null: it is not installed on spaces.
+func (o IntegrationConfigurationsOutput) Space() IntegrationConfigurationLevelPtrOutput {
+	return o.ApplyT(func(v IntegrationConfigurations) *IntegrationConfigurationLevel { return v.Space }).(IntegrationConfigurationLevelPtrOutput)
+}
+
 // `location` (the API URL), `app` (the installation in the web app) and `publicEndpoint`.
 type IntegrationInstallationUrls struct {
 	App            *string `pulumi:"app"`
@@ -8749,6 +8934,11 @@ func init() {
 	pulumi.RegisterOutputType(HeaderItemArrayOutput{})
 	pulumi.RegisterOutputType(InheritedMergeRulesOutput{})
 	pulumi.RegisterOutputType(InheritedMergeRulesPtrOutput{})
+	pulumi.RegisterOutputType(IntegrationConfigurationKeyOutput{})
+	pulumi.RegisterOutputType(IntegrationConfigurationKeyMapOutput{})
+	pulumi.RegisterOutputType(IntegrationConfigurationLevelOutput{})
+	pulumi.RegisterOutputType(IntegrationConfigurationLevelPtrOutput{})
+	pulumi.RegisterOutputType(IntegrationConfigurationsOutput{})
 	pulumi.RegisterOutputType(IntegrationInstallationUrlsOutput{})
 	pulumi.RegisterOutputType(MergeRuleListOutput{})
 	pulumi.RegisterOutputType(MergeRuleListPtrOutput{})

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 
 __all__ = [
     'GetIntegrationResult',
@@ -23,16 +24,22 @@ __all__ = [
 
 @pulumi.output_type
 class GetIntegrationResult:
-    def __init__(__self__, categories=None, description=None, name=None, target=None, title=None):
+    def __init__(__self__, categories=None, configurations=None, description=None, name=None, scopes=None, target=None, title=None):
         if categories and not isinstance(categories, list):
             raise TypeError("Expected argument 'categories' to be a list")
         pulumi.set(__self__, "categories", categories)
+        if configurations and not isinstance(configurations, dict):
+            raise TypeError("Expected argument 'configurations' to be a dict")
+        pulumi.set(__self__, "configurations", configurations)
         if description and not isinstance(description, str):
             raise TypeError("Expected argument 'description' to be a str")
         pulumi.set(__self__, "description", description)
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
+        if scopes and not isinstance(scopes, list):
+            raise TypeError("Expected argument 'scopes' to be a list")
+        pulumi.set(__self__, "scopes", scopes)
         if target and not isinstance(target, str):
             raise TypeError("Expected argument 'target' to be a str")
         pulumi.set(__self__, "target", target)
@@ -50,6 +57,14 @@ class GetIntegrationResult:
 
     @_builtins.property
     @pulumi.getter
+    def configurations(self) -> 'outputs.IntegrationConfigurations':
+        """
+        Its configuration schema per level (the document's `account`, `site`, `space`): the keys preflight checks an installation's `configuration` and `secrets` against.
+        """
+        return pulumi.get(self, "configurations")
+
+    @_builtins.property
+    @pulumi.getter
     def description(self) -> Optional[_builtins.str]:
         """
         What the integration does.
@@ -63,6 +78,14 @@ class GetIntegrationResult:
         The integration's name.
         """
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def scopes(self) -> Sequence[_builtins.str]:
+        """
+        The permissions it requests (`site:script:inject`, …).
+        """
+        return pulumi.get(self, "scopes")
 
     @_builtins.property
     @pulumi.getter
@@ -88,8 +111,10 @@ class AwaitableGetIntegrationResult(GetIntegrationResult):
             yield self
         return GetIntegrationResult(
             categories=self.categories,
+            configurations=self.configurations,
             description=self.description,
             name=self.name,
+            scopes=self.scopes,
             target=self.target,
             title=self.title)
 
@@ -97,7 +122,7 @@ class AwaitableGetIntegrationResult(GetIntegrationResult):
 def get_integration(name: Optional[_builtins.str] = None,
                     opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetIntegrationResult:
     """
-    An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs.
+    An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs, the permissions it requests and its configuration keys per level.
 
     :param _builtins.str name: The integration's name in the catalogue: `"googleanalytics"`.
     """
@@ -108,14 +133,16 @@ def get_integration(name: Optional[_builtins.str] = None,
 
     return AwaitableGetIntegrationResult(
         categories=pulumi.get(__ret__, 'categories'),
+        configurations=pulumi.get(__ret__, 'configurations'),
         description=pulumi.get(__ret__, 'description'),
         name=pulumi.get(__ret__, 'name'),
+        scopes=pulumi.get(__ret__, 'scopes'),
         target=pulumi.get(__ret__, 'target'),
         title=pulumi.get(__ret__, 'title'))
 def get_integration_output(name: pulumi.Input[Optional[_builtins.str]] = None,
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetIntegrationResult]:
     """
-    An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs.
+    An integration of the catalogue, by name: what an integration installation's `integrationName` takes, checked to exist, with where it installs, the permissions it requests and its configuration keys per level.
 
     :param _builtins.str name: The integration's name in the catalogue: `"googleanalytics"`.
     """
@@ -125,7 +152,9 @@ def get_integration_output(name: pulumi.Input[Optional[_builtins.str]] = None,
     __ret__ = pulumi.runtime.invoke_output('docs:index:getIntegration', __args__, opts=opts, typ=GetIntegrationResult)
     return __ret__.apply(lambda __response__: GetIntegrationResult(
         categories=pulumi.get(__response__, 'categories'),
+        configurations=pulumi.get(__response__, 'configurations'),
         description=pulumi.get(__response__, 'description'),
         name=pulumi.get(__response__, 'name'),
+        scopes=pulumi.get(__response__, 'scopes'),
         target=pulumi.get(__response__, 'target'),
         title=pulumi.get(__response__, 'title')))

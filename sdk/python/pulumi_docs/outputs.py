@@ -46,6 +46,9 @@ __all__ = [
     'FooterGroup',
     'HeaderItem',
     'InheritedMergeRules',
+    'IntegrationConfigurationKey',
+    'IntegrationConfigurationLevel',
+    'IntegrationConfigurations',
     'IntegrationInstallationUrls',
     'MergeRuleList',
     'MergeRuleRule',
@@ -998,6 +1001,144 @@ class InheritedMergeRules(dict):
     @pulumi.getter
     def type(self) -> Literal['inherit']:
         return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class IntegrationConfigurationKey(dict):
+    def __init__(__self__, *,
+                 required: _builtins.bool,
+                 type: _builtins.str,
+                 allowed_values: Optional[Sequence[_builtins.str]] = None,
+                 description: Optional[_builtins.str] = None,
+                 title: Optional[_builtins.str] = None):
+        """
+        :param _builtins.bool required: Whether a configuration must set it.
+        :param _builtins.str type: `string`, `number`, `boolean`, or `button` (an action in the app, not a value).
+        :param Sequence[_builtins.str] allowed_values: The only values a string key takes, if listed.
+        :param _builtins.str description: What the key is for.
+        :param _builtins.str title: The key's title in the app.
+        """
+        pulumi.set(__self__, "required", required)
+        pulumi.set(__self__, "type", type)
+        if allowed_values is not None:
+            pulumi.set(__self__, "allowed_values", allowed_values)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if title is not None:
+            pulumi.set(__self__, "title", title)
+
+    @_builtins.property
+    @pulumi.getter
+    def required(self) -> _builtins.bool:
+        """
+        Whether a configuration must set it.
+        """
+        return pulumi.get(self, "required")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        `string`, `number`, `boolean`, or `button` (an action in the app, not a value).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedValues")
+    def allowed_values(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The only values a string key takes, if listed.
+        """
+        return pulumi.get(self, "allowed_values")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What the key is for.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def title(self) -> Optional[_builtins.str]:
+        """
+        The key's title in the app.
+        """
+        return pulumi.get(self, "title")
+
+
+@pulumi.output_type
+class IntegrationConfigurationLevel(dict):
+    def __init__(__self__, *,
+                 keys: Mapping[str, 'outputs.IntegrationConfigurationKey'],
+                 component_id: Optional[_builtins.str] = None):
+        """
+        :param Mapping[str, 'IntegrationConfigurationKey'] keys: The keys of the configuration, by name.
+        :param _builtins.str component_id: Set when the integration configures itself with a form of its own (a ContentKit component): its keys are then not listed, and preflight does not check them.
+        """
+        pulumi.set(__self__, "keys", keys)
+        if component_id is not None:
+            pulumi.set(__self__, "component_id", component_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def keys(self) -> Mapping[str, 'outputs.IntegrationConfigurationKey']:
+        """
+        The keys of the configuration, by name.
+        """
+        return pulumi.get(self, "keys")
+
+    @_builtins.property
+    @pulumi.getter(name="componentId")
+    def component_id(self) -> Optional[_builtins.str]:
+        """
+        Set when the integration configures itself with a form of its own (a ContentKit component): its keys are then not listed, and preflight does not check them.
+        """
+        return pulumi.get(self, "component_id")
+
+
+@pulumi.output_type
+class IntegrationConfigurations(dict):
+    def __init__(__self__, *,
+                 account: Optional['outputs.IntegrationConfigurationLevel'] = None,
+                 site: Optional['outputs.IntegrationConfigurationLevel'] = None,
+                 space: Optional['outputs.IntegrationConfigurationLevel'] = None):
+        """
+        :param 'IntegrationConfigurationLevel' account: The organization-level configuration (an IntegrationInstallation's `configuration` and `secrets`).
+        :param 'IntegrationConfigurationLevel' site: The per-site configuration (an IntegrationSiteInstallation's); null: it is not installed on sites.
+        :param 'IntegrationConfigurationLevel' space: The per-space configuration (an IntegrationSpaceInstallation's); null: it is not installed on spaces.
+        """
+        if account is not None:
+            pulumi.set(__self__, "account", account)
+        if site is not None:
+            pulumi.set(__self__, "site", site)
+        if space is not None:
+            pulumi.set(__self__, "space", space)
+
+    @_builtins.property
+    @pulumi.getter
+    def account(self) -> Optional['outputs.IntegrationConfigurationLevel']:
+        """
+        The organization-level configuration (an IntegrationInstallation's `configuration` and `secrets`).
+        """
+        return pulumi.get(self, "account")
+
+    @_builtins.property
+    @pulumi.getter
+    def site(self) -> Optional['outputs.IntegrationConfigurationLevel']:
+        """
+        The per-site configuration (an IntegrationSiteInstallation's); null: it is not installed on sites.
+        """
+        return pulumi.get(self, "site")
+
+    @_builtins.property
+    @pulumi.getter
+    def space(self) -> Optional['outputs.IntegrationConfigurationLevel']:
+        """
+        The per-space configuration (an IntegrationSpaceInstallation's); null: it is not installed on spaces.
+        """
+        return pulumi.get(self, "space")
 
 
 @pulumi.output_type
