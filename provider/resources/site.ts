@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { HttpClient } from "../client";
 import {
   type ApiSite,
+  BadRequestError,
   createSite,
   deleteSite,
   getSite,
@@ -15,6 +16,7 @@ import {
   updateSite,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
+import { ResourceError } from "../framework/explain";
 import { defineKind, idRef } from "../framework/kind";
 import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
@@ -130,6 +132,25 @@ async function setPublished(client: HttpClient, organization: string, id: string
   );
 }
 
+/** The site's PATCH; a style guide the API refuses is explained with how a style guide space is made. */
+async function patchSite(client: HttpClient, organization: string, id: string, patch: SitePatch) {
+  try {
+    return await updateSite(client, organization, id, patch);
+  } catch (error) {
+    const guide = patch.styleguide;
+    if (!(error instanceof BadRequestError) || typeof guide !== "string") throw error;
+    if (!/style ?guide/i.test(error.message) && !error.message.includes(guide)) throw error;
+    throw new ResourceError({
+      what:
+        `styleguide "${guide}": the API refused it as the site's style guide (${error.message}); it must be a style ` +
+        "guide space of the site's organization, which only createSiteStyleguideById makes (POST " +
+        "/orgs/{organizationId}/sites/{siteId}/styleguide, on any site): a space made as usual is not one. Make it " +
+        "that way once, adopt it as a Space with importId, and set styleguide: <that Space>.id",
+      cause: error,
+    });
+  }
+}
+
 /** Applies the changed fields (one PATCH), then publishes or unpublishes; the last answer is the site. */
 async function apply(client: HttpClient, id: string, news: Inputs, changed: ReadonlySet<string>) {
   const patch: SitePatch = {
@@ -145,7 +166,7 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
   const wants = (key: keyof Inputs) => changed.has(key) && news[key] !== undefined;
   if (wants("adaptiveContent")) patch.adaptiveContent = { enabled: news.adaptiveContent === true };
   let site: ApiSite | undefined;
-  if (Object.keys(patch).length > 0) site = await updateSite(client, news.organizationId, id, patch);
+  if (Object.keys(patch).length > 0) site = await patchSite(client, news.organizationId, id, patch);
   if (wants("published")) site = await setPublished(client, news.organizationId, id, news.published === true);
   return site;
 }

@@ -227,7 +227,13 @@ describe("Site styleguide", () => {
     const { id, state, inputs } = await created("Site", base());
     await expect(
       lifecycle("Site").update(id, state, await checkedInputs({ ...inputs, styleguide: fixture.space(0) })),
-    ).rejects.toThrow(new RegExp(`styleguide: space "${fixture.space(0)}" is not a style guide`));
+    ).rejects.toThrow(
+      new RegExp(
+        `^Site "${id}" update: styleguide "${fixture.space(0)}": the API refused it as the site's style guide \\(.*` +
+          `styleguide: space "${fixture.space(0)}" is not a style guide.*\\); it must be a style guide space of the ` +
+          "site's organization, which only createSiteStyleguideById makes",
+      ),
+    );
     const elsewhere = await fixture.apiCreate(`/orgs/${fixture.emulator.secondOrganizationId}/spaces`, {
       title: "Elsewhere",
     });
