@@ -238,7 +238,7 @@ export class Store {
   createSpace(
     orgId: string,
     title: string,
-    fields: Partial<Pick<SpaceRec, "emoji" | "parentId" | "language" | "editMode" | "computedSource">> = {},
+    fields: Partial<Pick<SpaceRec, "emoji" | "parentId" | "language" | "editMode" | "computedSource" | "type">> = {},
   ): SpaceRec {
     if (fields.parentId !== undefined) this.parentCollection(orgId, fields.parentId);
     const now = this.tables.now();
@@ -258,6 +258,7 @@ export class Store {
     if (fields.parentId !== undefined) space.parentId = fields.parentId;
     if (fields.language !== undefined) space.language = fields.language;
     if (fields.computedSource !== undefined) space.computedSource = fields.computedSource;
+    if (fields.type !== undefined) space.type = fields.type;
     this.tables.spaces.set(space.id, space);
     return space;
   }

@@ -20,6 +20,8 @@ export const SiteSchema = z.object({
   adaptiveContent: z.object({ enabled: z.boolean() }).nullish(),
   /** A role, `inherit`, or null (the official `DefaultLevel`). */
   defaultLevel: z.string().nullish(),
+  /** The site's style guide space (the official `ContentRefSpace`), absent when it has none. */
+  styleguide: z.object({ kind: z.literal("space"), space: z.string() }).nullish(),
   /** The Git Sync installation syncing it (the official `GitSyncState`), if any. */
   gitSync: GitSyncStateSchema.nullish(),
   urls: z
@@ -49,6 +51,8 @@ export interface SitePatch {
   defaultSiteSection?: string;
   /** A host name followed by path segments; null removes the proxy. */
   proxy?: string | null;
+  /** The id of a style guide space of the organization; null detaches the site's style guide. */
+  styleguide?: string | null;
 }
 
 /** The organization's sites: listed and created here. */

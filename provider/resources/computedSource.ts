@@ -103,4 +103,9 @@ export const COMPUTED_SOURCE_NOTES = [
     "for an adopted space, the declared one, which adoption cannot verify). A change replaces the space, and the " +
     "preview says so on its own line. A refresh sees the space's other fields but not its source: a source changed " +
     "in the app is not seen as drift.",
+  "- **`docs-platform import` declares a generated space without `computedSource`**, since nothing reports it: the " +
+    "space is adopted as it is and its source stays unmanaged, and the first `up` writes nothing. Adding " +
+    "`computedSource` to that resource afterwards replaces the space (the state holds no source to compare with), so " +
+    "to manage the source of an existing space, declare it together with `importId` when adopting: the declared " +
+    "source is then taken as the space's.",
 ];

@@ -1205,6 +1205,12 @@ export interface SiteArgs extends AdoptionArgs {
    */
   defaultLevel?: pulumi.Input<DefaultLevel | null>;
   /**
+   * The site's style guide: the id of a style guide space of the organization (made by `POST
+   * …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it.
+   * Omitted: not managed. (id, or `null`; update in place; unmanaged when omitted.)
+   */
+  styleguide?: pulumi.Input<string | null>;
+  /**
    * Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished. (boolean;
    * update in place; unmanaged when omitted.)
    */
@@ -1241,6 +1247,12 @@ export interface SiteOutputs {
    * (none). Omitted: not managed.
    */
   readonly defaultLevel: pulumi.Output<DefaultLevel | null>;
+  /**
+   * The site's style guide: the id of a style guide space of the organization (made by `POST
+   * …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it.
+   * Omitted: not managed.
+   */
+  readonly styleguide: pulumi.Output<string | null>;
   /** Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished. */
   readonly published: pulumi.Output<boolean>;
   /** The site's custom hostname, when one is set up. */
@@ -1268,6 +1280,7 @@ export const siteRegistration: RegisteredKind = {
     "proxy",
     "adaptiveContent",
     "defaultLevel",
+    "styleguide",
     "published",
     "allowReplace",
     "hostname",

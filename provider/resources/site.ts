@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { HttpClient } from "../client";
 import {
   type ApiSite,
+  BadRequestError,
   createSite,
   deleteSite,
   getSite,
@@ -15,7 +16,8 @@ import {
   updateSite,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { defineKind } from "../framework/kind";
+import { ResourceError } from "../framework/explain";
+import { defineKind, idRef } from "../framework/kind";
 import { readListed } from "../framework/listings";
 import { changedFields } from "../framework/patch";
 import { createdSince } from "../framework/recovery";
@@ -58,6 +60,14 @@ const inputs = z.strictObject({
       "The access every organization member gets to the site: a role, `inherit` (from the organization) or `null` " +
         "(none). Omitted: not managed.",
     ),
+  styleguide: idRef("Space")
+    .nullable()
+    .optional()
+    .describe(
+      "The site's style guide: the id of a style guide space of the organization (made by `POST " +
+        "…/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. " +
+        "Omitted: not managed.",
+    ),
   published: z
     .boolean()
     .optional()
@@ -80,6 +90,7 @@ const state = z.object({
   proxy: z.string().nullable().default(null),
   adaptiveContent: z.boolean().default(false),
   defaultLevel: z.string().nullable().default(null),
+  styleguide: z.string().nullable().default(null),
   published: z.boolean().default(false),
   hostname: z.string().nullable().default(null).describe("The site's custom hostname, when one is set up."),
   urls: z
@@ -103,6 +114,7 @@ function toState(site: ApiSite, organization: string): State {
     proxy: site.proxy?.origin ?? null,
     adaptiveContent: site.adaptiveContent?.enabled ?? false,
     defaultLevel: site.defaultLevel ?? null,
+    styleguide: site.styleguide?.space ?? null,
     published: site.published,
     hostname: site.hostname ?? null,
     urls: { ...site.urls },
@@ -120,6 +132,25 @@ async function setPublished(client: HttpClient, organization: string, id: string
   );
 }
 
+/** The site's PATCH; a style guide the API refuses is explained with how a style guide space is made. */
+async function patchSite(client: HttpClient, organization: string, id: string, patch: SitePatch) {
+  try {
+    return await updateSite(client, organization, id, patch);
+  } catch (error) {
+    const guide = patch.styleguide;
+    if (!(error instanceof BadRequestError) || typeof guide !== "string") throw error;
+    if (!/style ?guide/i.test(error.message) && !error.message.includes(guide)) throw error;
+    throw new ResourceError({
+      what:
+        `styleguide "${guide}": the API refused it as the site's style guide (${error.message}); it must be a style ` +
+        "guide space of the site's organization, which only createSiteStyleguideById makes (POST " +
+        "/orgs/{organizationId}/sites/{siteId}/styleguide, on any site): a space made as usual is not one. Make it " +
+        "that way once, adopt it as a Space with importId, and set styleguide: <that Space>.id",
+      cause: error,
+    });
+  }
+}
+
 /** Applies the changed fields (one PATCH), then publishes or unpublishes; the last answer is the site. */
 async function apply(client: HttpClient, id: string, news: Inputs, changed: ReadonlySet<string>) {
   const patch: SitePatch = {
@@ -129,12 +160,13 @@ async function apply(client: HttpClient, id: string, news: Inputs, changed: Read
       basename: "basename",
       proxy: "proxy",
       defaultLevel: "defaultLevel",
+      styleguide: "styleguide",
     }),
   };
   const wants = (key: keyof Inputs) => changed.has(key) && news[key] !== undefined;
   if (wants("adaptiveContent")) patch.adaptiveContent = { enabled: news.adaptiveContent === true };
   let site: ApiSite | undefined;
-  if (Object.keys(patch).length > 0) site = await updateSite(client, news.organizationId, id, patch);
+  if (Object.keys(patch).length > 0) site = await patchSite(client, news.organizationId, id, patch);
   if (wants("published")) site = await setPublished(client, news.organizationId, id, news.published === true);
   return site;
 }
@@ -148,7 +180,7 @@ export const siteKind = defineKind<Inputs, State>({
     adoption: '`importId: "<siteId>"`.',
     notes: [
       "- Create is `POST /orgs/{organizationId}/sites` with `title`, `type` and `visibility`, then one `PATCH` for " +
-        "`basename`, `proxy`, `adaptiveContent` and `defaultLevel` when declared, then `publish` when `published: " +
+        "`basename`, `proxy`, `adaptiveContent`, `defaultLevel` and `styleguide` when declared, then `publish` when `published: " +
         "true`. If a step after the `POST` fails, the new site is deleted again and `up` fails.",
       "- Publishing can need a plan upgrade: the API then answers with a checkout session instead of publishing, and " +
         "`up` fails saying so. Upgrade the plan in the web app, or set `published: false`.",
@@ -164,7 +196,14 @@ export const siteKind = defineKind<Inputs, State>({
       "- `type`: when omitted, the API reference says new sites are `basic`, while the official API document says the " +
         "default depends on the plan. Before you add `type` to the program of an existing site, check its `type` " +
         "output: any other value replaces the site.",
-      "- Not managed: the site's style guide, custom hostname, and which section or site space is the " +
+      "- `styleguide` takes the id of an existing style guide space (`updateSiteById`'s `styleguide`): the API " +
+        "refuses any other space, and a style guide space is made only by `createSiteStyleguideById` (`POST " +
+        "/orgs/{organizationId}/sites/{siteId}/styleguide`, which also attaches it to that site), never by `POST " +
+        "/orgs/{organizationId}/spaces`. So make it once that way, declare the space as a [Space](#space) " +
+        "(`importId`, or `docs-platform import`), and set `styleguide: styleguideSpace.id`. The refresh reads it " +
+        'from the site itself (`styleguide: {kind: "space", space}`), with no request of its own. `null` detaches ' +
+        "it and the space stays; leaving it out of the program leaves the site's style guide as it is.",
+      "- Not managed: the site's custom hostname, and which section or site space is the " +
         "default (set that with `default: true` on a [SiteSection](#sitesection) or [SiteSpace](#sitespace)).",
       "- No `agentsContext`: the API reference shows one (`excluded` or `included`), but the official API document " +
         "has it neither in the site nor in `PATCH /orgs/{organizationId}/sites/{siteId}`, so it would not reach the " +
@@ -226,7 +265,9 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
     });
     // POST takes only type, title and visibility; a new site is unpublished, and there is no proxy to remove.
     const rest = new Set<string>(
-      (["basename", "proxy", "adaptiveContent", "defaultLevel"] as const).filter((key) => news[key] != null),
+      (["basename", "proxy", "adaptiveContent", "defaultLevel", "styleguide"] as const).filter(
+        (key) => news[key] != null,
+      ),
     );
     if (news.published) rest.add("published");
     const site = await undoOnFailure(

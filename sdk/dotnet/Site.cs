@@ -77,6 +77,12 @@ namespace DocsPlatform.Docs
         public Output<bool> Published { get; private set; } = null!;
 
         /// <summary>
+        /// The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
+        /// </summary>
+        [Output("styleguide")]
+        public Output<string?> Styleguide { get; private set; } = null!;
+
+        /// <summary>
         /// The site's title.
         /// </summary>
         [Output("title")]
@@ -202,6 +208,12 @@ namespace DocsPlatform.Docs
         /// </summary>
         [Input("published")]
         public Input<bool>? Published { get; set; }
+
+        /// <summary>
+        /// The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
+        /// </summary>
+        [Input("styleguide")]
+        public Input<string>? Styleguide { get; set; }
 
         /// <summary>
         /// The site's title.

@@ -31,11 +31,11 @@ async function docsPlatform(args: string[], options: { cwd?: string; env?: Recor
 }
 
 /**
- * `docs-platform import` of a realistic organization (91 objects, every kind it imports: spaces and grants too), then the
- * generated project through the real Pulumi CLI: adoption writes nothing, nothing is left to change or refresh,
- * `unmanaged` names exactly what was made by hand afterwards, and a destroy deletes every adopted object and revokes
- * every adopted grant, except the spaces (`retainOnDelete`: their content would go with them), unless a deleted
- * collection takes one along; hand-made ones stay.
+ * `docs-platform import` of a realistic organization (`SeededOrganization.count` objects, every kind it imports:
+ * spaces and grants too), then the generated project through the real Pulumi CLI: adoption writes nothing, nothing is
+ * left to change or refresh, `unmanaged` names exactly what was made by hand afterwards, and a destroy deletes every
+ * adopted object and revokes every adopted grant, except the spaces (`retainOnDelete`: their content would go with
+ * them), unless a deleted collection takes one along; hand-made ones stay.
  */
 describe("import an existing organization and adopt it with zero changes", () => {
   let emulator: RunningEmulator;

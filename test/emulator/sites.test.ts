@@ -156,6 +156,35 @@ describe("sites", () => {
     expect((await h.call("GET", `${sitesPath()}/${id}`)).status).toBe(200);
   });
 
+  it("makes a site's style guide space once (createSiteStyleguideById), and takes only style guides in PATCH", async () => {
+    const site = await createSite();
+    const made = await h.call("POST", `${sitesPath()}/${site}/styleguide`, { template: "default" });
+    expect(made.status, made.text).toBe(200);
+    expect(made.body).toMatchObject({ object: "space", type: "styleguide", title: "Docs style guide" });
+    const guide = made.body.id as string;
+    expect((await h.call("GET", `${sitesPath()}/${site}`)).body.styleguide).toEqual({ kind: "space", space: guide });
+    // Idempotent: the site's style guide comes back, without a body too.
+    expect((await h.call("POST", `${sitesPath()}/${site}/styleguide`)).body.id).toBe(guide);
+    // A regular space has no `type`, and is refused as a style guide, as is a space of another organization.
+    expect((await h.call("GET", `/spaces/${h.space(0)}`)).body).not.toHaveProperty("type");
+    const other = await createSite({ title: "Other" });
+    const regular = await h.call("PATCH", `${sitesPath()}/${other}`, { styleguide: h.space(0) });
+    expect(regular.status).toBe(400);
+    expect(regular.body.error.message).toContain(`styleguide: space "${h.space(0)}" is not a style guide`);
+    const second = h.emulator.secondOrganizationId;
+    const abroad = await h.call("POST", `/orgs/${second}/spaces`, { title: "Abroad" });
+    const foreign = await h.call("PATCH", `${sitesPath()}/${other}`, { styleguide: abroad.body.id });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.message).toContain(`styleguide: space "${abroad.body.id}" not found in organization`);
+    expect((await h.call("PATCH", `${sitesPath()}/${other}`, { styleguide: "missing" })).status).toBe(400);
+    // Two sites may share one style guide (listOrganizationStyleguides lists each guide's sites); null detaches it.
+    const shared = await h.call("PATCH", `${sitesPath()}/${other}`, { styleguide: guide });
+    expect(shared.body.styleguide).toEqual({ kind: "space", space: guide });
+    const detached = await h.call("PATCH", `${sitesPath()}/${other}`, { styleguide: null });
+    expect(detached.body).not.toHaveProperty("styleguide");
+    expect((await h.call("GET", `/spaces/${guide}`)).status).toBe(200);
+  });
+
   it("deletes a site with all its sections, groups, site spaces, share links and adaptive schema", async () => {
     const site = await createSite();
     const keep = await createSite({ title: "Other", spaces: [h.space(2)] });

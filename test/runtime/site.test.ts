@@ -1,12 +1,25 @@
 import { describe, expect, it } from "vitest";
 import type { Props } from "../../provider/framework/kind";
 import { UNKNOWN } from "../../provider/framework/unknown";
-import { lifecycle } from "../../provider/runtime";
+import { lifecycle, startOperation } from "../../provider/runtime";
 import { useEmulator } from "../support/emulator";
 import { created, describeLifecycle, expectEachLimitRejected, type LimitCase, updateTo } from "../support/lifecycle";
 
 const fixture = useEmulator();
+const checkedInputs = async (news: Record<string, unknown>) => {
+  const result = await lifecycle("Site").check({}, news);
+  expect(result.failures ?? []).toEqual([]);
+  return result.inputs as Props;
+};
 const sitePath = (id: string) => `/orgs/${fixture.org()}/sites/${id}`;
+
+/** A style guide space: the document makes one only through a site's createSiteStyleguideById. */
+const styleguideSpace = async (title = "Style holder") => {
+  const holder = await fixture.makeSite({ title });
+  const answer = await fixture.api("POST", `${sitePath(holder)}/styleguide`);
+  expect(answer.status).toBe(200);
+  return (answer.body as { id: string }).id;
+};
 
 const base = () => ({
   organizationId: fixture.org(),
@@ -57,6 +70,14 @@ describeLifecycle(
         expect: (s) => {
           expect(s.proxy).toBeNull();
           expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ proxy: null });
+        },
+      },
+      {
+        name: "styleguide (a style guide space of the organization)",
+        inputs: async (_f, p) => ({ ...p, styleguide: await styleguideSpace() }),
+        expect: (s) => {
+          expect(s.styleguide).toMatch(/^\S+$/);
+          expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ styleguide: s.styleguide });
         },
       },
       {
@@ -140,6 +161,85 @@ describe("Site publishing", () => {
     await expect(lifecycle("Site").create(inputs.inputs ?? {})).rejects.toThrow(/plan/);
     const listed = await fixture.api("GET", `/orgs/${fixture.org()}/sites`);
     expect((listed.body as { items: unknown[] }).items).toEqual([]);
+  });
+});
+
+describe("Site styleguide", () => {
+  const patchBody = () => fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/);
+
+  it("is sent in the create's PATCH and read back from the site object, with no request of its own", async () => {
+    const guide = await styleguideSpace();
+    const { id, state, inputs } = await created("Site", { ...base(), styleguide: guide });
+    expect(state.styleguide).toBe(guide);
+    expect(patchBody()).toEqual({ basename: "docs", proxy: "example.com/docs", styleguide: guide });
+    const plain = await created("Site", { ...base(), title: "Plain" });
+    expect(plain.state.styleguide).toBeNull();
+    // A refresh reads both sites from the one listing: the style guide costs nothing, and no space is read.
+    const refresh = async (site: { id: string; state: Props }) => {
+      startOperation();
+      fixture.emulator.clearRequests();
+      const read = await lifecycle("Site").read(site.id, site.state);
+      return { props: read.props, calls: fixture.calls() };
+    };
+    const withGuide = await refresh({ id, state });
+    const without = await refresh(plain);
+    expect(withGuide.props?.styleguide).toBe(guide);
+    expect(withGuide.calls.map((c) => c.replace(id, "{siteId}"))).toEqual(
+      without.calls.map((c) => c.replace(plain.id, "{siteId}")),
+    );
+    expect(withGuide.calls.filter((c) => /styleguide|\/spaces\//.test(c))).toEqual([]);
+    expect((await lifecycle("Site").diff(id, withGuide.props ?? {}, inputs)).changes).toBe(false);
+  });
+
+  it("shows another style guide attached by hand as drift, and update puts the declared one back", async () => {
+    const [declared, byHand] = [await styleguideSpace("First holder"), await styleguideSpace("Second holder")];
+    const { id, state, inputs } = await created("Site", { ...base(), styleguide: declared });
+    expect((await fixture.api("PATCH", sitePath(id), { styleguide: byHand })).status).toBe(200);
+    startOperation();
+    const read = await lifecycle("Site").read(id, state);
+    expect(read.props?.styleguide).toBe(byHand);
+    const diff = await lifecycle("Site").diff(id, read.props ?? {}, inputs);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    expect(diff.detailedDiff).toHaveProperty("styleguide");
+    const { outs } = await lifecycle("Site").update(id, read.props ?? {}, inputs);
+    expect(outs.styleguide).toBe(declared);
+    expect(patchBody()).toEqual({ styleguide: declared });
+  });
+
+  it("null detaches it (the space stays); left out of the program, a style guide set by hand is not a change", async () => {
+    const guide = await styleguideSpace();
+    const { id, state, inputs } = await created("Site", { ...base(), styleguide: guide });
+    const detached = await checkedInputs({ ...inputs, styleguide: null });
+    expect((await lifecycle("Site").diff(id, state, detached)).changes).toBe(true);
+    const { outs } = await lifecycle("Site").update(id, state, detached);
+    expect(outs.styleguide).toBeNull();
+    expect(patchBody()).toEqual({ styleguide: null });
+    expect((await fixture.api("GET", `/spaces/${guide}`)).status).toBe(200);
+    const { styleguide: _omitted, ...unmanaged } = inputs;
+    await fixture.api("PATCH", sitePath(id), { styleguide: guide });
+    startOperation();
+    const read = await lifecycle("Site").read(id, outs);
+    expect(read.props?.styleguide).toBe(guide);
+    expect((await lifecycle("Site").diff(id, read.props ?? {}, await checkedInputs(unmanaged))).changes).toBe(false);
+  });
+
+  it("fails naming the field and the API's answer for a space that is no style guide, or of another organization", async () => {
+    const { id, state, inputs } = await created("Site", base());
+    await expect(
+      lifecycle("Site").update(id, state, await checkedInputs({ ...inputs, styleguide: fixture.space(0) })),
+    ).rejects.toThrow(
+      new RegExp(
+        `^Site "${id}" update: styleguide "${fixture.space(0)}": the API refused it as the site's style guide \\(.*` +
+          `styleguide: space "${fixture.space(0)}" is not a style guide.*\\); it must be a style guide space of the ` +
+          "site's organization, which only createSiteStyleguideById makes",
+      ),
+    );
+    const elsewhere = await fixture.apiCreate(`/orgs/${fixture.emulator.secondOrganizationId}/spaces`, {
+      title: "Elsewhere",
+    });
+    await expect(
+      lifecycle("Site").update(id, state, await checkedInputs({ ...inputs, styleguide: elsewhere })),
+    ).rejects.toThrow(/styleguide: space "[^"]+" not found in organization/);
   });
 });
 

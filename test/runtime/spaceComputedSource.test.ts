@@ -117,6 +117,24 @@ describe("Space.computedSource", () => {
     expect(fixture.calls().filter((call) => !call.startsWith("GET "))).toEqual([]);
   });
 
+  it("adopted without it (as `import` declares a generated space), a source added afterwards replaces the space", async () => {
+    await makeSpec("petstore");
+    const existing = await fixture.apiCreate(`/orgs/${fixture.org()}/spaces`, {
+      title: "Generated reference",
+      computedSource: {
+        type: "builtin:openapi",
+        props: { models: true },
+        dependencies: { spec: { ref: { kind: "openapi", spec: "petstore" } } },
+      },
+    });
+    const declared = { organizationId: fixture.org(), title: "Generated reference" };
+    const { id, outs } = await lifecycle("Space").create(await checked("Space", { ...declared, importId: existing }));
+    expect(outs.computedSource).toBeNull();
+    expect((await lifecycle("Space").diff(id, outs, await checked("Space", declared))).changes).toBe(false);
+    const withSource = await checked("Space", { ...declared, computedSource: OPENAPI });
+    expect((await lifecycle("Space").diff(id, outs, withSource)).replaces).toEqual(["computedSource"]);
+  });
+
   it("the API's 400 for a spec the organization does not have fails the create, naming the field", async () => {
     const inputs = await checked("Space", {
       organizationId: fixture.org(),

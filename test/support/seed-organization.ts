@@ -1,12 +1,16 @@
 /**
  * A realistic organization built by hand, through the emulator's HTTP API only (as an admin would in the app): what
- * `docs-platform import` must turn into a program. 91 objects across every kind it imports: the organization's
- * settings (its default site among them), collections nested three deep, the fixture's spaces and one made in a
- * collection, three sites (one with section groups, external links, conditional sections and site spaces, a share link
- * turned off, an MCP server with a secret header, agent settings, an adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and duplicate
- * titles, a SAML provider pointing at a team, teams with owners and members, two OpenAPI specs (one from a URL, one
- * from text), a translation of a space into French (and the French space its run made), the translation glossary,
- * integrations installed on the organization, a site and a space, a space synced with a GitHub repository, and roles granted to teams and users on spaces, collections and sites.
+ * `docs-platform import` must turn into a program. At least one object of every kind it imports (how many in all:
+ * `SeededOrganization.count`): the organization's settings (its default site among them), collections nested three
+ * deep, the fixture's spaces and one made in a collection, three sites (one with section groups, external links,
+ * conditional sections and site spaces, a share link turned off, an MCP server with a secret header, agent settings,
+ * an adaptive schema and redirects; one whose readers sign in, with its visitor authentication), unicode and
+ * duplicate titles, a SAML provider pointing at a team, teams with owners and members, two OpenAPI specs (one from a
+ * URL, one from text), a translation of a space into French (and the French space its run made), the translation
+ * glossary, integrations installed on the organization, a site and a space, a space synced with a GitHub repository,
+ * roles granted to teams and users on spaces, collections and sites, and issue 40's fields: a staged section with
+ * localized labels and a home page, a staged site space with one, a space generated from the text spec and the docs
+ * site's style guide space.
  */
 import { callApi } from "./emulator";
 
@@ -28,6 +32,12 @@ export interface SeededOrganization {
    * team), and one navigation order (SiteStructure) per site. test/cli/import.test.ts checks the walk against `ids`.
    */
   declared: number;
+  /**
+   * Per kind, the object that carries issue 40's fields (a staged section with localized labels and a home page, a
+   * staged site space with one, the space generated from a spec, the site with a style guide), which tests that pick
+   * one object of a kind take over the first.
+   */
+  withNewFields: Record<string, string>;
 }
 
 const CERTIFICATE = [
@@ -346,6 +356,51 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
   });
   note("SiteVisitorAuth", portal);
 
+  // Issue 40's fields, one object of each (kept in this one block): a staged section with localized labels and a
+  // custom home page, a staged site space with one, a space generated from the billing spec, and the docs site's
+  // style guide (a space only createSiteStyleguideById makes, which also attaches it to the site).
+  const pageAt = async (space: string, pagePath: string) =>
+    (await send("GET", `/spaces/${space}/content/path/${encodeURIComponent(pagePath)}`)).id;
+  const upcoming = await send("POST", `${site}/sections`, {
+    spaceId: changelogSpace,
+    title: "Upcoming",
+    draft: true,
+    pageId: await pageAt(changelogSpace, "getting-started"),
+  });
+  await send("PATCH", `${site}/sections/${upcoming.id}`, {
+    localizedTitle: { fr: "À venir", de: "Demnächst" },
+    localizedDescription: { fr: "Ce qui arrive bientôt" },
+  });
+  note("SiteSection", upcoming.id);
+  note("SiteSpace", (upcoming.siteSpaces as { id: string }[])[0]!.id);
+  note(
+    "SiteSpace",
+    (
+      await send("POST", `${site}/site-spaces`, {
+        spaceId: legacySpace,
+        sectionId: upcoming.id,
+        draft: true,
+        pageId: await pageAt(legacySpace, "getting-started/quickstart"),
+      })
+    ).id,
+  );
+  const billingReference = await send("POST", `${org}/spaces`, {
+    title: "Billing API reference",
+    computedSource: {
+      type: "builtin:openapi",
+      props: { models: true, grouping: "by-tag" },
+      dependencies: { spec: { ref: { kind: "openapi", spec: "billing-api" } } },
+    },
+  });
+  note("Space", billingReference.id);
+  note("Space", (await send("POST", `${site}/styleguide`, { template: "default" })).id);
+  const withNewFields = {
+    SiteSection: upcoming.id,
+    SiteSpace: ids.SiteSpace!.at(-1)!,
+    Space: billingReference.id,
+    Site: docs,
+  };
+
   // Every site has agent settings: the docs site's were written above, the others are as new sites have them.
   for (const siteId of ids.Site ?? []) note("SiteAgentSettings", siteId);
 
@@ -394,5 +449,5 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const count = Object.values(ids).reduce((sum, list) => sum + list.length, 0);
-  return { ids, count, declared: count - (ids.TeamMember?.length ?? 0) + (ids.Site?.length ?? 0) };
+  return { ids, count, declared: count - (ids.TeamMember?.length ?? 0) + (ids.Site?.length ?? 0), withNewFields };
 }

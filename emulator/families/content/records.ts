@@ -24,6 +24,8 @@ export interface SpaceRec {
   position: number;
   /** The create's `computedSource` (computedSource.ts); never reported back. */
   computedSource?: ComputedSource;
+  /** `styleguide` for a site's style guide space (made by `POST …/sites/{siteId}/styleguide` only); else absent. */
+  type?: "styleguide";
 }
 
 export interface CollectionRec {

@@ -27,6 +27,7 @@ export function renderSpace(env: Env, store: Store, s: SpaceRec): Json {
   };
   if (s.deletedAt) out.deletedAt = s.deletedAt;
   out.editMode = s.editMode;
+  if (s.type) out.type = s.type;
   out.mergeRules = s.mergeRules ?? { type: "inherit" };
   out.urls = {
     location: spaceLocation(env, s.id),

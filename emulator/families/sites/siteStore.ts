@@ -339,7 +339,8 @@ export class SiteStore {
   /**
    * Applies a site's PATCH once every reference is checked (400 naming the field): the default section must be one
    * of the site's; the default site space must be in the level that shows first — the default section (the new one
-   * when both change) or, without sections, the root; the style guide must be a live space of the organization.
+   * when both change) or, without sections, the root; the style guide must be a live style guide space of the
+   * organization (official: "The space must be a style guide owned by the same organization").
    */
   updateSite(site: SiteRec, patch: SitePatch): void {
     const section =
@@ -362,7 +363,11 @@ export class SiteStore {
       }
       siteSpace = ss;
     }
-    if (patch.styleguide) this.spaceRef(site.orgId, patch.styleguide, "styleguide");
+    if (patch.styleguide && this.spaceRef(site.orgId, patch.styleguide, "styleguide").type !== "styleguide") {
+      throw new BadRequestError(
+        `styleguide: space "${patch.styleguide}" is not a style guide (make one with POST /orgs/{organizationId}/sites/{siteId}/styleguide)`,
+      );
+    }
 
     if (patch.title !== undefined) site.title = patch.title;
     if (patch.visibility !== undefined) site.visibility = patch.visibility;

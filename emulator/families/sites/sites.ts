@@ -1,5 +1,5 @@
 /**
- * Sites: list (filters), create, get, update, delete (cascade), publish/unpublish, structure and its sort.
+ * Sites: list (filters), create, get, update, delete (cascade), publish/unpublish, style guide, structure and its sort.
  */
 import { BadRequestError } from "../../errors";
 import { paginate } from "../../pagination";
@@ -25,6 +25,7 @@ import {
 } from "../../validate";
 import { created, deleted, ok, param, requireOrg, requireSite } from "../common";
 import type { ItemRef } from "../content/records";
+import { renderSpace } from "../content/render";
 import { renderSiteSpace, renderStructureItem } from "../siteStructure/render";
 import type { SiteRec } from "./records";
 import { renderSite, siteLocation } from "./render";
@@ -163,6 +164,23 @@ export const siteRoutes: Route[] = [
       expectNoBody(ctx.body);
       ctx.store.update("sites", site, { published: false });
       return ok(renderSite(ctx.env, ctx.store, site));
+    },
+  },
+  {
+    // createSiteStyleguideById: the only way the document gives to make a style guide space (a Space of `type:
+    // styleguide`), and idempotent: a site whose style guide is still there gets it back. Its `template` seeds content
+    // the emulator does not model, so any template id is accepted.
+    method: "POST",
+    path: "/v1/orgs/{organizationId}/sites/{siteId}/styleguide",
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const { store } = ctx;
+      parseBody(ctx.body, { template: opt(str({ min: 1 })) });
+      const current = site.styleguideSpaceId ? store.spaces.get(site.styleguideSpaceId) : undefined;
+      if (current && !current.deletedAt) return ok(renderSpace(ctx.env, store, current));
+      const space = store.createSpace(site.orgId, `${site.title} style guide`, { type: "styleguide" });
+      store.update("sites", site, { styleguideSpaceId: space.id });
+      return ok(renderSpace(ctx.env, store, space));
     },
   },
   {

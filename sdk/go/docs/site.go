@@ -36,6 +36,8 @@ type Site struct {
 	Proxy pulumi.StringPtrOutput `pulumi:"proxy"`
 	// Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished.
 	Published pulumi.BoolOutput `pulumi:"published"`
+	// The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
+	Styleguide pulumi.StringPtrOutput `pulumi:"styleguide"`
 	// The site's title.
 	Title pulumi.StringOutput `pulumi:"title"`
 	// The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change fails at preview unless `allowReplace: true`.
@@ -116,6 +118,8 @@ type siteArgs struct {
 	Proxy *string `pulumi:"proxy"`
 	// Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished.
 	Published *bool `pulumi:"published"`
+	// The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
+	Styleguide *string `pulumi:"styleguide"`
 	// The site's title.
 	Title string `pulumi:"title"`
 	// The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change fails at preview unless `allowReplace: true`.
@@ -142,6 +146,8 @@ type SiteArgs struct {
 	Proxy pulumi.StringPtrInput
 	// Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished.
 	Published pulumi.BoolPtrInput
+	// The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
+	Styleguide pulumi.StringPtrInput
 	// The site's title.
 	Title pulumi.StringInput
 	// The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change fails at preview unless `allowReplace: true`.
@@ -235,6 +241,11 @@ func (o SiteOutput) Proxy() pulumi.StringPtrOutput {
 // Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished.
 func (o SiteOutput) Published() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Site) pulumi.BoolOutput { return v.Published }).(pulumi.BoolOutput)
+}
+
+// The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
+func (o SiteOutput) Styleguide() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Site) pulumi.StringPtrOutput { return v.Styleguide }).(pulumi.StringPtrOutput)
 }
 
 // The site's title.

@@ -30,6 +30,7 @@ class SiteArgs:
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  proxy: pulumi.Input[Optional[_builtins.str]] = None,
                  published: pulumi.Input[Optional[_builtins.bool]] = None,
+                 styleguide: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['SiteType']] = None,
                  visibility: pulumi.Input[Optional['SiteVisibility']] = None):
         """
@@ -44,6 +45,7 @@ class SiteArgs:
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
         :param pulumi.Input[_builtins.str] proxy: Where the site is served through a reverse proxy, e.g. `www.example.com/docs`; `null` removes the proxy.
         :param pulumi.Input[_builtins.bool] published: Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished.
+        :param pulumi.Input[_builtins.str] styleguide: The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
         :param pulumi.Input['SiteType'] type: The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change fails at preview unless `allowReplace: true`.
         :param pulumi.Input['SiteVisibility'] visibility: Who can see the published site.
         """
@@ -64,6 +66,8 @@ class SiteArgs:
             pulumi.set(__self__, "proxy", proxy)
         if published is not None:
             pulumi.set(__self__, "published", published)
+        if styleguide is not None:
+            pulumi.set(__self__, "styleguide", styleguide)
         if type is not None:
             pulumi.set(__self__, "type", type)
         if visibility is not None:
@@ -179,6 +183,18 @@ class SiteArgs:
 
     @_builtins.property
     @pulumi.getter
+    def styleguide(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
+        """
+        return pulumi.get(self, "styleguide")
+
+    @styleguide.setter
+    def styleguide(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "styleguide", value)
+
+    @_builtins.property
+    @pulumi.getter
     def type(self) -> pulumi.Input[Optional['SiteType']]:
         """
         The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change fails at preview unless `allowReplace: true`.
@@ -216,6 +232,7 @@ class Site(pulumi.CustomResource):
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  proxy: pulumi.Input[Optional[_builtins.str]] = None,
                  published: pulumi.Input[Optional[_builtins.bool]] = None,
+                 styleguide: pulumi.Input[Optional[_builtins.str]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['SiteType']] = None,
                  visibility: pulumi.Input[Optional['SiteVisibility']] = None,
@@ -233,6 +250,7 @@ class Site(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] organization_id: The organization of the site.
         :param pulumi.Input[_builtins.str] proxy: Where the site is served through a reverse proxy, e.g. `www.example.com/docs`; `null` removes the proxy.
         :param pulumi.Input[_builtins.bool] published: Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished.
+        :param pulumi.Input[_builtins.str] styleguide: The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
         :param pulumi.Input[_builtins.str] title: The site's title.
         :param pulumi.Input['SiteType'] type: The site's plan type; chosen by the API from the organization's plan when omitted. Create-only: a change fails at preview unless `allowReplace: true`.
         :param pulumi.Input['SiteVisibility'] visibility: Who can see the published site.
@@ -269,6 +287,7 @@ class Site(pulumi.CustomResource):
                  organization_id: pulumi.Input[Optional[_builtins.str]] = None,
                  proxy: pulumi.Input[Optional[_builtins.str]] = None,
                  published: pulumi.Input[Optional[_builtins.bool]] = None,
+                 styleguide: pulumi.Input[Optional[_builtins.str]] = None,
                  title: pulumi.Input[Optional[_builtins.str]] = None,
                  type: pulumi.Input[Optional['SiteType']] = None,
                  visibility: pulumi.Input[Optional['SiteVisibility']] = None,
@@ -289,6 +308,7 @@ class Site(pulumi.CustomResource):
             __props__.__dict__["organization_id"] = organization_id
             __props__.__dict__["proxy"] = proxy
             __props__.__dict__["published"] = published
+            __props__.__dict__["styleguide"] = styleguide
             if title is None and not opts.urn:
                 raise TypeError("Missing required property 'title'")
             __props__.__dict__["title"] = title
@@ -333,6 +353,7 @@ class Site(pulumi.CustomResource):
         __props__.__dict__["organization_id"] = None
         __props__.__dict__["proxy"] = None
         __props__.__dict__["published"] = None
+        __props__.__dict__["styleguide"] = None
         __props__.__dict__["title"] = None
         __props__.__dict__["type"] = None
         __props__.__dict__["urls"] = None
@@ -418,6 +439,14 @@ class Site(pulumi.CustomResource):
         Whether the site is published (`POST …/publish` or `…/unpublish`); a new site is unpublished.
         """
         return pulumi.get(self, "published")
+
+    @_builtins.property
+    @pulumi.getter
+    def styleguide(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The site's style guide: the id of a style guide space of the organization (made by `POST …/sites/{siteId}/styleguide`), whose rules the editing agent checks edits against; `null` detaches it. Omitted: not managed.
+        """
+        return pulumi.get(self, "styleguide")
 
     @_builtins.property
     @pulumi.getter
