@@ -96,7 +96,7 @@ const VIOLATING: Record<string, Expected | Expected[]> = {
     kind: "IntegrationInstallation",
     name: "tickets",
     message:
-      'IntegrationInstallation "tickets", configuration.api_key: the key looks like a credential (it matches "api_key" of credentialPatterns), and configuration is stored and shown in plain text.',
+      'IntegrationInstallation "tickets", configuration.apiKey: the key looks like a credential (it matches "api_key" of credentialPatterns), and configuration is stored and shown in plain text.',
   },
   "docs-channel-allow-list": {
     level: "advisory",

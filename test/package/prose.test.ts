@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import * as lookups from "../../provider/lookups";
 import { definitions } from "../../provider/registry";
 
 /**
@@ -60,6 +61,17 @@ describe("counts in prose", () => {
         .filter((kind) => definitions.some((definition) => definition.kind === kind)),
     );
     expect(Number(stated![1])).toBe(kinds.size);
+  });
+
+  it("the README's list of lookups names every lookup that has an Output form, and no other", () => {
+    const sentence = read("README.md").match(/Each lookup has a Promise form \(([^)]*)\)/)?.[1] ?? "";
+    const named = [...sentence.matchAll(/`(get\w+)`/g)].map((m) => m[1]).sort();
+    const exported = Object.keys(lookups)
+      .filter((name) => /^get\w+Output$/.test(name))
+      .map((name) => name.replace(/Output$/, ""))
+      .sort();
+    expect(exported.length).toBeGreaterThan(0);
+    expect(named).toEqual(exported);
   });
 
   it("the README's table of test folders has a row for each folder of test/, and none for a folder that is gone", () => {

@@ -57,7 +57,7 @@ new docs.OpenApiSpec("internal-api", {
 new docs.SiteMcpServer("tickets-mcp", { siteId: beta.id, name: "Tickets", url: "http://mcp.acme.example/tickets" });
 new docs.IntegrationInstallation("tickets", {
   integrationName: "ticket-sync",
-  configuration: { workspace: "acme", api_key: "not-a-real-key" },
+  configuration: { workspace: "acme", apiKey: "not-a-real-key" },
 });
 
 // docs-git-sync-priority (advisory): the repository overwrites what editors change in the beta site in GitBook.
