@@ -50,13 +50,19 @@ const TAGS = {
 const OPERATIONS = [
   [
     "actions, not state (each run does something again; nothing to converge on)",
-    /^(duplicate|restore|transfer|publishSite|unpublishSite|applyTemplate|sync|test|createSiteStyleguideRun|prewarm|triggerChangeRequests|importGitRepository|exportToGitRepository|joinOrganization|sortSiteStructure)/,
+    /^(duplicate|restore|applyTemplate|sync|test|createSiteStyleguideRun|prewarm|triggerChangeRequests|importGitRepository|exportToGitRepository|joinOrganization|updateOrganizationMemberLastSeenAt)/,
   ],
   [
     "the agent's records, scans, findings, topics and conversations (produced by use)",
     /SiteContextRecord|SiteScan|SiteFinding|ForSiteFinding|SiteTopic|AgentConversation|SiteStyleguideRuns/,
   ],
   ["search (a query, not state)", /^search|SearchIn/],
+  [
+    "history: audit events and the versions each upload of a spec makes (drift reads the audit events)",
+    /AuditEvent|OpenAPISpecVersion/,
+  ],
+  ["invitations (one-shot messages to people; membership is granted by SSO, teams and roles)", /Invite/],
+  ["lookups of published content and of names (no state of their own)", /^getPublishedContent/],
   [
     "building and running an integration (its developer's, not its installer's)",
     /^(publishIntegration|unpublishIntegration|setIntegrationDevelopmentMode|disableIntegrationDevelopmentMode|renderIntegration|queueIntegrationTask|createIntegrationInstallationToken|listIntegrationEvents|getIntegrationEvent)/,
@@ -111,6 +117,18 @@ for (const [template, item] of Object.entries(document.paths)) {
   }
 }
 
+/*
+ * A single object's GET whose listing the provider uses is not needed: refresh reads each object from its parent's
+ * listing (one request per parent, not one per object). Derived from the paths, so it names no operation.
+ */
+const usedListings = new Set(operations.filter((op) => op.used && op.call.startsWith("GET ")).map((op) => op.call));
+for (const op of operations) {
+  const listing = op.call.replace(/\/\{[^}]+\}$/, "");
+  if (!op.outside && !op.used && op.call.startsWith("GET ") && listing !== op.call && usedListings.has(listing)) {
+    op.unneeded = true;
+  }
+}
+
 const reachable = operations.filter((op) => op.userToken);
 const configuration = reachable.filter((op) => !op.outside);
 const covered = configuration.filter((op) => op.used);
@@ -131,7 +149,14 @@ out.push(
   `## Configuration operations not used (${configuration.length - covered.length})`,
   "",
 );
-for (const op of configuration.filter((o) => !o.used)) out.push(`- \`${op.id}\` (${op.call}, ${op.tag})`);
+const unneeded = configuration.filter((o) => !o.used && o.unneeded);
+for (const op of configuration.filter((o) => !o.used && !o.unneeded))
+  out.push(`- \`${op.id}\` (${op.call}, ${op.tag})`);
+out.push(
+  "",
+  `and ${unneeded.length} reads of one object that the provider makes from its parent's listing instead (one ` +
+    `request per parent): ${unneeded.map((op) => `\`${op.id}\``).join(", ")}.`,
+);
 out.push("", "## Left out as not configuration, by reason", "");
 const reasons = new Map();
 for (const op of reachable.filter((o) => o.outside)) reasons.set(op.outside, [...(reasons.get(op.outside) ?? []), op]);
