@@ -386,6 +386,7 @@ describe("the docs-platform command", () => {
     const [, forum] = seeded.ids.SiteExternalLink!;
     const [tickets] = seeded.ids.SiteMcpServer!;
     const [slack] = seeded.ids.SiteChannel!;
+    const [supportIssues] = seeded.ids.SiteContextConnection!;
     const [translation] = seeded.ids.Translation!;
     const [integration] = seeded.ids.IntegrationInstallation!;
     const [onSite] = seeded.ids.IntegrationSiteInstallation!;
@@ -393,12 +394,15 @@ describe("the docs-platform command", () => {
     const [gitSync] = seeded.ids.GitSyncInstallation!;
     // The glossary's id is its organization's, as the settings' is: it is left out by its type.
     const [glossary] = seeded.ids.TranslationGlossary!;
-    const handMade = [handbook, link, forum, tickets, slack, translation, integration, onSite, onSpace, gitSync];
+    const handMade = [
+      ...[handbook, link, forum, tickets, slack, supportIssues],
+      ...[translation, integration, onSite, onSpace, gitSync],
+    ];
     const partial = all.filter((r) => !handMade.includes(r.id) && !r.type.endsWith(":TranslationGlossary"));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 11 object(s) not managed by the stack (79 resources):\n` +
+      `Organization ${fx.org()}: 12 object(s) not managed by the stack (79 resources):\n` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
         `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
@@ -409,6 +413,7 @@ describe("the docs-platform command", () => {
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
         `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n` +
         `  SiteChannel\n    ${slack}  "builtin:slack" in site "Acme Docs"\n` +
+        `  SiteContextConnection\n    ${supportIssues}  "Support issues" in site "Acme Docs"\n` +
         `  IntegrationSiteInstallation\n    ${onSite}  "Ticket Sync" in site "Acme Docs"\n`,
     );
     const json = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial), "--json"]);
@@ -427,6 +432,7 @@ describe("the docs-platform command", () => {
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },
         { kind: "SiteChannel", id: slack, title: "builtin:slack", under: 'site "Acme Docs"' },
+        { kind: "SiteContextConnection", id: supportIssues, title: "Support issues", under: 'site "Acme Docs"' },
         { kind: "IntegrationSiteInstallation", id: onSite, title: "Ticket Sync", under: 'site "Acme Docs"' },
       ],
     });
