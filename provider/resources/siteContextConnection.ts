@@ -16,7 +16,7 @@ import {
   updateSiteContextConnection,
 } from "../client";
 import { undoOnFailure } from "../framework/cleanup";
-import { defineKind, SENSITIVE } from "../framework/kind";
+import { defineKind, SENSITIVE, UNECHOED } from "../framework/kind";
 import { createdSince } from "../framework/recovery";
 import {
   contextConnectionListing,
@@ -165,7 +165,8 @@ const inputs = z
     organizationId,
     siteId,
     connector,
-    setupSettings: setupSettings.optional(),
+    // A credential given here by mistake must not be printed by the engine with the failed check.
+    setupSettings: setupSettings.optional().meta(UNECHOED),
     credentials,
     usageSettings: usageSettings.optional(),
     filter: z

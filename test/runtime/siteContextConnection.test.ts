@@ -209,6 +209,7 @@ describe("SiteContextConnection limits", () => {
       { ...github, setupSettings: { repository: "acme/docs", token: "t" }, credentials: undefined },
       "setupSettings",
       /`token` is a credential: declare it in `credentials` \(a secret, never shown\)/,
+      "hidden",
     ],
     [
       { ...github, credentials: { token: "t", repository: "acme/docs" } },
@@ -220,12 +221,14 @@ describe("SiteContextConnection limits", () => {
       { ...github, setupSettings: { repository: "https://github.com/acme/docs" } },
       "setupSettings.repository",
       /owner\/repository/,
+      "hidden",
     ],
-    [{ ...github, setupSettings: {} }, "setupSettings.repository", /required for builtin:github-issues/],
+    [{ ...github, setupSettings: {} }, "setupSettings.repository", /required for builtin:github-issues/, "hidden"],
     [
       { ...github, setupSettings: { repository: "a/b", url: "https://x.example/" } },
       "setupSettings.url",
       /not a setting of builtin:github-issues/,
+      "hidden",
     ],
     [
       { ...github, credentials: { apiKey: "k" } },
@@ -237,11 +240,13 @@ describe("SiteContextConnection limits", () => {
       { connector: "integration:ticket-sync", setupSettings: { url: "https://x.example/" } },
       "setupSettings",
       /integration's connector/,
+      "hidden",
     ],
     [
       { connector: "builtin:youtube", setupSettings: { channelId: "docs" } },
       "setupSettings.channelId",
       /YouTube channel/,
+      "hidden",
     ],
     [
       {
@@ -255,8 +260,10 @@ describe("SiteContextConnection limits", () => {
       },
       "setupSettings.statusMapping",
       /keys must be change-request statuses: draft, open, archived, merged/,
+      "hidden",
     ],
   ];
+  // Every failure of setupSettings leaves its value out (a credential may have been given there by mistake).
   it("rejects each value out of the API's limits at check, before any request", async () => {
     await expectEachLimitRejected("SiteContextConnection", valid, cases);
     expect(fixture.calls()).toEqual([]);
