@@ -357,6 +357,12 @@ describe("the docs-platform command", () => {
       /new docsPlatform\.IntegrationInstallation\("[^"]+", \{[^}]*integrationName: "ticket-sync"/,
     );
     expect(program).not.toContain("seed-integration-key");
+    // A context connection is declared with its plain settings, its credentials left out (never read back anyway).
+    expect(program).toMatch(
+      /new docsPlatform\.SiteContextConnection\("[^"]+", \{[^}]*connector: "builtin:github-issues",\s*setupSettings: \{\s*repository: "acme\/support"/,
+    );
+    expect(program).not.toContain("seed-context-token");
+    expect(program).not.toMatch(/credentials:/);
     // Not even empty: declared `{}` would be managed, and a later hand-written key would be drift of nothing.
     for (const kind of ["IntegrationInstallation", "IntegrationSiteInstallation", "IntegrationSpaceInstallation"]) {
       const start = program.indexOf(`new docsPlatform.${kind}(`);

@@ -204,7 +204,8 @@ describe("sensitive inputs given plain, on the dynamic route and moved to the pl
     const servers = await callApi(emulator, "GET", `/orgs/${emulator.organizationId}/sites/${siteId}/mcp-servers`);
     expect(JSON.stringify(servers.body)).toContain(PLAIN["SiteMcpServer.headers"]);
     const outputs = await stack.outputs();
-    for (const name of ["headers", "contextCredentials", "accessToken", "sourceText"]) expect(outputs[name]?.secret, name).toBe(true);
+    for (const name of ["headers", "contextCredentials", "accessToken", "sourceText"])
+      expect(outputs[name]?.secret, name).toBe(true);
     expect(await leaks(stack, dir, given())).toEqual([]);
     await expectCleanPreview(stack);
   });
