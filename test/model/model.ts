@@ -187,6 +187,7 @@ const UNDER_SITE: Readonly<Record<string, string>> = {
   SiteSpace: "site-spaces",
   SiteMcpServer: "mcp-servers",
   SiteChannel: "channels",
+  SiteContextConnection: "context-connections",
 };
 
 /** Deletes an object of a census kind through the API, wherever it is (a site's objects: under whichever site). */
@@ -445,6 +446,7 @@ function handCall(
         role: "support",
       },
     ],
+    SiteContextConnection: [`${site}/context-connections/${id}`, { label: "Edited by hand", filter: "by-hand" }],
     SiteExternalLink: [`${site}/external-links/${id}`, { title: "Edited by hand" }],
     SiteRedirect: [`${site}/redirects/${id}`, { source: "/by-hand" }],
     SiteSpace: [`${site}/site-spaces/${id}`, { path: "by-hand" }],
