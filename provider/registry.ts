@@ -19,6 +19,7 @@ import { siteKind } from "./resources/site";
 import { siteAdaptiveSchemaKind } from "./resources/siteAdaptiveSchema";
 import { siteAgentSettingsKind } from "./resources/siteAgentSettings";
 import { siteChannelKind } from "./resources/siteChannel";
+import { siteContextConnectionKind } from "./resources/siteContextConnection";
 import { siteCustomizationKind } from "./resources/siteCustomization";
 import { siteExternalLinkKind } from "./resources/siteExternalLink";
 import { siteMcpServerKind } from "./resources/siteMcpServer";
@@ -71,6 +72,7 @@ const kindsInReferenceOrder = [
   siteShareLinkKind,
   siteMcpServerKind,
   siteChannelKind,
+  siteContextConnectionKind,
   integrationSiteInstallationKind,
   siteAdaptiveSchemaKind,
   siteStructureKind,

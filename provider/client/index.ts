@@ -19,6 +19,7 @@ export * from "./saml";
 export * from "./siteAdaptiveSchemas";
 export * from "./siteAgentSettings";
 export * from "./siteChannels";
+export * from "./siteContextConnections";
 export * from "./siteCustomization";
 export * from "./siteExternalLinks";
 export * from "./siteMcpServers";

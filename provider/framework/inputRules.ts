@@ -21,12 +21,14 @@ export const ECHO_LIMIT = 4096;
  */
 export class InputRules<Inputs extends Props> {
   private readonly sensitive: ReadonlySet<string>;
+  private readonly unechoed: ReadonlySet<string>;
   private readonly importId: z.ZodType<string, string>;
 
   constructor(
     private readonly definition: Pick<KindDefinition<Inputs>, "kind" | "inputs" | "importId" | "guardedReplaces">,
   ) {
     this.sensitive = sensitiveInputsOf(definition);
+    this.unechoed = inputsMarked(definition, "unechoed");
     this.importId = definition.importId ?? apiId;
   }
 
@@ -87,8 +89,11 @@ export class InputRules<Inputs extends Props> {
     const top = property.split(".")[0] ?? "";
     const value = news[top];
     const huge = value !== undefined && (JSON.stringify(value)?.length ?? 0) > ECHO_LIMIT;
-    if (!this.sensitive.has(top) && !huge) return { property, reason };
-    return { property: "", reason: `${reason} (value not shown: ${huge ? "too long" : "sensitive"})` };
+    if (!this.sensitive.has(top) && !this.unechoed.has(top) && !huge) return { property, reason };
+    return {
+      property: "",
+      reason: `${reason} (value not shown: ${huge ? "too long" : this.sensitive.has(top) ? "sensitive" : "it may hold a secret"})`,
+    };
   }
 
   /**
@@ -113,12 +118,18 @@ export class InputRules<Inputs extends Props> {
 
 /** Inputs whose schema carries `.meta(SENSITIVE)`. */
 export function sensitiveInputsOf(definition: Pick<KindDefinition, "inputs">): ReadonlySet<string> {
+  return inputsMarked(definition, "sensitive");
+}
+
+/** The inputs whose schema carries `marker: true` in its metadata (`SENSITIVE`, `UNECHOED`). */
+function inputsMarked(
+  definition: Pick<KindDefinition, "inputs">,
+  marker: "sensitive" | "unechoed",
+): ReadonlySet<string> {
   const schema = z.toJSONSchema(definition.inputs, { io: "input", unrepresentable: "any" });
   const properties = Object.entries(schema.properties ?? {});
   return new Set(
-    properties
-      .filter(([, property]) => typeof property === "object" && property.sensitive === true)
-      .map(([key]) => key),
+    properties.filter(([, property]) => typeof property === "object" && property[marker] === true).map(([key]) => key),
   );
 }
 

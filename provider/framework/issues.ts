@@ -27,6 +27,8 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
       return rule ? describeIssue(rule) : issue.message;
     }
     case "unrecognized_keys":
+      // A schema's own wording says where a misplaced key belongs (a credential among plain settings).
+      if (issue.message && !issue.message.startsWith("Unrecognized")) return issue.message;
       return `unknown propert${issue.keys.length > 1 ? "ies" : "y"} ${issue.keys.join(", ")}; check the spelling`;
     default:
       return issue.message;

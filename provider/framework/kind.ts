@@ -41,6 +41,13 @@ export const apiIdPair = z
 export const SENSITIVE = { sensitive: true } as const;
 
 /**
+ * Marks a plain input where a secret may be given by mistake (a credential among a connector's plain settings): a
+ * check failure about it never shows the value, which the engine would otherwise print next to the property. Unlike
+ * `SENSITIVE`, the value is not made a secret: a valid one is plain, read back and compared.
+ */
+export const UNECHOED = { unechoed: true } as const;
+
+/**
  * The object `read` gets to find the API object: the old state, or the checked inputs when adopting with `importId`.
  * Parents' ids, which every path needs, are in both.
  */

@@ -16,6 +16,7 @@ import {
   siteAdaptiveSchemaRegistration,
   siteAgentSettingsRegistration,
   siteChannelRegistration,
+  siteContextConnectionRegistration,
   siteCustomizationRegistration,
   siteExternalLinkRegistration,
   siteMcpServerRegistration,
@@ -50,6 +51,10 @@ export type {
   ComputedSourceTranslation,
   ContentLink,
   ContentRef,
+  ContextConnectionCredentials,
+  ContextConnectionSetupSettings,
+  ContextUsageSettings,
+  ContextUsageSettingsInput,
   DefaultLevel,
   Destination,
   ExternalLinks,
@@ -88,6 +93,8 @@ export type {
   SiteChannelArgs,
   SiteChannelRole,
   SiteChannelType,
+  SiteContextConnectionArgs,
+  SiteContextConnectionSearchBoost,
   SiteCustomizationArgs,
   SiteExternalLinkArgs,
   SiteMcpServerArgs,
@@ -425,6 +432,20 @@ export interface SiteChannel extends types.SiteChannelOutputs {}
 export class SiteChannel extends PluginResource {
   constructor(name: string, args: types.SiteChannelArgs, opts?: pulumi.CustomResourceOptions) {
     super(siteChannelRegistration, name, args, opts);
+  }
+}
+
+export interface SiteContextConnection extends types.SiteContextConnectionOutputs {}
+
+/**
+ * A source the site's docs agent reads: a website, a YouTube channel, GitHub issues or discussions, a helpdesk,
+ * Linear, Jira, an inbound mailbox, records pushed through the API or an integration's connector, with how the
+ * agent uses it (`…/sites/{siteId}/context-connections`). Id: the context connection id (listed by `GET
+ * /orgs/<organizationId>/sites/<siteId>/context-connections`).
+ */
+export class SiteContextConnection extends PluginResource {
+  constructor(name: string, args: types.SiteContextConnectionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteContextConnectionRegistration, name, args, opts);
   }
 }
 

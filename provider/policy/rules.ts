@@ -10,6 +10,7 @@
  * refer to each other through their properties' dependencies (`siteId: site.id`), which are known at preview.
  */
 
+import { BUILTIN_CONTEXT_CONNECTORS } from "../client/siteContextConnections";
 import { dynamicType } from "../framework/typeTokens";
 import { ROLES } from "../resources/common";
 import type {
@@ -24,6 +25,7 @@ import type {
   SamlProviderArgs,
   SiteArgs,
   SiteChannelArgs,
+  SiteContextConnectionArgs,
   SiteExternalLinkArgs,
   SiteMcpServerArgs,
   SitePermissionArgs,
@@ -50,6 +52,7 @@ interface KindArgs {
   SamlProvider: SamlProviderArgs;
   Site: SiteArgs;
   SiteChannel: SiteChannelArgs;
+  SiteContextConnection: SiteContextConnectionArgs;
   SiteExternalLink: SiteExternalLinkArgs;
   SiteMcpServer: SiteMcpServerArgs;
   SitePermission: SitePermissionArgs;
@@ -296,6 +299,56 @@ export const RULES: readonly Rule[] = [
         "SiteChannel",
         "slack",
         { type: "builtin:slack", role: "collaborator" },
+        { refs: { siteId: "Site/docs" } },
+      ),
+    ],
+  }),
+
+  rule({
+    id: "docs-context-sources",
+    scope: "resource",
+    description:
+      "A context connection reads a source its connector allow-list names. What the docs agent reads becomes its " +
+      "answers and its change requests, so which sources feed it is a reviewed decision. By default every connector " +
+      "but `builtin:email` is allowed: its ingestion address takes mail from anyone who knows it, so anyone could " +
+      "put words in the agent's mouth.",
+    enforcementLevel: "advisory",
+    levelWhy: "a support inbox as a source is sometimes the point; the warning makes it a decision",
+    settings: {
+      allowedConnectors: {
+        ...stringList(
+          "Connectors a context connection may read, e.g. `builtin:github-issues`; `integration:*` allows every " +
+            "integration's connector.",
+        ),
+        default: [...BUILTIN_CONTEXT_CONNECTORS.filter((connector) => connector !== "builtin:email"), "integration:*"],
+      },
+    },
+    reads: [on("SiteContextConnection", "connector")],
+    check(connection, { allowedConnectors }) {
+      const connector = knownString(connection.props.connector);
+      if (connector === undefined) return [];
+      const allowed = allowedConnectors.some((entry) =>
+        entry.endsWith("*") ? connector.startsWith(entry.slice(0, -1)) : entry === connector,
+      );
+      if (allowed) return [];
+      return [
+        {
+          resource: connection,
+          field: "connector",
+          problem: `the docs agent would read ${connector}, which allowedConnectors does not list`,
+          fix:
+            connector === "builtin:email"
+              ? "read a source only the team writes to (e.g. builtin:github-issues with a label filter), or add " +
+                "builtin:email to allowedConnectors in the policy config if anyone may feed the agent"
+              : `add ${connector} to allowedConnectors in the policy config, or read another source`,
+        },
+      ];
+    },
+    example: [
+      resource(
+        "SiteContextConnection",
+        "support-inbox",
+        { connector: "builtin:email", label: "Support inbox" },
         { refs: { siteId: "Site/docs" } },
       ),
     ],

@@ -18,6 +18,7 @@ import {
   siteAdaptiveSchemaRegistration,
   siteAgentSettingsRegistration,
   siteChannelRegistration,
+  siteContextConnectionRegistration,
   siteCustomizationRegistration,
   siteExternalLinkRegistration,
   siteMcpServerRegistration,
@@ -49,6 +50,10 @@ export type {
   ComputedSourceTranslation,
   ContentLink,
   ContentRef,
+  ContextConnectionCredentials,
+  ContextConnectionSetupSettings,
+  ContextUsageSettings,
+  ContextUsageSettingsInput,
   DefaultLevel,
   Destination,
   ExternalLinks,
@@ -74,6 +79,7 @@ export type {
   SiteAgentSettingsScanTopics,
   SiteChannelRole,
   SiteChannelType,
+  SiteContextConnectionSearchBoost,
   SiteMcpServerTransport,
   SiteStructureSiteSpacesItem,
   SiteType,
@@ -467,6 +473,23 @@ export class SiteChannel extends DocsResource {
   }
 }
 
+/** The arguments of SiteContextConnection: the types module's, and a `connection`. */
+export interface SiteContextConnectionArgs extends types.SiteContextConnectionArgs, ConnectionOption {}
+
+export interface SiteContextConnection extends types.SiteContextConnectionOutputs {}
+
+/**
+ * A source the site's docs agent reads: a website, a YouTube channel, GitHub issues or discussions, a helpdesk,
+ * Linear, Jira, an inbound mailbox, records pushed through the API or an integration's connector, with how the
+ * agent uses it (`…/sites/{siteId}/context-connections`). Id: the context connection id (listed by `GET
+ * /orgs/<organizationId>/sites/<siteId>/context-connections`).
+ */
+export class SiteContextConnection extends DocsResource {
+  constructor(name: string, args: SiteContextConnectionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(siteContextConnectionRegistration, name, args, opts);
+  }
+}
+
 /** The arguments of IntegrationSiteInstallation: the types module's, and a `connection`. */
 export interface IntegrationSiteInstallationArgs extends types.IntegrationSiteInstallationArgs, ConnectionOption {}
 
@@ -652,6 +675,7 @@ export type RegisteredClasses = [
   SiteShareLink,
   SiteMcpServer,
   SiteChannel,
+  SiteContextConnection,
   IntegrationSiteInstallation,
   SiteAdaptiveSchema,
   SiteStructure,

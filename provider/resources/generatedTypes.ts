@@ -2074,6 +2074,185 @@ export const siteChannelRegistration: RegisteredKind = {
   ],
 };
 
+export interface ContextConnectionSetupSettings {
+  /** `builtin:website`: the site to read. */
+  url?: string;
+  /** `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`). */
+  channelId?: string;
+  /** `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`. */
+  repository?: string;
+  /** `builtin:zendesk`: the account's subdomain. */
+  subdomain?: string;
+  /** `builtin:zendesk`: the email of the account whose API token is used. */
+  email?: string;
+  /** `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`). */
+  dataCenter?: string;
+  /** `builtin:zoho-desk`: the Zoho Desk organization id. */
+  orgId?: string;
+  /** `builtin:zoho-desk`: the OAuth client id. */
+  clientId?: string;
+  /** `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`. */
+  domain?: string;
+  /** `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`. */
+  baseUrl?: string;
+  /** `builtin:jira`: the email of the API token's account. */
+  apiEmail?: string;
+  /** `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`). */
+  statusMapping?: Partial<Record<"draft" | "open" | "archived" | "merged", string>>;
+}
+
+export interface ContextConnectionCredentials {
+  /** GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token. */
+  token?: string;
+  /** `builtin:zendesk`, `builtin:jira`: the API token. */
+  apiToken?: string;
+  /** `builtin:freshdesk`: the API key. */
+  apiKey?: string;
+  /** `builtin:zoho-desk`: the OAuth client secret. */
+  clientSecret?: string;
+  /** `builtin:zoho-desk`: the OAuth refresh token. */
+  refreshToken?: string;
+}
+
+export interface ContextUsageSettingsInput {
+  /** Whether the source's records show in search results. */
+  search: boolean;
+  /** Whether the agent uses the source to propose change requests. */
+  changeRequests: boolean;
+  /** How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`. */
+  searchBoost?: SiteContextConnectionSearchBoost;
+  /**
+   * Whether change requests' state is written back to the source (an outbound write; it needs a token that may
+   * write). Default `false`.
+   */
+  sync?: boolean;
+}
+
+export type SiteContextConnectionSearchBoost = "x0.8" | "x1.0" | "x1.2";
+
+export interface ContextUsageSettings {
+  /** Whether the source's records show in search results. */
+  search: boolean;
+  /** Whether the agent uses the source to propose change requests. */
+  changeRequests: boolean;
+  /** How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`. */
+  searchBoost: SiteContextConnectionSearchBoost;
+  /**
+   * Whether change requests' state is written back to the source (an outbound write; it needs a token that may
+   * write). Default `false`.
+   */
+  sync: boolean;
+}
+
+/**
+ * The arguments of SiteContextConnection. A source the site's docs agent reads: a website, a YouTube channel,
+ * GitHub issues or discussions, a helpdesk, Linear, Jira, an inbound mailbox, records pushed through the API or
+ * an integration's connector, with how the agent uses it (`…/sites/{siteId}/context-connections`).
+ */
+export interface SiteContextConnectionArgs extends AdoptionArgs {
+  /**
+   * The organization of the site. (id; replace; default: stack config `docs:organizationId` or
+   * `DOCS_ORGANIZATION_ID`.)
+   */
+  organizationId?: pulumi.Input<string>;
+  /** The site, e.g. `site.id`. (id; replace; required.) */
+  siteId: pulumi.Input<string>;
+  /**
+   * The source the agent reads: `builtin:website`, `builtin:youtube`, `builtin:github-issues`,
+   * `builtin:github-discussions`, a helpdesk (`builtin:intercom`, `builtin:front`, `builtin:zendesk`,
+   * `builtin:zoho-desk`, `builtin:freshdesk`, `builtin:pylon`, `builtin:hubspot`), `builtin:linear`,
+   * `builtin:jira`, an inbound mailbox (`builtin:email`), records pushed through the API (`builtin:api`), or an
+   * integration's connector (`integration:<name>`). (string; replace; required.)
+   */
+  connector: pulumi.Input<string>;
+  /**
+   * The connector's plain settings (its credentials go in `credentials`): read back and compared, so a change by
+   * hand is drift. Left out: none (the connectors that need none). (object `{ url, channelId, repository,
+   * subdomain, email, dataCenter, orgId, clientId, domain, baseUrl, apiEmail, statusMapping }`; update in place;
+   * unmanaged when omitted.)
+   */
+  setupSettings?: DeepInput<ContextConnectionSetupSettings>;
+  /**
+   * The connector's secret setup settings: secrets in the state, never shown in previews or errors, and never
+   * read back (the API redacts them). Left out: not managed (the connection keeps the ones it has). (object `{
+   * token, apiToken, apiKey, clientSecret, refreshToken }`; update in place; unmanaged when omitted.)
+   */
+  credentials?: DeepInput<ContextConnectionCredentials>;
+  /**
+   * How the agent uses the source. Left out: not managed (the API picks it on create). (object `{ search,
+   * changeRequests, searchBoost, sync }`; update in place; unmanaged when omitted.)
+   */
+  usageSettings?: DeepInput<ContextUsageSettingsInput>;
+  /**
+   * Which of the source's items are read: a tag, label or expression, as the connector reads it; `""` reads all.
+   * Left out: not managed. (string, at most 1024 characters; update in place; unmanaged when omitted.)
+   */
+  filter?: pulumi.Input<string>;
+  /**
+   * The connection's name in the app. Left out: not managed. (string, at most 128 characters; update in place;
+   * unmanaged when omitted.)
+   */
+  label?: pulumi.Input<string>;
+}
+
+/** The outputs of SiteContextConnection, which both routes' `SiteContextConnection` class has. */
+export interface SiteContextConnectionOutputs {
+  /** The organization of the site. */
+  readonly organizationId: pulumi.Output<string>;
+  /** The site, e.g. `site.id`. */
+  readonly siteId: pulumi.Output<string>;
+  /**
+   * The source the agent reads: `builtin:website`, `builtin:youtube`, `builtin:github-issues`,
+   * `builtin:github-discussions`, a helpdesk (`builtin:intercom`, `builtin:front`, `builtin:zendesk`,
+   * `builtin:zoho-desk`, `builtin:freshdesk`, `builtin:pylon`, `builtin:hubspot`), `builtin:linear`,
+   * `builtin:jira`, an inbound mailbox (`builtin:email`), records pushed through the API (`builtin:api`), or an
+   * integration's connector (`integration:<name>`).
+   */
+  readonly connector: pulumi.Output<string>;
+  /**
+   * The connector's plain settings (its credentials go in `credentials`): read back and compared, so a change by
+   * hand is drift. Left out: none (the connectors that need none).
+   */
+  readonly setupSettings: pulumi.Output<ContextConnectionSetupSettings>;
+  /**
+   * The connector's secret setup settings: secrets in the state, never shown in previews or errors, and never
+   * read back (the API redacts them). Left out: not managed (the connection keeps the ones it has).
+   */
+  readonly credentials: pulumi.Output<ContextConnectionCredentials | null>;
+  /** How the agent uses the source. Left out: not managed (the API picks it on create). */
+  readonly usageSettings: pulumi.Output<ContextUsageSettings | null>;
+  /**
+   * Which of the source's items are read: a tag, label or expression, as the connector reads it; `""` reads all.
+   * Left out: not managed.
+   */
+  readonly filter: pulumi.Output<string>;
+  /** The connection's name in the app. Left out: not managed. */
+  readonly label: pulumi.Output<string>;
+  /** `pending`, `syncing`, `succeeded` or `failed`: how the last read of the source went. */
+  readonly status: pulumi.Output<string | null>;
+  /** `builtin:email`: the address whose mail the agent reads; `null` for other connectors. */
+  readonly ingestionAddress: pulumi.Output<string | null>;
+}
+
+/** What a SiteContextConnection registers, on either route. */
+export const siteContextConnectionRegistration: RegisteredKind = {
+  kind: "SiteContextConnection",
+  properties: [
+    "organizationId",
+    "siteId",
+    "connector",
+    "setupSettings",
+    "credentials",
+    "usageSettings",
+    "filter",
+    "label",
+    "status",
+    "ingestionAddress",
+  ],
+  sensitiveInputs: ["credentials"],
+  secretOutputs: ["credentials"],
+};
+
 /**
  * The arguments of IntegrationSiteInstallation. An organization's integration installation enabled on one of its
  * sites, with its site-level configuration

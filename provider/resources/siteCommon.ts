@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import {
+  type ApiContextConnection,
   type ApiRedirect,
   type ApiShareLink,
   type ApiSiteChannel,
@@ -11,12 +12,14 @@ import {
   getSiteObjects,
   type HttpClient,
   listSiteChannels,
+  listSiteContextConnections,
   listSiteMcpServers,
   listSiteRedirects,
   listSiteShareLinks,
   parseResponse,
   type SiteObjects,
   siteChannelsPath,
+  siteContextConnectionsPath,
   siteMcpServersPath,
   sitePath,
   siteRedirectsPath,
@@ -128,12 +131,18 @@ export const channelListing: SiteListing<ApiSiteChannel> = {
   path: siteChannelsPath,
   list: listSiteChannels,
 };
+export const contextConnectionListing: SiteListing<ApiContextConnection> = {
+  name: "context connections",
+  path: siteContextConnectionsPath,
+  list: listSiteContextConnections,
+};
 const SITE_LISTINGS: SiteListing<unknown>[] = [
   structureListing,
   shareLinkListing,
   redirectListing,
   mcpServerListing,
   channelListing,
+  contextConnectionListing,
 ];
 /** `Listings.demanded` groups: the listings this operation read under sites, and the sites it read. */
 const LISTED_UNDER_SITES = "listed under sites";

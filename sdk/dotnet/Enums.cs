@@ -769,6 +769,35 @@ namespace DocsPlatform.Docs
     }
 
     [EnumType]
+    public readonly struct SiteContextConnectionSearchBoost : IEquatable<SiteContextConnectionSearchBoost>
+    {
+        private readonly string _value;
+
+        private SiteContextConnectionSearchBoost(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SiteContextConnectionSearchBoost X0_8 { get; } = new SiteContextConnectionSearchBoost("x0.8");
+        public static SiteContextConnectionSearchBoost X1_0 { get; } = new SiteContextConnectionSearchBoost("x1.0");
+        public static SiteContextConnectionSearchBoost X1_2 { get; } = new SiteContextConnectionSearchBoost("x1.2");
+
+        public static bool operator ==(SiteContextConnectionSearchBoost left, SiteContextConnectionSearchBoost right) => left.Equals(right);
+        public static bool operator !=(SiteContextConnectionSearchBoost left, SiteContextConnectionSearchBoost right) => !left.Equals(right);
+
+        public static explicit operator string(SiteContextConnectionSearchBoost value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SiteContextConnectionSearchBoost other && Equals(other);
+        public bool Equals(SiteContextConnectionSearchBoost other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    [EnumType]
     public readonly struct SiteCustomizationAiMode : IEquatable<SiteCustomizationAiMode>
     {
         private readonly string _value;

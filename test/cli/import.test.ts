@@ -403,6 +403,12 @@ describe("the docs-platform command", () => {
       /new docsPlatform\.IntegrationInstallation\("[^"]+", \{[^}]*integrationName: "ticket-sync"/,
     );
     expect(program).not.toContain("seed-integration-key");
+    // A context connection is declared with its plain settings, its credentials left out (never read back anyway).
+    expect(program).toMatch(
+      /new docsPlatform\.SiteContextConnection\("[^"]+", \{[^}]*connector: "builtin:github-issues",\s*setupSettings: \{\s*repository: "acme\/support"/,
+    );
+    expect(program).not.toContain("seed-context-token");
+    expect(program).not.toMatch(/credentials:/);
     // Not even empty: declared `{}` would be managed, and a later hand-written key would be drift of nothing.
     for (const kind of ["IntegrationInstallation", "IntegrationSiteInstallation", "IntegrationSpaceInstallation"]) {
       const start = program.indexOf(`new docsPlatform.${kind}(`);
@@ -432,6 +438,7 @@ describe("the docs-platform command", () => {
     const [, forum] = seeded.ids.SiteExternalLink!;
     const [tickets] = seeded.ids.SiteMcpServer!;
     const [slack] = seeded.ids.SiteChannel!;
+    const [supportIssues] = seeded.ids.SiteContextConnection!;
     const [translation] = seeded.ids.Translation!;
     const [integration] = seeded.ids.IntegrationInstallation!;
     const [onSite] = seeded.ids.IntegrationSiteInstallation!;
@@ -439,12 +446,16 @@ describe("the docs-platform command", () => {
     const [gitSync] = seeded.ids.GitSyncInstallation!;
     // The glossary's id is its organization's, as the settings' is: it is left out by its type.
     const [glossary] = seeded.ids.TranslationGlossary!;
-    const handMade = [handbook, link, forum, tickets, slack, translation, integration, onSite, onSpace, gitSync];
+    const handMade = [
+      ...[handbook, link, forum, tickets, slack, supportIssues],
+      ...[translation, integration, onSite, onSpace, gitSync],
+    ];
     const partial = all.filter((r) => !handMade.includes(r.id) && !r.type.endsWith(":TranslationGlossary"));
     const io = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial)]);
     expect(io.code).toBe(EXIT.found);
     expect(io.stdout).toBe(
-      `Organization ${fx.org()}: 11 object(s) not managed by the stack (${partial.length} resources):\n` +
+      `Organization ${fx.org()}: 12 object(s) not managed by the stack (${partial.length} resources):
+` +
         `  Collection\n    ${handbook}  "Handbook"\n` +
         `  IntegrationInstallation\n    ${integration}  "Ticket Sync"\n` +
         `  IntegrationSpaceInstallation\n    ${onSpace}  "Ticket Sync" in space "Runbooks"\n` +
@@ -455,6 +466,7 @@ describe("the docs-platform command", () => {
         `  SiteShareLink\n    ${link}  "Partner preview" in site "Acme Docs"\n` +
         `  SiteMcpServer\n    ${tickets}  "Support tickets" in site "Acme Docs"\n` +
         `  SiteChannel\n    ${slack}  "builtin:slack" in site "Acme Docs"\n` +
+        `  SiteContextConnection\n    ${supportIssues}  "Support issues" in site "Acme Docs"\n` +
         `  IntegrationSiteInstallation\n    ${onSite}  "Ticket Sync" in site "Acme Docs"\n`,
     );
     const json = await runCli(["unmanaged", "--organization", fx.org(), "--state", stateOf(partial), "--json"]);
@@ -473,6 +485,7 @@ describe("the docs-platform command", () => {
         { kind: "SiteShareLink", id: link, title: "Partner preview", under: 'site "Acme Docs"' },
         { kind: "SiteMcpServer", id: tickets, title: "Support tickets", under: 'site "Acme Docs"' },
         { kind: "SiteChannel", id: slack, title: "builtin:slack", under: 'site "Acme Docs"' },
+        { kind: "SiteContextConnection", id: supportIssues, title: "Support issues", under: 'site "Acme Docs"' },
         { kind: "IntegrationSiteInstallation", id: onSite, title: "Ticket Sync", under: 'site "Acme Docs"' },
       ],
     });

@@ -175,6 +175,13 @@ export class Parents {
     );
   }
 
+  /** A context connection of `site()` that reads records pushed through the API (no setup). */
+  contextConnection(): Promise<string> {
+    return this.sitePath().then((site) =>
+      this.once("contextConnection", "POST", `${site}/context-connections`, { connector: "builtin:api" }),
+    );
+  }
+
   private once(key: string, method: string, path: string, body: unknown): Promise<string> {
     let id = this.made.get(key);
     if (!id) {

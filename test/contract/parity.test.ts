@@ -162,6 +162,7 @@ const externalLink = kind("SiteExternalLink", () => ({
 const shareLink = kind("SiteShareLink", () => ({ ...underSite, name: "Partners" }));
 const mcpServer = kind("SiteMcpServer", () => ({ ...underSite, name: "Tickets", url: "https://mcp.example/" }));
 const channel = kind("SiteChannel", () => ({ ...underSite, type: "builtin:slack" }));
+const contextConnection = kind("SiteContextConnection", () => ({ ...underSite, connector: "builtin:api" }));
 const agentSettings = kind("SiteAgentSettings", () => ({ ...underSite }));
 const translation = kind("Translation", () => ({
   organizationId: "org-id",
@@ -677,6 +678,57 @@ const table: Entry[] = [
   mcpField("url", atMost(2048, padded("https://mcp.example/"))),
   mcpField("transport", oneOf(["sse", "http"], ["ws", "SSE"])),
   mcpField("condition", atMost(1024)),
+
+  // SiteContextConnection (OFFICIAL): ContextConnectionLabel (by update only) and ContextConnectionFilter, the
+  // ContextSearchBoost of its usage settings, and the repository pattern of the GitHub connectors' setup.
+  contextConnection("label", {
+    source: OFFICIAL,
+    rule: atMost(128),
+    request: async (p, value) =>
+      patch(`${await p.sitePath()}/context-connections/${await p.contextConnection()}`, "label", { label: value }),
+  }),
+  contextConnection("filter", {
+    source: OFFICIAL,
+    rule: atMost(1024),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/context-connections`, "filter", { connector: "builtin:api", filter: value }),
+  }),
+  contextConnection("usageSettings.searchBoost", {
+    source: OFFICIAL,
+    rule: oneOf(["x0.8", "x1.0", "x1.2"], ["x2", "1.0"]),
+    inputs: (value) => ({
+      ...underSite,
+      connector: "builtin:api",
+      usageSettings: { search: true, changeRequests: false, searchBoost: value },
+    }),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/context-connections`, "usageSettings.searchBoost", {
+        connector: "builtin:api",
+        usageSettings: { search: true, changeRequests: false, searchBoost: value },
+      }),
+  }),
+  contextConnection("setupSettings.repository", {
+    source: OFFICIAL,
+    rule: {
+      text: "matches ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$",
+      rejected: ["acme", "https://github.com/acme/docs", "acme/docs/x", "acme/*"],
+      accepted: ["acme/docs", "my.org/my_repo"],
+      acceptedAs: "a matching value",
+      provider: (reason) => expect(reason).toBe("must be `owner/repository` (not a URL)"),
+      api: (message) => expect(message).toBe("must be owner/repository"),
+    },
+    inputs: (value) => ({
+      ...underSite,
+      connector: "builtin:github-issues",
+      setupSettings: { repository: value },
+      credentials: { token: "parity-token" },
+    }),
+    request: async (p, value) =>
+      post(`${await p.sitePath()}/context-connections`, "setupSettings.repository", {
+        connector: "builtin:github-issues",
+        setupSettings: { repository: value, token: "parity-token" },
+      }),
+  }),
 
   // SiteChannel (OFFICIAL): type one of SiteConfigurableChannelType, role one of SiteChannelRole, and each
   // allow-list entry a GenericChannelPattern or GitHubRepositoryPattern (the provider and the API word it themselves).

@@ -105,6 +105,13 @@ const VIOLATING: Record<string, Expected | Expected[]> = {
     message:
       'SiteChannel "beta-slack", allowedChannels: the builtin:slack channel\'s agent may answer anywhere in the workspace: allowedChannels is not declared.',
   },
+  "docs-context-sources": {
+    level: "advisory",
+    kind: "SiteContextConnection",
+    name: "beta-inbox",
+    message:
+      'SiteContextConnection "beta-inbox", connector: the docs agent would read builtin:email, which allowedConnectors does not list.',
+  },
   "docs-git-sync-priority": {
     level: "advisory",
     kind: "GitSyncInstallation",

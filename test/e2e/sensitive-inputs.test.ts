@@ -24,6 +24,7 @@ const PLAIN: Record<string, string> = {
   "IntegrationSpaceInstallation.secrets": "tickets-space-plain-5e8a",
   "OpenApiSpec.sourceText": "spec-plain-title-6c2d19",
   "SamlProvider.certificate": "MIIDcertplain9b4e77aa",
+  "SiteContextConnection.credentials": "ghp-context-plain-93b1e4",
   "SiteMcpServer.headers": "mcp-plain-4f1d9a36",
 };
 /** Values given by an update, which must not show either. */
@@ -44,6 +45,13 @@ const mcp = new docs.SiteMcpServer("tickets-mcp", {
   name: "Tickets",
   url: "https://mcp.example.com/tickets",
   headers: { Authorization: "Bearer " + process.env.MCP_KEY },
+});
+const issues = new docs.SiteContextConnection("support-issues", {
+  organizationId,
+  siteId: site.id,
+  connector: "builtin:github-issues",
+  setupSettings: { repository: "acme/support" },
+  credentials: { token: process.env.CONTEXT_TOKEN },
 });
 const git = new docs.GitSyncInstallation("docs-git", {
   organizationId,
@@ -96,6 +104,7 @@ if (adopted) {
 }
 exports.siteId = site.id;
 exports.headers = mcp.headers;
+exports.contextCredentials = issues.credentials;
 exports.accessToken = git.accessToken;
 exports.sourceText = spec.sourceText;
 `;
@@ -107,6 +116,7 @@ exports.sourceText = spec.sourceText;
  */
 const environment = {
   MCP_KEY: PLAIN["SiteMcpServer.headers"],
+  CONTEXT_TOKEN: PLAIN["SiteContextConnection.credentials"],
   GITLAB_TOKEN: PLAIN["GitSyncInstallation.accessToken"],
   TICKETS_API_KEY: PLAIN["IntegrationInstallation.secrets"],
   SIGNING_SECRET: PLAIN["IntegrationSiteInstallation.secrets"],
@@ -118,6 +128,7 @@ const environment = {
 /** The YAML program's plain config: every value in plain text, as a user who never typed `--secret` sets it. */
 const plainConfig = {
   mcpKey: PLAIN["SiteMcpServer.headers"],
+  contextToken: PLAIN["SiteContextConnection.credentials"],
   gitlabToken: PLAIN["GitSyncInstallation.accessToken"],
   ticketsApiKey: PLAIN["IntegrationInstallation.secrets"],
   signingSecret: PLAIN["IntegrationSiteInstallation.secrets"],
@@ -187,13 +198,14 @@ describe("sensitive inputs given plain, on the dynamic route and moved to the pl
 
   it("create and refresh store none of the values, and the next preview is clean", async () => {
     const up = await upConsistent(stack);
-    expect(changes(up.summary.resourceChanges)).toMatchObject({ create: 11 });
+    expect(changes(up.summary.resourceChanges)).toMatchObject({ create: 12 });
     // The values did reach the API: the checks are not vacuous.
     const siteId = (await stack.outputs()).siteId?.value as string;
     const servers = await callApi(emulator, "GET", `/orgs/${emulator.organizationId}/sites/${siteId}/mcp-servers`);
     expect(JSON.stringify(servers.body)).toContain(PLAIN["SiteMcpServer.headers"]);
     const outputs = await stack.outputs();
-    for (const name of ["headers", "accessToken", "sourceText"]) expect(outputs[name]?.secret, name).toBe(true);
+    for (const name of ["headers", "contextCredentials", "accessToken", "sourceText"])
+      expect(outputs[name]?.secret, name).toBe(true);
     expect(await leaks(stack, dir, given())).toEqual([]);
     await expectCleanPreview(stack);
   });
@@ -247,6 +259,7 @@ plugins:
       path: node_modules/.bin
 config:
   mcpKey: { type: string }
+  contextToken: { type: string }
   gitlabToken: { type: string }
   ticketsApiKey: { type: string }
   signingSecret: { type: string }
@@ -268,6 +281,15 @@ resources:
       url: https://mcp.example.com/tickets
       headers:
         Authorization: \${mcpKey}
+  support-issues:
+    type: docs:SiteContextConnection
+    properties:
+      siteId: \${site.id}
+      connector: builtin:github-issues
+      setupSettings:
+        repository: acme/support
+      credentials:
+        token: \${contextToken}
   docs-git:
     type: docs:GitSyncInstallation
     properties:
@@ -314,6 +336,7 @@ resources:
 outputs:
   siteId: \${site.id}
   headers: \${tickets-mcp.headers}
+  contextCredentials: \${support-issues.credentials}
   accessToken: \${docs-git.accessToken}
 `;
 
@@ -336,7 +359,7 @@ describe("sensitive inputs given from plain config in a YAML program (the plugin
 
   it("create, refresh and an update store none of the values, and the next preview is clean", async () => {
     const up = await upConsistent(stack);
-    expect(changes(up.summary.resourceChanges)).toMatchObject({ create: 11 });
+    expect(changes(up.summary.resourceChanges)).toMatchObject({ create: 12 });
     expect(await leaks(stack, dir, Object.values(PLAIN))).toEqual([]);
     await expectCleanPreview(stack);
     await stack.setConfig("mcpKey", { value: UPDATED.mcp, secret: false });

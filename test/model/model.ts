@@ -175,6 +175,7 @@ async function excuseUnresolvedCreate(real: Real, result: RunResult): Promise<vo
   const several = message.match(SEVERAL_FOUND);
   const kind = unremoved?.[1] ?? several?.[1] ?? message.match(UNRESOLVED_CREATE)?.[1];
   if (!kind) return;
+  if (kind === "SiteRedirect" && !unremoved && !several) return deleteUnrecordedRedirects(real);
   if (!CENSUS_KINDS.has(kind)) {
     if (unremoved?.[2]) await removeGrantByHand(real, kind, unremoved[2]);
     return;
@@ -200,6 +201,33 @@ async function excuseUnresolvedCreate(real: Real, result: RunResult): Promise<vo
   for (const [id, excusedKind] of kinds) await deleteByHand(real, excusedKind, id);
 }
 
+/**
+ * The redirect an unresolved SiteRedirect create left (no census counts redirects): one in a site's list that no
+ * SiteRedirect's state records and no SiteRedirects' list declares. The user deletes it, as the error asks; else the
+ * next create of the same source answers 409.
+ */
+async function deleteUnrecordedRedirects(real: Real): Promise<void> {
+  const org = `/orgs/${real.fixtures.org}`;
+  const states = [...real.engine.state.values()];
+  const recorded = new Set(states.filter((r) => r.kind === "SiteRedirect").map((r) => r.id));
+  const declared = new Set(
+    states
+      .filter((r) => r.kind === "SiteRedirects")
+      .flatMap((r) =>
+        ((r.outs.redirects ?? []) as { source: string }[]).map((rule) => `${r.outs.siteId}${rule.source}`),
+      ),
+  );
+  for (const site of await listed(real, `${org}/sites`)) {
+    const under = `${org}/sites/${site.id}/redirects`;
+    for (const item of await listed(real, under)) {
+      if (recorded.has(item.id) || declared.has(`${site.id}${item.source}`)) continue;
+      const answer = await callApi(real.emulator, "DELETE", `${under}/${item.id}`);
+      expect(answer.status, `DELETE ${under}/${item.id}: ${answer.text}`).toBeLessThan(300);
+      real.log.push(`  deleted by hand, as the error asks: DELETE ${under}/${item.id}`);
+    }
+  }
+}
+
 /** A membership or grant the error names as left behind (`<target>/<grantee>`): the user removes it by hand. */
 async function removeGrantByHand(real: Real, kind: string, id: string): Promise<void> {
   const [target, grantee] = id.split("/");
@@ -222,6 +250,7 @@ const UNDER_SITE: Readonly<Record<string, string>> = {
   SiteSpace: "site-spaces",
   SiteMcpServer: "mcp-servers",
   SiteChannel: "channels",
+  SiteContextConnection: "context-connections",
 };
 
 /** Deletes an object of a census kind through the API, wherever it is (a site's objects: under whichever site). */
@@ -480,6 +509,7 @@ function handCall(
         role: "support",
       },
     ],
+    SiteContextConnection: [`${site}/context-connections/${id}`, { label: "Edited by hand", filter: "by-hand" }],
     SiteExternalLink: [`${site}/external-links/${id}`, { title: "Edited by hand" }],
     SiteRedirect: [`${site}/redirects/${id}`, { source: "/by-hand" }],
     SiteSpace: [`${site}/site-spaces/${id}`, { path: "by-hand" }],

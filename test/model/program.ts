@@ -408,6 +408,34 @@ export const SLOTS: Readonly<Record<string, Slot>> = {
       (f) => ({ ...organization(f), siteId: ref("siteB"), type: "builtin:github", allowedRepositories: ["acme/docs"] }),
     ],
   },
+  contextB: {
+    kind: "SiteContextConnection",
+    variants: [
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        connector: "builtin:github-issues",
+        setupSettings: { repository: "acme/support" },
+        credentials: { token: "model-token" },
+        label: "Support issues",
+      }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        connector: "builtin:github-issues",
+        setupSettings: { repository: "acme/support" },
+        credentials: { token: "model-token" },
+        filter: "label:docs",
+        label: "Docs issues",
+      }),
+      (f) => ({
+        ...organization(f),
+        siteId: ref("siteB"),
+        connector: "builtin:website",
+        setupSettings: { url: "https://status.acme.example/" },
+      }),
+    ],
+  },
   // External links need a site with sections: siteB's own section, in a group with the link.
   sectionC: {
     kind: "SiteSection",

@@ -334,6 +334,37 @@ describe("resource rules", () => {
     expect(await messages("docs-channel-allow-list", closed)).toEqual([]);
   });
 
+  it("docs-context-sources: a connector outside allowedConnectors is flagged; by default only the open mailbox", async () => {
+    const made = (name: string, connector: unknown): Made => ({
+      kind: "SiteContextConnection",
+      name,
+      props: { connector },
+    });
+    const all = [
+      made("inbox", "builtin:email"),
+      made("issues", "builtin:github-issues"),
+      made("tickets", "integration:ticket-sync"),
+      made("later", UNKNOWN),
+    ];
+    expect(await messages("docs-context-sources", all)).toEqual([
+      expect.stringContaining(
+        'SiteContextConnection "inbox", connector: the docs agent would read builtin:email, which allowedConnectors ' +
+          "does not list. Fix: read a source only the team writes to",
+      ),
+    ]);
+    const narrowed = { allowedConnectors: ["builtin:github-issues"] };
+    expect(await messages("docs-context-sources", all, narrowed)).toEqual([
+      expect.stringContaining('SiteContextConnection "inbox", connector: '),
+      expect.stringContaining(
+        'SiteContextConnection "tickets", connector: the docs agent would read integration:ticket-sync, which ' +
+          "allowedConnectors does not list. Fix: add integration:ticket-sync to allowedConnectors",
+      ),
+    ]);
+    expect(await messages("docs-context-sources", all, { allowedConnectors: ["builtin:*", "integration:*"] })).toEqual(
+      [],
+    );
+  });
+
   it("docs-https-urls: an MCP server's and an external link's url and a GitLab instance over http fail", async () => {
     const cases: Made[] = [
       { kind: "SiteMcpServer", name: "tickets", props: { url: "http://mcp.example/tickets", headers: UNKNOWN } },

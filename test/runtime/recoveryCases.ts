@@ -118,6 +118,21 @@ export const RECOVERY_CASES: RecoveryCase[] = [
     twin: (f, i) => f.apiCreate(under(i, "channels"), { type: i.type, setupSettings: { allowedChannels: [] } }),
   },
   {
+    kind: "SiteContextConnection",
+    inputs: async (f) => ({
+      organizationId: f.org(),
+      siteId: await f.makeSite(),
+      connector: "builtin:website",
+      setupSettings: { url: "https://status.acme.example/" },
+      label: "Status page",
+    }),
+    create: { method: "POST", path: "/context-connections$" },
+    objects: async (f, i) =>
+      (await f.listAll(under(i, "context-connections"))).filter((c: Json) => c.connector === i.connector),
+    twin: (f, i) =>
+      f.apiCreate(under(i, "context-connections"), { connector: i.connector, setupSettings: i.setupSettings }),
+  },
+  {
     kind: "SiteExternalLink",
     inputs: async (f) => {
       const siteId = await f.makeSite();

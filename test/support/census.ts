@@ -24,6 +24,7 @@ export const CENSUS_KINDS: ReadonlySet<string> = new Set([
   "SiteExternalLink",
   "SiteMcpServer",
   "SiteChannel",
+  "SiteContextConnection",
   "Translation",
   "GitSyncInstallation",
   "IntegrationInstallation",
@@ -79,6 +80,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     SiteExternalLink: [],
     SiteMcpServer: [],
     SiteChannel: [],
+    SiteContextConnection: [],
     Translation: ids(await list(`${org}/translations`)),
     // A synced space or site names its installation (`gitSync`); there is no listing of them.
     GitSyncInstallation: [...(await list(`${org}/spaces`)), ...sites].flatMap((synced) =>
@@ -107,6 +109,7 @@ export async function census(emulator: RunningEmulator): Promise<Census> {
     result.SiteShareLink?.push(...ids(await list(`${under}/share-links`)));
     result.SiteMcpServer?.push(...ids(await list(`${under}/mcp-servers`)));
     result.SiteChannel?.push(...ids(await list(`${under}/channels`)));
+    result.SiteContextConnection?.push(...ids(await list(`${under}/context-connections`)));
     // Links have no listing of their own: the structure holds them, at the top level or in a group's children.
     result.SiteExternalLink?.push(...linksIn((await callApi(emulator, "GET", `${under}/structure`)).body.structure));
   }

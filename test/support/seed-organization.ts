@@ -255,6 +255,15 @@ export async function seedOrganization(emulator: SeedTarget): Promise<SeededOrga
     role: "support",
   });
   note("SiteChannel", slack.id);
+  // What the docs agent reads: the support repository's issues, with a secret token `import` leaves out.
+  const issues = await send("POST", `${site}/context-connections`, {
+    connector: "builtin:github-issues",
+    setupSettings: { repository: "acme/support", token: "seed-context-token" },
+    usageSettings: { search: true, changeRequests: true, searchBoost: "x1.2" },
+    filter: "label:docs",
+  });
+  await send("PATCH", `${site}/context-connections/${issues.id}`, { label: "Support issues" });
+  note("SiteContextConnection", issues.id);
   // An integration of the organization, configured with a credential: `import` declares it without its configuration.
   const installation = await send("POST", "/integrations/ticket-sync/installations", {
     organization: emulator.organizationId,

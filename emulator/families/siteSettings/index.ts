@@ -9,6 +9,7 @@ import { shareLinkRoutes } from "./shareLinks";
 import { siteAgentSettingsRoutes } from "./siteAgentSettings";
 import { siteBrandingRoutes } from "./siteBranding";
 import { siteChannelRoutes } from "./siteChannels";
+import { siteContextConnectionRoutes } from "./siteContextConnections";
 import { siteMcpServerRoutes } from "./siteMcpServers";
 import { siteSpaceCustomizationRoutes } from "./siteSpaceCustomization";
 import { siteSettingsTables } from "./tables";
@@ -20,5 +21,6 @@ export const siteSettingsFamily = defineFamily(siteSettingsTables, [
   ...shareLinkRoutes,
   ...siteMcpServerRoutes,
   ...siteChannelRoutes,
+  ...siteContextConnectionRoutes,
   ...siteAgentSettingsRoutes,
 ]);

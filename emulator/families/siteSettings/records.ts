@@ -70,3 +70,25 @@ export interface SiteChannelRec {
   role: SiteChannelRole;
   createdAt: string;
 }
+
+/** The official `ContextUsageSettings`. */
+export interface ContextUsageSettingsRec {
+  changeRequests: boolean;
+  search: boolean;
+  sync?: boolean;
+  searchBoost: "x0.8" | "x1.0" | "x1.2";
+}
+
+/** A site's context connection (official `ContextConnection`): a source its docs agent reads. */
+export interface SiteContextConnectionRec {
+  id: string;
+  siteId: string;
+  /** `builtin:<name>` or `integration:<name>`. */
+  connector: string;
+  /** The connector's `setupSettings` as last sent, credentials included (they are redacted when rendered). */
+  setupSettings?: Record<string, unknown>;
+  usageSettings: ContextUsageSettingsRec;
+  label?: string;
+  filter?: string;
+  createdAt: string;
+}

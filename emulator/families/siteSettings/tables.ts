@@ -7,6 +7,7 @@ import type {
   ShareLinkRec,
   SiteAgentSettingsRec,
   SiteChannelRec,
+  SiteContextConnectionRec,
   SiteCustomizationRec,
   SiteMcpServerRec,
 } from "./records";
@@ -21,6 +22,7 @@ export const siteSettingsTables = defineTables("siteSettings", {
   siteAgentSettings: table<SiteAgentSettingsRec>([onSite()]),
   mcpServers: table<SiteMcpServerRec>([onSite()]),
   siteChannels: table<SiteChannelRec>([onSite()]),
+  contextConnections: table<SiteContextConnectionRec>([onSite()]),
   /** key: site id; made on first use */
   publishingAuths: table<PublishingAuthRec>([onSite()]),
 });

@@ -73,6 +73,13 @@ new docs.SiteMcpServer("tickets-mcp", {
   url: "https://mcp.acme.example/tickets",
   headers: { Authorization: pulumi.interpolate`Bearer ${config.requireSecret("ticketsApiKey")}` },
 });
+// docs-context-sources: the agent reads the public status page, a source only the team writes to.
+new docs.SiteContextConnection("status-page", {
+  siteId: beta.id,
+  connector: "builtin:website",
+  setupSettings: { url: "https://status.acme.example/" },
+  label: "Status page",
+});
 new docs.IntegrationInstallation("tickets", {
   integrationName: "ticket-sync",
   configuration: { workspace: "acme" },

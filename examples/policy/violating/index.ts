@@ -65,3 +65,6 @@ new docs.GitSyncInstallation("beta-git", { provider: "github", siteId: beta.id, 
 
 // docs-channel-allow-list (advisory): the beta site's agent in Slack, with no allow-list, answers in every channel.
 new docs.SiteChannel("beta-slack", { siteId: beta.id, type: "builtin:slack" });
+
+// docs-context-sources (advisory): the beta site's agent reads an inbound mailbox anyone can write to.
+new docs.SiteContextConnection("beta-inbox", { siteId: beta.id, connector: "builtin:email" });

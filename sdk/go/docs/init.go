@@ -51,6 +51,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &SiteAgentSettings{}
 	case "docs:index:SiteChannel":
 		r = &SiteChannel{}
+	case "docs:index:SiteContextConnection":
+		r = &SiteContextConnection{}
 	case "docs:index:SiteCustomization":
 		r = &SiteCustomization{}
 	case "docs:index:SiteExternalLink":

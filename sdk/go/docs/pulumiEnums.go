@@ -3965,6 +3965,173 @@ func (in *siteChannelTypePtr) ToSiteChannelTypePtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(SiteChannelTypePtrOutput)
 }
 
+type SiteContextConnectionSearchBoost string
+
+const (
+	SiteContextConnectionSearchBoost_X0_8 = SiteContextConnectionSearchBoost("x0.8")
+	SiteContextConnectionSearchBoost_X1_0 = SiteContextConnectionSearchBoost("x1.0")
+	SiteContextConnectionSearchBoost_X1_2 = SiteContextConnectionSearchBoost("x1.2")
+)
+
+func (SiteContextConnectionSearchBoost) ElementType() reflect.Type {
+	return reflect.TypeOf((*SiteContextConnectionSearchBoost)(nil)).Elem()
+}
+
+func (e SiteContextConnectionSearchBoost) ToSiteContextConnectionSearchBoostOutput() SiteContextConnectionSearchBoostOutput {
+	return pulumi.ToOutput(e).(SiteContextConnectionSearchBoostOutput)
+}
+
+func (e SiteContextConnectionSearchBoost) ToSiteContextConnectionSearchBoostOutputWithContext(ctx context.Context) SiteContextConnectionSearchBoostOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SiteContextConnectionSearchBoostOutput)
+}
+
+func (e SiteContextConnectionSearchBoost) ToSiteContextConnectionSearchBoostPtrOutput() SiteContextConnectionSearchBoostPtrOutput {
+	return e.ToSiteContextConnectionSearchBoostPtrOutputWithContext(context.Background())
+}
+
+func (e SiteContextConnectionSearchBoost) ToSiteContextConnectionSearchBoostPtrOutputWithContext(ctx context.Context) SiteContextConnectionSearchBoostPtrOutput {
+	return SiteContextConnectionSearchBoost(e).ToSiteContextConnectionSearchBoostOutputWithContext(ctx).ToSiteContextConnectionSearchBoostPtrOutputWithContext(ctx)
+}
+
+func (e SiteContextConnectionSearchBoost) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SiteContextConnectionSearchBoost) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SiteContextConnectionSearchBoost) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SiteContextConnectionSearchBoost) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SiteContextConnectionSearchBoostOutput struct{ *pulumi.OutputState }
+
+func (SiteContextConnectionSearchBoostOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SiteContextConnectionSearchBoost)(nil)).Elem()
+}
+
+func (o SiteContextConnectionSearchBoostOutput) ToSiteContextConnectionSearchBoostOutput() SiteContextConnectionSearchBoostOutput {
+	return o
+}
+
+func (o SiteContextConnectionSearchBoostOutput) ToSiteContextConnectionSearchBoostOutputWithContext(ctx context.Context) SiteContextConnectionSearchBoostOutput {
+	return o
+}
+
+func (o SiteContextConnectionSearchBoostOutput) ToSiteContextConnectionSearchBoostPtrOutput() SiteContextConnectionSearchBoostPtrOutput {
+	return o.ToSiteContextConnectionSearchBoostPtrOutputWithContext(context.Background())
+}
+
+func (o SiteContextConnectionSearchBoostOutput) ToSiteContextConnectionSearchBoostPtrOutputWithContext(ctx context.Context) SiteContextConnectionSearchBoostPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SiteContextConnectionSearchBoost) *SiteContextConnectionSearchBoost {
+		return &v
+	}).(SiteContextConnectionSearchBoostPtrOutput)
+}
+
+func (o SiteContextConnectionSearchBoostOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SiteContextConnectionSearchBoostOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SiteContextConnectionSearchBoost) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SiteContextConnectionSearchBoostOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SiteContextConnectionSearchBoostOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SiteContextConnectionSearchBoost) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SiteContextConnectionSearchBoostPtrOutput struct{ *pulumi.OutputState }
+
+func (SiteContextConnectionSearchBoostPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SiteContextConnectionSearchBoost)(nil)).Elem()
+}
+
+func (o SiteContextConnectionSearchBoostPtrOutput) ToSiteContextConnectionSearchBoostPtrOutput() SiteContextConnectionSearchBoostPtrOutput {
+	return o
+}
+
+func (o SiteContextConnectionSearchBoostPtrOutput) ToSiteContextConnectionSearchBoostPtrOutputWithContext(ctx context.Context) SiteContextConnectionSearchBoostPtrOutput {
+	return o
+}
+
+func (o SiteContextConnectionSearchBoostPtrOutput) Elem() SiteContextConnectionSearchBoostOutput {
+	return o.ApplyT(func(v *SiteContextConnectionSearchBoost) SiteContextConnectionSearchBoost {
+		if v != nil {
+			return *v
+		}
+		var ret SiteContextConnectionSearchBoost
+		return ret
+	}).(SiteContextConnectionSearchBoostOutput)
+}
+
+func (o SiteContextConnectionSearchBoostPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SiteContextConnectionSearchBoostPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SiteContextConnectionSearchBoost) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SiteContextConnectionSearchBoostInput is an input type that accepts values of the SiteContextConnectionSearchBoost enum
+// A concrete instance of `SiteContextConnectionSearchBoostInput` can be one of the following:
+//
+//	SiteContextConnectionSearchBoost_X0_8
+//	SiteContextConnectionSearchBoost_X1_0
+//	SiteContextConnectionSearchBoost_X1_2
+type SiteContextConnectionSearchBoostInput interface {
+	pulumi.Input
+
+	ToSiteContextConnectionSearchBoostOutput() SiteContextConnectionSearchBoostOutput
+	ToSiteContextConnectionSearchBoostOutputWithContext(context.Context) SiteContextConnectionSearchBoostOutput
+}
+
+var siteContextConnectionSearchBoostPtrType = reflect.TypeOf((**SiteContextConnectionSearchBoost)(nil)).Elem()
+
+type SiteContextConnectionSearchBoostPtrInput interface {
+	pulumi.Input
+
+	ToSiteContextConnectionSearchBoostPtrOutput() SiteContextConnectionSearchBoostPtrOutput
+	ToSiteContextConnectionSearchBoostPtrOutputWithContext(context.Context) SiteContextConnectionSearchBoostPtrOutput
+}
+
+type siteContextConnectionSearchBoostPtr string
+
+func SiteContextConnectionSearchBoostPtr(v string) SiteContextConnectionSearchBoostPtrInput {
+	return (*siteContextConnectionSearchBoostPtr)(&v)
+}
+
+func (*siteContextConnectionSearchBoostPtr) ElementType() reflect.Type {
+	return siteContextConnectionSearchBoostPtrType
+}
+
+func (in *siteContextConnectionSearchBoostPtr) ToSiteContextConnectionSearchBoostPtrOutput() SiteContextConnectionSearchBoostPtrOutput {
+	return pulumi.ToOutput(in).(SiteContextConnectionSearchBoostPtrOutput)
+}
+
+func (in *siteContextConnectionSearchBoostPtr) ToSiteContextConnectionSearchBoostPtrOutputWithContext(ctx context.Context) SiteContextConnectionSearchBoostPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SiteContextConnectionSearchBoostPtrOutput)
+}
+
 type SiteCustomizationAiMode string
 
 const (
@@ -7265,6 +7432,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SiteChannelRolePtrInput)(nil)).Elem(), SiteChannelRole("collaborator"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SiteChannelTypeInput)(nil)).Elem(), SiteChannelType("builtin:slack"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SiteChannelTypePtrInput)(nil)).Elem(), SiteChannelType("builtin:slack"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SiteContextConnectionSearchBoostInput)(nil)).Elem(), SiteContextConnectionSearchBoost("x0.8"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SiteContextConnectionSearchBoostPtrInput)(nil)).Elem(), SiteContextConnectionSearchBoost("x0.8"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SiteCustomizationAiModeInput)(nil)).Elem(), SiteCustomizationAiMode("none"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SiteCustomizationAiModePtrInput)(nil)).Elem(), SiteCustomizationAiMode("none"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SiteCustomizationPageActionsItemsItemInput)(nil)).Elem(), SiteCustomizationPageActionsItemsItem("assistant"))
@@ -7349,6 +7518,8 @@ func init() {
 	pulumi.RegisterOutputType(SiteChannelRolePtrOutput{})
 	pulumi.RegisterOutputType(SiteChannelTypeOutput{})
 	pulumi.RegisterOutputType(SiteChannelTypePtrOutput{})
+	pulumi.RegisterOutputType(SiteContextConnectionSearchBoostOutput{})
+	pulumi.RegisterOutputType(SiteContextConnectionSearchBoostPtrOutput{})
 	pulumi.RegisterOutputType(SiteCustomizationAiModeOutput{})
 	pulumi.RegisterOutputType(SiteCustomizationAiModePtrOutput{})
 	pulumi.RegisterOutputType(SiteCustomizationPageActionsItemsItemOutput{})

@@ -2344,6 +2344,868 @@ func (o ContentRefUserPtrOutput) User() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+type ContextConnectionCredentials struct {
+	// `builtin:freshdesk`: the API key.
+	ApiKey *string `pulumi:"apiKey"`
+	// `builtin:zendesk`, `builtin:jira`: the API token.
+	ApiToken *string `pulumi:"apiToken"`
+	// `builtin:zoho-desk`: the OAuth client secret.
+	ClientSecret *string `pulumi:"clientSecret"`
+	// `builtin:zoho-desk`: the OAuth refresh token.
+	RefreshToken *string `pulumi:"refreshToken"`
+	// GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+	Token *string `pulumi:"token"`
+}
+
+// ContextConnectionCredentialsInput is an input type that accepts ContextConnectionCredentialsArgs and ContextConnectionCredentialsOutput values.
+// You can construct a concrete instance of `ContextConnectionCredentialsInput` via:
+//
+//	ContextConnectionCredentialsArgs{...}
+type ContextConnectionCredentialsInput interface {
+	pulumi.Input
+
+	ToContextConnectionCredentialsOutput() ContextConnectionCredentialsOutput
+	ToContextConnectionCredentialsOutputWithContext(context.Context) ContextConnectionCredentialsOutput
+}
+
+type ContextConnectionCredentialsArgs struct {
+	// `builtin:freshdesk`: the API key.
+	ApiKey pulumi.StringPtrInput `pulumi:"apiKey"`
+	// `builtin:zendesk`, `builtin:jira`: the API token.
+	ApiToken pulumi.StringPtrInput `pulumi:"apiToken"`
+	// `builtin:zoho-desk`: the OAuth client secret.
+	ClientSecret pulumi.StringPtrInput `pulumi:"clientSecret"`
+	// `builtin:zoho-desk`: the OAuth refresh token.
+	RefreshToken pulumi.StringPtrInput `pulumi:"refreshToken"`
+	// GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+	Token pulumi.StringPtrInput `pulumi:"token"`
+}
+
+func (ContextConnectionCredentialsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextConnectionCredentials)(nil)).Elem()
+}
+
+func (i ContextConnectionCredentialsArgs) ToContextConnectionCredentialsOutput() ContextConnectionCredentialsOutput {
+	return i.ToContextConnectionCredentialsOutputWithContext(context.Background())
+}
+
+func (i ContextConnectionCredentialsArgs) ToContextConnectionCredentialsOutputWithContext(ctx context.Context) ContextConnectionCredentialsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextConnectionCredentialsOutput)
+}
+
+func (i ContextConnectionCredentialsArgs) ToContextConnectionCredentialsPtrOutput() ContextConnectionCredentialsPtrOutput {
+	return i.ToContextConnectionCredentialsPtrOutputWithContext(context.Background())
+}
+
+func (i ContextConnectionCredentialsArgs) ToContextConnectionCredentialsPtrOutputWithContext(ctx context.Context) ContextConnectionCredentialsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextConnectionCredentialsOutput).ToContextConnectionCredentialsPtrOutputWithContext(ctx)
+}
+
+// ContextConnectionCredentialsPtrInput is an input type that accepts ContextConnectionCredentialsArgs, ContextConnectionCredentialsPtr and ContextConnectionCredentialsPtrOutput values.
+// You can construct a concrete instance of `ContextConnectionCredentialsPtrInput` via:
+//
+//	        ContextConnectionCredentialsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ContextConnectionCredentialsPtrInput interface {
+	pulumi.Input
+
+	ToContextConnectionCredentialsPtrOutput() ContextConnectionCredentialsPtrOutput
+	ToContextConnectionCredentialsPtrOutputWithContext(context.Context) ContextConnectionCredentialsPtrOutput
+}
+
+type contextConnectionCredentialsPtrType ContextConnectionCredentialsArgs
+
+func ContextConnectionCredentialsPtr(v *ContextConnectionCredentialsArgs) ContextConnectionCredentialsPtrInput {
+	return (*contextConnectionCredentialsPtrType)(v)
+}
+
+func (*contextConnectionCredentialsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ContextConnectionCredentials)(nil)).Elem()
+}
+
+func (i *contextConnectionCredentialsPtrType) ToContextConnectionCredentialsPtrOutput() ContextConnectionCredentialsPtrOutput {
+	return i.ToContextConnectionCredentialsPtrOutputWithContext(context.Background())
+}
+
+func (i *contextConnectionCredentialsPtrType) ToContextConnectionCredentialsPtrOutputWithContext(ctx context.Context) ContextConnectionCredentialsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextConnectionCredentialsPtrOutput)
+}
+
+type ContextConnectionCredentialsOutput struct{ *pulumi.OutputState }
+
+func (ContextConnectionCredentialsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextConnectionCredentials)(nil)).Elem()
+}
+
+func (o ContextConnectionCredentialsOutput) ToContextConnectionCredentialsOutput() ContextConnectionCredentialsOutput {
+	return o
+}
+
+func (o ContextConnectionCredentialsOutput) ToContextConnectionCredentialsOutputWithContext(ctx context.Context) ContextConnectionCredentialsOutput {
+	return o
+}
+
+func (o ContextConnectionCredentialsOutput) ToContextConnectionCredentialsPtrOutput() ContextConnectionCredentialsPtrOutput {
+	return o.ToContextConnectionCredentialsPtrOutputWithContext(context.Background())
+}
+
+func (o ContextConnectionCredentialsOutput) ToContextConnectionCredentialsPtrOutputWithContext(ctx context.Context) ContextConnectionCredentialsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ContextConnectionCredentials) *ContextConnectionCredentials {
+		return &v
+	}).(ContextConnectionCredentialsPtrOutput)
+}
+
+// `builtin:freshdesk`: the API key.
+func (o ContextConnectionCredentialsOutput) ApiKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionCredentials) *string { return v.ApiKey }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zendesk`, `builtin:jira`: the API token.
+func (o ContextConnectionCredentialsOutput) ApiToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionCredentials) *string { return v.ApiToken }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the OAuth client secret.
+func (o ContextConnectionCredentialsOutput) ClientSecret() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionCredentials) *string { return v.ClientSecret }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the OAuth refresh token.
+func (o ContextConnectionCredentialsOutput) RefreshToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionCredentials) *string { return v.RefreshToken }).(pulumi.StringPtrOutput)
+}
+
+// GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+func (o ContextConnectionCredentialsOutput) Token() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionCredentials) *string { return v.Token }).(pulumi.StringPtrOutput)
+}
+
+type ContextConnectionCredentialsPtrOutput struct{ *pulumi.OutputState }
+
+func (ContextConnectionCredentialsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ContextConnectionCredentials)(nil)).Elem()
+}
+
+func (o ContextConnectionCredentialsPtrOutput) ToContextConnectionCredentialsPtrOutput() ContextConnectionCredentialsPtrOutput {
+	return o
+}
+
+func (o ContextConnectionCredentialsPtrOutput) ToContextConnectionCredentialsPtrOutputWithContext(ctx context.Context) ContextConnectionCredentialsPtrOutput {
+	return o
+}
+
+func (o ContextConnectionCredentialsPtrOutput) Elem() ContextConnectionCredentialsOutput {
+	return o.ApplyT(func(v *ContextConnectionCredentials) ContextConnectionCredentials {
+		if v != nil {
+			return *v
+		}
+		var ret ContextConnectionCredentials
+		return ret
+	}).(ContextConnectionCredentialsOutput)
+}
+
+// `builtin:freshdesk`: the API key.
+func (o ContextConnectionCredentialsPtrOutput) ApiKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApiKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zendesk`, `builtin:jira`: the API token.
+func (o ContextConnectionCredentialsPtrOutput) ApiToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApiToken
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the OAuth client secret.
+func (o ContextConnectionCredentialsPtrOutput) ClientSecret() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientSecret
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the OAuth refresh token.
+func (o ContextConnectionCredentialsPtrOutput) RefreshToken() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RefreshToken
+	}).(pulumi.StringPtrOutput)
+}
+
+// GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+func (o ContextConnectionCredentialsPtrOutput) Token() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionCredentials) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Token
+	}).(pulumi.StringPtrOutput)
+}
+
+type ContextConnectionSetupSettings struct {
+	// `builtin:jira`: the email of the API token's account.
+	ApiEmail *string `pulumi:"apiEmail"`
+	// `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+	BaseUrl *string `pulumi:"baseUrl"`
+	// `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+	ChannelId *string `pulumi:"channelId"`
+	// `builtin:zoho-desk`: the OAuth client id.
+	ClientId *string `pulumi:"clientId"`
+	// `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+	DataCenter *string `pulumi:"dataCenter"`
+	// `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+	Domain *string `pulumi:"domain"`
+	// `builtin:zendesk`: the email of the account whose API token is used.
+	Email *string `pulumi:"email"`
+	// `builtin:zoho-desk`: the Zoho Desk organization id.
+	OrgId *string `pulumi:"orgId"`
+	// `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+	Repository *string `pulumi:"repository"`
+	// `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+	StatusMapping map[string]string `pulumi:"statusMapping"`
+	// `builtin:zendesk`: the account's subdomain.
+	Subdomain *string `pulumi:"subdomain"`
+	// `builtin:website`: the site to read.
+	Url *string `pulumi:"url"`
+}
+
+// ContextConnectionSetupSettingsInput is an input type that accepts ContextConnectionSetupSettingsArgs and ContextConnectionSetupSettingsOutput values.
+// You can construct a concrete instance of `ContextConnectionSetupSettingsInput` via:
+//
+//	ContextConnectionSetupSettingsArgs{...}
+type ContextConnectionSetupSettingsInput interface {
+	pulumi.Input
+
+	ToContextConnectionSetupSettingsOutput() ContextConnectionSetupSettingsOutput
+	ToContextConnectionSetupSettingsOutputWithContext(context.Context) ContextConnectionSetupSettingsOutput
+}
+
+type ContextConnectionSetupSettingsArgs struct {
+	// `builtin:jira`: the email of the API token's account.
+	ApiEmail pulumi.StringPtrInput `pulumi:"apiEmail"`
+	// `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+	BaseUrl pulumi.StringPtrInput `pulumi:"baseUrl"`
+	// `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+	ChannelId pulumi.StringPtrInput `pulumi:"channelId"`
+	// `builtin:zoho-desk`: the OAuth client id.
+	ClientId pulumi.StringPtrInput `pulumi:"clientId"`
+	// `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+	DataCenter pulumi.StringPtrInput `pulumi:"dataCenter"`
+	// `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+	Domain pulumi.StringPtrInput `pulumi:"domain"`
+	// `builtin:zendesk`: the email of the account whose API token is used.
+	Email pulumi.StringPtrInput `pulumi:"email"`
+	// `builtin:zoho-desk`: the Zoho Desk organization id.
+	OrgId pulumi.StringPtrInput `pulumi:"orgId"`
+	// `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+	Repository pulumi.StringPtrInput `pulumi:"repository"`
+	// `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+	StatusMapping pulumi.StringMapInput `pulumi:"statusMapping"`
+	// `builtin:zendesk`: the account's subdomain.
+	Subdomain pulumi.StringPtrInput `pulumi:"subdomain"`
+	// `builtin:website`: the site to read.
+	Url pulumi.StringPtrInput `pulumi:"url"`
+}
+
+func (ContextConnectionSetupSettingsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextConnectionSetupSettings)(nil)).Elem()
+}
+
+func (i ContextConnectionSetupSettingsArgs) ToContextConnectionSetupSettingsOutput() ContextConnectionSetupSettingsOutput {
+	return i.ToContextConnectionSetupSettingsOutputWithContext(context.Background())
+}
+
+func (i ContextConnectionSetupSettingsArgs) ToContextConnectionSetupSettingsOutputWithContext(ctx context.Context) ContextConnectionSetupSettingsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextConnectionSetupSettingsOutput)
+}
+
+func (i ContextConnectionSetupSettingsArgs) ToContextConnectionSetupSettingsPtrOutput() ContextConnectionSetupSettingsPtrOutput {
+	return i.ToContextConnectionSetupSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i ContextConnectionSetupSettingsArgs) ToContextConnectionSetupSettingsPtrOutputWithContext(ctx context.Context) ContextConnectionSetupSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextConnectionSetupSettingsOutput).ToContextConnectionSetupSettingsPtrOutputWithContext(ctx)
+}
+
+// ContextConnectionSetupSettingsPtrInput is an input type that accepts ContextConnectionSetupSettingsArgs, ContextConnectionSetupSettingsPtr and ContextConnectionSetupSettingsPtrOutput values.
+// You can construct a concrete instance of `ContextConnectionSetupSettingsPtrInput` via:
+//
+//	        ContextConnectionSetupSettingsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ContextConnectionSetupSettingsPtrInput interface {
+	pulumi.Input
+
+	ToContextConnectionSetupSettingsPtrOutput() ContextConnectionSetupSettingsPtrOutput
+	ToContextConnectionSetupSettingsPtrOutputWithContext(context.Context) ContextConnectionSetupSettingsPtrOutput
+}
+
+type contextConnectionSetupSettingsPtrType ContextConnectionSetupSettingsArgs
+
+func ContextConnectionSetupSettingsPtr(v *ContextConnectionSetupSettingsArgs) ContextConnectionSetupSettingsPtrInput {
+	return (*contextConnectionSetupSettingsPtrType)(v)
+}
+
+func (*contextConnectionSetupSettingsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ContextConnectionSetupSettings)(nil)).Elem()
+}
+
+func (i *contextConnectionSetupSettingsPtrType) ToContextConnectionSetupSettingsPtrOutput() ContextConnectionSetupSettingsPtrOutput {
+	return i.ToContextConnectionSetupSettingsPtrOutputWithContext(context.Background())
+}
+
+func (i *contextConnectionSetupSettingsPtrType) ToContextConnectionSetupSettingsPtrOutputWithContext(ctx context.Context) ContextConnectionSetupSettingsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextConnectionSetupSettingsPtrOutput)
+}
+
+type ContextConnectionSetupSettingsOutput struct{ *pulumi.OutputState }
+
+func (ContextConnectionSetupSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextConnectionSetupSettings)(nil)).Elem()
+}
+
+func (o ContextConnectionSetupSettingsOutput) ToContextConnectionSetupSettingsOutput() ContextConnectionSetupSettingsOutput {
+	return o
+}
+
+func (o ContextConnectionSetupSettingsOutput) ToContextConnectionSetupSettingsOutputWithContext(ctx context.Context) ContextConnectionSetupSettingsOutput {
+	return o
+}
+
+func (o ContextConnectionSetupSettingsOutput) ToContextConnectionSetupSettingsPtrOutput() ContextConnectionSetupSettingsPtrOutput {
+	return o.ToContextConnectionSetupSettingsPtrOutputWithContext(context.Background())
+}
+
+func (o ContextConnectionSetupSettingsOutput) ToContextConnectionSetupSettingsPtrOutputWithContext(ctx context.Context) ContextConnectionSetupSettingsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ContextConnectionSetupSettings) *ContextConnectionSetupSettings {
+		return &v
+	}).(ContextConnectionSetupSettingsPtrOutput)
+}
+
+// `builtin:jira`: the email of the API token's account.
+func (o ContextConnectionSetupSettingsOutput) ApiEmail() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.ApiEmail }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+func (o ContextConnectionSetupSettingsOutput) BaseUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.BaseUrl }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+func (o ContextConnectionSetupSettingsOutput) ChannelId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.ChannelId }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the OAuth client id.
+func (o ContextConnectionSetupSettingsOutput) ClientId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.ClientId }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+func (o ContextConnectionSetupSettingsOutput) DataCenter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.DataCenter }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+func (o ContextConnectionSetupSettingsOutput) Domain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.Domain }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zendesk`: the email of the account whose API token is used.
+func (o ContextConnectionSetupSettingsOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.Email }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the Zoho Desk organization id.
+func (o ContextConnectionSetupSettingsOutput) OrgId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.OrgId }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+func (o ContextConnectionSetupSettingsOutput) Repository() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.Repository }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+func (o ContextConnectionSetupSettingsOutput) StatusMapping() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) map[string]string { return v.StatusMapping }).(pulumi.StringMapOutput)
+}
+
+// `builtin:zendesk`: the account's subdomain.
+func (o ContextConnectionSetupSettingsOutput) Subdomain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.Subdomain }).(pulumi.StringPtrOutput)
+}
+
+// `builtin:website`: the site to read.
+func (o ContextConnectionSetupSettingsOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ContextConnectionSetupSettings) *string { return v.Url }).(pulumi.StringPtrOutput)
+}
+
+type ContextConnectionSetupSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ContextConnectionSetupSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ContextConnectionSetupSettings)(nil)).Elem()
+}
+
+func (o ContextConnectionSetupSettingsPtrOutput) ToContextConnectionSetupSettingsPtrOutput() ContextConnectionSetupSettingsPtrOutput {
+	return o
+}
+
+func (o ContextConnectionSetupSettingsPtrOutput) ToContextConnectionSetupSettingsPtrOutputWithContext(ctx context.Context) ContextConnectionSetupSettingsPtrOutput {
+	return o
+}
+
+func (o ContextConnectionSetupSettingsPtrOutput) Elem() ContextConnectionSetupSettingsOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) ContextConnectionSetupSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ContextConnectionSetupSettings
+		return ret
+	}).(ContextConnectionSetupSettingsOutput)
+}
+
+// `builtin:jira`: the email of the API token's account.
+func (o ContextConnectionSetupSettingsPtrOutput) ApiEmail() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApiEmail
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+func (o ContextConnectionSetupSettingsPtrOutput) BaseUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.BaseUrl
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+func (o ContextConnectionSetupSettingsPtrOutput) ChannelId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ChannelId
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the OAuth client id.
+func (o ContextConnectionSetupSettingsPtrOutput) ClientId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientId
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+func (o ContextConnectionSetupSettingsPtrOutput) DataCenter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DataCenter
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+func (o ContextConnectionSetupSettingsPtrOutput) Domain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Domain
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zendesk`: the email of the account whose API token is used.
+func (o ContextConnectionSetupSettingsPtrOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Email
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:zoho-desk`: the Zoho Desk organization id.
+func (o ContextConnectionSetupSettingsPtrOutput) OrgId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.OrgId
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+func (o ContextConnectionSetupSettingsPtrOutput) Repository() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Repository
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+func (o ContextConnectionSetupSettingsPtrOutput) StatusMapping() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.StatusMapping
+	}).(pulumi.StringMapOutput)
+}
+
+// `builtin:zendesk`: the account's subdomain.
+func (o ContextConnectionSetupSettingsPtrOutput) Subdomain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Subdomain
+	}).(pulumi.StringPtrOutput)
+}
+
+// `builtin:website`: the site to read.
+func (o ContextConnectionSetupSettingsPtrOutput) Url() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ContextConnectionSetupSettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Url
+	}).(pulumi.StringPtrOutput)
+}
+
+type ContextUsageSettings struct {
+	// Whether the agent uses the source to propose change requests.
+	ChangeRequests bool `pulumi:"changeRequests"`
+	// Whether the source's records show in search results.
+	Search bool `pulumi:"search"`
+	// How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+	SearchBoost SiteContextConnectionSearchBoost `pulumi:"searchBoost"`
+	// Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+	Sync bool `pulumi:"sync"`
+}
+
+type ContextUsageSettingsOutput struct{ *pulumi.OutputState }
+
+func (ContextUsageSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextUsageSettings)(nil)).Elem()
+}
+
+func (o ContextUsageSettingsOutput) ToContextUsageSettingsOutput() ContextUsageSettingsOutput {
+	return o
+}
+
+func (o ContextUsageSettingsOutput) ToContextUsageSettingsOutputWithContext(ctx context.Context) ContextUsageSettingsOutput {
+	return o
+}
+
+// Whether the agent uses the source to propose change requests.
+func (o ContextUsageSettingsOutput) ChangeRequests() pulumi.BoolOutput {
+	return o.ApplyT(func(v ContextUsageSettings) bool { return v.ChangeRequests }).(pulumi.BoolOutput)
+}
+
+// Whether the source's records show in search results.
+func (o ContextUsageSettingsOutput) Search() pulumi.BoolOutput {
+	return o.ApplyT(func(v ContextUsageSettings) bool { return v.Search }).(pulumi.BoolOutput)
+}
+
+// How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+func (o ContextUsageSettingsOutput) SearchBoost() SiteContextConnectionSearchBoostOutput {
+	return o.ApplyT(func(v ContextUsageSettings) SiteContextConnectionSearchBoost { return v.SearchBoost }).(SiteContextConnectionSearchBoostOutput)
+}
+
+// Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+func (o ContextUsageSettingsOutput) Sync() pulumi.BoolOutput {
+	return o.ApplyT(func(v ContextUsageSettings) bool { return v.Sync }).(pulumi.BoolOutput)
+}
+
+type ContextUsageSettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (ContextUsageSettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ContextUsageSettings)(nil)).Elem()
+}
+
+func (o ContextUsageSettingsPtrOutput) ToContextUsageSettingsPtrOutput() ContextUsageSettingsPtrOutput {
+	return o
+}
+
+func (o ContextUsageSettingsPtrOutput) ToContextUsageSettingsPtrOutputWithContext(ctx context.Context) ContextUsageSettingsPtrOutput {
+	return o
+}
+
+func (o ContextUsageSettingsPtrOutput) Elem() ContextUsageSettingsOutput {
+	return o.ApplyT(func(v *ContextUsageSettings) ContextUsageSettings {
+		if v != nil {
+			return *v
+		}
+		var ret ContextUsageSettings
+		return ret
+	}).(ContextUsageSettingsOutput)
+}
+
+// Whether the agent uses the source to propose change requests.
+func (o ContextUsageSettingsPtrOutput) ChangeRequests() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ContextUsageSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.ChangeRequests
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the source's records show in search results.
+func (o ContextUsageSettingsPtrOutput) Search() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ContextUsageSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Search
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+func (o ContextUsageSettingsPtrOutput) SearchBoost() SiteContextConnectionSearchBoostPtrOutput {
+	return o.ApplyT(func(v *ContextUsageSettings) *SiteContextConnectionSearchBoost {
+		if v == nil {
+			return nil
+		}
+		return &v.SearchBoost
+	}).(SiteContextConnectionSearchBoostPtrOutput)
+}
+
+// Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+func (o ContextUsageSettingsPtrOutput) Sync() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ContextUsageSettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Sync
+	}).(pulumi.BoolPtrOutput)
+}
+
+type ContextUsageSettingsInputType struct {
+	// Whether the agent uses the source to propose change requests.
+	ChangeRequests bool `pulumi:"changeRequests"`
+	// Whether the source's records show in search results.
+	Search bool `pulumi:"search"`
+	// How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+	SearchBoost *SiteContextConnectionSearchBoost `pulumi:"searchBoost"`
+	// Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+	Sync *bool `pulumi:"sync"`
+}
+
+// ContextUsageSettingsInputTypeInput is an input type that accepts ContextUsageSettingsInputTypeArgs and ContextUsageSettingsInputTypeOutput values.
+// You can construct a concrete instance of `ContextUsageSettingsInputTypeInput` via:
+//
+//	ContextUsageSettingsInputTypeArgs{...}
+type ContextUsageSettingsInputTypeInput interface {
+	pulumi.Input
+
+	ToContextUsageSettingsInputTypeOutput() ContextUsageSettingsInputTypeOutput
+	ToContextUsageSettingsInputTypeOutputWithContext(context.Context) ContextUsageSettingsInputTypeOutput
+}
+
+type ContextUsageSettingsInputTypeArgs struct {
+	// Whether the agent uses the source to propose change requests.
+	ChangeRequests pulumi.BoolInput `pulumi:"changeRequests"`
+	// Whether the source's records show in search results.
+	Search pulumi.BoolInput `pulumi:"search"`
+	// How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+	SearchBoost SiteContextConnectionSearchBoostPtrInput `pulumi:"searchBoost"`
+	// Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+	Sync pulumi.BoolPtrInput `pulumi:"sync"`
+}
+
+func (ContextUsageSettingsInputTypeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextUsageSettingsInputType)(nil)).Elem()
+}
+
+func (i ContextUsageSettingsInputTypeArgs) ToContextUsageSettingsInputTypeOutput() ContextUsageSettingsInputTypeOutput {
+	return i.ToContextUsageSettingsInputTypeOutputWithContext(context.Background())
+}
+
+func (i ContextUsageSettingsInputTypeArgs) ToContextUsageSettingsInputTypeOutputWithContext(ctx context.Context) ContextUsageSettingsInputTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextUsageSettingsInputTypeOutput)
+}
+
+func (i ContextUsageSettingsInputTypeArgs) ToContextUsageSettingsInputTypePtrOutput() ContextUsageSettingsInputTypePtrOutput {
+	return i.ToContextUsageSettingsInputTypePtrOutputWithContext(context.Background())
+}
+
+func (i ContextUsageSettingsInputTypeArgs) ToContextUsageSettingsInputTypePtrOutputWithContext(ctx context.Context) ContextUsageSettingsInputTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextUsageSettingsInputTypeOutput).ToContextUsageSettingsInputTypePtrOutputWithContext(ctx)
+}
+
+// ContextUsageSettingsInputTypePtrInput is an input type that accepts ContextUsageSettingsInputTypeArgs, ContextUsageSettingsInputTypePtr and ContextUsageSettingsInputTypePtrOutput values.
+// You can construct a concrete instance of `ContextUsageSettingsInputTypePtrInput` via:
+//
+//	        ContextUsageSettingsInputTypeArgs{...}
+//
+//	or:
+//
+//	        nil
+type ContextUsageSettingsInputTypePtrInput interface {
+	pulumi.Input
+
+	ToContextUsageSettingsInputTypePtrOutput() ContextUsageSettingsInputTypePtrOutput
+	ToContextUsageSettingsInputTypePtrOutputWithContext(context.Context) ContextUsageSettingsInputTypePtrOutput
+}
+
+type contextUsageSettingsInputTypePtrType ContextUsageSettingsInputTypeArgs
+
+func ContextUsageSettingsInputTypePtr(v *ContextUsageSettingsInputTypeArgs) ContextUsageSettingsInputTypePtrInput {
+	return (*contextUsageSettingsInputTypePtrType)(v)
+}
+
+func (*contextUsageSettingsInputTypePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ContextUsageSettingsInputType)(nil)).Elem()
+}
+
+func (i *contextUsageSettingsInputTypePtrType) ToContextUsageSettingsInputTypePtrOutput() ContextUsageSettingsInputTypePtrOutput {
+	return i.ToContextUsageSettingsInputTypePtrOutputWithContext(context.Background())
+}
+
+func (i *contextUsageSettingsInputTypePtrType) ToContextUsageSettingsInputTypePtrOutputWithContext(ctx context.Context) ContextUsageSettingsInputTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ContextUsageSettingsInputTypePtrOutput)
+}
+
+type ContextUsageSettingsInputTypeOutput struct{ *pulumi.OutputState }
+
+func (ContextUsageSettingsInputTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ContextUsageSettingsInputType)(nil)).Elem()
+}
+
+func (o ContextUsageSettingsInputTypeOutput) ToContextUsageSettingsInputTypeOutput() ContextUsageSettingsInputTypeOutput {
+	return o
+}
+
+func (o ContextUsageSettingsInputTypeOutput) ToContextUsageSettingsInputTypeOutputWithContext(ctx context.Context) ContextUsageSettingsInputTypeOutput {
+	return o
+}
+
+func (o ContextUsageSettingsInputTypeOutput) ToContextUsageSettingsInputTypePtrOutput() ContextUsageSettingsInputTypePtrOutput {
+	return o.ToContextUsageSettingsInputTypePtrOutputWithContext(context.Background())
+}
+
+func (o ContextUsageSettingsInputTypeOutput) ToContextUsageSettingsInputTypePtrOutputWithContext(ctx context.Context) ContextUsageSettingsInputTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ContextUsageSettingsInputType) *ContextUsageSettingsInputType {
+		return &v
+	}).(ContextUsageSettingsInputTypePtrOutput)
+}
+
+// Whether the agent uses the source to propose change requests.
+func (o ContextUsageSettingsInputTypeOutput) ChangeRequests() pulumi.BoolOutput {
+	return o.ApplyT(func(v ContextUsageSettingsInputType) bool { return v.ChangeRequests }).(pulumi.BoolOutput)
+}
+
+// Whether the source's records show in search results.
+func (o ContextUsageSettingsInputTypeOutput) Search() pulumi.BoolOutput {
+	return o.ApplyT(func(v ContextUsageSettingsInputType) bool { return v.Search }).(pulumi.BoolOutput)
+}
+
+// How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+func (o ContextUsageSettingsInputTypeOutput) SearchBoost() SiteContextConnectionSearchBoostPtrOutput {
+	return o.ApplyT(func(v ContextUsageSettingsInputType) *SiteContextConnectionSearchBoost { return v.SearchBoost }).(SiteContextConnectionSearchBoostPtrOutput)
+}
+
+// Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+func (o ContextUsageSettingsInputTypeOutput) Sync() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ContextUsageSettingsInputType) *bool { return v.Sync }).(pulumi.BoolPtrOutput)
+}
+
+type ContextUsageSettingsInputTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ContextUsageSettingsInputTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ContextUsageSettingsInputType)(nil)).Elem()
+}
+
+func (o ContextUsageSettingsInputTypePtrOutput) ToContextUsageSettingsInputTypePtrOutput() ContextUsageSettingsInputTypePtrOutput {
+	return o
+}
+
+func (o ContextUsageSettingsInputTypePtrOutput) ToContextUsageSettingsInputTypePtrOutputWithContext(ctx context.Context) ContextUsageSettingsInputTypePtrOutput {
+	return o
+}
+
+func (o ContextUsageSettingsInputTypePtrOutput) Elem() ContextUsageSettingsInputTypeOutput {
+	return o.ApplyT(func(v *ContextUsageSettingsInputType) ContextUsageSettingsInputType {
+		if v != nil {
+			return *v
+		}
+		var ret ContextUsageSettingsInputType
+		return ret
+	}).(ContextUsageSettingsInputTypeOutput)
+}
+
+// Whether the agent uses the source to propose change requests.
+func (o ContextUsageSettingsInputTypePtrOutput) ChangeRequests() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ContextUsageSettingsInputType) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.ChangeRequests
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether the source's records show in search results.
+func (o ContextUsageSettingsInputTypePtrOutput) Search() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ContextUsageSettingsInputType) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Search
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+func (o ContextUsageSettingsInputTypePtrOutput) SearchBoost() SiteContextConnectionSearchBoostPtrOutput {
+	return o.ApplyT(func(v *ContextUsageSettingsInputType) *SiteContextConnectionSearchBoost {
+		if v == nil {
+			return nil
+		}
+		return v.SearchBoost
+	}).(SiteContextConnectionSearchBoostPtrOutput)
+}
+
+// Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+func (o ContextUsageSettingsInputTypePtrOutput) Sync() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ContextUsageSettingsInputType) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Sync
+	}).(pulumi.BoolPtrOutput)
+}
+
 type DestinationExternal struct {
 	Kind string `pulumi:"kind"`
 	// Where to send readers (`http` or `https`).
@@ -8798,6 +9660,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ContentRefUrlPtrInput)(nil)).Elem(), ContentRefUrlArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContentRefUserInput)(nil)).Elem(), ContentRefUserArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ContentRefUserPtrInput)(nil)).Elem(), ContentRefUserArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ContextConnectionCredentialsInput)(nil)).Elem(), ContextConnectionCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ContextConnectionCredentialsPtrInput)(nil)).Elem(), ContextConnectionCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ContextConnectionSetupSettingsInput)(nil)).Elem(), ContextConnectionSetupSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ContextConnectionSetupSettingsPtrInput)(nil)).Elem(), ContextConnectionSetupSettingsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ContextUsageSettingsInputTypeInput)(nil)).Elem(), ContextUsageSettingsInputTypeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ContextUsageSettingsInputTypePtrInput)(nil)).Elem(), ContextUsageSettingsInputTypeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DestinationExternalInput)(nil)).Elem(), DestinationExternalArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DestinationSitePageInput)(nil)).Elem(), DestinationSitePageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*DestinationSiteSectionInput)(nil)).Elem(), DestinationSiteSectionArgs{})
@@ -8910,6 +9778,14 @@ func init() {
 	pulumi.RegisterOutputType(ContentRefUrlPtrOutput{})
 	pulumi.RegisterOutputType(ContentRefUserOutput{})
 	pulumi.RegisterOutputType(ContentRefUserPtrOutput{})
+	pulumi.RegisterOutputType(ContextConnectionCredentialsOutput{})
+	pulumi.RegisterOutputType(ContextConnectionCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(ContextConnectionSetupSettingsOutput{})
+	pulumi.RegisterOutputType(ContextConnectionSetupSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ContextUsageSettingsOutput{})
+	pulumi.RegisterOutputType(ContextUsageSettingsPtrOutput{})
+	pulumi.RegisterOutputType(ContextUsageSettingsInputTypeOutput{})
+	pulumi.RegisterOutputType(ContextUsageSettingsInputTypePtrOutput{})
 	pulumi.RegisterOutputType(DestinationExternalOutput{})
 	pulumi.RegisterOutputType(DestinationSitePageOutput{})
 	pulumi.RegisterOutputType(DestinationSiteSectionOutput{})

@@ -35,6 +35,7 @@ from .site import *
 from .site_adaptive_schema import *
 from .site_agent_settings import *
 from .site_channel import *
+from .site_context_connection import *
 from .site_customization import *
 from .site_external_link import *
 from .site_mcp_server import *
@@ -87,6 +88,7 @@ _utilities.register(
    "docs:index:SiteAdaptiveSchema": "SiteAdaptiveSchema",
    "docs:index:SiteAgentSettings": "SiteAgentSettings",
    "docs:index:SiteChannel": "SiteChannel",
+   "docs:index:SiteContextConnection": "SiteContextConnection",
    "docs:index:SiteCustomization": "SiteCustomization",
    "docs:index:SiteExternalLink": "SiteExternalLink",
    "docs:index:SiteMcpServer": "SiteMcpServer",

@@ -29,6 +29,7 @@ __all__ = [
     'SiteAgentSettingsScanTopics',
     'SiteChannelRole',
     'SiteChannelType',
+    'SiteContextConnectionSearchBoost',
     'SiteCustomizationAiMode',
     'SiteCustomizationPageActionsItemsItem',
     'SiteCustomizationSocialAccountsItemPlatform',
@@ -326,6 +327,13 @@ class SiteChannelType(_builtins.str, Enum):
     BUILTIN_LINEAR = "builtin:linear"
     BUILTIN_GITHUB = "builtin:github"
     BUILTIN_DISCORD = "builtin:discord"
+
+
+@pulumi.type_token("docs:index:SiteContextConnectionSearchBoost")
+class SiteContextConnectionSearchBoost(_builtins.str, Enum):
+    X0_8 = "x0.8"
+    X1_0 = "x1.0"
+    X1_2 = "x1.2"
 
 
 @pulumi.type_token("docs:index:SiteCustomizationAiMode")

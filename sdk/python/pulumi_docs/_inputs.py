@@ -44,6 +44,12 @@ __all__ = [
     'ContentRefUrlArgsDict',
     'ContentRefUserArgs',
     'ContentRefUserArgsDict',
+    'ContextConnectionCredentialsArgs',
+    'ContextConnectionCredentialsArgsDict',
+    'ContextConnectionSetupSettingsArgs',
+    'ContextConnectionSetupSettingsArgsDict',
+    'ContextUsageSettingsInputArgs',
+    'ContextUsageSettingsInputArgsDict',
     'DestinationExternalArgs',
     'DestinationExternalArgsDict',
     'DestinationSitePageArgs',
@@ -764,6 +770,451 @@ class ContentRefUserArgs:
     @user.setter
     def user(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "user", value)
+
+
+class ContextConnectionCredentialsArgsDict(TypedDict):
+    api_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:freshdesk`: the API key.
+    """
+    api_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:zendesk`, `builtin:jira`: the API token.
+    """
+    client_secret: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:zoho-desk`: the OAuth client secret.
+    """
+    refresh_token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:zoho-desk`: the OAuth refresh token.
+    """
+    token: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+    """
+
+@pulumi.input_type
+class ContextConnectionCredentialsArgs:
+    def __init__(__self__, *,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_secret: pulumi.Input[Optional[_builtins.str]] = None,
+                 refresh_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 token: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.str] api_key: `builtin:freshdesk`: the API key.
+        :param pulumi.Input[_builtins.str] api_token: `builtin:zendesk`, `builtin:jira`: the API token.
+        :param pulumi.Input[_builtins.str] client_secret: `builtin:zoho-desk`: the OAuth client secret.
+        :param pulumi.Input[_builtins.str] refresh_token: `builtin:zoho-desk`: the OAuth refresh token.
+        :param pulumi.Input[_builtins.str] token: GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+        """
+        if api_key is not None:
+            pulumi.set(__self__, "api_key", api_key)
+        if api_token is not None:
+            pulumi.set(__self__, "api_token", api_token)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+        if refresh_token is not None:
+            pulumi.set(__self__, "refresh_token", refresh_token)
+        if token is not None:
+            pulumi.set(__self__, "token", token)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKey")
+    def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:freshdesk`: the API key.
+        """
+        return pulumi.get(self, "api_key")
+
+    @api_key.setter
+    def api_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiToken")
+    def api_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:zendesk`, `builtin:jira`: the API token.
+        """
+        return pulumi.get(self, "api_token")
+
+    @api_token.setter
+    def api_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_token", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:zoho-desk`: the OAuth client secret.
+        """
+        return pulumi.get(self, "client_secret")
+
+    @client_secret.setter
+    def client_secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_secret", value)
+
+    @_builtins.property
+    @pulumi.getter(name="refreshToken")
+    def refresh_token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:zoho-desk`: the OAuth refresh token.
+        """
+        return pulumi.get(self, "refresh_token")
+
+    @refresh_token.setter
+    def refresh_token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "refresh_token", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def token(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+        """
+        return pulumi.get(self, "token")
+
+    @token.setter
+    def token(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "token", value)
+
+
+class ContextConnectionSetupSettingsArgsDict(TypedDict):
+    api_email: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:jira`: the email of the API token's account.
+    """
+    base_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+    """
+    channel_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+    """
+    client_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:zoho-desk`: the OAuth client id.
+    """
+    data_center: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+    """
+    domain: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+    """
+    email: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:zendesk`: the email of the account whose API token is used.
+    """
+    org_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:zoho-desk`: the Zoho Desk organization id.
+    """
+    repository: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+    """
+    status_mapping: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+    """
+    subdomain: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:zendesk`: the account's subdomain.
+    """
+    url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `builtin:website`: the site to read.
+    """
+
+@pulumi.input_type
+class ContextConnectionSetupSettingsArgs:
+    def __init__(__self__, *,
+                 api_email: pulumi.Input[Optional[_builtins.str]] = None,
+                 base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 channel_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 client_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 data_center: pulumi.Input[Optional[_builtins.str]] = None,
+                 domain: pulumi.Input[Optional[_builtins.str]] = None,
+                 email: pulumi.Input[Optional[_builtins.str]] = None,
+                 org_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository: pulumi.Input[Optional[_builtins.str]] = None,
+                 status_mapping: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 subdomain: pulumi.Input[Optional[_builtins.str]] = None,
+                 url: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.str] api_email: `builtin:jira`: the email of the API token's account.
+        :param pulumi.Input[_builtins.str] base_url: `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+        :param pulumi.Input[_builtins.str] channel_id: `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+        :param pulumi.Input[_builtins.str] client_id: `builtin:zoho-desk`: the OAuth client id.
+        :param pulumi.Input[_builtins.str] data_center: `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+        :param pulumi.Input[_builtins.str] domain: `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+        :param pulumi.Input[_builtins.str] email: `builtin:zendesk`: the email of the account whose API token is used.
+        :param pulumi.Input[_builtins.str] org_id: `builtin:zoho-desk`: the Zoho Desk organization id.
+        :param pulumi.Input[_builtins.str] repository: `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] status_mapping: `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+        :param pulumi.Input[_builtins.str] subdomain: `builtin:zendesk`: the account's subdomain.
+        :param pulumi.Input[_builtins.str] url: `builtin:website`: the site to read.
+        """
+        if api_email is not None:
+            pulumi.set(__self__, "api_email", api_email)
+        if base_url is not None:
+            pulumi.set(__self__, "base_url", base_url)
+        if channel_id is not None:
+            pulumi.set(__self__, "channel_id", channel_id)
+        if client_id is not None:
+            pulumi.set(__self__, "client_id", client_id)
+        if data_center is not None:
+            pulumi.set(__self__, "data_center", data_center)
+        if domain is not None:
+            pulumi.set(__self__, "domain", domain)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if org_id is not None:
+            pulumi.set(__self__, "org_id", org_id)
+        if repository is not None:
+            pulumi.set(__self__, "repository", repository)
+        if status_mapping is not None:
+            pulumi.set(__self__, "status_mapping", status_mapping)
+        if subdomain is not None:
+            pulumi.set(__self__, "subdomain", subdomain)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter(name="apiEmail")
+    def api_email(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:jira`: the email of the API token's account.
+        """
+        return pulumi.get(self, "api_email")
+
+    @api_email.setter
+    def api_email(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_email", value)
+
+    @_builtins.property
+    @pulumi.getter(name="baseUrl")
+    def base_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+        """
+        return pulumi.get(self, "base_url")
+
+    @base_url.setter
+    def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "base_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="channelId")
+    def channel_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+        """
+        return pulumi.get(self, "channel_id")
+
+    @channel_id.setter
+    def channel_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "channel_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:zoho-desk`: the OAuth client id.
+        """
+        return pulumi.get(self, "client_id")
+
+    @client_id.setter
+    def client_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dataCenter")
+    def data_center(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+        """
+        return pulumi.get(self, "data_center")
+
+    @data_center.setter
+    def data_center(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "data_center", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+        """
+        return pulumi.get(self, "domain")
+
+    @domain.setter
+    def domain(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "domain", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:zendesk`: the email of the account whose API token is used.
+        """
+        return pulumi.get(self, "email")
+
+    @email.setter
+    def email(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "email", value)
+
+    @_builtins.property
+    @pulumi.getter(name="orgId")
+    def org_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:zoho-desk`: the Zoho Desk organization id.
+        """
+        return pulumi.get(self, "org_id")
+
+    @org_id.setter
+    def org_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "org_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def repository(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+        """
+        return pulumi.get(self, "repository")
+
+    @repository.setter
+    def repository(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "repository", value)
+
+    @_builtins.property
+    @pulumi.getter(name="statusMapping")
+    def status_mapping(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+        """
+        return pulumi.get(self, "status_mapping")
+
+    @status_mapping.setter
+    def status_mapping(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "status_mapping", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def subdomain(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:zendesk`: the account's subdomain.
+        """
+        return pulumi.get(self, "subdomain")
+
+    @subdomain.setter
+    def subdomain(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "subdomain", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `builtin:website`: the site to read.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "url", value)
+
+
+class ContextUsageSettingsInputArgsDict(TypedDict):
+    change_requests: pulumi.Input[_builtins.bool]
+    """
+    Whether the agent uses the source to propose change requests.
+    """
+    search: pulumi.Input[_builtins.bool]
+    """
+    Whether the source's records show in search results.
+    """
+    search_boost: NotRequired[pulumi.Input[Optional['SiteContextConnectionSearchBoost']]]
+    """
+    How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+    """
+    sync: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+    """
+
+@pulumi.input_type
+class ContextUsageSettingsInputArgs:
+    def __init__(__self__, *,
+                 change_requests: pulumi.Input[_builtins.bool],
+                 search: pulumi.Input[_builtins.bool],
+                 search_boost: pulumi.Input[Optional['SiteContextConnectionSearchBoost']] = None,
+                 sync: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] change_requests: Whether the agent uses the source to propose change requests.
+        :param pulumi.Input[_builtins.bool] search: Whether the source's records show in search results.
+        :param pulumi.Input['SiteContextConnectionSearchBoost'] search_boost: How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+        :param pulumi.Input[_builtins.bool] sync: Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+        """
+        pulumi.set(__self__, "change_requests", change_requests)
+        pulumi.set(__self__, "search", search)
+        if search_boost is not None:
+            pulumi.set(__self__, "search_boost", search_boost)
+        if sync is not None:
+            pulumi.set(__self__, "sync", sync)
+
+    @_builtins.property
+    @pulumi.getter(name="changeRequests")
+    def change_requests(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether the agent uses the source to propose change requests.
+        """
+        return pulumi.get(self, "change_requests")
+
+    @change_requests.setter
+    def change_requests(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "change_requests", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def search(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether the source's records show in search results.
+        """
+        return pulumi.get(self, "search")
+
+    @search.setter
+    def search(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "search", value)
+
+    @_builtins.property
+    @pulumi.getter(name="searchBoost")
+    def search_boost(self) -> pulumi.Input[Optional['SiteContextConnectionSearchBoost']]:
+        """
+        How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+        """
+        return pulumi.get(self, "search_boost")
+
+    @search_boost.setter
+    def search_boost(self, value: pulumi.Input[Optional['SiteContextConnectionSearchBoost']]):
+        pulumi.set(self, "search_boost", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sync(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+        """
+        return pulumi.get(self, "sync")
+
+    @sync.setter
+    def sync(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "sync", value)
 
 
 class DestinationExternalArgsDict(TypedDict):

@@ -32,6 +32,9 @@ __all__ = [
     'ContentRefTag',
     'ContentRefUrl',
     'ContentRefUser',
+    'ContextConnectionCredentials',
+    'ContextConnectionSetupSettings',
+    'ContextUsageSettings',
     'DestinationExternal',
     'DestinationSitePage',
     'DestinationSiteSection',
@@ -567,6 +570,346 @@ class ContentRefUser(dict):
     @pulumi.getter
     def user(self) -> _builtins.str:
         return pulumi.get(self, "user")
+
+
+@pulumi.output_type
+class ContextConnectionCredentials(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "apiKey":
+            suggest = "api_key"
+        elif key == "apiToken":
+            suggest = "api_token"
+        elif key == "clientSecret":
+            suggest = "client_secret"
+        elif key == "refreshToken":
+            suggest = "refresh_token"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ContextConnectionCredentials. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ContextConnectionCredentials.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ContextConnectionCredentials.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 api_key: Optional[_builtins.str] = None,
+                 api_token: Optional[_builtins.str] = None,
+                 client_secret: Optional[_builtins.str] = None,
+                 refresh_token: Optional[_builtins.str] = None,
+                 token: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str api_key: `builtin:freshdesk`: the API key.
+        :param _builtins.str api_token: `builtin:zendesk`, `builtin:jira`: the API token.
+        :param _builtins.str client_secret: `builtin:zoho-desk`: the OAuth client secret.
+        :param _builtins.str refresh_token: `builtin:zoho-desk`: the OAuth refresh token.
+        :param _builtins.str token: GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+        """
+        if api_key is not None:
+            pulumi.set(__self__, "api_key", api_key)
+        if api_token is not None:
+            pulumi.set(__self__, "api_token", api_token)
+        if client_secret is not None:
+            pulumi.set(__self__, "client_secret", client_secret)
+        if refresh_token is not None:
+            pulumi.set(__self__, "refresh_token", refresh_token)
+        if token is not None:
+            pulumi.set(__self__, "token", token)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKey")
+    def api_key(self) -> Optional[_builtins.str]:
+        """
+        `builtin:freshdesk`: the API key.
+        """
+        return pulumi.get(self, "api_key")
+
+    @_builtins.property
+    @pulumi.getter(name="apiToken")
+    def api_token(self) -> Optional[_builtins.str]:
+        """
+        `builtin:zendesk`, `builtin:jira`: the API token.
+        """
+        return pulumi.get(self, "api_token")
+
+    @_builtins.property
+    @pulumi.getter(name="clientSecret")
+    def client_secret(self) -> Optional[_builtins.str]:
+        """
+        `builtin:zoho-desk`: the OAuth client secret.
+        """
+        return pulumi.get(self, "client_secret")
+
+    @_builtins.property
+    @pulumi.getter(name="refreshToken")
+    def refresh_token(self) -> Optional[_builtins.str]:
+        """
+        `builtin:zoho-desk`: the OAuth refresh token.
+        """
+        return pulumi.get(self, "refresh_token")
+
+    @_builtins.property
+    @pulumi.getter
+    def token(self) -> Optional[_builtins.str]:
+        """
+        GitHub issues and discussions, Intercom, Front, Pylon, HubSpot, Linear: the access token.
+        """
+        return pulumi.get(self, "token")
+
+
+@pulumi.output_type
+class ContextConnectionSetupSettings(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "apiEmail":
+            suggest = "api_email"
+        elif key == "baseUrl":
+            suggest = "base_url"
+        elif key == "channelId":
+            suggest = "channel_id"
+        elif key == "clientId":
+            suggest = "client_id"
+        elif key == "dataCenter":
+            suggest = "data_center"
+        elif key == "orgId":
+            suggest = "org_id"
+        elif key == "statusMapping":
+            suggest = "status_mapping"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ContextConnectionSetupSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ContextConnectionSetupSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ContextConnectionSetupSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 api_email: Optional[_builtins.str] = None,
+                 base_url: Optional[_builtins.str] = None,
+                 channel_id: Optional[_builtins.str] = None,
+                 client_id: Optional[_builtins.str] = None,
+                 data_center: Optional[_builtins.str] = None,
+                 domain: Optional[_builtins.str] = None,
+                 email: Optional[_builtins.str] = None,
+                 org_id: Optional[_builtins.str] = None,
+                 repository: Optional[_builtins.str] = None,
+                 status_mapping: Optional[Mapping[str, _builtins.str]] = None,
+                 subdomain: Optional[_builtins.str] = None,
+                 url: Optional[_builtins.str] = None):
+        """
+        :param _builtins.str api_email: `builtin:jira`: the email of the API token's account.
+        :param _builtins.str base_url: `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+        :param _builtins.str channel_id: `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+        :param _builtins.str client_id: `builtin:zoho-desk`: the OAuth client id.
+        :param _builtins.str data_center: `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+        :param _builtins.str domain: `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+        :param _builtins.str email: `builtin:zendesk`: the email of the account whose API token is used.
+        :param _builtins.str org_id: `builtin:zoho-desk`: the Zoho Desk organization id.
+        :param _builtins.str repository: `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+        :param Mapping[str, _builtins.str] status_mapping: `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+        :param _builtins.str subdomain: `builtin:zendesk`: the account's subdomain.
+        :param _builtins.str url: `builtin:website`: the site to read.
+        """
+        if api_email is not None:
+            pulumi.set(__self__, "api_email", api_email)
+        if base_url is not None:
+            pulumi.set(__self__, "base_url", base_url)
+        if channel_id is not None:
+            pulumi.set(__self__, "channel_id", channel_id)
+        if client_id is not None:
+            pulumi.set(__self__, "client_id", client_id)
+        if data_center is not None:
+            pulumi.set(__self__, "data_center", data_center)
+        if domain is not None:
+            pulumi.set(__self__, "domain", domain)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if org_id is not None:
+            pulumi.set(__self__, "org_id", org_id)
+        if repository is not None:
+            pulumi.set(__self__, "repository", repository)
+        if status_mapping is not None:
+            pulumi.set(__self__, "status_mapping", status_mapping)
+        if subdomain is not None:
+            pulumi.set(__self__, "subdomain", subdomain)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+
+    @_builtins.property
+    @pulumi.getter(name="apiEmail")
+    def api_email(self) -> Optional[_builtins.str]:
+        """
+        `builtin:jira`: the email of the API token's account.
+        """
+        return pulumi.get(self, "api_email")
+
+    @_builtins.property
+    @pulumi.getter(name="baseUrl")
+    def base_url(self) -> Optional[_builtins.str]:
+        """
+        `builtin:jira`: the Jira Cloud site, e.g. `https://acme.atlassian.net`.
+        """
+        return pulumi.get(self, "base_url")
+
+    @_builtins.property
+    @pulumi.getter(name="channelId")
+    def channel_id(self) -> Optional[_builtins.str]:
+        """
+        `builtin:youtube`: the channel id (`UC…`) or handle (`@docs`).
+        """
+        return pulumi.get(self, "channel_id")
+
+    @_builtins.property
+    @pulumi.getter(name="clientId")
+    def client_id(self) -> Optional[_builtins.str]:
+        """
+        `builtin:zoho-desk`: the OAuth client id.
+        """
+        return pulumi.get(self, "client_id")
+
+    @_builtins.property
+    @pulumi.getter(name="dataCenter")
+    def data_center(self) -> Optional[_builtins.str]:
+        """
+        `builtin:zoho-desk`: the data center's domain suffix (`com`, `eu`).
+        """
+        return pulumi.get(self, "data_center")
+
+    @_builtins.property
+    @pulumi.getter
+    def domain(self) -> Optional[_builtins.str]:
+        """
+        `builtin:freshdesk`: `mycompany.freshdesk.com` or `mycompany`.
+        """
+        return pulumi.get(self, "domain")
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> Optional[_builtins.str]:
+        """
+        `builtin:zendesk`: the email of the account whose API token is used.
+        """
+        return pulumi.get(self, "email")
+
+    @_builtins.property
+    @pulumi.getter(name="orgId")
+    def org_id(self) -> Optional[_builtins.str]:
+        """
+        `builtin:zoho-desk`: the Zoho Desk organization id.
+        """
+        return pulumi.get(self, "org_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def repository(self) -> Optional[_builtins.str]:
+        """
+        `builtin:github-issues`, `builtin:github-discussions`: `owner/repository`.
+        """
+        return pulumi.get(self, "repository")
+
+    @_builtins.property
+    @pulumi.getter(name="statusMapping")
+    def status_mapping(self) -> Optional[Mapping[str, _builtins.str]]:
+        """
+        `builtin:jira`: the Jira status to move an issue to per change-request status (`{ merged: "Done" }`).
+        """
+        return pulumi.get(self, "status_mapping")
+
+    @_builtins.property
+    @pulumi.getter
+    def subdomain(self) -> Optional[_builtins.str]:
+        """
+        `builtin:zendesk`: the account's subdomain.
+        """
+        return pulumi.get(self, "subdomain")
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> Optional[_builtins.str]:
+        """
+        `builtin:website`: the site to read.
+        """
+        return pulumi.get(self, "url")
+
+
+@pulumi.output_type
+class ContextUsageSettings(dict):
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "changeRequests":
+            suggest = "change_requests"
+        elif key == "searchBoost":
+            suggest = "search_boost"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in ContextUsageSettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        ContextUsageSettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        ContextUsageSettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 change_requests: _builtins.bool,
+                 search: _builtins.bool,
+                 search_boost: 'SiteContextConnectionSearchBoost',
+                 sync: _builtins.bool):
+        """
+        :param _builtins.bool change_requests: Whether the agent uses the source to propose change requests.
+        :param _builtins.bool search: Whether the source's records show in search results.
+        :param 'SiteContextConnectionSearchBoost' search_boost: How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+        :param _builtins.bool sync: Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+        """
+        pulumi.set(__self__, "change_requests", change_requests)
+        pulumi.set(__self__, "search", search)
+        pulumi.set(__self__, "search_boost", search_boost)
+        pulumi.set(__self__, "sync", sync)
+
+    @_builtins.property
+    @pulumi.getter(name="changeRequests")
+    def change_requests(self) -> _builtins.bool:
+        """
+        Whether the agent uses the source to propose change requests.
+        """
+        return pulumi.get(self, "change_requests")
+
+    @_builtins.property
+    @pulumi.getter
+    def search(self) -> _builtins.bool:
+        """
+        Whether the source's records show in search results.
+        """
+        return pulumi.get(self, "search")
+
+    @_builtins.property
+    @pulumi.getter(name="searchBoost")
+    def search_boost(self) -> 'SiteContextConnectionSearchBoost':
+        """
+        How the source's records rank in search: `x0.8`, `x1.0` (the default) or `x1.2`.
+        """
+        return pulumi.get(self, "search_boost")
+
+    @_builtins.property
+    @pulumi.getter
+    def sync(self) -> _builtins.bool:
+        """
+        Whether change requests' state is written back to the source (an outbound write; it needs a token that may write). Default `false`.
+        """
+        return pulumi.get(self, "sync")
 
 
 @pulumi.output_type

@@ -1,0 +1,3 @@
+import { providerFor } from "../framework/dynamic";
+
+export = providerFor("SiteContextConnection");
