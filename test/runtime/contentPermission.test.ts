@@ -169,6 +169,22 @@ describe("content permissions", () => {
     expect(fixture.calls().filter((c) => !c.startsWith("GET "))).toEqual([`POST /v1${base}`]);
   });
 
+  it.each(targets.slice(0, 2).map((target) => [target.kind, target] as const))(
+    "%s: changes a user's role in place, with the user grant's PATCH",
+    async (kind, target) => {
+      const ids = await target.make(fixture);
+      const { id, state, inputs } = await created(kind, { ...ids, userId: fixture.user(1), role: "edit" });
+      fixture.emulator.clearRequests();
+      const { outs } = await lifecycle(kind).update(id, state, { ...inputs, role: "read" });
+      expect(outs).toMatchObject({ role: "read", userId: fixture.user(1) });
+      expect(fixture.calls().filter((c) => !c.startsWith("GET "))).toEqual([
+        `PATCH /v1${target.base(ids)}/users/${fixture.user(1)}`,
+      ]);
+      expect(fixture.lastRequestBody("PATCH", /\/permissions\/users\/[^/]+$/)).toEqual({ role: "read" });
+      expect((await lifecycle(kind).read(id, outs)).props).toMatchObject({ role: "read" });
+    },
+  );
+
   it("refuses guest on spaces and collections, whose grants the API reports with a role only", async () => {
     await expectEachLimitRejected("SpacePermission", { spaceId: "s1", teamId: "t1", role: "read" }, [
       [{ role: "guest" }, "role", /must be one of/],
