@@ -53,6 +53,8 @@ export class RateLimiter {
   /** What the window has left for requests not yet sent: the last reading, less what was sent since. */
   private remaining: number | undefined;
   private resetAt: number | undefined;
+  /** The end of the last window this limiter saw over (reserve started a fresh budget after it). */
+  private endedAt: number | undefined;
 
   /** The window as last read: what error messages and wait reports show. */
   get reading(): RateLimitReading {
@@ -67,6 +69,7 @@ export class RateLimiter {
     if (this.resetAt !== undefined && now >= this.resetAt) {
       // The window is over: a fresh budget, whose end the next answer will tell.
       this.remaining = this.limit;
+      this.endedAt = this.resetAt;
       this.resetAt = undefined;
     }
     if (this.remaining !== undefined && this.remaining <= 0 && this.resetAt !== undefined) return this.resetAt - now;
@@ -78,12 +81,26 @@ export class RateLimiter {
     if (reading.limit !== undefined) this.limit = reading.limit;
     if (reading.remaining === undefined) return;
     // A late answer from a window already over says nothing about the current one.
-    if (reading.resetAt !== undefined && this.resetAt !== undefined && reading.resetAt < this.resetAt) return;
-    const sameWindow = reading.resetAt === undefined || reading.resetAt === this.resetAt;
+    if (this.isLate(reading.resetAt)) return;
+    // The first answer of a window this limiter started counts only what reached the API before it: the requests sent
+    // since are already taken from `remaining`, so it lowers the count and never raises it (a burst at the window's
+    // start would otherwise be let go twice).
+    const sameWindow =
+      reading.resetAt === undefined ||
+      reading.resetAt === this.resetAt ||
+      (this.resetAt === undefined && this.endedAt !== undefined);
     // Answers arrive out of order: within one window the lowest count is the latest truth.
     this.remaining =
       sameWindow && this.remaining !== undefined ? Math.min(this.remaining, reading.remaining) : reading.remaining;
     if (reading.resetAt !== undefined) this.resetAt = reading.resetAt;
+  }
+
+  /** Whether an answer comes from a window already over: one before the current, or the one `reserve` saw end. */
+  private isLate(resetAt: number | undefined): boolean {
+    // Stryker disable next-line ConditionalExpression: an undefined reset compares false with any number below anyway
+    if (resetAt === undefined) return false;
+    if (this.resetAt !== undefined) return resetAt < this.resetAt;
+    return resetAt <= (this.endedAt ?? Number.NEGATIVE_INFINITY);
   }
 }
 

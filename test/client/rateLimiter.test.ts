@@ -53,6 +53,36 @@ describe("RateLimiter", () => {
     expect(limiter.reading).toEqual({ limit: 20, remaining: 9, resetAt: T + 120_000 });
   });
 
+  it("after a reset, the new window's first answers lower the fresh budget by what they counted, never raise it", () => {
+    const limiter = new RateLimiter();
+    limiter.observe({ limit: 10, remaining: 0, resetAt: T + 1000 });
+    // The window ends; a burst of 8 goes at once, from a fresh budget of 10.
+    for (let sent = 0; sent < 8; sent++) expect(limiter.reserve(T + 1000)).toBe(0);
+    expect(limiter.reading).toEqual({ limit: 10, remaining: 2, resetAt: undefined });
+    // The burst's first answer: the API had counted it alone (9 left); 7 more are on their way.
+    limiter.observe({ remaining: 9, resetAt: T + 3000 });
+    expect(limiter.reading).toEqual({ limit: 10, remaining: 2, resetAt: T + 3000 });
+    // Requests of the old window the API counted in the new one (they reached it late) lower it further.
+    limiter.observe({ remaining: 1, resetAt: T + 3000 });
+    expect(limiter.reading.remaining).toBe(1);
+    expect([limiter.reserve(T + 1500), limiter.reserve(T + 1500)]).toEqual([0, 1500]);
+  });
+
+  it("after a reset, ignores a late answer of the window that ended, and of any before it", () => {
+    const limiter = new RateLimiter();
+    limiter.observe({ limit: 10, remaining: 0, resetAt: T + 1000 });
+    expect(limiter.reserve(T + 1000)).toBe(0);
+    limiter.observe({ remaining: 0, resetAt: T + 1000 });
+    limiter.observe({ remaining: 0, resetAt: T });
+    expect(limiter.reading).toEqual({ limit: 10, remaining: 9, resetAt: undefined });
+    expect(limiter.reserve(T + 1000)).toBe(0);
+    limiter.observe({ remaining: 8, resetAt: T + 2000 });
+    expect(limiter.reading).toEqual({ limit: 10, remaining: 8, resetAt: T + 2000 });
+    // Once the window is known, a later window's count is taken as it is again.
+    limiter.observe({ remaining: 9, resetAt: T + 4000 });
+    expect(limiter.reading).toEqual({ limit: 10, remaining: 9, resetAt: T + 4000 });
+  });
+
   it("starts from the first reading's count when it had none", () => {
     const limiter = new RateLimiter();
     limiter.observe({ remaining: 6 });
