@@ -19,6 +19,10 @@
 // - provider/client/siteStructure.ts, the walk's already-visited check: a second visit sets the same entry again.
 // - provider/framework/settings.ts, WaitPeriods.add's `endMs > current.endMs`: rescheduling the period's timer at
 //   the same end tells it at the same moment.
+// - provider/resources/integrationCommon.ts, acceptedKeys's `schema?.required ?? []`: with no schema there are no keys
+//   and the line is not reached, and the set is asked only about the schema's own keys; valueProblem's
+//   `typeof value === "string"` before an enum: an enum is a string key's, and a value of another type got the
+//   type's answer first.
 //
 // Static mutants (in code that runs when a module loads: zod schemas, the kinds' provider objects) cannot be switched
 // on per test and are ignored; tests build what they check inside the test where they can
