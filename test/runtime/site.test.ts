@@ -191,6 +191,14 @@ describe("Site styleguide", () => {
     expect((await lifecycle("Site").diff(id, withGuide.props ?? {}, inputs)).changes).toBe(false);
   });
 
+  it("null at create sends no PATCH: a new site has neither a style guide to detach nor a proxy to remove", async () => {
+    const { title, type, visibility, organizationId } = base();
+    fixture.emulator.clearRequests();
+    const { state } = await created("Site", { organizationId, title, type, visibility, styleguide: null, proxy: null });
+    expect(state).toMatchObject({ styleguide: null, proxy: null });
+    expect(fixture.calls().filter((call) => call.startsWith("PATCH"))).toEqual([]);
+  });
+
   it("shows another style guide attached by hand as drift, and update puts the declared one back", async () => {
     const [declared, byHand] = [await styleguideSpace("First holder"), await styleguideSpace("Second holder")];
     const { id, state, inputs } = await created("Site", { ...base(), styleguide: declared });
