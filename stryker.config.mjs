@@ -15,7 +15,7 @@
 //   fallback;
 // - provider/client/transport.ts, displayPath's `/\/+$/`: checkedBaseUrl already strips trailing slashes.
 // - an empty method literal where undici's request() fills it in the same (GET, or PUT when there is a body):
-//   provider/client/siteCustomization.ts and siteStructure.ts's structure read;
+//   provider/client/siteCustomization.ts, siteStructure.ts's structure read and integrations.ts's getIntegration;
 // - provider/client/siteStructure.ts, the walk's already-visited check: a second visit sets the same entry again.
 // - provider/framework/settings.ts, WaitPeriods.add's `endMs > current.endMs`: rescheduling the period's timer at
 //   the same end tells it at the same moment.
