@@ -15,11 +15,17 @@
 //   fallback;
 // - provider/client/transport.ts, displayPath's `/\/+$/`: checkedBaseUrl already strips trailing slashes.
 // - an empty method literal where undici's request() fills it in the same (GET, or PUT when there is a body):
-//   provider/client/siteCustomization.ts and siteStructure.ts's structure read;
+//   provider/client/siteCustomization.ts, siteStructure.ts's structure read and integrations.ts's getIntegration;
 // - provider/client/rateLimit.ts, isLate's undefined reset: it compares false with any number below anyway;
 // - provider/client/siteStructure.ts, the walk's already-visited check: a second visit sets the same entry again.
 // - provider/framework/settings.ts, WaitPeriods.add's `endMs > current.endMs`: rescheduling the period's timer at
 //   the same end tells it at the same moment.
+// - provider/resources/integrationCommon.ts, acceptedKeys's `schema?.required ?? []`: with no schema there are no keys
+//   and the line is not reached, and the set is asked only about the schema's own keys; valueProblem's
+//   `typeof value === "string"` before an enum: an enum is a string key's, and a value of another type got the
+//   type's answer first.
+// - emulator/store.ts, createSpace's `fields.type !== undefined`: a `type` set to undefined is left out of every JSON
+//   answer, as an absent one.
 //
 // Static mutants (in code that runs when a module loads: zod schemas, the kinds' provider objects) cannot be switched
 // on per test and are ignored; tests build what they check inside the test where they can

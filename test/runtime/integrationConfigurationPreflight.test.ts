@@ -300,6 +300,78 @@ describe("checkConfigurationKeys", () => {
     expect(await checkConfigurationKeys("IntegrationSiteInstallation", "site", api, inputs)).toEqual([]);
   });
 
+  it("asks nothing when both fields are declared empty, though the level requires a key", async () => {
+    const load = vi.fn(() =>
+      Promise.resolve(integration({ account: { properties: { team: { type: "string" } }, required: ["team"] } })),
+    );
+    const api: PreflightApi = { ...apiWith(integration(undefined)), object: load as PreflightApi["object"] };
+    const inputs = { integrationName: "helpdesk", configuration: {}, secrets: {} };
+    expect(await checkConfigurationKeys("IntegrationInstallation", "account", api, inputs)).toEqual([]);
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it("lets through a failure to read the integration other than its absence", async () => {
+    const api: PreflightApi = {
+      ...apiWith(integration(undefined)),
+      object: () => Promise.reject(new Error("socket hang up")),
+    };
+    const inputs = { integrationName: "helpdesk", configuration: { team: "docs" } };
+    await expect(checkConfigurationKeys("IntegrationInstallation", "account", api, inputs)).rejects.toThrow(
+      "socket hang up",
+    );
+  });
+
+  it("takes no key from an integration with no configurations, or a level with no properties", async () => {
+    const inputs = { integrationName: "helpdesk", configuration: { team: "docs" } };
+    const noKeys =
+      'IntegrationInstallation.configuration: preflight: integration "helpdesk" (Helpdesk) has no organization-level ' +
+      '(`configurations.account`) key "team"; it accepts no keys at this level. Remove it ' +
+      '(`getIntegration({ name: "helpdesk" })` lists its keys).';
+    for (const configurations of [undefined, { account: {} }, { account: { required: [] } }]) {
+      expect(
+        await checkConfigurationKeys(
+          "IntegrationInstallation",
+          "account",
+          apiWith(integration(configurations)),
+          inputs,
+        ),
+      ).toEqual([{ property: "configuration", reason: noKeys }]);
+    }
+  });
+
+  it("checks the listed keys of a level that also has a component", async () => {
+    const api = apiWith(integration({ site: { componentId: "configure", properties: { team: { type: "string" } } } }));
+    const inputs = { integrationName: "helpdesk", configuration: { tem: "docs" } };
+    expect(await checkConfigurationKeys("IntegrationSiteInstallation", "site", api, inputs)).toEqual([
+      {
+        property: "configuration",
+        reason:
+          'IntegrationSiteInstallation.configuration: preflight: integration "helpdesk" (Helpdesk) has no site-level ' +
+          '(`configurations.site`) key "tem"; it accepts "team" (a string). Did you mean "team"? Fix the key\'s name, ' +
+          'or remove it (`getIntegration({ name: "helpdesk" })` lists its keys).',
+      },
+    ]);
+  });
+
+  it("names each type a value should have: a string, a number, a boolean", async () => {
+    const api = apiWith(
+      integration({
+        account: {
+          properties: { team: { type: "string" }, limit: { type: "number" }, notify: { type: "boolean" } },
+        },
+      }),
+    );
+    const inputs = { integrationName: "helpdesk", configuration: { team: 7, limit: "7", notify: "yes" } };
+    const reasons = (await checkConfigurationKeys("IntegrationInstallation", "account", api, inputs)).map((failure) =>
+      failure.reason.slice(failure.reason.indexOf('key "')),
+    );
+    expect(reasons).toEqual([
+      'key "team" takes a string, and the value given is a number: give a string.',
+      'key "limit" takes a number, and the value given is a string: give a number.',
+      'key "notify" takes a boolean, and the value given is a string: give a boolean.',
+    ]);
+  });
+
   it("refuses a button key: an action in the app, not a value", async () => {
     const api = apiWith(
       integration({
@@ -317,5 +389,10 @@ describe("checkConfigurationKeys", () => {
           '(`configurations.account`) key "connect" is a button in the app, not a value: remove it.',
       },
     ]);
+    // Nor is it among the keys an unknown key is told the integration accepts.
+    const misspelt = { integrationName: "helpdesk", configuration: { tem: "docs" } };
+    expect((await checkConfigurationKeys("IntegrationInstallation", "account", api, misspelt))[0]?.reason).toContain(
+      'key "tem"; it accepts "team" (a string). Did you mean "team"?',
+    );
   });
 });

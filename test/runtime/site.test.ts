@@ -191,6 +191,14 @@ describe("Site styleguide", () => {
     expect((await lifecycle("Site").diff(id, withGuide.props ?? {}, inputs)).changes).toBe(false);
   });
 
+  it("null at create sends no PATCH: a new site has neither a style guide to detach nor a proxy to remove", async () => {
+    const { title, type, visibility, organizationId } = base();
+    fixture.emulator.clearRequests();
+    const { state } = await created("Site", { organizationId, title, type, visibility, styleguide: null, proxy: null });
+    expect(state).toMatchObject({ styleguide: null, proxy: null });
+    expect(fixture.calls().filter((call) => call.startsWith("PATCH"))).toEqual([]);
+  });
+
   it("shows another style guide attached by hand as drift, and update puts the declared one back", async () => {
     const [declared, byHand] = [await styleguideSpace("First holder"), await styleguideSpace("Second holder")];
     const { id, state, inputs } = await created("Site", { ...base(), styleguide: declared });
@@ -240,6 +248,58 @@ describe("Site styleguide", () => {
     await expect(
       lifecycle("Site").update(id, state, await checkedInputs({ ...inputs, styleguide: elsewhere })),
     ).rejects.toThrow(/styleguide: space "[^"]+" not found in organization/);
+  });
+});
+
+describe("Site styleguide: which refusals are explained as the style guide's", () => {
+  const EXPLAINED = "the API refused it as the site's style guide";
+  /** The message update fails with when the site's PATCH gets `status` with `message` (the API's answer). */
+  const updateRefused = async (styleguide: string | null, status: number, message: string) => {
+    // Detaching needs a style guide attached first.
+    const attached = styleguide === null ? { styleguide: await styleguideSpace() } : {};
+    const { id, state, inputs } = await created("Site", { ...base(), ...attached });
+    fixture.emulator.injectFault({
+      method: "PATCH",
+      path: "^/v1/orgs/[^/]+/sites/[^/]+$",
+      status,
+      body: { error: { code: status, message } },
+    });
+    const error = await lifecycle("Site")
+      .update(id, state, await checkedInputs({ ...inputs, styleguide }))
+      .then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
+    expect(error).toBeInstanceOf(Error);
+    return (error as Error).message;
+  };
+
+  it("explains a 400 that names the style guide or the space, with how a style guide space is made", async () => {
+    const guide = fixture.space(0);
+    const named = await updateRefused(guide, 400, "styleguide: invalid reference");
+    expect(named).toContain(`styleguide "${guide}": ${EXPLAINED} (`);
+    expect(named).toContain("styleguide: invalid reference");
+    expect(named).toContain(
+      "(POST /orgs/{organizationId}/sites/{siteId}/styleguide, on any site): a space made as usual is not one. Make " +
+        "it that way once, adopt it as a Space with importId, and set styleguide: <that Space>.id",
+    );
+    expect(await updateRefused(guide, 400, "Style Guide rules do not apply")).toContain(EXPLAINED);
+    expect(await updateRefused(guide, 400, `space ${guide} cannot be used here`)).toContain(EXPLAINED);
+  });
+
+  it("leaves any other answer as the API gave it", async () => {
+    const guide = fixture.space(0);
+    const otherField = await updateRefused(guide, 400, "basename: already in use");
+    expect(otherField).toContain("basename: already in use");
+    expect(otherField).not.toContain(EXPLAINED);
+    // Not a 400: a conflict is not a refused reference.
+    const conflict = await updateRefused(guide, 409, "styleguide: the site is being updated");
+    expect(conflict).toContain("409 Conflict");
+    expect(conflict).not.toContain(EXPLAINED);
+    // Detaching names no space to explain.
+    const detach = await updateRefused(null, 400, "styleguide: cannot be detached");
+    expect(detach).toContain("styleguide: cannot be detached");
+    expect(detach).not.toContain(EXPLAINED);
   });
 });
 
