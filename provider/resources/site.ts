@@ -263,10 +263,11 @@ export const siteUrl = site.urls.apply((urls) => urls.published ?? urls.app);`,
       ...(news.type ? { type: news.type } : {}),
       ...(news.visibility ? { visibility: news.visibility } : {}),
     });
-    // POST takes only type, title and visibility; a new site is unpublished, and there is no proxy to remove.
+    // POST takes only type, title and visibility; a new site is unpublished, with no basename, proxy or style guide
+    // (a declared null of those is its state already), but its members' access is `inherit`: a declared null is sent.
     const rest = new Set<string>(
       (["basename", "proxy", "adaptiveContent", "defaultLevel", "styleguide"] as const).filter(
-        (key) => news[key] != null,
+        (key) => news[key] !== undefined && (news[key] !== null || key === "defaultLevel"),
       ),
     );
     if (news.published) rest.add("published");

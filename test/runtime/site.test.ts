@@ -199,6 +199,23 @@ describe("Site styleguide", () => {
     expect(fixture.calls().filter((call) => call.startsWith("PATCH"))).toEqual([]);
   });
 
+  it("defaultLevel null at create is sent: a new site's members inherit, and null (no access) differs", async () => {
+    const { title, type, visibility, organizationId } = base();
+    const { id, state, inputs } = await created("Site", {
+      organizationId,
+      title,
+      type,
+      visibility,
+      defaultLevel: null,
+    });
+    expect(state.defaultLevel).toBeNull();
+    expect(fixture.lastRequestBody("PATCH", /\/sites\/[^/]+$/)).toEqual({ defaultLevel: null });
+    startOperation();
+    const read = await lifecycle("Site").read(id, state);
+    expect(read.props?.defaultLevel).toBeNull();
+    expect((await lifecycle("Site").diff(id, read.props ?? {}, inputs)).changes).toBe(false);
+  });
+
   it("shows another style guide attached by hand as drift, and update puts the declared one back", async () => {
     const [declared, byHand] = [await styleguideSpace("First holder"), await styleguideSpace("Second holder")];
     const { id, state, inputs } = await created("Site", { ...base(), styleguide: declared });
