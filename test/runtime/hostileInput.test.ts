@@ -46,8 +46,8 @@ const NOT_API_IDS = new Set([
   "SiteSection.pageId",
   "SiteSpace.pageId",
 ]);
-/** API ids under another name: a site structure's order lists its site's objects' ids. */
-const IDS_NAMED_OTHERWISE = new Set(["SiteStructure.order"]);
+/** API ids under another name: a site structure's order lists its site's objects' ids; a site's style guide space. */
+const IDS_NAMED_OTHERWISE = new Set(["SiteStructure.order", "Site.styleguide"]);
 
 describe("ids are checked offline against the API's id alphabet", () => {
   it("finds the id inputs in the schemas: every kind has some, and parents' ids are among them", () => {
