@@ -4,12 +4,12 @@
  * (the contract's `providerOperations`, test/support/contract.ts), against the document's operations that a user's
  * personal API token can call and that hold configuration, the durable state infrastructure as code manages.
  *
- *   node tools/api-coverage.mjs [summary.json]   (default: the newest .e2e/contract/run-*\/summary.json)
+ *   node tools/api-coverage.mjs [summary.json]   (default: the fullest .e2e/contract/run-*\/summary.json kept)
  *
  * Writes a Markdown report to stdout. Which operations are not configuration is a judgement, kept here as rules with
  * their reasons, so that the report says why each operation is out rather than a count without one.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -80,19 +80,21 @@ const OPERATIONS = [
 
 const USER = "user";
 
-function latestSummary() {
+/** Of the runs kept (the last hour's), the one whose provider sent the most requests: a whole suite, not one file. */
+function fullestSummary() {
   const dir = path.join(root, ".e2e/contract");
   const runs = existsSync(dir)
     ? readdirSync(dir)
         .map((entry) => path.join(dir, entry, "summary.json"))
         .filter((file) => existsSync(file))
-        .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+        .map((file) => ({ file, sent: JSON.parse(readFileSync(file, "utf8")).providerRequests ?? 0 }))
+        .sort((a, b) => b.sent - a.sent)
     : [];
   if (!runs[0]) throw new Error("no .e2e/contract/run-*/summary.json: run the tests first (npm test)");
-  return runs[0];
+  return runs[0].file;
 }
 
-const summaryFile = process.argv[2] ?? latestSummary();
+const summaryFile = process.argv[2] ?? fullestSummary();
 const summary = JSON.parse(readFileSync(summaryFile, "utf8"));
 if (!summary.providerOperations)
   throw new Error(`${summaryFile} has no providerOperations (a run before they were counted)`);
