@@ -23,6 +23,7 @@ const REWRITTEN_BY_REFRESH: Record<string, Record<string, string>> = {
     "OpenApiSpec.visibility": "added (the API's `visibility`, `private` unless declared)",
     "Site.agentsContext": "dropped: the official API has no such property",
     "Site.defaultLevel": "added (the site's default access for members, `null` when the API reports none)",
+    "Site.styleguide": "added (the site's style guide space, `null` for none)",
     "SiteSectionGroup.draft": "added, as SiteSection.draft",
     "SiteSectionGroup.localizedTitle": "added, as SiteSection.localizedTitle",
     "SiteSectionGroup.parentId": "added (the group a nested group is in, `null` at the top level)",
