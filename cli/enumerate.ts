@@ -27,9 +27,11 @@ export interface EnumerateOptions {
   kinds: ReadonlySet<string>;
   /** Only this site (and the organization-level kinds). */
   siteId?: string;
+  /** Failures that leave a kind out (reported in `Batch.refused`) instead of ending the enumeration. */
+  passOver?: (error: unknown) => boolean;
 }
 
-export function enumerate(options: EnumerateOptions & { passOver?: (error: unknown) => boolean }) {
+export function enumerate(options: EnumerateOptions) {
   return enumerateKinds(sharedContext(), definitions, options);
 }
 

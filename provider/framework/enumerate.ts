@@ -131,7 +131,7 @@ function childParent(child: Definition, parent: ListedObject): ListingParent {
 export class KindFailure extends Error {
   readonly kinds: readonly string[];
   constructor(kinds: string | readonly string[], cause: unknown) {
-    super((cause as Error).message, { cause });
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
     this.name = "KindFailure";
     this.kinds = typeof kinds === "string" ? [kinds] : kinds;
   }

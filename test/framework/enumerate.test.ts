@@ -249,6 +249,8 @@ describe("treeOrder", () => {
       expect((failure as KindFailure).kinds).toEqual(["Locked"]);
       expect((failure as KindFailure).message).toBe("GET /Locked refused");
       expect((failure as KindFailure).cause).toBeInstanceOf(Refused);
+      // Whatever was thrown, the failure's message says it.
+      expect(new KindFailure("Locked", "a string thrown").message).toBe("a string thrown");
     });
 
     it("with passOver, a refused kind and the kinds listed under it are reported refused, and the others listed", async () => {
