@@ -10,7 +10,8 @@
  * glossary, integrations installed on the organization, a site and a space, a space synced with a GitHub repository,
  * roles granted to teams and users on spaces, collections and sites, and issue 40's fields: a staged section with
  * localized labels and a home page, a staged site space with one, a space generated from the text spec and the docs
- * site's style guide space.
+ * site's style guide space; and the docs agent's instructions, its Slack channel and a source it reads (a context
+ * connection with a secret token).
  */
 import { callApi } from "./emulator";
 
