@@ -228,52 +228,52 @@ describe("treeOrder", () => {
     ];
     expect(treeOrder(items).map((item) => item.id)).toEqual(["d", "a", "b", "c", "f", "e"]);
   });
+});
 
-  describe("failures: the kind named, and the ones passOver allows left out while the rest go on", () => {
-    class Refused extends Error {}
-    const refusing = (name: string, scope: "organization" | "site", parent?: KindParent) =>
-      kind(name, scope, { list: async () => Promise.reject(new Refused(`GET /${name} refused`)) }, parent);
-    const run = async (defs: ReturnType<typeof kind>[], kinds: string[], passOver?: (e: unknown) => boolean) => {
-      const batches: Batch[] = [];
-      for await (const batch of enumerate(ctx, defs, { organizationId: "org", kinds: new Set(kinds), passOver })) {
-        batches.push(batch);
-      }
-      return batches;
-    };
-    const passRefused = (error: unknown) => error instanceof Refused;
+describe("enumerate's failures: the kind named, and the ones passOver allows left out while the rest go on", () => {
+  class Refused extends Error {}
+  const refusing = (name: string, scope: "organization" | "site", parent?: KindParent) =>
+    kind(name, scope, { list: async () => Promise.reject(new Refused(`GET /${name} refused`)) }, parent);
+  const run = async (defs: ReturnType<typeof kind>[], kinds: string[], passOver?: (e: unknown) => boolean) => {
+    const batches: Batch[] = [];
+    for await (const batch of enumerate(ctx, defs, { organizationId: "org", kinds: new Set(kinds), passOver })) {
+      batches.push(batch);
+    }
+    return batches;
+  };
+  const passRefused = (error: unknown) => error instanceof Refused;
 
-    it("without passOver, the first failure ends enumeration as a KindFailure naming the kind, with its message", async () => {
-      const Locked = refusing("Locked", "organization");
-      const failure = await run([Locked, Shelf], ["Locked", "Shelf"]).catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(KindFailure);
-      expect((failure as KindFailure).kinds).toEqual(["Locked"]);
-      expect((failure as KindFailure).message).toBe("GET /Locked refused");
-      expect((failure as KindFailure).cause).toBeInstanceOf(Refused);
-      // Whatever was thrown, the failure's message says it.
-      expect(new KindFailure("Locked", "a string thrown").message).toBe("a string thrown");
-    });
+  it("without passOver, the first failure ends enumeration as a KindFailure naming the kind, with its message", async () => {
+    const Locked = refusing("Locked", "organization");
+    const failure = await run([Locked, Shelf], ["Locked", "Shelf"]).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(KindFailure);
+    expect((failure as KindFailure).kinds).toEqual(["Locked"]);
+    expect((failure as KindFailure).message).toBe("GET /Locked refused");
+    expect((failure as KindFailure).cause).toBeInstanceOf(Refused);
+    // Whatever was thrown, the failure's message says it.
+    expect(new KindFailure("Locked", "a string thrown").message).toBe("a string thrown");
+  });
 
-    it("with passOver, a refused kind and the kinds listed under it are reported refused, and the others listed", async () => {
-      const Vault = refusing("Vault", "organization");
-      const Drawer = kind("Drawer", "organization", { list: async () => [] }, { kind: "Vault", input: "vaultId" });
-      const batches = await run([Vault, Drawer, Shelf], ["Vault", "Drawer", "Shelf"], passRefused);
-      expect(batches.map((b) => [b.kind, b.refused instanceof Refused, ids(b.items)])).toEqual([
-        ["Vault", true, []],
-        ["Drawer", true, []],
-        ["Shelf", false, ["s1", "s2"]],
-      ]);
-    });
+  it("with passOver, a refused kind and the kinds listed under it are reported refused, and the others listed", async () => {
+    const Vault = refusing("Vault", "organization");
+    const Drawer = kind("Drawer", "organization", { list: async () => [] }, { kind: "Vault", input: "vaultId" });
+    const batches = await run([Vault, Drawer, Shelf], ["Vault", "Drawer", "Shelf"], passRefused);
+    expect(batches.map((b) => [b.kind, b.refused instanceof Refused, ids(b.items)])).toEqual([
+      ["Vault", true, []],
+      ["Drawer", true, []],
+      ["Shelf", false, ["s1", "s2"]],
+    ]);
+  });
 
-    it("with passOver, refused sites leave every site-level kind asked for refused, and a failure not passed over still ends it", async () => {
-      const Closed = refusing("Closed", "site");
-      const batches = await run([Shelf, Closed, Page], ["Shelf", "Page", "Closed"], passRefused);
-      expect(batches.map((b) => [b.kind, b.refused instanceof Refused])).toEqual([
-        ["Shelf", false],
-        ["Closed", true],
-        ["Page", true],
-      ]);
-      const failure = await run([Shelf, Closed, Page], ["Page"], () => false).catch((error: unknown) => error);
-      expect((failure as KindFailure).kinds).toEqual(["Closed"]);
-    });
+  it("with passOver, refused sites leave every site-level kind asked for refused, and a failure not passed over still ends it", async () => {
+    const Closed = refusing("Closed", "site");
+    const batches = await run([Shelf, Closed, Page], ["Shelf", "Page", "Closed"], passRefused);
+    expect(batches.map((b) => [b.kind, b.refused instanceof Refused])).toEqual([
+      ["Shelf", false],
+      ["Closed", true],
+      ["Page", true],
+    ]);
+    const failure = await run([Shelf, Closed, Page], ["Page"], () => false).catch((error: unknown) => error);
+    expect((failure as KindFailure).kinds).toEqual(["Closed"]);
   });
 });
