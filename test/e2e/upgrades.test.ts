@@ -95,7 +95,10 @@ describe.each(fixtures)("a stack written by $api.release upgrades to this versio
   let stack: Stack;
 
   beforeAll(async () => {
-    emulator = await startTestEmulator({ port: 0, token: "upgrades-e2e-token" });
+    // The release's create waited for each OpenAPI spec's processing before its closing refresh read the spec; the
+    // replay sends those reads right after the writes, so processing must be done by then (else a spec's version id
+    // is never paired with the recorded one, and the refresh below finds it changed).
+    emulator = await startTestEmulator({ port: 0, token: "upgrades-e2e-token", openApiStepMs: 0 });
     baseline = await census(emulator);
     const ids = await replay(emulator, fixture.api);
     dir = await makeProject(
