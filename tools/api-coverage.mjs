@@ -4,7 +4,7 @@
  * (the contract's `providerOperations`, test/support/contract.ts), against the document's operations that a user's
  * personal API token can call and that hold configuration, the durable state infrastructure as code manages.
  *
- *   node tools/api-coverage.mjs [summary.json]   (default: the fullest .e2e/contract/run-*\/summary.json kept)
+ *   node tools/api-coverage.mjs [summary.json]   (default: the kept .e2e/contract/run-*\/summary.json using the most operations)
  *
  * Writes a Markdown report to stdout. Which operations are not configuration is a judgement, kept here as rules with
  * their reasons, so that the report says why each operation is out rather than a count without one.
@@ -80,15 +80,21 @@ const OPERATIONS = [
 
 const USER = "user";
 
-/** Of the runs kept (the last hour's), the one whose provider sent the most requests: a whole suite, not one file. */
+/**
+ * Of the runs kept (the last hour's), the one whose provider used the most operations: a whole suite, not one file
+ * nor a long model run (many requests, fewer operations).
+ */
 function fullestSummary() {
   const dir = path.join(root, ".e2e/contract");
   const runs = existsSync(dir)
     ? readdirSync(dir)
         .map((entry) => path.join(dir, entry, "summary.json"))
         .filter((file) => existsSync(file))
-        .map((file) => ({ file, sent: JSON.parse(readFileSync(file, "utf8")).providerRequests ?? 0 }))
-        .sort((a, b) => b.sent - a.sent)
+        .map((file) => ({
+          file,
+          used: Object.keys(JSON.parse(readFileSync(file, "utf8")).providerOperations ?? {}).length,
+        }))
+        .sort((a, b) => b.used - a.used)
     : [];
   if (!runs[0]) throw new Error("no .e2e/contract/run-*/summary.json: run the tests first (npm test)");
   return runs[0].file;
