@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 /** States the rule a value broke, in the words of the API's limits table, e.g. "must be at most 50 characters". */
 export function describeIssue(issue: z.core.$ZodIssue): string {
@@ -28,7 +28,7 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
     }
     case "unrecognized_keys":
       // A schema's own wording says where a misplaced key belongs (a credential among plain settings).
-      if (issue.message && !issue.message.startsWith("Unrecognized")) return issue.message;
+      if (issue.message !== zodWording(issue)) return issue.message;
       return `unknown propert${issue.keys.length > 1 ? "ies" : "y"} ${issue.keys.join(", ")}; check the spelling`;
     default:
       return issue.message;
@@ -44,4 +44,10 @@ function unit(origin: string, bound: number | bigint): string {
 
 function article(expected: string): string {
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+/** zod's own wording of an issue (its configured locale's), told apart from a schema's `error`. */
+function zodWording(issue: z.core.$ZodIssue): string | undefined {
+  const said = z.config().localeError?.(issue as never);
+  return typeof said === "string" ? said : said?.message;
 }

@@ -33,6 +33,12 @@ describe("describeIssue", () => {
     ["a type, with an", z.object({}), 1, "must be an object"],
     ["an unknown key", z.strictObject({ a: z.string() }), { a: "x", b: 1 }, "unknown property b; check the spelling"],
     [
+      "an unknown key the schema words itself (where a misplaced key belongs)",
+      z.strictObject({ a: z.string() }, { error: () => "b belongs in secrets" }),
+      { a: "x", b: 1 },
+      "b belongs in secrets",
+    ],
+    [
       "unknown keys",
       z.strictObject({ a: z.string() }),
       { a: "x", b: 1, c: 2 },
@@ -41,5 +47,14 @@ describe("describeIssue", () => {
     ["anything else, in zod's words", z.string().refine(() => false, "is refused"), "x", "is refused"],
   ])("%s", (_what, schema, value, expected) => {
     expect(said(schema as z.ZodType, value)).toBe(expected);
+  });
+
+  it("tells zod's own wording of an unknown key from a schema's whatever zod's locale", () => {
+    z.config(z.locales.fr());
+    try {
+      expect(said(z.strictObject({ a: z.string() }), { a: "x", b: 1 })).toBe("unknown property b; check the spelling");
+    } finally {
+      z.config(z.locales.en());
+    }
   });
 });
